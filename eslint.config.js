@@ -1,0 +1,198 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import {createTypeScriptImportResolver} from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/**
+ * The folder table of DESIGN.md, enforced: each runtime folder may import only
+ * what its column allows.
+ * @param {string[]} patterns
+ * @param {string} message
+ */
+function forbid(patterns, message) {
+  return {
+    'no-restricted-imports': ['error', {patterns: [{group: patterns, message}]}],
+  };
+}
+
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'http',
+  'https',
+  'net',
+  'child_process',
+  'crypto',
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'scratch/**',
+      'coverage/**',
+      'bench/results/**',
+      'test/fixtures/**/*.js',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  ...tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        project: [
+          './tsconfig.node.json',
+          './tsconfig.web.json',
+          './tsconfig.electron.json',
+          './tsconfig.test.json',
+        ],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: {'import-x': importX},
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': {'@typescript-eslint/parser': ['.ts', '.tsx']},
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [
+            './tsconfig.node.json',
+            './tsconfig.web.json',
+            './tsconfig.electron.json',
+            './tsconfig.test.json',
+          ],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      curly: ['error', 'all'],
+      eqeqeq: ['error', 'always', {null: 'ignore'}],
+      'no-console': 'off',
+      '@typescript-eslint/consistent-type-assertions': ['error', {assertionStyle: 'never'}],
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        {allowNumber: true, allowBoolean: true},
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {argsIgnorePattern: '^_', varsIgnorePattern: '^_'},
+      ],
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@typescript-eslint/consistent-type-definitions': 'off',
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        {'ts-expect-error': true, 'ts-ignore': true, 'ts-nocheck': true},
+      ],
+      'import-x/no-cycle': ['error', {maxDepth: Infinity}],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: {...globals.node},
+    },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: forbid(
+      [
+        ...NODE_BUILTINS,
+        'electron',
+        'react',
+        'react-dom',
+        'puppeteer-core',
+        '**/core/**',
+        '**/main/**',
+        '**/renderer/**',
+        '**/preload/**',
+        '**/cli/**',
+      ],
+      'src/shared is the protocol: no node, electron, react or other runtime folders.',
+    ),
+  },
+  {
+    files: ['src/core/**'],
+    rules: forbid(
+      [
+        'electron',
+        'react',
+        'react-dom',
+        '**/main/**',
+        '**/renderer/**',
+        '**/preload/**',
+        '**/cli/**',
+      ],
+      'src/core is plain Node: never electron, react, or a shell folder.',
+    ),
+  },
+  {
+    files: ['src/cli/**'],
+    rules: forbid(
+      ['electron', 'react', 'react-dom', '**/main/**', '**/renderer/**', '**/preload/**'],
+      'src/cli may import core and shared only.',
+    ),
+  },
+  {
+    files: ['src/main/**'],
+    rules: forbid(
+      ['react', 'react-dom', '**/renderer/**', '**/preload/**', '**/cli/**'],
+      'src/main may import core, shared and electron only.',
+    ),
+  },
+  {
+    files: ['src/preload/**'],
+    rules: forbid(
+      [
+        ...NODE_BUILTINS,
+        'react',
+        'react-dom',
+        '**/core/**',
+        '**/main/**',
+        '**/renderer/**',
+        '**/cli/**',
+      ],
+      'src/preload is the bridge: shared and electron only.',
+    ),
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: {globals: {...globals.browser}},
+    plugins: {'react-hooks': reactHooks},
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...forbid(
+        [
+          ...NODE_BUILTINS,
+          'electron',
+          'puppeteer-core',
+          '**/core/**',
+          '**/main/**',
+          '**/preload/**',
+          '**/cli/**',
+        ],
+        'src/renderer talks to the engine only through InspectorConnection; import shared and UI libraries only.',
+      ),
+    },
+  },
+  {
+    files: ['test/**', 'bench/**'],
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-floating-promises': 'off',
+    },
+  },
+);

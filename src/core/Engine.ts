@@ -1,0 +1,320 @@
+/**
+ * The engine façade: everything the desktop shell and the headless CLI need, in plain Node. It
+ * wires config → browser session → tool catalog and pipeline → MCP sessions (HTTP and stdio) →
+ * inspector hub, and answers inspector commands.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
+import type {Readable, Writable} from 'node:stream';
+import type {WebSocket} from 'ws';
+import type {
+  ClientRef,
+  CommandReply,
+  ConnectedClient,
+  InspectorCommand,
+  InspectorState,
+  LiveFrame,
+} from '../shared/protocol.js';
+import {BrowserSession} from './browser/BrowserSession.js';
+import type {AttachableFeature} from './browser/PageState.js';
+import {snapshotFeature} from './browser/snapshot.js';
+import {slowdownFeature} from './browser/timeouts.js';
+import type {ServerConfig} from './config/flags.js';
+import {resolveToken, type ResolvedToken} from './config/token.js';
+import {HttpServer} from './http/HttpServer.js';
+import {InspectorHub} from './inspector/InspectorHub.js';
+import {attachInspectorSocket} from './inspector/InspectorSocket.js';
+import {FileAccess} from './mcp/files.js';
+import {McpSession} from './mcp/McpSession.js';
+import {resultView, ToolRunner} from './mcp/ToolRunner.js';
+import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
+import {allTools} from './tools/index.js';
+import {ToolCatalog} from './tools/ToolCatalog.js';
+
+export interface EngineOptions {
+  version: string;
+  /** stderr in headless mode; never stdout, which may carry MCP. */
+  log: (line: string) => void;
+  rendererDir: string | undefined;
+  /** Where the persisted token lives (tests point it at a temp dir). */
+  configDir?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export const INSPECTOR_CLIENT: ClientRef = {
+  id: 'inspector',
+  name: 'Inspector',
+  version: '',
+  transport: 'inspector',
+};
+
+export class PortInUseError extends Error {}
+
+export class Engine {
+  readonly hub = new InspectorHub();
+  readonly session: BrowserSession;
+  readonly catalog: ToolCatalog;
+  readonly runner: ToolRunner;
+  readonly telemetry: TelemetryRecorder;
+  readonly token: ResolvedToken;
+  readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
+  readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
+  #http: HttpServer | undefined;
+  #stdioSession: McpSession | undefined;
+  #stopped = false;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: EngineOptions,
+  ) {
+    this.token = resolveToken(config.token, options.configDir);
+    const features: AttachableFeature[] = [snapshotFeature, slowdownFeature];
+    this.session = new BrowserSession({
+      config: config.browser,
+      features,
+      log: options.log,
+      ...(options.env ? {env: options.env} : {}),
+    });
+    this.catalog = new ToolCatalog(allTools(), {
+      slim: config.slim,
+      pageIdRouting: config.pageIdRouting,
+      categories: config.categories,
+      conditions: {
+        experimentalVision: config.experimentalVision,
+        javascriptEvaluation: config.javascriptEvaluation,
+      },
+    });
+    this.telemetry = new TelemetryRecorder(options.version, config.telemetryLog, options.log);
+    this.runner = new ToolRunner({
+      catalog: this.catalog,
+      session: this.session,
+      config,
+      hub: this.hub,
+      telemetry: this.telemetry,
+      services: {hub: this.hub},
+    });
+
+    this.catalog.on('changed', () => {
+      for (const {session} of this.#clients.values()) {
+        session.notifyToolsChanged();
+      }
+      this.#publishTools();
+    });
+    this.session.on('status', status => this.hub.publish({type: 'browserStatus', status}));
+    this.session.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
+    this.#publishTools();
+  }
+
+  #publishTools(): void {
+    this.hub.publish({
+      type: 'toolsChanged',
+      slim: this.catalog.slim,
+      categories: this.catalog.categoryStates(),
+      tools: this.catalog.toolInfos(),
+    });
+  }
+
+  createMcpSession(kind: 'http' | 'stdio'): McpSession {
+    return new McpSession(
+      {
+        catalog: this.catalog,
+        runner: this.runner,
+        version: this.options.version,
+        workspaceRoots: this.config.workspaceRoots,
+        log: this.options.log,
+        onConnected: session => {
+          const client: ConnectedClient = {
+            ...session.client,
+            connectedAt: session.connectedAt,
+            calls: 0,
+          };
+          this.#clients.set(session.id, {session, client});
+          this.hub.publish({type: 'clientConnected', client: session.client});
+        },
+        onClosed: session => {
+          if (this.#clients.delete(session.id)) {
+            this.hub.publish({type: 'clientDisconnected', clientId: session.id});
+          }
+        },
+      },
+      kind,
+    );
+  }
+
+  get http(): HttpServer | undefined {
+    return this.#http;
+  }
+
+  /**
+   * Starts the HTTP server. With `allowPortFallback` (stdio mode, where HTTP only serves the
+   * inspector), a busy port falls back to any free one instead of failing.
+   */
+  async startHttp(allowPortFallback: boolean): Promise<HttpServer> {
+    const create = (port: number): HttpServer =>
+      new HttpServer({
+        host: this.config.host,
+        port,
+        token: this.token.token,
+        rendererDir: this.options.rendererDir,
+        createSession: () => this.createMcpSession('http'),
+        onInspectorSocket: socket => this.attachSocket(socket),
+        log: this.options.log,
+      });
+    let server = create(this.config.port);
+    try {
+      await server.listen();
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error ? error.code : undefined;
+      if (code === 'EADDRINUSE' && allowPortFallback) {
+        this.options.log(
+          `Port ${this.config.port} is busy; the inspector uses a free port instead.`,
+        );
+        server = create(0);
+        await server.listen();
+      } else if (code === 'EADDRINUSE') {
+        throw new PortInUseError(
+          `Port ${this.config.port} on ${this.config.host} is already in use (another MCP Browser Inspector?). Stop it, or pass --port 0 for any free port.`,
+        );
+      } else {
+        throw error;
+      }
+    }
+    this.#http = server;
+    return server;
+  }
+
+  attachSocket(socket: WebSocket): void {
+    attachInspectorSocket(socket, {
+      hub: this.hub,
+      handleCommand: command => this.handleCommand(command),
+      onFrame: listener => {
+        this.#frameListeners.add(listener);
+        return () => this.#frameListeners.delete(listener);
+      },
+    });
+  }
+
+  async connectStdio(
+    stdin: Readable = process.stdin,
+    stdout: Writable = process.stdout,
+  ): Promise<McpSession> {
+    const session = this.createMcpSession('stdio');
+    this.#stdioSession = session;
+    await session.connect(new StdioServerTransport(stdin, stdout));
+    return session;
+  }
+
+  writeReadyFile(file: string): void {
+    const server = this.#http;
+    if (!server) {
+      throw new Error('The HTTP server is not running.');
+    }
+    const content = JSON.stringify({
+      mcpUrl: server.mcpUrl,
+      inspectorUrl: server.inspectorUrl,
+      token: this.token.token,
+      pid: process.pid,
+    });
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.mkdirSync(path.dirname(path.resolve(file)), {recursive: true});
+    fs.writeFileSync(temp, content, {mode: 0o600});
+    fs.renameSync(temp, file);
+  }
+
+  /** The one line printed at startup: where to connect and how to get the token, never the token. */
+  startupLine(): string {
+    const server = this.#http;
+    const tokenHint =
+      this.token.source === 'file'
+        ? `token in ${this.token.file ?? 'the config dir'}`
+        : 'token from --token / MCP_BROWSER_INSPECTOR_TOKEN';
+    return server
+      ? `MCP Browser Inspector ${this.options.version}: MCP ${server.mcpUrl} (Authorization: Bearer <${tokenHint}>), inspector ${server.inspectorUrl}#token=<token>`
+      : `MCP Browser Inspector ${this.options.version}`;
+  }
+
+  state(): InspectorState {
+    const server = this.#http;
+    return {
+      serverVersion: this.options.version,
+      ...(server ? {mcpUrl: server.mcpUrl, inspectorUrl: server.inspectorUrl} : {}),
+      ...(this.config.telemetryLog === undefined
+        ? {}
+        : {telemetryLogPath: this.config.telemetryLog}),
+      slim: this.catalog.slim,
+      categories: this.catalog.categoryStates(),
+      tools: this.catalog.toolInfos(),
+      pages: this.session.pages.infos(),
+      browser: this.session.status,
+      clients: [...this.#clients.values()].map(({session, client}) => ({
+        ...client,
+        ...session.client,
+        calls: session.calls,
+      })),
+      webmcpTools: [],
+    };
+  }
+
+  publishFrame(frame: LiveFrame): void {
+    for (const listener of this.#frameListeners) {
+      listener(frame);
+    }
+  }
+
+  async handleCommand(command: InspectorCommand): Promise<CommandReply> {
+    try {
+      return {ok: true, value: await this.#command(command)};
+    } catch (error) {
+      return {ok: false, error: error instanceof Error ? error.message : String(error)};
+    }
+  }
+
+  async #command(command: InspectorCommand): Promise<unknown> {
+    switch (command.type) {
+      case 'getState':
+        return this.state();
+      case 'setCategoryEnabled':
+        if (this.catalog.slim) {
+          throw new Error(
+            'Categories do not apply in --slim mode. Restart without --slim to switch them.',
+          );
+        }
+        this.catalog.setCategoryEnabled(command.category, command.enabled);
+        return this.catalog.categoryStates();
+      case 'getToolsList':
+        return {tools: this.catalog.listDefinitions()};
+      case 'runTool': {
+        const files = new FileAccess(this.config.workspaceRoots, {
+          clientRoots: () => Promise.resolve([]),
+        });
+        const result = await this.runner.call(command.tool, command.args, {
+          client: INSPECTOR_CLIENT,
+          files,
+        });
+        return {...resultView(result), isError: result.isError === true};
+      }
+      case 'getToken':
+        return {token: this.token.token};
+      case 'startLiveView':
+      case 'stopLiveView':
+      case 'webmcpListTools':
+      case 'webmcpExecute':
+      case 'webmcpCancel':
+      case 'webmcpHighlightForm':
+      case 'webmcpDoctor':
+        throw new Error(`The ${command.type} command is not available in this build.`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) {
+      return;
+    }
+    this.#stopped = true;
+    await this.#stdioSession?.close();
+    await this.#http?.close();
+    await this.session.close();
+    await this.telemetry.close();
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * Owns the browser: launches it over a pipe (or attaches with --browserUrl / --wsEndpoint) on the
+ * first tool call, notices when it goes away, and brings it back on the next call with a one-time
+ * note. Close what we launched; disconnect from what we attached to.
+ */
+import {EventEmitter} from 'node:events';
+import os from 'node:os';
+import puppeteer, {type Browser, type Target} from 'puppeteer-core';
+import type {BrowserStatus} from '../../shared/protocol.js';
+import type {BrowserConfig} from '../config/flags.js';
+import {defaultProfileDir} from '../config/paths.js';
+import {findExecutable, mergeEnableFeatures} from './executable.js';
+import {withTimeout} from './lock.js';
+import {PageRegistry} from './PageRegistry.js';
+import type {AttachableFeature} from './PageState.js';
+
+/** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
+export const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
+const PROTOCOL_TIMEOUT_MS = 60_000;
+
+export const RECONNECT_NOTE =
+  'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
+
+const HIDDEN_TARGET_PREFIXES = [
+  'chrome://',
+  'chrome-untrusted://',
+  'chrome-extension://',
+  'devtools://',
+];
+
+export interface BrowserSessionOptions {
+  config: BrowserConfig;
+  features: readonly AttachableFeature[];
+  log: (line: string) => void;
+  env?: Record<string, string | undefined>;
+  platform?: NodeJS.Platform;
+}
+
+/** The final Chromium argument list for a launch (exported for tests). */
+export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): string[] {
+  const args = ['--disable-component-update', '--hide-crash-restore-bubble', ...config.chromeArgs];
+  if (runningAsRoot && !args.includes('--no-sandbox')) {
+    args.push('--no-sandbox');
+  }
+  if (config.proxyServer !== undefined) {
+    args.push(`--proxy-server=${config.proxyServer}`);
+  }
+  if (
+    config.headless &&
+    config.viewport === undefined &&
+    !args.some(arg => arg.startsWith('--window-size'))
+  ) {
+    args.push('--window-size=1280,720');
+  }
+  return mergeEnableFeatures(args, ['WebMCP']);
+}
+
+export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
+  readonly pages: PageRegistry;
+  #browser: Browser | undefined;
+  #starting: Promise<Browser> | undefined;
+  #closing = false;
+  #everStarted = false;
+  #reconnectNotePending = false;
+  #status: BrowserStatus;
+  readonly #env: Record<string, string | undefined>;
+  readonly #platform: NodeJS.Platform;
+
+  constructor(private readonly options: BrowserSessionOptions) {
+    super();
+    this.pages = new PageRegistry(options.features);
+    this.#env = options.env ?? process.env;
+    this.#platform = options.platform ?? process.platform;
+    this.#status = {state: 'idle', mode: this.mode};
+  }
+
+  get mode(): 'launch' | 'connect' {
+    const {browserUrl, wsEndpoint} = this.options.config;
+    return browserUrl !== undefined || wsEndpoint !== undefined ? 'connect' : 'launch';
+  }
+
+  get status(): BrowserStatus {
+    return this.#status;
+  }
+
+  get browser(): Browser | undefined {
+    return this.#browser;
+  }
+
+  /** A browser on this machine: file paths the tools pass to it are checked against the workspace. */
+  get isLocal(): boolean {
+    if (this.mode === 'launch') {
+      return true;
+    }
+    const endpoint = this.options.config.browserUrl ?? this.options.config.wsEndpoint ?? '';
+    try {
+      const host = new URL(endpoint).hostname;
+      return host === 'localhost' || host === '[::1]' || host === '::1' || host.startsWith('127.');
+    } catch {
+      return false;
+    }
+  }
+
+  #setStatus(status: BrowserStatus): void {
+    this.#status = status;
+    this.emit('status', status);
+  }
+
+  /** The running browser, starting or reattaching it if needed. Concurrent callers share one attempt. */
+  async ensure(): Promise<Browser> {
+    if (this.#browser?.connected) {
+      return this.#browser;
+    }
+    if (!this.#starting) {
+      const attempt = this.#start();
+      this.#starting = attempt;
+      attempt.then(
+        () => (this.#starting = undefined),
+        () => (this.#starting = undefined),
+      );
+    }
+    return withTimeout(
+      this.#starting,
+      BROWSER_ACQUIRE_TIMEOUT_MS,
+      `Timed out after ${BROWSER_ACQUIRE_TIMEOUT_MS / 1000} s waiting for the browser to ${this.mode === 'launch' ? 'start' : 'connect'}. The next call will try again.`,
+    );
+  }
+
+  takeReconnectNote(): string | undefined {
+    if (!this.#reconnectNotePending) {
+      return undefined;
+    }
+    this.#reconnectNotePending = false;
+    return RECONNECT_NOTE;
+  }
+
+  async #start(): Promise<Browser> {
+    const {config, log} = this.options;
+    this.#setStatus({state: 'starting', mode: this.mode});
+    let browser: Browser;
+    try {
+      browser = this.mode === 'launch' ? await this.#launch() : await this.#connect();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#setStatus({state: 'error', mode: this.mode, error: message});
+      throw error;
+    }
+    const version = await browser.version().catch(() => 'unknown');
+    if (this.#everStarted) {
+      this.#reconnectNotePending = true;
+    }
+    this.#everStarted = true;
+    this.#browser = browser;
+    browser.once('disconnected', () => this.#onDisconnected(browser));
+    await this.pages.attach(browser);
+    if (this.pages.list().length === 0) {
+      await this.pages.register(await browser.newPage());
+    }
+    const note = config.headlessBecauseNoDisplay
+      ? 'No display found, so the browser runs headless. Set DISPLAY or pass --headless to silence this.'
+      : undefined;
+    if (note) {
+      log(note);
+    }
+    this.#setStatus({
+      state: 'running',
+      mode: this.mode,
+      version,
+      headless: this.mode === 'launch' ? config.headless : undefined,
+      ...(note === undefined ? {} : {note}),
+    });
+    return browser;
+  }
+
+  #targetFilter = (target: Target): boolean => {
+    const url = target.url();
+    return !HIDDEN_TARGET_PREFIXES.some(prefix => url.startsWith(prefix));
+  };
+
+  async #launch(): Promise<Browser> {
+    const {config, log} = this.options;
+    const executablePath = findExecutable({
+      ...(config.executablePath === undefined ? {} : {executablePath: config.executablePath}),
+      ...(config.channel === undefined ? {} : {channel: config.channel}),
+      env: this.#env,
+      platform: this.#platform,
+    });
+    const runningAsRoot = this.#platform === 'linux' && process.getuid?.() === 0;
+    if (runningAsRoot && !config.chromeArgs.includes('--no-sandbox')) {
+      log('Running as root: Chromium is started with --no-sandbox.');
+    }
+    const userDataDir = config.isolated
+      ? undefined
+      : (config.userDataDir ?? defaultProfileDir(config.channel, this.#env));
+    try {
+      return await puppeteer.launch({
+        executablePath,
+        headless: config.headless,
+        pipe: true,
+        args: launchArguments(config, runningAsRoot),
+        ignoreDefaultArgs: config.ignoreDefaultChromeArgs,
+        defaultViewport: config.viewport ?? null,
+        acceptInsecureCerts: config.acceptInsecureCerts,
+        protocolTimeout: PROTOCOL_TIMEOUT_MS,
+        targetFilter: this.#targetFilter,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        ...(userDataDir === undefined ? {} : {userDataDir}),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/already running|ProcessSingleton|SingletonLock/i.test(message)) {
+        throw new Error(
+          `The browser is already running for ${userDataDir ?? 'this profile'}. Use --isolated to run several browser instances, or close the other one.`,
+          {cause: error},
+        );
+      }
+      throw new Error(`Could not start ${executablePath}: ${firstLine(message)}`, {cause: error});
+    }
+  }
+
+  async #connect(): Promise<Browser> {
+    const {config} = this.options;
+    try {
+      return await puppeteer.connect({
+        ...(config.browserUrl === undefined ? {} : {browserURL: config.browserUrl}),
+        ...(config.wsEndpoint === undefined ? {} : {browserWSEndpoint: config.wsEndpoint}),
+        ...(config.wsHeaders === undefined ? {} : {headers: config.wsHeaders}),
+        defaultViewport: null,
+        acceptInsecureCerts: config.acceptInsecureCerts,
+        protocolTimeout: PROTOCOL_TIMEOUT_MS,
+        targetFilter: this.#targetFilter,
+      });
+    } catch (error) {
+      const endpoint = config.browserUrl ?? config.wsEndpoint ?? '';
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,
+        {cause: error},
+      );
+    }
+  }
+
+  #onDisconnected(browser: Browser): void {
+    if (this.#browser !== browser) {
+      return;
+    }
+    this.#browser = undefined;
+    this.pages.detachAll();
+    if (!this.#closing) {
+      this.options.log('The browser went away; it will be started again on the next tool call.');
+      this.#setStatus({
+        state: 'disconnected',
+        mode: this.mode,
+        note: 'The browser closed or crashed. The next tool call starts it again.',
+      });
+    }
+  }
+
+  /** Closes a browser we launched, disconnects from one we attached to. Bounded at 5 s. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    const browser = this.#browser ?? (await this.#starting?.catch(() => undefined));
+    if (!browser) {
+      return;
+    }
+    const work = this.mode === 'launch' ? browser.close() : browser.disconnect();
+    try {
+      await withTimeout(work, 5_000, 'Browser did not close in 5 s');
+    } catch {
+      browser.process()?.kill('SIGKILL');
+    }
+    this.#browser = undefined;
+    this.#setStatus({state: 'idle', mode: this.mode});
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+export function defaultRunningAsRoot(): boolean {
+  return os.platform() === 'linux' && process.getuid?.() === 0;
+}

@@ -1,0 +1,290 @@
+/**
+ * The open pages of the browser with numeric ids that are never reused (not even after a browser
+ * restart, so a stale id fails instead of silently hitting another tab), the selected page, and
+ * named isolated browser contexts.
+ */
+import {EventEmitter} from 'node:events';
+import {
+  TargetType,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+  type Protocol,
+  type Target,
+} from 'puppeteer-core';
+import type {PageInfo} from '../../shared/protocol.js';
+import {PageState, type AttachableFeature} from './PageState.js';
+
+export class PageNotFoundError extends Error {}
+
+interface TargetInfoChanged {
+  targetInfo: {targetId: string; title: string; url: string; type: string};
+}
+
+export class PageRegistry extends EventEmitter<{
+  changed: [PageInfo[]];
+  pageAdded: [PageState];
+  pageRemoved: [PageState];
+}> {
+  #nextId = 1;
+  readonly #byPage = new Map<Page, PageState>();
+  readonly #pending = new Map<Page, Promise<PageState>>();
+  readonly #byTargetId = new Map<string, PageState>();
+  #selected: PageState | undefined;
+  #selectionNote: string | undefined;
+  readonly #contextNames = new Map<BrowserContext, string>();
+  readonly #contextsByName = new Map<string, BrowserContext>();
+  #autoContextCounter = 0;
+  #browser: Browser | undefined;
+  #browserSession: CDPSession | undefined;
+  #detachListeners: (() => void)[] = [];
+  #changeScheduled = false;
+
+  constructor(private readonly features: readonly AttachableFeature[]) {
+    super();
+  }
+
+  async attach(browser: Browser): Promise<void> {
+    this.#browser = browser;
+    const onTargetCreated = (target: Target): void => {
+      if (target.type() !== TargetType.PAGE) {
+        return;
+      }
+      void target
+        .page()
+        .then(page => (page ? this.register(page) : undefined))
+        .catch(() => undefined);
+    };
+    browser.on('targetcreated', onTargetCreated);
+    this.#detachListeners.push(() => browser.off('targetcreated', onTargetCreated));
+
+    // Titles change without navigation; the browser-level target events keep the cache fresh.
+    try {
+      const session = await browser.target().createCDPSession();
+      this.#browserSession = session;
+      session.on('Target.targetInfoChanged', (event: TargetInfoChanged) => {
+        const state = this.#byTargetId.get(event.targetInfo.targetId);
+        if (
+          state &&
+          (state.title !== event.targetInfo.title || state.url !== event.targetInfo.url)
+        ) {
+          state.title = event.targetInfo.title;
+          state.url = event.targetInfo.url;
+          this.#scheduleChanged();
+        }
+      });
+      await session.send('Target.setDiscoverTargets', {discover: true});
+    } catch {
+      // Some embedders (e.g. Electron) lack browser-level target discovery: titles then refresh on navigation only.
+    }
+
+    for (const page of await browser.pages()) {
+      await this.register(page);
+    }
+  }
+
+  /** Forgets every page of a browser that went away; ids keep counting up. */
+  detachAll(): void {
+    for (const remove of this.#detachListeners) {
+      remove();
+    }
+    this.#detachListeners = [];
+    for (const state of [...this.#byPage.values()]) {
+      this.#unregister(state, {quiet: true});
+    }
+    this.#pending.clear();
+    this.#selected = undefined;
+    this.#selectionNote = undefined;
+    this.#contextNames.clear();
+    this.#contextsByName.clear();
+    this.#browser = undefined;
+    void this.#browserSession?.detach().catch(() => undefined);
+    this.#browserSession = undefined;
+    this.#scheduleChanged();
+  }
+
+  register(page: Page): Promise<PageState> {
+    const existing = this.#byPage.get(page);
+    if (existing) {
+      return Promise.resolve(existing);
+    }
+    const pending = this.#pending.get(page);
+    if (pending) {
+      return pending;
+    }
+    const registration = this.#register(page).finally(() => this.#pending.delete(page));
+    this.#pending.set(page, registration);
+    return registration;
+  }
+
+  async #register(page: Page): Promise<PageState> {
+    const session = await page.createCDPSession();
+    const state = new PageState(
+      this.#nextId++,
+      page,
+      session,
+      this.#contextName(page.browserContext()),
+    );
+    // Subscribe before asking for the frame tree so no navigation falls in between.
+    session.on('Page.frameNavigated', event => {
+      state.loaderIds.set(event.frame.id, event.frame.loaderId);
+    });
+    session.on('Page.frameDetached', event => {
+      state.loaderIds.delete(event.frameId);
+    });
+    const [{targetInfo}, {frameTree}] = await Promise.all([
+      session.send('Target.getTargetInfo'),
+      session.send('Page.getFrameTree'),
+      session.send('Page.enable'),
+    ]);
+    state.targetId = targetInfo.targetId;
+    state.title = targetInfo.title;
+    state.url = targetInfo.url;
+    state.mainFrameId = frameTree.frame.id;
+    const recordFrames = (tree: Protocol.Page.FrameTree): void => {
+      if (!state.loaderIds.has(tree.frame.id)) {
+        state.loaderIds.set(tree.frame.id, tree.frame.loaderId);
+      }
+      for (const child of tree.childFrames ?? []) {
+        recordFrames(child);
+      }
+    };
+    recordFrames(frameTree);
+    this.#byPage.set(page, state);
+    this.#byTargetId.set(targetInfo.targetId, state);
+    page.on('dialog', dialog => state.recordDialog(dialog));
+    page.on('framenavigated', frame => {
+      if (frame === page.mainFrame()) {
+        state.url = frame.url();
+        // A navigation closes any dialog the old document had open.
+        state.dialog = undefined;
+        this.#scheduleChanged();
+      }
+    });
+    page.once('close', () => this.#unregister(state, {quiet: false}));
+    for (const feature of this.features) {
+      if (feature.eager) {
+        feature.attach(state);
+      }
+    }
+    this.#selected ??= state;
+    this.emit('pageAdded', state);
+    this.#scheduleChanged();
+    return state;
+  }
+
+  #unregister(state: PageState, {quiet}: {quiet: boolean}): void {
+    if (state.closed) {
+      return;
+    }
+    state.closed = true;
+    this.#byPage.delete(state.page);
+    this.#byTargetId.delete(state.targetId);
+    for (const feature of this.features) {
+      feature.detach(state);
+    }
+    if (this.#selected === state) {
+      this.#selected = this.list()[0];
+      if (!quiet && this.#selected) {
+        this.#selectionNote = `Note: the previously selected page was closed. Page ${this.#selected.id} is now selected.`;
+      }
+    }
+    this.emit('pageRemoved', state);
+    this.#scheduleChanged();
+  }
+
+  #contextName(context: BrowserContext): string | undefined {
+    if (!this.#browser || context === this.#browser.defaultBrowserContext()) {
+      return undefined;
+    }
+    let name = this.#contextNames.get(context);
+    if (name === undefined) {
+      name = `isolated-context-${++this.#autoContextCounter}`;
+      this.#contextNames.set(context, name);
+      this.#contextsByName.set(name, context);
+    }
+    return name;
+  }
+
+  /** Coalesces bursts (a navigation changes URL and title) into one change event. */
+  #scheduleChanged(): void {
+    if (this.#changeScheduled) {
+      return;
+    }
+    this.#changeScheduled = true;
+    queueMicrotask(() => {
+      this.#changeScheduled = false;
+      this.emit('changed', this.infos());
+    });
+  }
+
+  list(): PageState[] {
+    return [...this.#byPage.values()].sort((a, b) => a.id - b.id);
+  }
+
+  infos(): PageInfo[] {
+    return this.list().map(state => ({
+      id: state.id,
+      url: state.url,
+      title: state.title,
+      selected: state === this.#selected,
+      ...(state.isolatedContext === undefined ? {} : {isolatedContext: state.isolatedContext}),
+    }));
+  }
+
+  byId(id: number): PageState {
+    const state = this.list().find(candidate => candidate.id === id);
+    if (!state) {
+      const ids = this.list().map(p => p.id);
+      throw new PageNotFoundError(
+        `No page with id ${id}. Open pages: ${ids.length ? ids.join(', ') : 'none'}. Call list_pages to see them.`,
+      );
+    }
+    return state;
+  }
+
+  get selected(): PageState | undefined {
+    if (this.#selected?.closed) {
+      this.#selected = this.list()[0];
+    }
+    return this.#selected;
+  }
+
+  select(state: PageState): void {
+    if (this.#selected !== state) {
+      this.#selected = state;
+      this.#selectionNote = undefined;
+      this.#scheduleChanged();
+    }
+  }
+
+  takeSelectionNote(): string | undefined {
+    const note = this.#selectionNote;
+    this.#selectionNote = undefined;
+    return note;
+  }
+
+  async newPage(options: {isolatedContext?: string}): Promise<PageState> {
+    const browser = this.#browser;
+    if (!browser) {
+      throw new Error('The browser is not running.');
+    }
+    let context: BrowserContext | undefined;
+    if (options.isolatedContext !== undefined) {
+      context = this.#contextsByName.get(options.isolatedContext);
+      if (!context) {
+        context = await browser.createBrowserContext();
+        this.#contextNames.set(context, options.isolatedContext);
+        this.#contextsByName.set(options.isolatedContext, context);
+      }
+    }
+    const page = context ? await context.newPage() : await browser.newPage();
+    return this.register(page);
+  }
+
+  async close(state: PageState): Promise<void> {
+    await state.page.close({runBeforeUnload: false});
+    this.#unregister(state, {quiet: false});
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * One open tab: its numeric id, its own CDP session, cached URL and title (so listing pages never
+ * waits on the browser), the dialog it shows, and the lock that serializes tool calls on it.
+ */
+import type {CDPSession, Dialog, Page} from 'puppeteer-core';
+import {Mutex} from './lock.js';
+
+export interface OpenDialog {
+  type: string;
+  message: string;
+  defaultValue: string;
+  dialog: Dialog;
+}
+
+export class PageState {
+  readonly lock: Mutex;
+  url: string;
+  title = '';
+  closed = false;
+  dialog: OpenDialog | undefined;
+  /** Current document (loaderId) of each frame, from this page's own CDP session. */
+  readonly loaderIds = new Map<string, string>();
+  mainFrameId = '';
+  /** Listeners told when a dialog opens, e.g. to cut a settle wait short. */
+  readonly #dialogListeners = new Set<(dialog: OpenDialog) => void>();
+
+  targetId = '';
+
+  constructor(
+    readonly id: number,
+    readonly page: Page,
+    readonly session: CDPSession,
+    readonly isolatedContext: string | undefined,
+  ) {
+    this.lock = new Mutex(`Page ${id}`);
+    this.url = page.url();
+  }
+
+  onDialog(listener: (dialog: OpenDialog) => void): () => void {
+    this.#dialogListeners.add(listener);
+    return () => this.#dialogListeners.delete(listener);
+  }
+
+  recordDialog(dialog: Dialog): void {
+    const open: OpenDialog = {
+      type: dialog.type(),
+      message: dialog.message(),
+      defaultValue: dialog.defaultValue(),
+      dialog,
+    };
+    this.dialog = open;
+    for (const listener of this.#dialogListeners) {
+      listener(open);
+    }
+  }
+
+  /** The tools marked blockedByDialog refuse to run while this throws. */
+  throwIfDialogOpen(): void {
+    if (this.dialog) {
+      throw new Error(`A dialog is open (${this.dialog.type}: ${this.dialog.message}).`);
+    }
+  }
+}
+
+/**
+ * Per-page state owned by one feature (snapshot uids, collectors, emulation, WebMCP…). Each feature
+ * keeps its values itself, so PageState does not grow a field per feature and no casts are needed.
+ */
+export interface AttachableFeature {
+  readonly name: string;
+  /** Create the value as soon as a page is registered (collectors must see the first request). */
+  readonly eager: boolean;
+  attach(page: PageState): void;
+  detach(page: PageState): void;
+}
+
+export class PageFeature<T> implements AttachableFeature {
+  readonly #values = new WeakMap<PageState, T>();
+
+  constructor(
+    readonly name: string,
+    private readonly create: (page: PageState) => T,
+    private readonly options: {eager?: boolean; dispose?: (value: T, page: PageState) => void} = {},
+  ) {}
+
+  get eager(): boolean {
+    return this.options.eager ?? false;
+  }
+
+  get(page: PageState): T {
+    let value = this.#values.get(page);
+    if (value === undefined) {
+      value = this.create(page);
+      this.#values.set(page, value);
+    }
+    return value;
+  }
+
+  peek(page: PageState): T | undefined {
+    return this.#values.get(page);
+  }
+
+  attach(page: PageState): void {
+    this.get(page);
+  }
+
+  detach(page: PageState): void {
+    const value = this.#values.get(page);
+    if (value !== undefined) {
+      this.#values.delete(page);
+      this.options.dispose?.(value, page);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Raw CDP access for commands newer than puppeteer's bundled protocol types (WebMCP.invokeTool,
+ * Page.startScreenRecording, …). Results are validated with zod instead of trusted.
+ */
+import type {CDPSession} from 'puppeteer-core';
+import type {z} from 'zod';
+
+export async function sendUntyped<T>(
+  session: CDPSession,
+  method: string,
+  params: Record<string, unknown>,
+  resultSchema: z.ZodType<T>,
+): Promise<T> {
+  const raw: unknown = await Reflect.apply(session.send.bind(session), undefined, [method, params]);
+  const parsed = resultSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`Unexpected reply to ${method}: ${parsed.error.message}`);
+  }
+  return parsed.data;
+}
+
+/** Subscribes to a CDP event that puppeteer's types do not know; returns the unsubscribe function. */
+export function onUntyped<T>(
+  session: CDPSession,
+  event: string,
+  schema: z.ZodType<T>,
+  listener: (payload: T) => void,
+): () => void {
+  const handler = (payload: unknown): void => {
+    const parsed = schema.safeParse(payload);
+    if (parsed.success) {
+      listener(parsed.data);
+    }
+  };
+  Reflect.apply(session.on.bind(session), undefined, [event, handler]);
+  return () => {
+    Reflect.apply(session.off.bind(session), undefined, [event, handler]);
+  };
+}

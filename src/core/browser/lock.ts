@@ -1,0 +1,170 @@
+/**
+ * Serialization primitives for tool calls: a mutex per page and a readers–writer lock for the
+ * browser. Every wait is bounded and can be abandoned through an AbortSignal, so a stuck call can
+ * never lock everyone out (chrome-devtools-mcp #2459 / #2426 were lockouts of a global mutex).
+ */
+
+export class LockTimeoutError extends Error {}
+
+interface Waiter {
+  exclusive: boolean;
+  grant: () => void;
+}
+
+export type Release = () => void;
+
+export class ReadWriteLock {
+  #readers = 0;
+  #writer = false;
+  #queue: Waiter[] = [];
+  /** What currently holds the lock, for "busy" error messages. */
+  #holders = new Set<string>();
+
+  constructor(readonly name: string) {}
+
+  get busyWith(): string[] {
+    return [...this.#holders];
+  }
+
+  /** Shared access: any number of shared holders at once, none while an exclusive holder runs. */
+  acquireShared(label: string, timeoutMs: number, signal?: AbortSignal): Promise<Release> {
+    return this.#acquire(false, label, timeoutMs, signal);
+  }
+
+  acquireExclusive(label: string, timeoutMs: number, signal?: AbortSignal): Promise<Release> {
+    return this.#acquire(true, label, timeoutMs, signal);
+  }
+
+  #canGrant(exclusive: boolean): boolean {
+    if (exclusive) {
+      return !this.#writer && this.#readers === 0;
+    }
+    // Writers waiting first keep readers from starving them.
+    return !this.#writer && !this.#queue.some(w => w.exclusive);
+  }
+
+  #take(exclusive: boolean, label: string): Release {
+    if (exclusive) {
+      this.#writer = true;
+    } else {
+      this.#readers++;
+    }
+    this.#holders.add(label);
+    let released = false;
+    return () => {
+      if (released) {
+        return;
+      }
+      released = true;
+      this.#holders.delete(label);
+      if (exclusive) {
+        this.#writer = false;
+      } else {
+        this.#readers--;
+      }
+      this.#drain();
+    };
+  }
+
+  #drain(): void {
+    while (this.#queue.length > 0) {
+      const next = this.#queue[0];
+      if (!next) {
+        return;
+      }
+      const free = next.exclusive ? !this.#writer && this.#readers === 0 : !this.#writer;
+      if (!free) {
+        return;
+      }
+      this.#queue.shift();
+      next.grant();
+      if (next.exclusive) {
+        return;
+      }
+    }
+  }
+
+  #acquire(
+    exclusive: boolean,
+    label: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Release> {
+    signal?.throwIfAborted();
+    if (this.#canGrant(exclusive) && this.#queue.length === 0) {
+      return Promise.resolve(this.#take(exclusive, label));
+    }
+    return new Promise<Release>((resolve, reject) => {
+      const busy = this.busyWith.join(', ') || 'another call';
+      const waiter: Waiter = {
+        exclusive,
+        grant: () => {
+          cleanup();
+          resolve(this.#take(exclusive, label));
+        },
+      };
+      const remove = (): void => {
+        const index = this.#queue.indexOf(waiter);
+        if (index >= 0) {
+          this.#queue.splice(index, 1);
+          this.#drain();
+        }
+      };
+      const timer = setTimeout(() => {
+        remove();
+        cleanup();
+        reject(
+          new LockTimeoutError(
+            `${this.name} is still busy with ${busy} after ${Math.round(timeoutMs / 1000)} s. Retry when it finishes, or work on another page (new_page).`,
+          ),
+        );
+      }, timeoutMs);
+      const onAbort = (): void => {
+        remove();
+        cleanup();
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('Cancelled'));
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      signal?.addEventListener('abort', onAbort, {once: true});
+      this.#queue.push(waiter);
+    });
+  }
+}
+
+/** A mutex is a readers–writer lock used only exclusively. */
+export class Mutex {
+  readonly #lock: ReadWriteLock;
+
+  constructor(name: string) {
+    this.#lock = new ReadWriteLock(name);
+  }
+
+  get busyWith(): string[] {
+    return this.#lock.busyWith;
+  }
+
+  acquire(label: string, timeoutMs: number, signal?: AbortSignal): Promise<Release> {
+    return this.#lock.acquireExclusive(label, timeoutMs, signal);
+  }
+}
+
+/** Runs `work` with a deadline; the timer never keeps the process alive. */
+export async function withTimeout<T>(
+  work: Promise<T>,
+  timeoutMs: number,
+  message: string,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * Settling after an action: if the action started a navigation, wait for it to load; if it changed
+ * the DOM, wait until the DOM has been quiet for a moment; if it did neither, return at once. There
+ * is no fixed delay, so a click that changes nothing costs two round trips, not 100 ms.
+ */
+import type {Protocol} from 'puppeteer-core';
+import {withTimeout} from './lock.js';
+import type {OpenDialog, PageState} from './PageState.js';
+
+const COUNTER_KEY = 'mcp-browser-inspector.mutations';
+
+/** Installs (once per document) a mutation counter and returns {n, t}: count and last change time. */
+const READ_COUNTER = `(() => {
+  const key = Symbol.for(${JSON.stringify(COUNTER_KEY)});
+  let state = globalThis[key];
+  if (!state) {
+    state = {n: 0, t: 0};
+    new MutationObserver(records => { state.n += records.length; state.t = performance.now(); })
+      .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    Object.defineProperty(globalThis, key, {value: state});
+  }
+  return state.n;
+})()`;
+
+/** After one macrotask (lets setTimeout(0) and promise reactions run), the mutation count. */
+const PROBE_COUNTER = `new Promise(resolve => setTimeout(() => {
+  const state = globalThis[Symbol.for(${JSON.stringify(COUNTER_KEY)})];
+  resolve(state ? state.n : -1);
+}, 0))`;
+
+function waitQuietExpression(quietMs: number, maxMs: number): string {
+  return `new Promise(resolve => {
+    const state = globalThis[Symbol.for(${JSON.stringify(COUNTER_KEY)})];
+    if (!state) { resolve(0); return; }
+    const start = performance.now();
+    const check = () => {
+      const now = performance.now();
+      const idle = now - state.t;
+      if (idle >= ${quietMs} || now - start >= ${maxMs}) { resolve(now - start); return; }
+      setTimeout(check, Math.max(1, ${quietMs} - idle));
+    };
+    check();
+  })`;
+}
+
+export interface SettleOptions {
+  signal?: AbortSignal | undefined;
+  /** How long to wait for a navigation the action started (default 3 s, like chrome-devtools-mcp). */
+  navigationTimeoutMs?: number | undefined;
+  /** Cap on waiting for the DOM to go quiet. */
+  domTimeoutMs?: number | undefined;
+  /** Quiet period that counts as settled. */
+  quietMs?: number | undefined;
+  waitForDom?: boolean | undefined;
+  /**
+   * What to do with a dialog the action opens: by default the wait ends and the dialog is reported;
+   * a function handles it instead (evaluate_script accepts dialogs) and the wait goes on.
+   */
+  onDialog?: ((dialog: OpenDialog) => Promise<void>) | undefined;
+}
+
+export interface SettleOutcome<T> {
+  /** Undefined when a dialog opened before the action finished. */
+  value: T | undefined;
+  /** Set when the main frame moved to another URL. */
+  navigatedTo?: string;
+  /** Set when the action opened a JavaScript dialog (the page is blocked until it is handled). */
+  dialog?: OpenDialog;
+}
+
+class NavigationWatch {
+  requested = false;
+  committed = false;
+  ended = false;
+  #wake: (() => void) | undefined;
+  readonly #off: (() => void)[] = [];
+
+  constructor(state: PageState) {
+    const session = state.session;
+    const isMain = (frameId: string): boolean => frameId === state.mainFrameId;
+    const onRequested = (event: Protocol.Page.FrameRequestedNavigationEvent): void => {
+      if (isMain(event.frameId) && event.disposition === 'currentTab') {
+        this.requested = true;
+      }
+    };
+    const onStarted = (event: Protocol.Page.FrameStartedNavigatingEvent): void => {
+      if (isMain(event.frameId) && event.navigationType !== 'sameDocument') {
+        this.requested = true;
+      }
+    };
+    const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
+      if (isMain(event.frame.id) && event.type === 'Navigation') {
+        this.committed = true;
+      }
+    };
+    const onSameDocument = (event: Protocol.Page.NavigatedWithinDocumentEvent): void => {
+      if (isMain(event.frameId)) {
+        this.#end();
+      }
+    };
+    const onLoad = (): void => {
+      if (this.committed) {
+        this.#end();
+      }
+    };
+    const onStopped = (event: Protocol.Page.FrameStoppedLoadingEvent): void => {
+      if (isMain(event.frameId) && this.started) {
+        this.#end();
+      }
+    };
+    session.on('Page.frameRequestedNavigation', onRequested);
+    session.on('Page.frameStartedNavigating', onStarted);
+    session.on('Page.frameNavigated', onNavigated);
+    session.on('Page.navigatedWithinDocument', onSameDocument);
+    session.on('Page.loadEventFired', onLoad);
+    session.on('Page.frameStoppedLoading', onStopped);
+    this.#off.push(() => {
+      session.off('Page.frameRequestedNavigation', onRequested);
+      session.off('Page.frameStartedNavigating', onStarted);
+      session.off('Page.frameNavigated', onNavigated);
+      session.off('Page.navigatedWithinDocument', onSameDocument);
+      session.off('Page.loadEventFired', onLoad);
+      session.off('Page.frameStoppedLoading', onStopped);
+    });
+  }
+
+  get started(): boolean {
+    return this.requested || this.committed;
+  }
+
+  #end(): void {
+    this.ended = true;
+    this.#wake?.();
+  }
+
+  waitForEnd(
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    dialog: Promise<unknown>,
+  ): Promise<void> {
+    if (this.ended) {
+      return Promise.resolve();
+    }
+    return new Promise<void>(resolve => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      this.#wake = done;
+      signal?.addEventListener('abort', done, {once: true});
+      void dialog.then(done);
+    });
+  }
+
+  dispose(): void {
+    for (const off of this.#off) {
+      off();
+    }
+  }
+}
+
+async function evaluateNumber(
+  state: PageState,
+  expression: string,
+  awaitPromise: boolean,
+): Promise<number> {
+  const result = await state.session.send('Runtime.evaluate', {
+    expression,
+    awaitPromise,
+    returnByValue: true,
+  });
+  const value: unknown = result.result.value;
+  return typeof value === 'number' ? value : -1;
+}
+
+/** Runs `action` on the page and waits until what it started has finished (bounded). */
+export async function actAndSettle<T>(
+  state: PageState,
+  action: () => Promise<T>,
+  options: SettleOptions = {},
+): Promise<SettleOutcome<T>> {
+  const navigationTimeoutMs = options.navigationTimeoutMs ?? 3_000;
+  const domTimeoutMs = options.domTimeoutMs ?? 3_000;
+  const quietMs = options.quietMs ?? 50;
+  const urlBefore = state.page.url();
+  const watch = new NavigationWatch(state);
+  let dialogSeen: OpenDialog | undefined;
+  let stopDialogWatch: () => void = () => undefined;
+  const dialogOpened = new Promise<'dialog'>(resolve => {
+    stopDialogWatch = state.onDialog(dialog => {
+      const handler = options.onDialog;
+      if (handler) {
+        void handler(dialog).catch(() => undefined);
+        return;
+      }
+      dialogSeen = dialog;
+      resolve('dialog');
+    });
+  });
+  try {
+    const before = await evaluateNumber(state, READ_COUNTER, false).catch(() => -1);
+    const raced = await Promise.race([action().then(value => ({value})), dialogOpened]);
+    if (raced === 'dialog') {
+      return {value: undefined, ...outcomeExtras(state, urlBefore, dialogSeen)};
+    }
+    const value = raced.value;
+    if (!watch.started) {
+      const after = await Promise.race([
+        evaluateNumber(state, PROBE_COUNTER, true).catch(() => -2),
+        dialogOpened.then(() => -3),
+      ]);
+      if (after === -3) {
+        return {value, ...outcomeExtras(state, urlBefore, dialogSeen)};
+      }
+      if (
+        !navigationStarted(watch) &&
+        options.waitForDom !== false &&
+        after !== before &&
+        after >= 0 &&
+        before >= 0
+      ) {
+        await Promise.race([
+          withTimeout(
+            evaluateNumber(state, waitQuietExpression(quietMs, domTimeoutMs), true),
+            domTimeoutMs + 1_000,
+            'DOM wait timed out',
+          ).catch(() => -1),
+          dialogOpened,
+        ]);
+      }
+    }
+    if (watch.started && !dialogSeen) {
+      await watch.waitForEnd(navigationTimeoutMs, options.signal, dialogOpened);
+    }
+    return {value, ...outcomeExtras(state, urlBefore, dialogSeen)};
+  } finally {
+    watch.dispose();
+    stopDialogWatch();
+  }
+}
+
+/** Read through a call so flow analysis does not assume it cannot change across awaits. */
+function navigationStarted(watch: NavigationWatch): boolean {
+  return watch.started;
+}
+
+function outcomeExtras(
+  state: PageState,
+  urlBefore: string,
+  dialog: OpenDialog | undefined,
+): {navigatedTo?: string; dialog?: OpenDialog} {
+  const urlAfter = state.page.url();
+  return {
+    ...(urlAfter !== urlBefore ? {navigatedTo: urlAfter} : {}),
+    ...(dialog ? {dialog} : {}),
+  };
+}
+
+/**
+ * After a load: if the page is still changing its DOM (scripts rendering after load), wait until it
+ * has been quiet for a moment; a static page costs two short round trips.
+ */
+export async function settleDom(
+  state: PageState,
+  options: {signal?: AbortSignal; quietMs?: number; maxMs?: number} = {},
+): Promise<void> {
+  const quietMs = options.quietMs ?? 50;
+  const maxMs = options.maxMs ?? 3_000;
+  try {
+    const before = await evaluateNumber(state, READ_COUNTER, false);
+    const after = await evaluateNumber(state, PROBE_COUNTER, true);
+    if (before >= 0 && after > before && !options.signal?.aborted) {
+      await withTimeout(
+        evaluateNumber(state, waitQuietExpression(quietMs, maxMs), true),
+        maxMs + 1_000,
+        'DOM wait timed out',
+      );
+    }
+  } catch {
+    // A document that navigates away or blocks on a dialog is settled as far as we can tell.
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Default waits, scaled by emulation: a throttled CPU or network makes everything slower, so the
+ * waits grow with it (chrome-devtools-mcp does the same).
+ */
+import {PageFeature} from './PageState.js';
+
+export const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
+export const DEFAULT_NAVIGATION_TIMEOUT_MS = 10_000;
+
+export interface SlowdownFactors {
+  cpu: number;
+  network: number;
+}
+
+export const slowdownFeature = new PageFeature<SlowdownFactors>('slowdown', () => ({
+  cpu: 1,
+  network: 1,
+}));
+
+export function actionTimeout(factors: SlowdownFactors, requested?: number): number {
+  return requested !== undefined && requested > 0
+    ? requested
+    : DEFAULT_ACTION_TIMEOUT_MS * factors.cpu;
+}
+
+export function navigationTimeout(factors: SlowdownFactors, requested?: number): number {
+  return requested !== undefined && requested > 0
+    ? requested
+    : DEFAULT_NAVIGATION_TIMEOUT_MS * factors.cpu * factors.network;
+}
+
+/** How long to wait for a navigation an action may have started. */
+export function settleNavigationTimeout(factors: SlowdownFactors, requested?: number): number {
+  return requested !== undefined && requested > 0
+    ? requested
+    : 3_000 * factors.network * factors.cpu;
+}

@@ -1,0 +1,67 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {userConfigDir} from './paths.js';
+
+export interface ResolvedToken {
+  token: string;
+  source: 'flag-or-env' | 'file';
+  /** Where the persisted token lives (only for source "file"). */
+  file?: string;
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,512}$/;
+
+/**
+ * The token from --token / the environment, else the one persisted in the user config dir, else a
+ * new random one written there with mode 0600 (and the directory 0700).
+ */
+export function resolveToken(
+  explicit: string | undefined,
+  configDir: string = userConfigDir(),
+): ResolvedToken {
+  if (explicit !== undefined) {
+    return {token: explicit, source: 'flag-or-env'};
+  }
+  const file = path.join(configDir, 'token');
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (TOKEN_PATTERN.test(existing)) {
+      tightenMode(file);
+      return {token: existing, source: 'file', file};
+    }
+  } catch {
+    // Missing or unreadable: a new token is written below.
+  }
+  const token = crypto.randomBytes(32).toString('hex');
+  fs.mkdirSync(configDir, {recursive: true, mode: 0o700});
+  // O_EXCL would fail on a stale invalid file; write to a temp file then rename to stay atomic.
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${token}\n`, {mode: 0o600, flag: 'w'});
+  fs.renameSync(temp, file);
+  tightenMode(file);
+  return {token, source: 'file', file};
+}
+
+function tightenMode(file: string): void {
+  if (process.platform !== 'win32') {
+    fs.chmodSync(file, 0o600);
+  }
+}
+
+const digestCache = new Map<string, Buffer>();
+
+function digest(value: string): Buffer {
+  return crypto.createHash('sha256').update(value).digest();
+}
+
+/** Constant-time comparison that does not leak the token length through timing. */
+export function tokensEqual(expected: string, given: string): boolean {
+  let a = digestCache.get(expected);
+  if (!a) {
+    a = digest(expected);
+    digestCache.clear();
+    digestCache.set(expected, a);
+  }
+  return crypto.timingSafeEqual(a, digest(given));
+}

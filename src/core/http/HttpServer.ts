@@ -1,0 +1,309 @@
+/**
+ * The one HTTP server: MCP Streamable HTTP at /mcp, the inspector UI at /, and the inspector
+ * WebSocket. Host and Origin are checked on every request before routing; /mcp and the socket need
+ * the token; request bodies are capped.
+ */
+import crypto from 'node:crypto';
+import http, {type IncomingMessage, type ServerResponse} from 'node:http';
+import type {Duplex} from 'node:stream';
+import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {isInitializeRequest} from '@modelcontextprotocol/sdk/types.js';
+import {WebSocketServer, type WebSocket} from 'ws';
+import {
+  INSPECTOR_WS_PATH,
+  MCP_PATH,
+  WS_PROTOCOL,
+  WS_TOKEN_PROTOCOL_PREFIX,
+} from '../../shared/constants.js';
+import {tokensEqual} from '../config/token.js';
+import type {McpSession} from '../mcp/McpSession.js';
+import {
+  buildPolicy,
+  checkBearer,
+  checkHostAndOrigin,
+  tokenFromProtocols,
+  type SecurityPolicy,
+} from './security.js';
+import {contentSecurityPolicy, serveStatic} from './static.js';
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  token: string;
+  rendererDir: string | undefined;
+  createSession: () => McpSession;
+  onInspectorSocket: (socket: WebSocket) => void;
+  log: (line: string) => void;
+}
+
+interface HttpMcpSession {
+  transport: StreamableHTTPServerTransport;
+  session: McpSession;
+}
+
+class BodyTooLargeError extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length'] ?? '0');
+    if (declared > limit) {
+      reject(new BodyTooLargeError());
+      request.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLargeError());
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+function jsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(response, status, {jsonrpc: '2.0', error: {code, message}, id: null}, headers);
+}
+
+export class HttpServer {
+  readonly #server: http.Server;
+  readonly #wss: WebSocketServer;
+  readonly #sessions = new Map<string, HttpMcpSession>();
+  #policy: SecurityPolicy;
+  #csp = '';
+  #port = 0;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.#policy = buildPolicy(options.host, options.port, options.token);
+    this.#server = http.createServer((request, response) => {
+      void this.#handle(request, response).catch((error: unknown) => {
+        options.log(
+          `HTTP handler error: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!response.headersSent) {
+          sendJson(response, 500, {error: 'Internal server error'});
+        } else {
+          response.end();
+        }
+      });
+    });
+    this.#server.keepAliveTimeout = 65_000;
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: 1024 * 1024,
+      handleProtocols: protocols => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+    });
+    this.#server.on('upgrade', (request, socket, head) => this.#upgrade(request, socket, head));
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get urlHost(): string {
+    const host = this.options.host;
+    return host.includes(':') ? `[${host}]` : host;
+  }
+
+  get mcpUrl(): string {
+    return `http://${this.urlHost}:${this.#port}${MCP_PATH}`;
+  }
+
+  get inspectorUrl(): string {
+    return `http://${this.urlHost}:${this.#port}/`;
+  }
+
+  get sessions(): McpSession[] {
+    return [...this.#sessions.values()].map(entry => entry.session);
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error): void => {
+        this.#server.off('listening', onListening);
+        reject(error);
+      };
+      const onListening = (): void => {
+        this.#server.off('error', onError);
+        resolve();
+      };
+      this.#server.once('error', onError);
+      this.#server.once('listening', onListening);
+      this.#server.listen(this.options.port, this.options.host);
+    });
+    const address = this.#server.address();
+    this.#port = typeof address === 'object' && address ? address.port : this.options.port;
+    this.#policy = buildPolicy(this.options.host, this.#port, this.options.token);
+    this.#csp = contentSecurityPolicy(
+      [...this.#policy.allowedOrigins].map(origin => origin.replace(/^http/, 'ws')),
+    );
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    const isMcp = url.pathname === MCP_PATH;
+    const gate = checkHostAndOrigin(request, this.#policy, false);
+    if (!gate.ok) {
+      sendJson(response, gate.status, {error: gate.message});
+      return;
+    }
+    if (isMcp) {
+      await this.#handleMcp(request, response, url);
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendJson(response, 405, {error: 'Method not allowed'}, {Allow: 'GET, HEAD'});
+      return;
+    }
+    serveStatic(
+      this.options.rendererDir,
+      url.pathname,
+      response,
+      this.#csp,
+      request.method === 'HEAD',
+    );
+  }
+
+  async #handleMcp(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    const auth = checkBearer(request, url, this.#policy);
+    if (!auth.ok) {
+      sendJson(
+        response,
+        auth.status,
+        {error: auth.message},
+        {'WWW-Authenticate': 'Bearer realm="mcp-browser-inspector"'},
+      );
+      return;
+    }
+    let body: unknown;
+    if (request.method === 'POST') {
+      let raw: Buffer;
+      try {
+        raw = await readBody(request, MAX_BODY_BYTES);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          jsonRpcError(response, 413, -32600, `Request body larger than ${MAX_BODY_BYTES} bytes.`, {
+            Connection: 'close',
+          });
+          return;
+        }
+        throw error;
+      }
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        jsonRpcError(response, 400, -32700, 'Parse error: the body is not valid JSON.');
+        return;
+      }
+    }
+    const sessionIdHeader = request.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sessionIdHeader) ? sessionIdHeader[0] : sessionIdHeader;
+    if (sessionId !== undefined) {
+      const existing = this.#sessions.get(sessionId);
+      if (!existing) {
+        jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
+        return;
+      }
+      await existing.transport.handleRequest(request, response, body);
+      return;
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      jsonRpcError(
+        response,
+        400,
+        -32000,
+        'Bad request: no Mcp-Session-Id header, and the body is not an initialize request.',
+      );
+      return;
+    }
+    const session = this.options.createSession();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: id => {
+        this.#sessions.set(id, {transport, session});
+      },
+      onsessionclosed: id => {
+        this.#sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) {
+        this.#sessions.delete(transport.sessionId);
+      }
+    };
+    await session.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const reject = (status: number, message: string): void => {
+      socket.write(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${message}\n`,
+      );
+      socket.destroy();
+    };
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    if (url.pathname !== INSPECTOR_WS_PATH) {
+      reject(404, 'Not found');
+      return;
+    }
+    const gate = checkHostAndOrigin(request, this.#policy, true);
+    if (!gate.ok) {
+      reject(gate.status, gate.message);
+      return;
+    }
+    const token = tokenFromProtocols(
+      request.headers['sec-websocket-protocol'],
+      WS_TOKEN_PROTOCOL_PREFIX,
+    );
+    if (token === undefined || !tokensEqual(this.#policy.token, token)) {
+      reject(401, 'Unauthorized: wrong or missing inspector token.');
+      return;
+    }
+    this.#wss.handleUpgrade(request, socket, head, ws => this.options.onInspectorSocket(ws));
+  }
+
+  async close(): Promise<void> {
+    for (const {session} of this.#sessions.values()) {
+      await session.close();
+    }
+    this.#sessions.clear();
+    for (const client of this.#wss.clients) {
+      client.terminate();
+    }
+    this.#wss.close();
+    await new Promise<void>(resolve => {
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
+    });
+  }
+}

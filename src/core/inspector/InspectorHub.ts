@@ -1,0 +1,252 @@
+/**
+ * The live event store behind every inspector UI: a bounded ring buffer of events with increasing
+ * sequence ids. Subscribers start from any sequence id (resume after a reconnect) and receive
+ * batches, never one message per event; a slow subscriber simply falls behind and catches up from
+ * the store, and what the bound evicted is counted, not hidden.
+ */
+import type {EventBatch, EventEnvelope, InspectorEvent} from '../../shared/protocol.js';
+
+export const DEFAULT_EVENT_CAPACITY = 100_000;
+/** Screenshots dominate memory; above this total, the oldest events lose their image data. */
+const IMAGE_BUDGET_CHARS = 96 * 1024 * 1024;
+const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
+
+export interface HubOptions {
+  capacity?: number;
+  batchIntervalMs?: number;
+  maxBatchSize?: number;
+}
+
+export interface Subscription {
+  /** Called by a transport when it can take more (after backpressure). */
+  resume(): void;
+  close(): void;
+}
+
+/** Returns false to pause delivery until `resume()` (e.g. a WebSocket with a full send buffer). */
+export type BatchListener = (batch: EventBatch) => boolean;
+
+class Subscriber implements Subscription {
+  cursor: number;
+  paused = false;
+  closed = false;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly hub: InspectorHub,
+    fromSeq: number,
+    readonly listener: BatchListener,
+  ) {
+    this.cursor = fromSeq;
+  }
+
+  resume(): void {
+    if (this.paused) {
+      this.paused = false;
+      this.hub.scheduleFlush(this, 0);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.hub.unsubscribe(this);
+  }
+}
+
+export class InspectorHub {
+  readonly capacity: number;
+  readonly #batchIntervalMs: number;
+  readonly #maxBatch: number;
+  readonly #buffer: (EventEnvelope | undefined)[];
+  /** Sequence id of the oldest event still held. */
+  #firstSeq = 1;
+  #nextSeq = 1;
+  #dropped = 0;
+  #imageChars = 0;
+  #imageCursor = 1;
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #listeners = new Set<(envelope: EventEnvelope) => void>();
+
+  constructor(options: HubOptions = {}) {
+    this.capacity = options.capacity ?? DEFAULT_EVENT_CAPACITY;
+    this.#batchIntervalMs = options.batchIntervalMs ?? 40;
+    this.#maxBatch = options.maxBatchSize ?? 2_000;
+    this.#buffer = new Array<EventEnvelope | undefined>(this.capacity);
+  }
+
+  get nextSeq(): number {
+    return this.#nextSeq;
+  }
+
+  get firstSeq(): number {
+    return this.#firstSeq;
+  }
+
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  get size(): number {
+    return this.#nextSeq - this.#firstSeq;
+  }
+
+  publish(event: InspectorEvent): EventEnvelope {
+    const envelope: EventEnvelope = {
+      seq: this.#nextSeq,
+      time: Date.now(),
+      event: boundImages(event),
+    };
+    const slot = (envelope.seq - 1) % this.capacity;
+    if (this.size === this.capacity) {
+      const evicted = this.#buffer[slot];
+      if (evicted) {
+        this.#imageChars -= imageChars(evicted.event);
+      }
+      this.#firstSeq++;
+      this.#dropped++;
+    }
+    this.#buffer[slot] = envelope;
+    this.#nextSeq++;
+    this.#imageChars += imageChars(envelope.event);
+    if (this.#imageChars > IMAGE_BUDGET_CHARS) {
+      this.#trimImages();
+    }
+    for (const listener of this.#listeners) {
+      listener(envelope);
+    }
+    for (const subscriber of this.#subscribers) {
+      this.scheduleFlush(subscriber, this.#batchIntervalMs);
+    }
+    return envelope;
+  }
+
+  /** In-process observers (telemetry log, tests) that want each event as it happens. */
+  onEvent(listener: (envelope: EventEnvelope) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get(seq: number): EventEnvelope | undefined {
+    if (seq < this.#firstSeq || seq >= this.#nextSeq) {
+      return undefined;
+    }
+    return this.#buffer[(seq - 1) % this.capacity];
+  }
+
+  /** Events from `fromSeq` on (clamped to what is still held), at most `limit`. */
+  range(fromSeq: number, limit: number): EventEnvelope[] {
+    const start = Math.max(fromSeq, this.#firstSeq);
+    const end = Math.min(this.#nextSeq, start + limit);
+    const out: EventEnvelope[] = [];
+    for (let seq = start; seq < end; seq++) {
+      const envelope = this.#buffer[(seq - 1) % this.capacity];
+      if (envelope) {
+        out.push(envelope);
+      }
+    }
+    return out;
+  }
+
+  subscribe(fromSeq: number, listener: BatchListener): Subscription {
+    const subscriber = new Subscriber(this, Math.max(1, fromSeq), listener);
+    this.#subscribers.add(subscriber);
+    // The backlog (or an empty batch that tells the UI where the stream stands) goes out at once.
+    this.scheduleFlush(subscriber, 0);
+    return subscriber;
+  }
+
+  unsubscribe(subscriber: Subscriber): void {
+    this.#subscribers.delete(subscriber);
+  }
+
+  /** @internal */
+  scheduleFlush(subscriber: Subscriber, delayMs: number): void {
+    if (subscriber.timer || subscriber.paused || subscriber.closed) {
+      return;
+    }
+    subscriber.timer = setTimeout(() => {
+      subscriber.timer = undefined;
+      this.#flush(subscriber);
+    }, delayMs);
+  }
+
+  #flush(subscriber: Subscriber): void {
+    let first = true;
+    while (!subscriber.closed && !subscriber.paused) {
+      if (subscriber.cursor < this.#firstSeq) {
+        subscriber.cursor = this.#firstSeq;
+      }
+      if (subscriber.cursor >= this.#nextSeq && !first) {
+        return;
+      }
+      const events = this.range(subscriber.cursor, this.#maxBatch);
+      const last = events.at(-1);
+      subscriber.cursor = last ? last.seq + 1 : subscriber.cursor;
+      first = false;
+      const more = subscriber.listener({events, dropped: this.#dropped, nextSeq: this.#nextSeq});
+      if (!more) {
+        subscriber.paused = true;
+        return;
+      }
+      if (events.length === 0) {
+        return;
+      }
+    }
+  }
+
+  #trimImages(): void {
+    for (
+      let seq = Math.max(this.#imageCursor, this.#firstSeq);
+      seq < this.#nextSeq && this.#imageChars > IMAGE_BUDGET_CHARS / 2;
+      seq++
+    ) {
+      const envelope = this.get(seq);
+      this.#imageCursor = seq + 1;
+      if (envelope?.event.type === 'toolCallEnded' && envelope.event.result.images.length > 0) {
+        this.#imageChars -= imageChars(envelope.event);
+        envelope.event.result.images = envelope.event.result.images.map(image => ({
+          mimeType: image.mimeType,
+          data: '',
+        }));
+      }
+    }
+  }
+
+  clear(): void {
+    // Keeps sequence ids increasing so resuming clients are not confused.
+    this.#dropped += this.size;
+    this.#firstSeq = this.#nextSeq;
+    this.#buffer.fill(undefined);
+    this.#imageChars = 0;
+  }
+}
+
+function imageChars(event: InspectorEvent): number {
+  if (event.type !== 'toolCallEnded') {
+    return 0;
+  }
+  let total = 0;
+  for (const image of event.result.images) {
+    total += image.data.length;
+  }
+  return total;
+}
+
+function boundImages(event: InspectorEvent): InspectorEvent {
+  if (
+    event.type !== 'toolCallEnded' ||
+    !event.result.images.some(image => image.data.length > MAX_IMAGE_CHARS)
+  ) {
+    return event;
+  }
+  return {
+    ...event,
+    result: {
+      ...event.result,
+      images: event.result.images.map(image =>
+        image.data.length > MAX_IMAGE_CHARS ? {mimeType: image.mimeType, data: ''} : image,
+      ),
+    },
+  };
+}

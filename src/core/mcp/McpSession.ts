@@ -1,0 +1,171 @@
+/* eslint-disable @typescript-eslint/no-deprecated -- The low-level Server is deliberate: the pipeline
+   validates arguments itself (self-healing errors) and the tool list changes at run time, which
+   McpServer's registration model does not fit. */
+/**
+ * One MCP server object per connected client (an HTTP session or the stdio peer), all over the
+ * same engine. Each knows its client's name and roots; tools/list and tools/call go to the shared
+ * catalog and pipeline.
+ */
+import crypto from 'node:crypto';
+import {fileURLToPath} from 'node:url';
+import {Server} from '@modelcontextprotocol/sdk/server/index.js';
+import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {APP_ID} from '../../shared/constants.js';
+import type {ClientRef} from '../../shared/protocol.js';
+import {FileAccess, type RootsSource} from './files.js';
+import type {ToolRunner} from './ToolRunner.js';
+import type {ToolCatalog} from '../tools/ToolCatalog.js';
+
+/** roots/list is bounded: an unanswered request must not stall tool calls (chrome-devtools-mcp #2476). */
+export const ROOTS_TIMEOUT_MS = 5_000;
+
+const INSTRUCTIONS =
+  'Browser automation for a real Chromium. Typical loop: new_page or navigate_page, take_snapshot, then act with uids (click, fill, fill_form). Page-scoped tools need the pageId from list_pages.';
+
+export interface McpSessionDeps {
+  catalog: ToolCatalog;
+  runner: ToolRunner;
+  version: string;
+  workspaceRoots: readonly string[];
+  log: (line: string) => void;
+  onConnected: (session: McpSession) => void;
+  onClosed: (session: McpSession) => void;
+}
+
+/**
+ * The client's roots, asked for lazily inside the first tool call that needs them (so the request
+ * travels on that call's response stream, which every transport delivers) and again after
+ * notifications/roots/list_changed.
+ */
+class ClientRoots {
+  #roots: string[] = [];
+  #fresh = false;
+  #pending: Promise<void> | undefined;
+
+  constructor(private readonly session: McpSession) {}
+
+  invalidate(): void {
+    this.#fresh = false;
+  }
+
+  async get(relatedRequestId: string | number | undefined): Promise<string[]> {
+    if (!this.session.server.getClientCapabilities()?.roots) {
+      return [];
+    }
+    if (!this.#fresh) {
+      this.#pending ??= this.#fetch(relatedRequestId).finally(() => (this.#pending = undefined));
+      await this.#pending;
+    }
+    return this.#roots;
+  }
+
+  async #fetch(relatedRequestId: string | number | undefined): Promise<void> {
+    try {
+      const result = await this.session.server.listRoots(undefined, {
+        timeout: ROOTS_TIMEOUT_MS,
+        ...(relatedRequestId === undefined ? {} : {relatedRequestId}),
+      });
+      this.#roots = result.roots.flatMap(root => {
+        try {
+          return root.uri.startsWith('file:') ? [fileURLToPath(root.uri)] : [];
+        } catch {
+          return [];
+        }
+      });
+      this.#fresh = true;
+    } catch (error) {
+      // Unanswered or failed: carry on with --workspace and the temp dir, and ask again next time.
+      this.session.log(
+        `roots/list failed for ${this.session.client.name}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}
+
+export class McpSession {
+  readonly id = crypto.randomUUID();
+  readonly server: Server;
+  readonly #roots: ClientRoots;
+  #client: ClientRef;
+  calls = 0;
+  readonly connectedAt = Date.now();
+  #closed = false;
+
+  constructor(
+    private readonly deps: McpSessionDeps,
+    readonly transportKind: 'http' | 'stdio',
+  ) {
+    this.#client = {id: this.id, name: 'unknown', version: '', transport: transportKind};
+    this.server = new Server(
+      {name: APP_ID, title: 'MCP Browser Inspector', version: deps.version},
+      {capabilities: {tools: {listChanged: true}, logging: {}}, instructions: INSTRUCTIONS},
+    );
+    this.#roots = new ClientRoots(this);
+
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: deps.catalog.listDefinitions(),
+    }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      this.calls++;
+      const roots: RootsSource = {clientRoots: () => this.#roots.get(extra.requestId)};
+      return deps.runner.call(request.params.name, request.params.arguments ?? {}, {
+        client: this.#client,
+        files: new FileAccess(deps.workspaceRoots, roots),
+        signal: extra.signal,
+      });
+    });
+    // Clients may set a log level; the server logs to stderr only, so there is nothing to change.
+    this.server.setRequestHandler(SetLevelRequestSchema, () => ({}));
+    this.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+      this.#roots.invalidate();
+    });
+    this.server.oninitialized = () => {
+      const info = this.server.getClientVersion();
+      this.#client = {
+        id: this.id,
+        name: info?.name ?? 'unknown',
+        version: info?.version ?? '',
+        transport: transportKind,
+      };
+      deps.onConnected(this);
+    };
+    this.server.onclose = () => this.#onClose();
+  }
+
+  get client(): ClientRef {
+    return this.#client;
+  }
+
+  log(line: string): void {
+    this.deps.log(line);
+  }
+
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+  }
+
+  notifyToolsChanged(): void {
+    if (!this.#closed) {
+      void this.server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+
+  #onClose(): void {
+    if (this.#closed) {
+      return;
+    }
+    this.#closed = true;
+    this.deps.onClosed(this);
+  }
+
+  async close(): Promise<void> {
+    await this.server.close().catch(() => undefined);
+    this.#onClose();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Turns a filled ResponseBuilder into MCP content: one text block in a fixed section order, then
+ * images. Expensive sections (snapshot, lists) are produced in parallel.
+ */
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import type {PageInfo} from '../../shared/protocol.js';
+import type {PageRegistry} from '../browser/PageRegistry.js';
+import {takeSnapshot} from '../browser/snapshot.js';
+import type {FileAccess} from './files.js';
+import {SECTION_ORDER, type ResponseBuilder} from './ResponseBuilder.js';
+
+const TITLE_LIMIT = 50;
+
+export function formatPageLine(page: PageInfo): string {
+  const title =
+    page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title;
+  const label = title && title !== page.url ? `${title} (${page.url})` : page.url;
+  const selected = page.selected ? ' [selected]' : '';
+  const context =
+    page.isolatedContext === undefined ? '' : ` isolatedContext=${page.isolatedContext}`;
+  return `${page.id}: ${label}${selected}${context}`;
+}
+
+export async function renderResponse(
+  response: ResponseBuilder,
+  pages: PageRegistry,
+  files: FileAccess,
+): Promise<CallToolResult> {
+  const out: string[] = [...response.notes];
+  if (response.slim) {
+    out.push(...response.lines);
+    if (response.error) {
+      out.push(`Error: ${response.error.message}`);
+    }
+    return {
+      content: [{type: 'text', text: out.join('\n')}],
+      ...(response.error ? {isError: true} : {}),
+    };
+  }
+
+  const sections = response.sections;
+  // Snapshot failures are reported in place, not as a failed call: the action itself succeeded.
+  const snapshotPromise = renderSnapshot(response, files).catch(
+    (error: unknown) => `Could not take a snapshot: ${message(error)}`,
+  );
+  const rendered = await Promise.all(
+    sections.map(async section => ({
+      order: section.order,
+      text: await Promise.resolve(section.render()).catch(
+        (error: unknown) => `Error: ${message(error)}`,
+      ),
+    })),
+  );
+
+  out.push(...response.lines);
+  if (response.navigatedTo !== undefined) {
+    out.push(`Page navigated to ${response.navigatedTo}.`);
+  }
+  const pushSections = (from: number, to: number): void => {
+    for (const section of rendered) {
+      if (section.order >= from && section.order < to && section.text) {
+        out.push(section.text);
+      }
+    }
+  };
+  pushSections(0, 50);
+  const dialog = response.page?.dialog;
+  if (dialog) {
+    const defaultValue = dialog.defaultValue
+      ? ` (default value: ${JSON.stringify(dialog.defaultValue)})`
+      : '';
+    out.push(
+      '# Open dialog',
+      `${dialog.type}: ${dialog.message}${defaultValue}.`,
+      'Call handle_dialog to handle it before continuing.',
+    );
+  }
+  if (response.includePagesList) {
+    const note = pages.takeSelectionNote();
+    if (note) {
+      out.push(note);
+    }
+    out.push('## Pages', ...pages.infos().map(formatPageLine));
+  }
+  pushSections(50, SECTION_ORDER.snapshot);
+  const snapshotText = await snapshotPromise;
+  if (snapshotText) {
+    out.push(snapshotText);
+  }
+  pushSections(SECTION_ORDER.snapshot, Number.POSITIVE_INFINITY);
+  if (response.error) {
+    out.push(`Error: ${response.error.message}`);
+  }
+
+  const content: CallToolResult['content'] = [{type: 'text', text: out.join('\n')}];
+  for (const image of response.images) {
+    content.push({type: 'image', data: image.data, mimeType: image.mimeType});
+  }
+  return {content, ...(response.error ? {isError: true} : {})};
+}
+
+async function renderSnapshot(
+  response: ResponseBuilder,
+  files: FileAccess,
+): Promise<string | undefined> {
+  const request = response.snapshot;
+  const page = response.page;
+  if (!request || !page) {
+    return undefined;
+  }
+  const snapshot = await takeSnapshot(page, {verbose: request.verbose});
+  if (request.filePath !== undefined) {
+    const saved = await files.writeFile(request.filePath, snapshot.text);
+    return `Saved snapshot to ${saved}.`;
+  }
+  return `## Latest page snapshot\n${snapshot.text}`;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,155 @@
+/**
+ * Every tool the engine has, and which of them clients see right now. Categories can be switched at
+ * run time; listeners (the MCP sessions) then send notifications/tools/list_changed.
+ */
+import {EventEmitter} from 'node:events';
+import type {Tool as McpTool} from '@modelcontextprotocol/sdk/types.js';
+import {
+  CATEGORIES_OFF_BY_DEFAULT,
+  CATEGORY_LABELS,
+  TOOL_CATEGORIES,
+  categoryFlagName,
+  type ToolCategory,
+  type ToolCondition,
+} from '../../shared/categories.js';
+import type {CategoryState, ToolInfo} from '../../shared/protocol.js';
+import type {Tool} from './definition.js';
+
+export type ToolStatus = {enabled: true} | {enabled: false; reason: string};
+
+export interface CatalogOptions {
+  slim: boolean;
+  pageIdRouting: boolean;
+  categories: Record<ToolCategory, boolean>;
+  conditions: Record<ToolCondition, boolean>;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+}
+
+export class ToolCatalog extends EventEmitter<{changed: []}> {
+  readonly #tools: Map<string, Tool>;
+  readonly #categories: Record<ToolCategory, boolean>;
+  #definitions: McpTool[] | undefined;
+
+  constructor(
+    tools: readonly Tool[],
+    private readonly options: CatalogOptions,
+  ) {
+    super();
+    this.#tools = new Map(
+      [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
+    );
+    this.#categories = {...options.categories};
+  }
+
+  get slim(): boolean {
+    return this.options.slim;
+  }
+
+  get pageIdRouting(): boolean {
+    return this.options.pageIdRouting && !this.options.slim;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  all(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
+  isCategoryEnabled(category: ToolCategory): boolean {
+    return this.#categories[category];
+  }
+
+  /** Returns true if anything changed (and listeners were told). */
+  setCategoryEnabled(category: ToolCategory, enabled: boolean): boolean {
+    if (this.#categories[category] === enabled) {
+      return false;
+    }
+    this.#categories[category] = enabled;
+    this.#definitions = undefined;
+    this.emit('changed');
+    return true;
+  }
+
+  status(tool: Tool): ToolStatus {
+    const slimTool = tool.slim === true;
+    if (this.options.slim !== slimTool) {
+      return {
+        enabled: false,
+        reason: slimTool
+          ? `Tool ${tool.name} is only available with --slim.`
+          : `Tool ${tool.name} is not available with --slim. Restart without --slim to use it.`,
+      };
+    }
+    if (!this.options.slim && !this.#categories[tool.category]) {
+      const flag = categoryFlagName(tool.category);
+      return {
+        enabled: false,
+        reason: `Tool ${tool.name} is in category ${CATEGORY_LABELS[tool.category]}, which is off. Turn it on with the "${CATEGORY_LABELS[tool.category]}" switch in the inspector's Tools panel, or start the server with --${flag}.`,
+      };
+    }
+    for (const condition of tool.conditions) {
+      if (!this.options.conditions[condition]) {
+        const reason =
+          condition === 'javascriptEvaluation'
+            ? `Tool ${tool.name} is disabled by --no-${kebab(condition)}. Restart without that flag to use it.`
+            : `Tool ${tool.name} requires the --${condition} flag, which is off. Restart the server with --${condition} to use it.`;
+        return {enabled: false, reason};
+      }
+    }
+    return {enabled: true};
+  }
+
+  enabledTools(): Tool[] {
+    return this.all().filter(tool => this.status(tool).enabled);
+  }
+
+  definition(tool: Tool): McpTool {
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: {type: 'object', ...tool.inputSchema({pageIdRouting: this.pageIdRouting})},
+      annotations: {readOnlyHint: tool.readOnly},
+    };
+  }
+
+  /** Exactly what tools/list returns to every client, sorted by name. */
+  listDefinitions(): McpTool[] {
+    this.#definitions ??= this.enabledTools().map(tool => this.definition(tool));
+    return this.#definitions;
+  }
+
+  categoryStates(): CategoryState[] {
+    return TOOL_CATEGORIES.map(category => ({
+      id: category,
+      label: CATEGORY_LABELS[category],
+      enabled: this.#categories[category],
+      offByDefault: CATEGORIES_OFF_BY_DEFAULT.includes(category),
+      flag: `--${categoryFlagName(category)}`,
+    }));
+  }
+
+  toolInfos(): ToolInfo[] {
+    return this.all()
+      .filter(tool => (tool.slim === true) === this.options.slim)
+      .map(tool => {
+        const status = this.status(tool);
+        const definition = JSON.stringify(this.definition(tool));
+        return {
+          name: tool.name,
+          description: tool.description,
+          category: tool.category,
+          readOnly: tool.readOnly,
+          enabled: status.enabled,
+          ...(status.enabled ? {} : {disabledReason: status.reason}),
+          inputSchema: tool.inputSchema({pageIdRouting: this.pageIdRouting}),
+          definitionChars: definition.length,
+          estimatedTokens: Math.ceil(definition.length / 4),
+        };
+      });
+  }
+}

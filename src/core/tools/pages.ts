@@ -1,0 +1,277 @@
+/**
+ * Navigation automation: list, select, open, close and navigate pages.
+ */
+import {z} from 'zod';
+import type {PageState} from '../browser/PageState.js';
+import {settleDom} from '../browser/settle.js';
+import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
+import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
+import {pageToolSections} from './pageToolSections.js';
+
+export const listPages = defineTool({
+  name: 'list_pages',
+  description: 'List the open pages with their ids.',
+  category: 'navigation',
+  readOnly: true,
+  schema: {},
+  handler: async (call, response) => {
+    response.includePages();
+    pageToolSections(call, response, call.session.pages.selected);
+    return Promise.resolve();
+  },
+});
+
+export const selectPage = defineTool({
+  name: 'select_page',
+  description: 'Select the page that later calls without a pageId act on.',
+  category: 'navigation',
+  readOnly: true,
+  schema: {
+    pageId: z.number().describe('Id of the page to select (from list_pages).'),
+    bringToFront: z.boolean().optional().describe('Also focus the tab. Default false.'),
+  },
+  handler: async (call, response) => {
+    const page = call.session.pages.byId(call.params.pageId);
+    call.session.pages.select(page);
+    if (call.params.bringToFront) {
+      await page.page.bringToFront();
+    }
+    response.includePages();
+  },
+});
+
+export const newPage = defineTool({
+  name: 'new_page',
+  description: 'Open a new tab, load a URL and select it. Use the project URL if none is given.',
+  category: 'navigation',
+  readOnly: false,
+  browserLock: 'exclusive',
+  schema: {
+    url: z.string().describe('URL to load.'),
+    background: z.boolean().optional().describe('Open without focusing the tab. Default false.'),
+    isolatedContext: z
+      .string()
+      .optional()
+      .describe(
+        'Open in a named isolated context (own cookies and storage); reuses the context of that name.',
+      ),
+    timeout: timeoutSchema,
+  },
+  handler: async (call, response) => {
+    checkNavigableUrl(call.params.url, call.config.javascriptEvaluation);
+    const page = await call.session.pages.newPage(
+      call.params.isolatedContext === undefined
+        ? {}
+        : {isolatedContext: call.params.isolatedContext},
+    );
+    call.session.pages.select(page);
+    response.setPage(page);
+    if (!call.params.background) {
+      await page.page.bringToFront().catch(() => undefined);
+    }
+    await navigate(call, page, response, {
+      type: 'url',
+      url: call.params.url,
+      timeout: call.params.timeout,
+      quiet: true,
+    });
+    response.includePages();
+    pageToolSections(call, response, page);
+  },
+});
+
+export const closePage = defineTool({
+  name: 'close_page',
+  description: 'Close a page by id. The last open page cannot be closed.',
+  category: 'navigation',
+  readOnly: false,
+  browserLock: 'exclusive',
+  schema: {
+    pageId: z.number().describe('Id of the page to close (from list_pages).'),
+  },
+  handler: async (call, response) => {
+    const page = call.session.pages.byId(call.params.pageId);
+    if (call.session.pages.list().length <= 1) {
+      response.appendLine('The last open page cannot be closed. It is fine to keep it open.');
+    } else {
+      await call.session.pages.close(page);
+    }
+    response.includePages();
+  },
+});
+
+export const navigatePage = definePageTool({
+  name: 'navigate_page',
+  description: 'Go to a URL, or back, forward, or reload. Use the project URL if none is given.',
+  category: 'navigation',
+  readOnly: false,
+  schema: {
+    type: z
+      .enum(['url', 'back', 'forward', 'reload'])
+      .optional()
+      .describe('What to do; defaults to url when url is given.'),
+    url: z.string().optional().describe('Target URL (type=url).'),
+    ignoreCache: z.boolean().optional().describe('Bypass the cache on reload.'),
+    handleBeforeUnload: z
+      .enum(['accept', 'dismiss'])
+      .optional()
+      .describe('Answer to a beforeunload prompt this navigation triggers. Default accept.'),
+    initScript: z
+      .string()
+      .optional()
+      .describe('JavaScript to run before any page script, for this navigation only.'),
+    timeout: timeoutSchema,
+  },
+  handler: async (call, response) => {
+    const {type, url} = call.params;
+    if (type === undefined && url === undefined) {
+      throw new Error('Either URL or a type is required.');
+    }
+    const kind = type ?? 'url';
+    if (kind === 'url') {
+      if (url === undefined) {
+        throw new Error('A URL is required for navigation of type=url.');
+      }
+      checkNavigableUrl(url, call.config.javascriptEvaluation);
+    }
+    if (call.params.initScript !== undefined && !call.config.javascriptEvaluation) {
+      throw new Error('initScript is disabled by --no-javascript-evaluation.');
+    }
+    await navigate(call, call.page, response, {
+      type: kind,
+      url,
+      timeout: call.params.timeout,
+      ignoreCache: call.params.ignoreCache,
+      beforeUnload: call.params.handleBeforeUnload ?? 'accept',
+      initScript: call.params.initScript,
+    });
+    response.includePages();
+    pageToolSections(call, response, call.page);
+  },
+});
+
+const BLOCKED_WITHOUT_JS = ['javascript:', 'data:', 'vbscript:'];
+
+function checkNavigableUrl(url: string, javascriptEvaluation: boolean): void {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new Error(
+      `Invalid URL ${JSON.stringify(url)}. Pass an absolute URL such as http://localhost:3000/.`,
+    );
+  }
+  if (!javascriptEvaluation && BLOCKED_WITHOUT_JS.includes(protocol)) {
+    throw new Error(`${protocol} URLs are disabled by --no-javascript-evaluation.`);
+  }
+}
+
+export interface NavigateRequest {
+  type: 'url' | 'back' | 'forward' | 'reload';
+  url?: string | undefined;
+  timeout?: number | undefined;
+  ignoreCache?: boolean | undefined;
+  beforeUnload?: 'accept' | 'dismiss';
+  initScript?: string | undefined;
+  /** new_page reports the navigation through the page list only. */
+  quiet?: boolean;
+}
+
+/**
+ * Navigates and waits for the load event, answering a beforeunload prompt as asked. Failures are
+ * reported as response lines (the page is still usable), as chrome-devtools-mcp does.
+ */
+export async function navigate(
+  call: ToolCall<unknown>,
+  page: PageState,
+  response: ResponseBuilder,
+  request: NavigateRequest,
+): Promise<void> {
+  const timeout = navigationTimeout(slowdownFeature.get(page), request.timeout);
+  const options = {timeout, waitUntil: 'load' as const, signal: call.signal};
+  const beforeUnload = {answered: false, dismissed: false, handled: Promise.resolve()};
+  const stopDialogWatch = page.onDialog(dialog => {
+    if (dialog.type !== 'beforeunload') {
+      return;
+    }
+    beforeUnload.answered = true;
+    beforeUnload.dismissed = request.beforeUnload === 'dismiss';
+    page.dialog = undefined;
+    // Awaited before returning: a navigation started while this prompt is still closing gets aborted.
+    beforeUnload.handled = (
+      request.beforeUnload === 'dismiss' ? dialog.dialog.dismiss() : dialog.dialog.accept()
+    ).catch(() => undefined);
+  });
+  let initScriptId: string | undefined;
+  try {
+    if (request.initScript !== undefined) {
+      initScriptId = (await page.page.evaluateOnNewDocument(request.initScript)).identifier;
+    }
+    try {
+      switch (request.type) {
+        case 'url':
+          await page.page.goto(request.url ?? '', options);
+          if (!request.quiet) {
+            response.appendLine(`Successfully navigated to ${request.url ?? ''}.`);
+          }
+          break;
+        case 'back':
+          if (!(await hasHistory(page, -1))) {
+            throw new Error('there is no previous page in the history');
+          }
+          await page.page.goBack(options);
+          response.appendLine(`Successfully navigated back to ${page.page.url()}.`);
+          break;
+        case 'forward':
+          if (!(await hasHistory(page, 1))) {
+            throw new Error('there is no next page in the history');
+          }
+          await page.page.goForward(options);
+          response.appendLine(`Successfully navigated forward to ${page.page.url()}.`);
+          break;
+        case 'reload':
+          await page.page.reload({...options, ...(request.ignoreCache ? {ignoreCache: true} : {})});
+          response.appendLine('Successfully reloaded the page.');
+          break;
+      }
+      await settleDom(page, {signal: call.signal});
+      // The title event from the browser can trail the load; read it so the page list is current.
+      page.title = await page.page.title().catch(() => page.title);
+      page.url = page.page.url();
+    } catch (error) {
+      call.signal.throwIfAborted();
+      if (beforeUnload.dismissed) {
+        await beforeUnload.handled;
+        response.appendLine(
+          `Dismissed a beforeunload dialog; the page stayed at ${page.page.url()}.`,
+        );
+        return;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      const what = {
+        url: 'navigate in',
+        back: 'navigate back in',
+        forward: 'navigate forward in',
+        reload: 'reload',
+      }[request.type];
+      response.appendLine(`Unable to ${what} the page: ${reason}.`);
+    }
+    if (beforeUnload.answered && !beforeUnload.dismissed) {
+      response.appendLine('Accepted a beforeunload dialog.');
+    }
+  } finally {
+    await beforeUnload.handled;
+    stopDialogWatch();
+    if (initScriptId !== undefined) {
+      await page.page.removeScriptToEvaluateOnNewDocument(initScriptId).catch(() => undefined);
+    }
+  }
+}
+
+async function hasHistory(page: PageState, delta: number): Promise<boolean> {
+  const history = await page.session.send('Page.getNavigationHistory');
+  return history.entries[history.currentIndex + delta] !== undefined;
+}
+
+export const pageTools = [listPages, selectPage, newPage, closePage, navigatePage];

@@ -1,0 +1,34 @@
+/**
+ * take_snapshot: the accessibility tree as text with element uids.
+ */
+import {z} from 'zod';
+import {definePageTool} from './definition.js';
+
+export const takeSnapshot = definePageTool({
+  name: 'take_snapshot',
+  description:
+    'Text snapshot of the page from its accessibility tree, with a uid per element for other tools. Prefer it to a screenshot; take a new one after the page changes.',
+  category: 'debugging',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    verbose: z
+      .boolean()
+      .optional()
+      .describe('Include every node of the tree, not just the useful ones. Default false.'),
+    filePath: z
+      .string()
+      .optional()
+      .describe('Save the snapshot to this file instead of returning it.'),
+  },
+  filePaths: [{param: 'filePath', scope: 'always'}],
+  handler: async (call, response) => {
+    response.includeSnapshot({
+      verbose: call.params.verbose ?? false,
+      filePath: call.params.filePath,
+    });
+    return Promise.resolve();
+  },
+});
+
+export const snapshotTools = [takeSnapshot];

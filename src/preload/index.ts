@@ -1,0 +1,6 @@
+/**
+ * Preload bridge (sandboxed). The desktop-shell issue exposes the named-method API here.
+ */
+import {contextBridge} from 'electron';
+
+contextBridge.exposeInMainWorld('inspectorBridge', Object.freeze({}));

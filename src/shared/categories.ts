@@ -1,0 +1,53 @@
+/**
+ * Tool categories, their labels and default state: the same as chrome-devtools-mcp 1.11, so the
+ * `--category<Name>` flags mean the same thing here.
+ */
+export const TOOL_CATEGORIES = [
+  'input',
+  'navigation',
+  'emulation',
+  'performance',
+  'network',
+  'debugging',
+  'extensions',
+  'experimentalThirdParty',
+  'memory',
+  'experimentalWebmcp',
+  'pwa',
+] as const;
+
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<ToolCategory, string> = {
+  input: 'Input automation',
+  navigation: 'Navigation automation',
+  emulation: 'Emulation',
+  performance: 'Performance',
+  network: 'Network',
+  debugging: 'Debugging',
+  extensions: 'Extensions',
+  experimentalThirdParty: 'Third-party',
+  memory: 'Memory',
+  experimentalWebmcp: 'WebMCP',
+  pwa: 'Progressive Web Apps',
+};
+
+export const CATEGORIES_OFF_BY_DEFAULT: readonly ToolCategory[] = [
+  'extensions',
+  'experimentalThirdParty',
+  'experimentalWebmcp',
+  'pwa',
+];
+
+export function isToolCategory(value: string): value is ToolCategory {
+  return TOOL_CATEGORIES.some(category => category === value);
+}
+
+/** `experimentalWebmcp` → `categoryExperimentalWebmcp`. */
+export function categoryFlagName(category: ToolCategory): string {
+  return `category${category.charAt(0).toUpperCase()}${category.slice(1)}`;
+}
+
+/** Feature flags that gate single tools (chrome-devtools-mcp calls them conditions). */
+export const TOOL_CONDITIONS = ['experimentalVision', 'javascriptEvaluation'] as const;
+export type ToolCondition = (typeof TOOL_CONDITIONS)[number];

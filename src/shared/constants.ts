@@ -1,0 +1,9 @@
+export const APP_NAME = 'MCP Browser Inspector';
+export const APP_ID = 'mcp-browser-inspector';
+export const DEFAULT_PORT = 7624;
+export const TOKEN_ENV = 'MCP_BROWSER_INSPECTOR_TOKEN';
+/** Sub-protocol that carries the inspector token on the WebSocket upgrade (browsers cannot set headers). */
+export const WS_PROTOCOL = 'mcp-browser-inspector.v1';
+export const WS_TOKEN_PROTOCOL_PREFIX = 'bearer.';
+export const MCP_PATH = '/mcp';
+export const INSPECTOR_WS_PATH = '/inspector';

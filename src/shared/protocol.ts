@@ -1,0 +1,280 @@
+/**
+ * The inspector protocol: what the engine tells a UI (events) and what a UI may ask of the engine
+ * (commands). The same schemas validate the WebSocket (web mode) and IPC (desktop) traffic.
+ */
+import {z} from 'zod';
+import {TOOL_CATEGORIES} from './categories.js';
+import {telemetryRecordSchema} from './telemetry.js';
+
+const categorySchema = z.enum(TOOL_CATEGORIES);
+
+export const clientRefSchema = z.object({
+  /** Stable id of the connection (one MCP session, the stdio peer, or an inspector UI). */
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  transport: z.enum(['http', 'stdio', 'inspector']),
+});
+export type ClientRef = z.infer<typeof clientRefSchema>;
+
+export const imageContentSchema = z.object({mimeType: z.string(), data: z.string()});
+
+export const toolResultSchema = z.object({
+  text: z.string(),
+  images: z.array(imageContentSchema),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+});
+export type ToolResultView = z.infer<typeof toolResultSchema>;
+
+export const callStatusSchema = z.enum(['running', 'ok', 'error', 'cancelled']);
+export type CallStatus = z.infer<typeof callStatusSchema>;
+
+/** Where the tool acted, so the live view can outline it for a moment. */
+export const actedOnSchema = z.object({
+  pageId: z.number(),
+  rect: z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()}),
+});
+
+export const toolInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  category: categorySchema,
+  readOnly: z.boolean(),
+  enabled: z.boolean(),
+  /** Why the tool is not offered to clients, naming the switch that turns it on. */
+  disabledReason: z.string().optional(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  /** Characters of the tool's definition as a client receives it in tools/list. */
+  definitionChars: z.number(),
+  estimatedTokens: z.number(),
+});
+export type ToolInfo = z.infer<typeof toolInfoSchema>;
+
+export const categoryStateSchema = z.object({
+  id: categorySchema,
+  label: z.string(),
+  enabled: z.boolean(),
+  offByDefault: z.boolean(),
+  flag: z.string(),
+});
+export type CategoryState = z.infer<typeof categoryStateSchema>;
+
+export const pageInfoSchema = z.object({
+  id: z.number(),
+  url: z.string(),
+  title: z.string(),
+  selected: z.boolean(),
+  isolatedContext: z.string().optional(),
+});
+export type PageInfo = z.infer<typeof pageInfoSchema>;
+
+export const browserStatusSchema = z.object({
+  state: z.enum(['idle', 'starting', 'running', 'disconnected', 'error']),
+  mode: z.enum(['launch', 'connect']),
+  version: z.string().optional(),
+  headless: z.boolean().optional(),
+  note: z.string().optional(),
+  error: z.string().optional(),
+  webmcp: z.object({available: z.boolean(), reason: z.string().optional()}).optional(),
+});
+export type BrowserStatus = z.infer<typeof browserStatusSchema>;
+
+export const connectedClientSchema = clientRefSchema.extend({
+  connectedAt: z.number(),
+  calls: z.number(),
+});
+export type ConnectedClient = z.infer<typeof connectedClientSchema>;
+
+// --- WebMCP -----------------------------------------------------------------------------------
+
+export const webmcpAnnotationsSchema = z.object({
+  readOnly: z.boolean().optional(),
+  untrustedContent: z.boolean().optional(),
+  autosubmit: z.boolean().optional(),
+  consequential: z.boolean().optional(),
+});
+
+export const webmcpToolSchema = z.object({
+  pageId: z.number(),
+  frameId: z.string(),
+  frameUrl: z.string(),
+  origin: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  annotations: webmcpAnnotationsSchema,
+  declarative: z.boolean(),
+  location: z.object({url: z.string(), line: z.number(), column: z.number()}).optional(),
+});
+export type WebMcpToolView = z.infer<typeof webmcpToolSchema>;
+
+export const webmcpStatusSchema = z.enum(['running', 'Completed', 'Canceled', 'Error', 'TimedOut']);
+export type WebMcpStatus = z.infer<typeof webmcpStatusSchema>;
+
+export const webmcpInvokerSchema = z.discriminatedUnion('kind', [
+  z.object({kind: z.literal('inspector')}),
+  z.object({kind: z.literal('mcp'), client: clientRefSchema}),
+  z.object({kind: z.literal('page')}),
+]);
+
+export const webmcpInvocationSchema = z.object({
+  invocationId: z.string(),
+  pageId: z.number(),
+  frameId: z.string(),
+  toolName: z.string(),
+  input: z.string(),
+  invoker: webmcpInvokerSchema,
+  status: webmcpStatusSchema,
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  /** Untrusted: produced by the page. */
+  output: z.string().optional(),
+  errorText: z.string().optional(),
+  exception: z.string().optional(),
+});
+export type WebMcpInvocation = z.infer<typeof webmcpInvocationSchema>;
+
+// --- Events ---------------------------------------------------------------------------------
+
+export const inspectorEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('toolCallStarted'),
+    callId: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    client: clientRefSchema,
+    pageId: z.number().optional(),
+  }),
+  z.object({
+    type: z.literal('toolCallEnded'),
+    callId: z.string(),
+    tool: z.string(),
+    status: callStatusSchema,
+    durationMs: z.number(),
+    result: toolResultSchema,
+    errorText: z.string().optional(),
+    pageId: z.number().optional(),
+    actedOn: actedOnSchema.optional(),
+    telemetry: telemetryRecordSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('toolsChanged'),
+    slim: z.boolean(),
+    categories: z.array(categoryStateSchema),
+    tools: z.array(toolInfoSchema),
+  }),
+  z.object({type: z.literal('pagesChanged'), pages: z.array(pageInfoSchema)}),
+  z.object({type: z.literal('browserStatus'), status: browserStatusSchema}),
+  z.object({type: z.literal('clientConnected'), client: clientRefSchema}),
+  z.object({type: z.literal('clientDisconnected'), clientId: z.string()}),
+  z.object({
+    type: z.literal('telemetry'),
+    callId: z.string().optional(),
+    record: telemetryRecordSchema,
+  }),
+  z.object({
+    type: z.literal('webmcpToolsChanged'),
+    pageId: z.number(),
+    tools: z.array(webmcpToolSchema),
+  }),
+  z.object({type: z.literal('webmcpInvocation'), invocation: webmcpInvocationSchema}),
+]);
+export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
+export type InspectorEventType = InspectorEvent['type'];
+
+export const eventEnvelopeSchema = z.object({
+  seq: z.number().int(),
+  time: z.number(),
+  event: inspectorEventSchema,
+});
+export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+
+/** State that is not a stream: what a UI needs to draw before any event arrives. */
+export const inspectorStateSchema = z.object({
+  serverVersion: z.string(),
+  mcpUrl: z.string().optional(),
+  inspectorUrl: z.string().optional(),
+  telemetryLogPath: z.string().optional(),
+  slim: z.boolean(),
+  categories: z.array(categoryStateSchema),
+  tools: z.array(toolInfoSchema),
+  pages: z.array(pageInfoSchema),
+  browser: browserStatusSchema,
+  clients: z.array(connectedClientSchema),
+  webmcpTools: z.array(webmcpToolSchema),
+});
+export type InspectorState = z.infer<typeof inspectorStateSchema>;
+
+// --- Commands -------------------------------------------------------------------------------
+
+export const inspectorCommandSchema = z.discriminatedUnion('type', [
+  z.object({type: z.literal('getState')}),
+  z.object({type: z.literal('setCategoryEnabled'), category: categorySchema, enabled: z.boolean()}),
+  /** Exactly the tools/list result an MCP client receives now. */
+  z.object({type: z.literal('getToolsList')}),
+  z.object({
+    type: z.literal('runTool'),
+    tool: z.string().min(1),
+    args: z.record(z.string(), z.unknown()),
+  }),
+  z.object({type: z.literal('getToken')}),
+  z.object({type: z.literal('startLiveView'), pageId: z.number().int().optional()}),
+  z.object({type: z.literal('stopLiveView')}),
+  z.object({type: z.literal('webmcpListTools'), pageId: z.number().int().optional()}),
+  z.object({
+    type: z.literal('webmcpExecute'),
+    pageId: z.number().int(),
+    frameId: z.string(),
+    toolName: z.string(),
+    input: z.string(),
+  }),
+  z.object({type: z.literal('webmcpCancel'), invocationId: z.string()}),
+  z.object({
+    type: z.literal('webmcpHighlightForm'),
+    pageId: z.number().int(),
+    frameId: z.string(),
+    toolName: z.string(),
+  }),
+  z.object({type: z.literal('webmcpDoctor'), pageId: z.number().int().optional()}),
+]);
+export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
+export type InspectorCommandType = InspectorCommand['type'];
+
+/** Every command answers with this union: never a thrown error across the boundary. */
+export const commandReplySchema = z.union([
+  z.object({ok: z.literal(true), value: z.unknown()}),
+  z.object({ok: z.literal(false), error: z.string()}),
+]);
+export type CommandReply = z.infer<typeof commandReplySchema>;
+
+// --- Wire messages (WebSocket; IPC carries the same payloads) -------------------------------
+
+export const clientMessageSchema = z.discriminatedUnion('kind', [
+  z.object({kind: z.literal('subscribe'), fromSeq: z.number().int().min(0)}),
+  z.object({kind: z.literal('command'), id: z.number().int(), command: inspectorCommandSchema}),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const eventBatchSchema = z.object({
+  events: z.array(eventEnvelopeSchema),
+  /** Events evicted from the bounded store since the server started. */
+  dropped: z.number().int(),
+  /** The sequence id the next event will get. */
+  nextSeq: z.number().int(),
+});
+export type EventBatch = z.infer<typeof eventBatchSchema>;
+
+export const liveFrameSchema = z.object({
+  pageId: z.number(),
+  mimeType: z.string(),
+  data: z.string(),
+});
+export type LiveFrame = z.infer<typeof liveFrameSchema>;
+
+export const serverMessageSchema = z.discriminatedUnion('kind', [
+  z.object({kind: z.literal('batch'), batch: eventBatchSchema}),
+  z.object({kind: z.literal('reply'), id: z.number().int(), reply: commandReplySchema}),
+  z.object({kind: z.literal('frame'), frame: liveFrameSchema}),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;

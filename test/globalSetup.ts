@@ -1,0 +1,44 @@
+/**
+ * Before any test: make sure the build the tests spawn (out/) is current, and that a Chromium is
+ * installed. Rebuilding only when a source file is newer keeps `npm test` fast after `npm run build`.
+ */
+import {execFileSync} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, {withFileTypes: true})) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function outputMtime(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+export default function setup(): void {
+  const sources = newestMtime(path.join(root, 'src'));
+  const outputs = Math.min(
+    outputMtime(path.join(root, 'out/node/cli/index.js')),
+    outputMtime(path.join(root, 'out/renderer/index.html')),
+  );
+  if (outputs < sources) {
+    process.stderr.write('[tests] out/ is older than src/: running npm run build\n');
+    execFileSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'});
+  }
+  const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(chromium)) {
+    throw new Error(
+      `Tests need Chromium at ${chromium} (apt-get install -y chromium, or set CHROME_PATH).`,
+    );
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * A real engine in the test process, listening on a random loopback port, with real MCP clients
+ * connected over HTTP. One engine (one Chromium) per test file keeps the suite fast.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {parseFlags} from '../../src/core/config/flags.js';
+import {Engine} from '../../src/core/Engine.js';
+import {findRendererDir} from '../../src/core/http/static.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface TestEngine {
+  engine: Engine;
+  mcpUrl: string;
+  token: string;
+  configDir: string;
+  logs: string[];
+  connect(name?: string, options?: ConstructorParameters<typeof Client>[1]): Promise<Client>;
+  stop(): Promise<void>;
+}
+
+export async function startEngine(flags: string[] = []): Promise<TestEngine> {
+  const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-config-'));
+  const parsed = parseFlags(['--headless', '--isolated', '--port', '0', ...flags], {
+    env: {},
+    hasDisplay: false,
+  });
+  if (parsed.kind !== 'config') {
+    throw new Error(`bad test flags: ${JSON.stringify(parsed)}`);
+  }
+  const logs: string[] = [];
+  const engine = new Engine(parsed.config, {
+    version: 'test',
+    log: line => logs.push(line),
+    rendererDir: findRendererDir(ROOT),
+    configDir,
+    env: {CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium'},
+  });
+  const http = await engine.startHttp(false);
+  const clients: Client[] = [];
+  return {
+    engine,
+    mcpUrl: http.mcpUrl,
+    token: engine.token.token,
+    configDir,
+    logs,
+    async connect(name = 'test-client', options) {
+      const client = new Client({name, version: '1.0.0'}, options);
+      const transport = new StreamableHTTPClientTransport(new URL(http.mcpUrl), {
+        requestInit: {headers: {Authorization: `Bearer ${engine.token.token}`}},
+      });
+      await client.connect(transport);
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const client of clients) {
+        await client.close().catch(() => undefined);
+      }
+      await engine.stop();
+      fs.rmSync(configDir, {recursive: true, force: true});
+    },
+  };
+}
+
+export function textOf(result: unknown): string {
+  const content = (result as CallToolResult).content;
+  return content.flatMap(item => (item.type === 'text' ? [item.text] : [])).join('\n');
+}
+
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{text: string; isError: boolean; result: CallToolResult}> {
+  const result = (await client.callTool({name, arguments: args})) as CallToolResult;
+  return {text: textOf(result), isError: result.isError === true, result};
+}
+
+/** Polls a condition without fixed sleeps (bounded). */
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${what}`);
+    }
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
+}
+
+/** The id of the page whose URL contains `fragment`, from a ## Pages listing. */
+export function pageIdFrom(text: string, fragment: string): number {
+  const line = text.split('\n').find(l => /^\d+: /.test(l) && l.includes(fragment));
+  if (!line) {
+    throw new Error(`No page containing ${fragment} in:\n${text}`);
+  }
+  return Number(line.split(':')[0]);
+}
