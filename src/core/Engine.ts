@@ -18,6 +18,8 @@ import type {
 } from '../shared/protocol.js';
 import {BrowserSession} from './browser/BrowserSession.js';
 import type {AttachableFeature} from './browser/PageState.js';
+import {collectorFeatures} from './browser/collectors/index.js';
+import {emulationFeatures} from './browser/emulationState.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import type {ServerConfig} from './config/flags.js';
@@ -25,12 +27,14 @@ import {resolveToken, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
 import {attachInspectorSocket} from './inspector/InspectorSocket.js';
+import {LiveView} from './inspector/LiveView.js';
 import {FileAccess} from './mcp/files.js';
 import {McpSession} from './mcp/McpSession.js';
 import {resultView, ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
+import {WebMcpService} from './webmcp/WebMcpService.js';
 
 export interface EngineOptions {
   version: string;
@@ -58,6 +62,8 @@ export class Engine {
   readonly runner: ToolRunner;
   readonly telemetry: TelemetryRecorder;
   readonly token: ResolvedToken;
+  readonly liveView: LiveView;
+  readonly webmcp: WebMcpService;
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
@@ -69,13 +75,21 @@ export class Engine {
     private readonly options: EngineOptions,
   ) {
     this.token = resolveToken(config.token, options.configDir);
-    const features: AttachableFeature[] = [snapshotFeature, slowdownFeature];
+    const features: AttachableFeature[] = [
+      snapshotFeature,
+      slowdownFeature,
+      ...collectorFeatures,
+      ...emulationFeatures,
+    ];
     this.session = new BrowserSession({
       config: config.browser,
       features,
       log: options.log,
       ...(options.env ? {env: options.env} : {}),
     });
+    this.webmcp = new WebMcpService({session: this.session, hub: this.hub});
+    this.session.pages.addFeatures(this.webmcp.features);
+    this.liveView = new LiveView(this.session, frame => this.publishFrame(frame));
     this.catalog = new ToolCatalog(allTools(), {
       slim: config.slim,
       pageIdRouting: config.pageIdRouting,
@@ -92,7 +106,7 @@ export class Engine {
       config,
       hub: this.hub,
       telemetry: this.telemetry,
-      services: {hub: this.hub},
+      services: {hub: this.hub, webmcp: this.webmcp},
     });
 
     this.catalog.on('changed', () => {
@@ -252,7 +266,7 @@ export class Engine {
         ...session.client,
         calls: session.calls,
       })),
-      webmcpTools: [],
+      webmcpTools: this.webmcp.tools(),
     };
   }
 
@@ -297,13 +311,17 @@ export class Engine {
       case 'getToken':
         return {token: this.token.token};
       case 'startLiveView':
+        await this.liveView.start(command.pageId);
+        return null;
       case 'stopLiveView':
+        await this.liveView.stop();
+        return null;
       case 'webmcpListTools':
       case 'webmcpExecute':
       case 'webmcpCancel':
       case 'webmcpHighlightForm':
       case 'webmcpDoctor':
-        throw new Error(`The ${command.type} command is not available in this build.`);
+        return this.webmcp.handle(command);
     }
   }
 
@@ -312,6 +330,7 @@ export class Engine {
       return;
     }
     this.#stopped = true;
+    await this.liveView.stop();
     await this.#stdioSession?.close();
     await this.#http?.close();
     await this.session.close();

@@ -41,8 +41,23 @@ export class PageRegistry extends EventEmitter<{
   #detachListeners: (() => void)[] = [];
   #changeScheduled = false;
 
-  constructor(private readonly features: readonly AttachableFeature[]) {
+  readonly #features: AttachableFeature[];
+
+  constructor(features: readonly AttachableFeature[]) {
     super();
+    this.#features = [...features];
+  }
+
+  /** Adds features after construction (services that need the session first); eager ones attach to open pages now. */
+  addFeatures(features: readonly AttachableFeature[]): void {
+    for (const feature of features) {
+      this.#features.push(feature);
+      if (feature.eager) {
+        for (const page of this.list()) {
+          feature.attach(page);
+        }
+      }
+    }
   }
 
   async attach(browser: Browser): Promise<void> {
@@ -163,7 +178,7 @@ export class PageRegistry extends EventEmitter<{
       }
     });
     page.once('close', () => this.#unregister(state, {quiet: false}));
-    for (const feature of this.features) {
+    for (const feature of this.#features) {
       if (feature.eager) {
         feature.attach(state);
       }
@@ -181,7 +196,7 @@ export class PageRegistry extends EventEmitter<{
     state.closed = true;
     this.#byPage.delete(state.page);
     this.#byTargetId.delete(state.targetId);
-    for (const feature of this.features) {
+    for (const feature of this.#features) {
       feature.detach(state);
     }
     if (this.#selected === state) {

@@ -1,0 +1,6 @@
+/**
+ * Tool family: input. (Filled in by its issue; registered in tools/index.ts.)
+ */
+import type {Tool} from './definition.js';
+
+export const inputTools: Tool[] = [];
