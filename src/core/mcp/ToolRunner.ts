@@ -19,6 +19,7 @@ import type {Tool} from '../tools/definition.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import type {FileAccess} from './files.js';
+import {decorateResponse} from './decorators.js';
 import {renderResponse} from './render.js';
 import {ResponseBuilder} from './ResponseBuilder.js';
 
@@ -124,13 +125,7 @@ export class ToolRunner {
     let outcome: CallStatus = 'ok';
     let result: CallToolResult;
     try {
-      result = await this.#execute(
-        tool,
-        validation,
-        response,
-        origin,
-        page => (response.page = page),
-      );
+      result = await this.#execute(tool, validation, response, origin);
       page = response.page;
       success = true;
       if (result.isError) {
@@ -160,7 +155,6 @@ export class ToolRunner {
     validation: Extract<ReturnType<Tool['validate']>, {ok: true}>,
     response: ResponseBuilder,
     origin: CallOrigin,
-    setPage: (page: PageState) => void,
   ): Promise<CallToolResult> {
     const {session, config, catalog, services} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
@@ -185,7 +179,7 @@ export class ToolRunner {
           );
         }
       }
-      setPage(page);
+      response.setPage(page);
     }
 
     const releases: Release[] = [];
@@ -265,6 +259,7 @@ export class ToolRunner {
       return errorResult('The call was cancelled by the client.');
     }
     try {
+      decorateResponse(response);
       return await renderResponse(response, session.pages, origin.files);
     } finally {
       releaseAll();
