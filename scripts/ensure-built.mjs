@@ -29,5 +29,6 @@ const built = Math.min(
 );
 if (built < newest(path.join(root, 'src'))) {
   process.stderr.write('Building (out/ is missing or older than src/)…\n');
-  execFileSync('npm', ['run', 'build'], {cwd: root, stdio: ['ignore', 'inherit', 'inherit']});
+  // Build output goes to stderr: with --stdio, stdout carries MCP.
+  execFileSync('npm', ['run', 'build'], {cwd: root, stdio: ['ignore', 2, 2]});
 }
