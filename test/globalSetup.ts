@@ -25,15 +25,41 @@ function outputMtime(file: string): number {
   }
 }
 
+/** Several test runs may start at once (parallel workers, several checkouts of work): build once at a time. */
+function withBuildLock(build: () => void): void {
+  const lock = path.join(root, '.build-lock');
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, {throwIfNoEntry: false})?.mtimeMs ?? Date.now());
+      if (age > 120_000 || Date.now() > deadline) {
+        fs.rmSync(lock, {recursive: true, force: true});
+        continue;
+      }
+      execFileSync('sleep', ['0.5']);
+    }
+  }
+  try {
+    build();
+  } finally {
+    fs.rmSync(lock, {recursive: true, force: true});
+  }
+}
+
 export default function setup(): void {
   const sources = newestMtime(path.join(root, 'src'));
   const outputs = Math.min(
     outputMtime(path.join(root, 'out/node/cli/index.js')),
     outputMtime(path.join(root, 'out/renderer/index.html')),
   );
-  if (outputs < sources) {
-    process.stderr.write('[tests] out/ is older than src/: running npm run build\n');
-    execFileSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'});
+  if (outputs < sources && process.env.MBI_SKIP_BUILD !== '1') {
+    withBuildLock(() => {
+      process.stderr.write('[tests] out/ is older than src/: running npm run build\n');
+      execFileSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'});
+    });
   }
   const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!fs.existsSync(chromium)) {
