@@ -49,16 +49,23 @@ function withBuildLock(build: () => void): void {
   }
 }
 
-export default function setup(): void {
+function isStale(): boolean {
   const sources = newestMtime(path.join(root, 'src'));
   const outputs = Math.min(
     outputMtime(path.join(root, 'out/node/cli/index.js')),
     outputMtime(path.join(root, 'out/renderer/index.html')),
   );
-  if (outputs < sources && process.env.MBI_SKIP_BUILD !== '1') {
+  return outputs < sources;
+}
+
+export default function setup(): void {
+  if (isStale() && process.env.MBI_SKIP_BUILD !== '1') {
     withBuildLock(() => {
-      process.stderr.write('[tests] out/ is older than src/: running npm run build\n');
-      execFileSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'});
+      // Another run may have built while this one waited for the lock.
+      if (isStale()) {
+        process.stderr.write('[tests] out/ is older than src/: running npm run build\n');
+        execFileSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'});
+      }
     });
   }
   const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
