@@ -168,3 +168,26 @@ export async function withTimeout<T>(
     clearTimeout(timer);
   }
 }
+
+/** Stops waiting for `work` when the signal aborts (the work itself may go on, detached). */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) {
+    return work;
+  }
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void =>
+      reject(signal.reason instanceof Error ? signal.reason : new Error('Cancelled'));
+    signal.addEventListener('abort', onAbort, {once: true});
+    work.then(
+      value => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

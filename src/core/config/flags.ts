@@ -171,8 +171,8 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     name: 'chromeArg',
     kind: 'array',
     group: 'Browser',
-    accepts: 'a Chromium switch, e.g. --lang=de (repeatable)',
-    description: 'Extra Chromium argument (repeatable).',
+    accepts: 'a Chromium switch, e.g. --chromeArg=--lang=de (repeatable)',
+    description: 'Extra Chromium argument, written --chromeArg=--switch (repeatable).',
   },
   {
     name: 'ignoreDefaultChromeArg',
@@ -324,6 +324,10 @@ export function isLoopbackHost(host: string): boolean {
     return true;
   }
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function kebab(name: string): string {
@@ -484,6 +488,22 @@ export function parseFlags(argv: readonly string[], environment: ParseEnvironmen
     },
   });
   const args: Record<string, unknown> = {...parsed};
+  // yargs-parser quietly reads `--flag=maybe` as false for booleans; an explicit value must be a boolean.
+  for (const arg of argv) {
+    const match = /^--(?:no-)?([^=]+)=(.*)$/.exec(arg);
+    const name = match?.[1] ? camel(match[1]) : undefined;
+    if (
+      match &&
+      name !== undefined &&
+      booleans.includes(name) &&
+      !/^(true|false|1|0)$/.test(match[2] ?? '')
+    ) {
+      return {
+        kind: 'error',
+        message: `Invalid value for --${name}: ${JSON.stringify(match[2])}. Expected true or false (or --no-${kebab(name)}).`,
+      };
+    }
+  }
 
   if (args.help === true) {
     return {kind: 'help', text: helpText()};

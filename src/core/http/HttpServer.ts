@@ -173,7 +173,8 @@ export class HttpServer {
     const isMcp = url.pathname === MCP_PATH;
     const gate = checkHostAndOrigin(request, this.#policy, false);
     if (!gate.ok) {
-      sendJson(response, gate.status, {error: gate.message});
+      // The body was not read: do not let the client reuse this connection.
+      sendJson(response, gate.status, {error: gate.message}, {Connection: 'close'});
       return;
     }
     if (isMcp) {
@@ -181,7 +182,12 @@ export class HttpServer {
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      sendJson(response, 405, {error: 'Method not allowed'}, {Allow: 'GET, HEAD'});
+      sendJson(
+        response,
+        405,
+        {error: 'Method not allowed'},
+        {Allow: 'GET, HEAD', Connection: 'close'},
+      );
       return;
     }
     serveStatic(
@@ -200,7 +206,7 @@ export class HttpServer {
         response,
         auth.status,
         {error: auth.message},
-        {'WWW-Authenticate': 'Bearer realm="mcp-browser-inspector"'},
+        {'WWW-Authenticate': 'Bearer realm="mcp-browser-inspector"', Connection: 'close'},
       );
       return;
     }

@@ -8,6 +8,7 @@ import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {releaseObject, resolveUid, type ResolvedElement} from '../browser/elements.js';
 import type {OpenDialog, PageState} from '../browser/PageState.js';
+import {abortable} from '../browser/lock.js';
 import {actAndSettle} from '../browser/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import {definePageTool} from './definition.js';
@@ -185,10 +186,14 @@ export const evaluateScriptTool = definePageTool({
     try {
       const outcome = await actAndSettle(
         page,
+        // A page promise cannot be cancelled, but the call stops waiting for it (and frees the page).
         () =>
-          format === 'script'
-            ? evaluateScript(page, source)
-            : evaluateFunction(page, source, elements),
+          abortable(
+            format === 'script'
+              ? evaluateScript(page, source)
+              : evaluateFunction(page, source, elements),
+            call.signal,
+          ),
         {
           signal: call.signal,
           waitForDom: params.waitForStableDom ?? true,

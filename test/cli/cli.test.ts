@@ -1,0 +1,231 @@
+/**
+ * The headless entry as users run it: `node out/node/cli/index.js [flags]`.
+ */
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {afterEach, describe, expect, it} from 'vitest';
+import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+const children: ChildProcess[] = [];
+const tempDirs: string[] = [];
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-cli-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function baseEnv(configDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
+    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    DISPLAY: '',
+  };
+}
+
+interface Started {
+  child: ChildProcess;
+  stderr: () => string;
+  ready: {mcpUrl: string; inspectorUrl: string; token: string; pid: number};
+  readyFile: string;
+}
+
+async function startCli(flags: string[] = []): Promise<Started> {
+  const dir = tempDir();
+  const readyFile = path.join(dir, 'ready.json');
+  const child = spawn(
+    process.execPath,
+    [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', readyFile, ...flags],
+    {
+      env: baseEnv(dir),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const raw = await waitFor(
+    () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
+    20_000,
+    'ready file',
+  );
+  return {child, stderr: () => stderr, ready: JSON.parse(raw) as Started['ready'], readyFile};
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise(resolve => {
+    if (child.exitCode !== null) {
+      resolve(child.exitCode);
+      return;
+    }
+    child.once('exit', code => resolve(code));
+  });
+}
+
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+  }
+  for (const dir of tempDirs.splice(0)) {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+describe('flags on the command line', () => {
+  it('--help lists the flags and exits 0', () => {
+    const result = spawnSync(process.execPath, [CLI, '--help'], {encoding: 'utf8'});
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Usage: mcp-browser-inspector');
+    expect(result.stdout).toContain('--categoryExperimentalWebmcp');
+    expect(result.stdout).toContain('--readyFile');
+  });
+
+  it('a bad value exits with code 2 and names the flag', () => {
+    const result = spawnSync(process.execPath, [CLI, '--port', 'eighty'], {encoding: 'utf8'});
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'Invalid value for --port: "eighty". Expected an integer 0-65535',
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('an unknown flag warns but the server starts', async () => {
+    const started = await startCli(['--frobnicate']);
+    expect(started.stderr()).toContain('Warning: Unknown flag --frobnicate was ignored.');
+  });
+});
+
+describe('startup contract', () => {
+  it('writes the ready file, prints one line without the token, and keeps the token file private', async () => {
+    const started = await startCli();
+    const {ready} = started;
+    expect(ready.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(ready.inspectorUrl).toBe(ready.mcpUrl.replace(/mcp$/, ''));
+    expect(ready.token).toMatch(/^[0-9a-f]{64}$/);
+    expect(ready.pid).toBe(started.child.pid);
+    expect((fs.statSync(started.readyFile).mode & 0o777).toString(8)).toBe('600');
+    await waitFor(() => started.stderr().includes('MCP Browser Inspector'), 10_000, 'startup line');
+    const line = started
+      .stderr()
+      .split('\n')
+      .find(l => l.startsWith('MCP Browser Inspector'));
+    expect(line).toContain(ready.mcpUrl);
+    expect(line).toContain('token in');
+    expect(started.stderr()).not.toContain(ready.token);
+    const tokenFile = path.join(path.dirname(started.readyFile), 'token');
+    expect(fs.readFileSync(tokenFile, 'utf8').trim()).toBe(ready.token);
+    expect((fs.statSync(tokenFile).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('serves MCP over HTTP to a real client and stops cleanly on SIGTERM, closing its browser', async () => {
+    const started = await startCli();
+    const client = new Client({name: 'cli-test', version: '1'});
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(started.ready.mcpUrl), {
+        requestInit: {headers: {Authorization: `Bearer ${started.ready.token}`}},
+      }),
+    );
+    const listing = await client.callTool({name: 'list_pages', arguments: {}});
+    expect(textOf(listing)).toContain('## Pages');
+    await client.close();
+    const browserPids = spawnSync('pgrep', ['-P', String(started.child.pid)], {encoding: 'utf8'})
+      .stdout.trim()
+      .split('\n')
+      .filter(Boolean);
+    expect(browserPids.length).toBeGreaterThan(0);
+    started.child.kill('SIGTERM');
+    expect(await exited(started.child)).toBe(0);
+    for (const pid of browserPids) {
+      expect(() => process.kill(Number(pid), 0)).toThrow();
+    }
+  });
+
+  it('an explicit busy port exits 1 with a clear message', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const result = spawnSync(process.execPath, [CLI, '--headless', '--port', String(port)], {
+        encoding: 'utf8',
+        env: baseEnv(tempDir()),
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(result.stderr).toContain('--port 0');
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('--stdio', () => {
+  it('speaks MCP on stdin/stdout with nothing else on stdout', async () => {
+    const dir = tempDir();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, '--stdio', '--headless', '--isolated', '--port', '0'],
+      env: Object.fromEntries(
+        Object.entries(baseEnv(dir)).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      ),
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({name: 'stdio-test', version: '1'});
+    await client.connect(transport);
+    const tools = await client.listTools();
+    expect(tools.tools.map(tool => tool.name)).toContain('navigate_page');
+    const names = tools.tools.map(tool => tool.name);
+    expect(names).toEqual([...names].sort());
+    const pages = await client.callTool({name: 'list_pages', arguments: {}});
+    expect(textOf(pages)).toContain('## Pages');
+    await client.close();
+    // The stdio transport rejects any non-JSON-RPC line, so a clean close means stdout stayed clean.
+    expect(stderr).toContain('MCP Browser Inspector');
+  });
+
+  it('falls back to a free port for the inspector when the default port is busy', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const dir = tempDir();
+      const readyFile = path.join(dir, 'ready.json');
+      const child = spawn(
+        process.execPath,
+        [CLI, '--stdio', '--headless', '--port', String(port), '--readyFile', readyFile],
+        {env: baseEnv(dir), stdio: ['pipe', 'pipe', 'pipe']},
+      );
+      children.push(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const raw = await waitFor(
+        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
+        20_000,
+        'ready file',
+      );
+      const ready = JSON.parse(raw) as {mcpUrl: string};
+      expect(ready.mcpUrl).not.toContain(`:${port}/`);
+      expect(stderr).toContain(`Port ${port} is busy`);
+      child.stdin.end();
+      expect(await exited(child)).toBe(0);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * Every security case of the HTTP surface, against a real server on loopback.
+ */
+import http from 'node:http';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import WebSocket from 'ws';
+import {startEngine, type TestEngine} from '../../helpers/engine.js';
+
+let engine: TestEngine;
+let port: number;
+
+beforeAll(async () => {
+  engine = await startEngine();
+  port = Number(new URL(engine.mcpUrl).port);
+});
+
+afterAll(async () => {
+  await engine.stop();
+});
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: {name: 'raw', version: '1'},
+  },
+});
+
+function request(options: {
+  path?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: options.path ?? '/mcp',
+        method: options.method ?? 'POST',
+        // A fresh connection per request: rejected requests close theirs.
+        agent: false,
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...options.headers,
+        },
+      },
+      res => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({status: res.statusCode ?? 0, headers: res.headers, body}));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.method === 'GET' ? undefined : (options.body ?? INIT));
+  });
+}
+
+const auth = (): Record<string, string> => ({Authorization: `Bearer ${engine.token}`});
+
+describe('/mcp authentication', () => {
+  it('accepts the right bearer token', async () => {
+    const response = await request({headers: auth()});
+    expect(response.status).toBe(200);
+    expect(response.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body).toContain('"serverInfo"');
+  });
+
+  it('401 without a token, with a wrong token, or with the token in the query string', async () => {
+    const none = await request({});
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toContain('Bearer');
+    expect(none.body).toContain('Authorization: Bearer');
+
+    const wrong = await request({headers: {Authorization: `Bearer ${'0'.repeat(64)}`}});
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toContain('wrong token');
+
+    const query = await request({path: `/mcp?token=${engine.token}`});
+    expect(query.status).toBe(401);
+    expect(query.body).toContain('a token in the URL is not accepted');
+
+    const queryWithHeader = await request({
+      path: `/mcp?access_token=${engine.token}`,
+      headers: auth(),
+    });
+    expect(queryWithHeader.status).toBe(401);
+
+    const basic = await request({
+      headers: {Authorization: `Basic ${Buffer.from(`x:${engine.token}`).toString('base64')}`},
+    });
+    expect(basic.status).toBe(401);
+  });
+});
+
+describe('Host and Origin checks (before anything else)', () => {
+  it('403 for a non-loopback Host, even with the right token', async () => {
+    const rebinding = await request({headers: {...auth(), Host: `attacker.example:${port}`}});
+    expect(rebinding.status).toBe(403);
+    expect(rebinding.body).toContain('unexpected Host');
+    const wrongPort = await request({headers: {...auth(), Host: `127.0.0.1:${port + 1}`}});
+    expect(wrongPort.status).toBe(403);
+    const ui = await request({path: '/', method: 'GET', headers: {Host: `evil.test:${port}`}});
+    expect(ui.status).toBe(403);
+  });
+
+  it('403 for a foreign Origin, even with the right token; 403 comes before 401', async () => {
+    const foreign = await request({headers: {...auth(), Origin: 'https://evil.example'}});
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toContain('cross-origin');
+    const noToken = await request({headers: {Origin: 'http://evil.example'}});
+    expect(noToken.status).toBe(403);
+    const nullOrigin = await request({headers: {...auth(), Origin: 'null'}});
+    expect(nullOrigin.status).toBe(403);
+    const sameOrigin = await request({headers: {...auth(), Origin: `http://127.0.0.1:${port}`}});
+    expect(sameOrigin.status).toBe(200);
+    const localhostName = await request({
+      headers: {...auth(), Host: `localhost:${port}`, Origin: `http://localhost:${port}`},
+    });
+    expect(localhostName.status).toBe(200);
+  });
+});
+
+describe('request limits and malformed input', () => {
+  it('413 for a huge body', async () => {
+    const huge = Buffer.alloc(5 * 1024 * 1024, 'a');
+    const response = await request({headers: auth(), body: huge});
+    expect(response.status).toBe(413);
+    expect(response.body).toContain('larger than');
+  });
+
+  it('400 for invalid JSON and for a non-initialize request without a session; 404 for an unknown session', async () => {
+    const invalid = await request({headers: auth(), body: '{nope'});
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toContain('Parse error');
+    const noSession = await request({
+      headers: auth(),
+      body: JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/list'}),
+    });
+    expect(noSession.status).toBe(400);
+    const unknown = await request({
+      headers: {...auth(), 'mcp-session-id': '00000000-0000-0000-0000-000000000000'},
+      body: JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/list'}),
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('the UI routes are read-only and carry a strict CSP', async () => {
+    const post = await request({path: '/', method: 'POST', body: 'x'});
+    expect(post.status).toBe(405);
+    const index = await request({path: '/', method: 'GET'});
+    expect(index.status).toBe(200);
+    expect(index.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(index.headers['content-security-policy']).not.toContain('unsafe-eval');
+    expect(index.headers['x-frame-options']).toBe('DENY');
+    const traversal = await request({path: '/../../package.json', method: 'GET'});
+    expect(traversal.status).toBe(404);
+    const encoded = await request({path: '/%2e%2e/%2e%2e/package.json', method: 'GET'});
+    expect(encoded.status).toBe(404);
+  });
+});
+
+describe('inspector WebSocket', () => {
+  function connect(
+    protocols: string[],
+    headers: Record<string, string>,
+  ): Promise<{opened: boolean; status?: number}> {
+    return new Promise(resolve => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/inspector`, protocols, {headers});
+      socket.on('open', () => {
+        socket.close();
+        resolve({opened: true});
+      });
+      socket.on('unexpected-response', (_request, response) => {
+        resolve({opened: false, status: response.statusCode ?? 0});
+      });
+      socket.on('error', () => undefined);
+    });
+  }
+  const origin = (): string => `http://127.0.0.1:${port}`;
+
+  it('opens with the token sub-protocol and a same-origin Origin', async () => {
+    expect(
+      await connect(['mcp-browser-inspector.v1', `bearer.${engine.token}`], {Origin: origin()}),
+    ).toEqual({opened: true});
+  });
+
+  it('refuses a missing or wrong token (401), and a foreign or missing Origin (403)', async () => {
+    expect(await connect(['mcp-browser-inspector.v1'], {Origin: origin()})).toEqual({
+      opened: false,
+      status: 401,
+    });
+    expect(
+      await connect(['mcp-browser-inspector.v1', 'bearer.wrongwrongwrongwrong'], {
+        Origin: origin(),
+      }),
+    ).toEqual({opened: false, status: 401});
+    expect(
+      await connect(['mcp-browser-inspector.v1', `bearer.${engine.token}`], {
+        Origin: 'http://evil.example',
+      }),
+    ).toEqual({opened: false, status: 403});
+    expect(await connect(['mcp-browser-inspector.v1', `bearer.${engine.token}`], {})).toEqual({
+      opened: false,
+      status: 403,
+    });
+    expect(
+      await connect(['mcp-browser-inspector.v1', `bearer.${engine.token}`], {
+        Origin: origin(),
+        Host: `evil.example:${port}`,
+      }),
+    ).toEqual({opened: false, status: 403});
+  });
+
+  it('closes a socket that sends something that is not the protocol', async () => {
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${port}/inspector`,
+      ['mcp-browser-inspector.v1', `bearer.${engine.token}`],
+      {headers: {Origin: origin()}},
+    );
+    await new Promise(resolve => socket.on('open', resolve));
+    const closed = new Promise<number>(resolve => socket.on('close', code => resolve(code)));
+    socket.send(JSON.stringify({kind: 'rm -rf'}));
+    expect(await closed).toBe(1008);
+  });
+
+  it('answers a malformed command with an error reply instead of running it', async () => {
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${port}/inspector`,
+      ['mcp-browser-inspector.v1', `bearer.${engine.token}`],
+      {headers: {Origin: origin()}},
+    );
+    await new Promise(resolve => socket.on('open', resolve));
+    const reply = new Promise<string>(resolve =>
+      socket.on('message', data => resolve(Buffer.isBuffer(data) ? data.toString('utf8') : '')),
+    );
+    socket.send(
+      JSON.stringify({
+        kind: 'command',
+        id: 7,
+        command: {type: 'setCategoryEnabled', category: 'nope', enabled: true},
+      }),
+    );
+    const message = JSON.parse(await reply) as {
+      kind: string;
+      id: number;
+      reply: {ok: boolean; error: string};
+    };
+    expect(message.kind).toBe('reply');
+    expect(message.id).toBe(7);
+    expect(message.reply.ok).toBe(false);
+    expect(message.reply.error).toContain('Invalid command');
+    socket.close();
+  });
+});

@@ -1,0 +1,445 @@
+/**
+ * Each branch of the call pipeline, through real MCP clients over HTTP and a real Chromium.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import type {EventEnvelope} from '../../../src/shared/protocol.js';
+import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {FixtureServer} from '../../helpers/fixtureServer.js';
+
+let server: FixtureServer;
+let engine: TestEngine;
+let client: Client;
+const events: EventEnvelope[] = [];
+
+beforeAll(async () => {
+  server = await new FixtureServer().start();
+  engine = await startEngine([
+    '--telemetryLog',
+    path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`),
+  ]);
+  engine.engine.hub.onEvent(envelope => events.push(envelope));
+  client = await engine.connect('pipeline-client');
+});
+
+afterAll(async () => {
+  await engine.stop();
+  await server.stop();
+});
+
+async function openPage(c: Client, pathname: string): Promise<number> {
+  const {text} = await call(c, 'new_page', {url: server.url(pathname)});
+  return pageIdFrom(text, pathname);
+}
+
+describe('step 1: disabled tools', () => {
+  it('are not listed, and calling one names the switch that enables it', async () => {
+    await engine.engine.handleCommand({
+      type: 'setCategoryEnabled',
+      category: 'debugging',
+      enabled: false,
+    });
+    try {
+      const {tools} = await client.listTools();
+      expect(tools.map(tool => tool.name)).not.toContain('take_snapshot');
+      const {isError, text} = await call(client, 'take_snapshot', {pageId: 1});
+      expect(isError).toBe(true);
+      expect(text).toContain('Tool take_snapshot is in category Debugging, which is off.');
+      expect(text).toContain('--categoryDebugging');
+    } finally {
+      await engine.engine.handleCommand({
+        type: 'setCategoryEnabled',
+        category: 'debugging',
+        enabled: true,
+      });
+    }
+  });
+
+  it('a condition flag names itself too', async () => {
+    const restricted = await startEngine(['--no-javascript-evaluation']);
+    try {
+      const c = await restricted.connect();
+      const {tools} = await c.listTools();
+      expect(tools.map(tool => tool.name)).not.toContain('evaluate_script');
+      const result = await call(c, 'evaluate_script', {pageId: 1, function: '() => 1'});
+      expect(result.text).toBe(
+        'Tool evaluate_script is disabled by --no-javascript-evaluation. Restart without that flag to use it.',
+      );
+      const nav = await call(c, 'new_page', {url: 'javascript:alert(1)'});
+      expect(nav.text).toContain('javascript: URLs are disabled by --no-javascript-evaluation.');
+    } finally {
+      await restricted.stop();
+    }
+  });
+});
+
+describe('step 2: argument checks', () => {
+  it("answers an unknown argument with chrome-devtools-mcp's self-healing text", async () => {
+    const one = await call(client, 'navigate_page', {
+      pageId: 1,
+      url: server.url('/index.html'),
+      selector: '#x',
+    });
+    expect(one.isError).toBe(true);
+    expect(one.text).toBe(
+      'Unknown argument for tool "navigate_page": "selector". Expected arguments: "type", "url", "ignoreCache", "handleBeforeUnload", "initScript", "timeout", "pageId". Remove it and retry.',
+    );
+    const two = await call(client, 'new_page', {url: 'about:blank', a: 1, b: 2});
+    expect(two.text).toContain('Unknown arguments for tool "new_page": "a", "b".');
+    expect(two.text).toContain('Remove them and retry.');
+    const none = await call(client, 'list_pages', {verbose: true});
+    expect(none.text).toBe(
+      'Unknown argument for tool "list_pages": "verbose". This tool does not accept any arguments. Remove it and retry.',
+    );
+  });
+
+  it('explains invalid and missing arguments, and unknown tools', async () => {
+    const missingPage = await call(client, 'navigate_page', {url: server.url('/index.html')});
+    expect(missingPage.text).toBe(
+      'Invalid arguments for tool "navigate_page": pageId is required. Call list_pages to see page ids.',
+    );
+    const wrongType = await call(client, 'new_page', {url: 42});
+    expect(wrongType.text).toContain('Invalid arguments for tool "new_page": url:');
+    const badEnum = await call(client, 'navigate_page', {pageId: 1, type: 'sideways'});
+    expect(badEnum.text).toContain('type:');
+    const unknownTool = await call(client, 'teleport', {});
+    expect(unknownTool.isError).toBe(true);
+    expect(unknownTool.text).toContain('Unknown tool "teleport". Available tools:');
+    const unknownPage = await call(client, 'navigate_page', {
+      pageId: 4242,
+      url: server.url('/index.html'),
+    });
+    expect(unknownPage.text).toContain('No page with id 4242.');
+  });
+});
+
+describe('step 3: serialization', () => {
+  it('calls on different pages do not wait for each other; calls on one page run one at a time', async () => {
+    const other = await engine.connect('second-client');
+    const pageA = await openPage(client, '/index.html?a');
+    const pageB = await openPage(other, '/index.html?b');
+    const order: string[] = [];
+    const slow = call(client, 'evaluate_script', {
+      pageId: pageA,
+      function: '() => new Promise(r => setTimeout(() => r("slow"), 1500))',
+    }).then(r => {
+      order.push('slowA');
+      return r;
+    });
+    await waitFor(
+      () =>
+        events.some(
+          e =>
+            e.event.type === 'toolCallStarted' &&
+            e.event.pageId === pageA &&
+            e.event.tool === 'evaluate_script',
+        ),
+      5_000,
+      'slow call start',
+    );
+    const fast = await call(other, 'evaluate_script', {pageId: pageB, function: '() => "fast"'});
+    order.push('fastB');
+    expect(fast.text).toContain('"fast"');
+    const samePage = call(other, 'evaluate_script', {
+      pageId: pageA,
+      function: '() => "queued"',
+    }).then(r => {
+      order.push('queuedA');
+      return r;
+    });
+    await Promise.all([slow, samePage]);
+    expect(order).toEqual(['fastB', 'slowA', 'queuedA']);
+  });
+});
+
+describe('step 4: lazy start and reconnect', () => {
+  it('brings the browser back after it is killed, with a one-time note and new page ids', async () => {
+    const fresh = await startEngine();
+    try {
+      const c = await fresh.connect();
+      expect(fresh.engine.session.status.state).toBe('idle');
+      const first = await call(c, 'list_pages');
+      expect(fresh.engine.session.status.state).toBe('running');
+      const oldId = pageIdFrom(first.text, 'about:blank');
+      const browserProcess = fresh.engine.session.browser?.process();
+      browserProcess?.kill('SIGKILL');
+      await waitFor(
+        () => fresh.engine.session.status.state === 'disconnected',
+        10_000,
+        'disconnect',
+      );
+      const again = await call(c, 'list_pages');
+      expect(
+        again.text.startsWith(
+          'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.',
+        ),
+      ).toBe(true);
+      expect(pageIdFrom(again.text, 'about:blank')).toBeGreaterThan(oldId);
+      const stale = await call(c, 'navigate_page', {pageId: oldId, type: 'reload'});
+      expect(stale.text).toContain(`No page with id ${oldId}`);
+      const third = await call(c, 'list_pages');
+      expect(third.text).not.toContain('Note: the browser was restarted');
+    } finally {
+      await fresh.stop();
+    }
+  });
+});
+
+describe('step 5: file paths against the allowed roots', () => {
+  it("uses the client's roots and --workspace, resolves symlinks, and asks for roots within the call", async () => {
+    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), 'mbi-ws-')));
+    const clientRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), 'mbi-root-')));
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), 'mbi-outside-')));
+    const withRoots = await startEngine(['--workspace', workspace]);
+    try {
+      const c = await withRoots.connect('roots-client', {
+        capabilities: {roots: {listChanged: true}},
+      });
+      c.setRequestHandler(ListRootsRequestSchema, () => ({
+        roots: [{uri: pathToFileURL(clientRoot).href, name: 'project'}],
+      }));
+      const {text} = await call(c, 'new_page', {url: server.url('/index.html')});
+      const id = pageIdFrom(text, 'index.html');
+      const inRoot = await call(c, 'take_screenshot', {
+        pageId: id,
+        filePath: path.join(clientRoot, 'shots', 'a.png'),
+      });
+      expect(inRoot.text).toContain(
+        `Saved screenshot to ${path.join(clientRoot, 'shots', 'a.png')}.`,
+      );
+      expect(fs.existsSync(path.join(clientRoot, 'shots', 'a.png'))).toBe(true);
+      const inWorkspace = await call(c, 'take_screenshot', {
+        pageId: id,
+        filePath: path.join(workspace, 'b.png'),
+      });
+      expect(inWorkspace.isError).toBe(false);
+      const denied = await call(c, 'take_screenshot', {
+        pageId: id,
+        filePath: path.join(outside, 'c.png'),
+      });
+      expect(denied.isError).toBe(true);
+      expect(denied.text).toContain(`Access denied: path ${path.join(outside, 'c.png')}`);
+      fs.symlinkSync(outside, path.join(clientRoot, 'escape'));
+      const viaLink = await call(c, 'take_screenshot', {
+        pageId: id,
+        filePath: path.join(clientRoot, 'escape', 'd.png'),
+      });
+      expect(viaLink.isError).toBe(true);
+      expect(viaLink.text).toContain(`(canonical: ${path.join(outside, 'd.png')})`);
+      expect(fs.existsSync(path.join(outside, 'd.png'))).toBe(false);
+    } finally {
+      await withRoots.stop();
+      for (const dir of [workspace, clientRoot, outside]) {
+        fs.rmSync(dir, {recursive: true, force: true});
+      }
+    }
+  });
+
+  it('a client that never answers roots/list does not stall the call beyond the roots timeout', async () => {
+    const silent = await startEngine();
+    try {
+      const c = await silent.connect('silent-roots', {capabilities: {roots: {listChanged: true}}});
+      c.setRequestHandler(ListRootsRequestSchema, () => new Promise(() => undefined));
+      const started = Date.now();
+      const {text} = await call(c, 'new_page', {url: server.url('/index.html')});
+      const id = pageIdFrom(text, 'index.html');
+      const shot = await call(c, 'take_screenshot', {
+        pageId: id,
+        filePath: path.join(os.tmpdir(), `mbi-${process.pid}.png`),
+      });
+      expect(shot.isError).toBe(false);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(silent.logs.some(line => line.includes('roots/list failed for silent-roots'))).toBe(
+        true,
+      );
+    } finally {
+      await silent.stop();
+    }
+  });
+});
+
+describe('step 6: the open-dialog gate', () => {
+  it('refuses blocked tools while a dialog is open and shows the dialog in every response', async () => {
+    const gated = await startEngine();
+    try {
+      const c = await gated.connect();
+      const {text} = await call(c, 'new_page', {url: server.url('/dialogs.html')});
+      const id = pageIdFrom(text, 'dialogs.html');
+      const state = gated.engine.session.pages.byId(id);
+      await state.page.evaluate(() => {
+        setTimeout(() => alert('Hello alert'), 0);
+      });
+      await waitFor(() => state.dialog, 5_000, 'dialog');
+      const blocked = await call(c, 'take_snapshot', {pageId: id});
+      expect(blocked.isError).toBe(true);
+      expect(blocked.text).toContain(
+        '# Open dialog\nalert: Hello alert.\nCall handle_dialog to handle it before continuing.',
+      );
+      expect(blocked.text).toContain('Error: A dialog is open (alert: Hello alert).');
+      const notBlocked = await call(c, 'list_pages');
+      expect(notBlocked.isError).toBe(false);
+      await state.dialog?.dialog.dismiss().catch(() => undefined);
+    } finally {
+      await gated.stop();
+    }
+  });
+});
+
+describe('step 7: handler errors and cancellation', () => {
+  it('renders a handler error as isError text', async () => {
+    const id = await openPage(client, '/index.html?err');
+    const result = await call(client, 'evaluate_script', {
+      pageId: id,
+      function: '() => { throw new TypeError("nope") }',
+    });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^Error: TypeError: nope/m);
+  });
+
+  it('a client cancel aborts the call and frees the page at once', async () => {
+    const id = await openPage(client, '/index.html?cancel');
+    const controller = new AbortController();
+    const pending = client.callTool(
+      {name: 'evaluate_script', arguments: {pageId: id, function: '() => new Promise(() => {})'}},
+      undefined,
+      {signal: controller.signal},
+    );
+    await waitFor(
+      () =>
+        events.some(
+          e =>
+            e.event.type === 'toolCallStarted' &&
+            e.event.pageId === id &&
+            e.event.tool === 'evaluate_script',
+        ),
+      5_000,
+      'call start',
+    );
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await waitFor(
+      () =>
+        events.some(
+          e =>
+            e.event.type === 'toolCallEnded' &&
+            e.event.pageId === id &&
+            e.event.status === 'cancelled',
+        ),
+      5_000,
+      'cancelled event',
+    );
+    const started = Date.now();
+    const next = await call(client, 'evaluate_script', {pageId: id, function: '() => "free"'});
+    expect(next.text).toContain('"free"');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('step 9: inspector events and telemetry', () => {
+  it('publishes start and end events with arguments, client, page, timing and a sanitized telemetry record', async () => {
+    const id = await openPage(client, '/index.html?events');
+    events.length = 0;
+    await call(client, 'evaluate_script', {pageId: id, function: '() => document.title'});
+    const started = events.find(e => e.event.type === 'toolCallStarted');
+    const ended = events.find(e => e.event.type === 'toolCallEnded');
+    if (started?.event.type !== 'toolCallStarted' || ended?.event.type !== 'toolCallEnded') {
+      throw new Error('missing events');
+    }
+    expect(started.event.args).toEqual({pageId: id, function: '() => document.title'});
+    expect(started.event.client).toMatchObject({
+      name: 'pipeline-client',
+      version: '1.0.0',
+      transport: 'http',
+    });
+    expect(ended.event.callId).toBe(started.event.callId);
+    expect(ended.event.status).toBe('ok');
+    expect(ended.event.pageId).toBe(id);
+    expect(ended.event.durationMs).toBeGreaterThan(0);
+    expect(ended.event.result.text).toContain('Fixture home');
+    expect(ended.seq).toBeGreaterThan(started.seq);
+    expect(ended.event.telemetry?.tool_invocation).toEqual({
+      tool_name: 'evaluate_script',
+      success: true,
+      latency_ms: 50,
+      tool_params: {evaluate_script_params: {page_id: id, function_length: 20}},
+      context: {is_localhost: true},
+    });
+    expect(ended.event.telemetry?.mcp_client).toBe(3);
+    expect(ended.event.telemetry?.raw_client_name).toBe('pipeline-client');
+    const log = fs
+      .readFileSync(path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`), 'utf8')
+      .trim()
+      .split('\n');
+    const last = JSON.parse(log.at(-1) ?? '{}') as {tool_invocation?: {tool_name?: string}};
+    expect(last.tool_invocation?.tool_name).toBe('evaluate_script');
+    expect(log.join('\n')).not.toContain('document.title');
+  });
+});
+
+describe('runtime tool switches', () => {
+  it('a category switch notifies every connected client and changes the list', async () => {
+    const a = await engine.connect('watcher-a');
+    const b = await engine.connect('watcher-b');
+    let notifiedA = 0;
+    let notifiedB = 0;
+    a.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notifiedA++;
+    });
+    b.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notifiedB++;
+    });
+    const before = (await a.listTools()).tools.map(tool => tool.name);
+    expect(before).toContain('take_snapshot');
+    expect(before).toEqual([...before].sort());
+    const reply = await engine.engine.handleCommand({
+      type: 'setCategoryEnabled',
+      category: 'debugging',
+      enabled: false,
+    });
+    expect(reply.ok).toBe(true);
+    await waitFor(() => notifiedA > 0 && notifiedB > 0, 5_000, 'tools/list_changed');
+    const after = (await b.listTools()).tools.map(tool => tool.name);
+    expect(after).not.toContain('take_snapshot');
+    expect(after).toContain('navigate_page');
+    await engine.engine.handleCommand({
+      type: 'setCategoryEnabled',
+      category: 'debugging',
+      enabled: true,
+    });
+    await waitFor(() => notifiedA > 1, 5_000, 'second tools/list_changed');
+    expect((await a.listTools()).tools.map(tool => tool.name)).toContain('take_snapshot');
+  });
+});
+
+describe('--slim', () => {
+  it('offers only navigate, evaluate and screenshot, with plain answers', async () => {
+    const slim = await startEngine(['--slim']);
+    try {
+      const c = await slim.connect();
+      const {tools} = await c.listTools();
+      expect(tools.map(tool => tool.name)).toEqual(['evaluate', 'navigate', 'screenshot']);
+      expect(JSON.stringify(tools).length).toBeLessThan(1_500);
+      const nav = await call(c, 'navigate', {url: server.url('/index.html')});
+      expect(nav.text).toBe(`Navigated to ${server.url('/index.html')}.`);
+      const evaluated = await call(c, 'evaluate', {script: 'document.title'});
+      expect(evaluated.text).toBe('"Fixture home"');
+      const shot = await call(c, 'screenshot', {});
+      expect(shot.text).toMatch(/screenshot\.png$/);
+      expect(fs.readFileSync(shot.text).subarray(1, 4).toString()).toBe('PNG');
+      const full = await call(c, 'take_snapshot', {});
+      expect(full.text).toBe(
+        'Tool take_snapshot is not available with --slim. Restart without --slim to use it.',
+      );
+    } finally {
+      await slim.stop();
+    }
+  });
+});
