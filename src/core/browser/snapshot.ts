@@ -235,6 +235,18 @@ function isLeaf(node: TreeNode): boolean {
   return node.role === 'heading' && node.name !== '';
 }
 
+/** Landmarks give the tree its structure (main, navigation, named regions…), so they are kept. */
+const LANDMARK_ROLES = new Set([
+  'banner',
+  'complementary',
+  'contentinfo',
+  'form',
+  'main',
+  'navigation',
+  'region',
+  'search',
+]);
+
 function isInteresting(node: TreeNode, insideControl: boolean): boolean {
   if (node.ax.ignored || node.hidden || node.role === 'Ignored') {
     return false;
@@ -242,7 +254,7 @@ function isInteresting(node: TreeNode, insideControl: boolean): boolean {
   if (node.focusable || node.editable) {
     return true;
   }
-  if (isControl(node)) {
+  if (isControl(node) || LANDMARK_ROLES.has(node.role)) {
     return true;
   }
   if (insideControl) {
@@ -336,6 +348,12 @@ export async function takeSnapshot(
   const lines: string[] = [];
   let nodeCount = 0;
 
+  let base: URL | undefined;
+  try {
+    base = new URL(main.url);
+  } catch {
+    base = undefined;
+  }
   const emit = (node: TreeNode, depth: number): void => {
     nodeCount++;
     const backendNodeId = node.ax.backendDOMNodeId;
@@ -347,7 +365,7 @@ export async function takeSnapshot(
             seen,
             targets,
           );
-    lines.push(`${' '.repeat(depth)}${formatNode(node, uid, node === root)}`);
+    lines.push(`${' '.repeat(depth)}${formatNode(node, uid, node === root, base)}`);
   };
 
   if (options.verbose) {
@@ -396,17 +414,46 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 500 ? `${text.slice(0, 500)}…` : text);
 }
 
-function formatNode(node: TreeNode, uid: string, isRoot: boolean): string {
-  const role = node.ax.ignored ? 'ignored' : node.role === 'none' ? 'ignored' : node.role;
-  let line = `uid=${uid} ${role}`;
+/** Properties whose values are numbers print without quotes. */
+const NUMERIC_PROPERTIES = new Set(['level', 'valuemin', 'valuemax']);
+
+/** Same-origin links print relative to the page (the root line carries the full URL). */
+function relativeUrl(url: string, base: URL | undefined): string {
+  if (!base) {
+    return url;
+  }
+  try {
+    const target = new URL(url);
+    if (target.origin !== base.origin) {
+      return url;
+    }
+    if (target.pathname === base.pathname && target.search === base.search) {
+      return target.hash || target.pathname;
+    }
+    return `${target.pathname}${target.search}${target.hash}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * One line per node: `uid=<id> <role> "<name>" <attributes>`. Kept short because snapshots are the
+ * biggest thing an agent reads: text nodes print without their role, numbers without quotes, and
+ * links relative to the page.
+ */
+function formatNode(node: TreeNode, uid: string, isRoot: boolean, base: URL | undefined): string {
+  const role =
+    node.ax.ignored || node.role === 'none'
+      ? 'ignored'
+      : node.role === 'StaticText'
+        ? ''
+        : node.role;
+  let line = role ? `uid=${uid} ${role}` : `uid=${uid}`;
   if (node.name) {
     line += ` ${quote(node.name)}`;
   }
   const value = axString(node.ax.value);
-  if (node.role === 'option' && !value && node.name) {
-    // Lets `fill` on a <select> find the option by its visible text.
-    line += ` value=${quote(node.name)}`;
-  } else if (value && value !== node.name) {
+  if (value && value !== node.name) {
     line += ` value=${quote(value)}`;
   }
   const description = axString(node.ax.description);
@@ -417,17 +464,23 @@ function formatNode(node: TreeNode, uid: string, isRoot: boolean): string {
   for (const property of node.ax.properties ?? []) {
     const key = property.name;
     if (BOOLEAN_PROPERTIES.has(key)) {
-      if (property.value.value === true) {
+      if (property.value.value === true && !(isRoot && key === 'focused')) {
         words.push(key);
       }
     } else if (VALUE_PROPERTIES.has(key)) {
-      const text = axString(property.value);
-      if (key === 'url' && !isRoot) {
+      let text = axString(property.value);
+      if (!text || text === 'false') {
         continue;
       }
-      if (text && text !== 'false') {
-        words.push(`${key === 'hasPopup' ? 'haspopup' : key}=${quote(text)}`);
+      if (key === 'url' && !isRoot) {
+        text = relativeUrl(text, base);
       }
+      const name = key === 'hasPopup' ? 'haspopup' : key;
+      words.push(
+        NUMERIC_PROPERTIES.has(key) && /^-?\d+(\.\d+)?$/.test(text)
+          ? `${name}=${text}`
+          : `${name}=${quote(text)}`,
+      );
     }
   }
   if (words.length > 0) {
