@@ -1,0 +1,434 @@
+/**
+ * `npm run bench`: the same calls against this server and chrome-devtools-mcp, on the same local
+ * pages and the same Chromium, both over stdio. Prints medians and ratios (ours / peer) and writes
+ * bench/results/latest.json. Run it on a quiet machine: the numbers are wall-clock times.
+ *
+ *   npm run bench                 # everything
+ *   npm run bench -- navigate     # only sections whose name contains "navigate"
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import {spawn} from 'node:child_process';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {FixtureServer} from '../test/helpers/fixtureServer.js';
+import {
+  callTool,
+  median,
+  ROOT,
+  selectedPageId,
+  startServer,
+  timed,
+  uidOf,
+  type Server,
+  type ServerKind,
+} from './lib.js';
+
+interface Row {
+  metric: string;
+  unit: string;
+  ours: number;
+  peer: number | null;
+  /** ours / peer */
+  ratio: number | null;
+  target: string;
+  note?: string;
+}
+
+const rows: Row[] = [];
+const filter = process.argv.slice(2).find(arg => !arg.startsWith('-'));
+
+function record(
+  metric: string,
+  unit: string,
+  ours: number,
+  peer: number | null,
+  target: string,
+  note?: string,
+): void {
+  const ratio = peer === null || peer === 0 ? null : ours / peer;
+  rows.push({metric, unit, ours, peer, ratio, target, ...(note ? {note} : {})});
+  const fmt = (value: number | null): string =>
+    value === null ? '—' : value >= 100 ? value.toFixed(0) : value.toFixed(2);
+  console.log(
+    `${metric.padEnd(44)} ours ${fmt(ours).padStart(9)} ${unit.padEnd(5)} peer ${fmt(peer).padStart(9)}  ratio ${ratio === null ? '—' : ratio.toFixed(2)}  (target ${target})`,
+  );
+}
+
+const fixtures = await new FixtureServer().start();
+fixtures.html(
+  '/bench/a.html',
+  '<!doctype html><title>A</title><h1>Page A</h1><a href="/bench/b.html">to B</a><button onclick="window.n=(window.n||0)+1">Noop</button><input aria-label="Field"><p>Hover me</p>',
+);
+fixtures.html(
+  '/bench/b.html',
+  '<!doctype html><title>B</title><h1>Page B</h1><a href="/bench/a.html">to A</a><button onclick="window.n=(window.n||0)+1">Noop</button><input aria-label="Field">',
+);
+fixtures.route('/bench/ping', (_request, response) => {
+  response
+    .writeHead(200, {'Content-Type': 'application/json', 'Cache-Control': 'no-store'})
+    .end('{"ok":true}');
+});
+fixtures.html(
+  '/bench/requests.html',
+  '<!doctype html><title>Requests</title><script>for (let i = 0; i < 999; i++) fetch("/bench/ping?i=" + i);</script>',
+);
+fixtures.html(
+  '/bench/console.html',
+  '<!doctype html><title>Console</title><script>for (let i = 0; i < 1000; i++) console.log("message " + i);</script>',
+);
+
+const RUNS = Number(process.env.BENCH_RUNS ?? '15');
+
+async function withBoth(
+  run: (server: Server) => Promise<number>,
+): Promise<{ours: number; peer: number}> {
+  const results: Partial<Record<ServerKind, number>> = {};
+  for (const kind of ['peer', 'ours'] as const) {
+    const server = await startServer(kind);
+    try {
+      results[kind] = await run(server);
+    } finally {
+      await server.close();
+    }
+  }
+  return {ours: results.ours ?? Number.NaN, peer: results.peer ?? Number.NaN};
+}
+
+async function openPage(server: Server, url: string): Promise<number> {
+  const {text} = await callTool(server.client, 'new_page', {url});
+  return selectedPageId(text);
+}
+
+async function section(name: string, run: () => Promise<void>): Promise<void> {
+  if (filter && !name.includes(filter)) {
+    return;
+  }
+  console.log(`\n# ${name}`);
+  try {
+    await run();
+  } catch (error) {
+    console.log(`  (failed: ${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+// --- Issue 2 -----------------------------------------------------------------------------------
+
+await section('cold start', async () => {
+  const times: Record<ServerKind, number[]> = {ours: [], peer: []};
+  for (let i = 0; i < 5; i++) {
+    for (const kind of ['peer', 'ours'] as const) {
+      const started = performance.now();
+      const server = await startServer(kind);
+      await callTool(server.client, 'navigate_page', {
+        pageId: 1,
+        url: fixtures.url('/bench/a.html'),
+      });
+      times[kind].push(performance.now() - started);
+      await server.close();
+    }
+  }
+  record(
+    'cold start → first finished navigation',
+    'ms',
+    median(times.ours),
+    median(times.peer),
+    '≤ 0.8×',
+  );
+});
+
+await section('navigate_page', async () => {
+  const {ours, peer} = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/a.html'));
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const url = fixtures.url(i % 2 ? '/bench/a.html' : '/bench/b.html');
+      times.push(
+        (await timed(() => callTool(server.client, 'navigate_page', {pageId: id, url}))).ms,
+      );
+    }
+    return median(times);
+  });
+  record('navigate_page', 'ms', ours, peer, '≤ 0.75×');
+});
+
+await section('evaluate_script', async () => {
+  const {ours, peer} = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/a.html'));
+    const times: number[] = [];
+    for (let i = 0; i < RUNS * 2; i++) {
+      times.push(
+        (
+          await timed(() =>
+            callTool(server.client, 'evaluate_script', {
+              pageId: id,
+              function: '() => document.title',
+            }),
+          )
+        ).ms,
+      );
+    }
+    return median(times);
+  });
+  record('evaluate_script', 'ms', ours, peer, '≤ 0.25×');
+});
+
+await section('take_snapshot', async () => {
+  const chars: Partial<Record<ServerKind, number>> = {};
+  const {ours, peer} = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/big.html'));
+    const times: number[] = [];
+    let text = '';
+    for (let i = 0; i < 7; i++) {
+      const result = await timed(() => callTool(server.client, 'take_snapshot', {pageId: id}));
+      times.push(result.ms);
+      text = result.value.text;
+    }
+    chars[server.kind] = text.length;
+    return median(times);
+  });
+  record('take_snapshot (~6,000 AX nodes) time', 'ms', ours, peer, '≤ 0.9×');
+  record(
+    'take_snapshot (~6,000 AX nodes) size',
+    'chars',
+    chars.ours ?? Number.NaN,
+    chars.peer ?? Number.NaN,
+    '≤ 0.7×',
+  );
+});
+
+await section('tool definitions', async () => {
+  const lists: Partial<Record<ServerKind, {name: string}[]>> = {};
+  await withBoth(async server => {
+    lists[server.kind] = (await server.client.listTools()).tools;
+    return 0;
+  });
+  const peerNames = new Set((lists.peer ?? []).map(tool => tool.name));
+  const oursNames = new Set((lists.ours ?? []).map(tool => tool.name));
+  const common = (list: {name: string}[] | undefined): {name: string}[] =>
+    (list ?? []).filter(tool => peerNames.has(tool.name) && oursNames.has(tool.name));
+  const oursSize = JSON.stringify(common(lists.ours)).length;
+  const peerSize = JSON.stringify(common(lists.peer)).length;
+  record(
+    `tools/list JSON (${common(lists.ours).length} common tools)`,
+    'chars',
+    oursSize,
+    peerSize,
+    '≤ 0.8×',
+  );
+});
+
+await section('list_pages over HTTP', async () => {
+  const readyFile = path.join(ROOT, 'bench/results/.ready.json');
+  fs.mkdirSync(path.dirname(readyFile), {recursive: true});
+  fs.rmSync(readyFile, {force: true});
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'out/node/cli/index.js'),
+      '--headless',
+      '--isolated',
+      '--port',
+      '0',
+      '--readyFile',
+      readyFile,
+    ],
+    {stdio: 'ignore'},
+  );
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!fs.existsSync(readyFile)) {
+      if (Date.now() > deadline) {
+        throw new Error('server did not start');
+      }
+      await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    const ready = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as {mcpUrl: string; token: string};
+    const client = new Client({name: 'bench-http', version: '1'});
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
+        requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
+      }),
+    );
+    await client.callTool({name: 'list_pages', arguments: {}});
+    const sdkTimes: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      sdkTimes.push((await timed(() => client.callTool({name: 'list_pages', arguments: {}}))).ms);
+    }
+    record('list_pages over HTTP (SDK client)', 'ms', median(sdkTimes), null, '≤ 1 ms');
+    // The server's own share, without the SDK client's fetch/SSE parsing: a keep-alive raw request.
+    const sessionId = await rawInitialize(ready.mcpUrl, ready.token);
+    const rawTimes: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      rawTimes.push((await timed(() => rawCall(ready.mcpUrl, ready.token, sessionId, i))).ms);
+    }
+    record('list_pages over HTTP (keep-alive raw client)', 'ms', median(rawTimes), null, '≤ 1 ms');
+    await client.close();
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
+const agent = new http.Agent({keepAlive: true, maxSockets: 1});
+
+function rawPost(
+  url: string,
+  token: string,
+  body: unknown,
+  sessionId?: string,
+): Promise<{headers: http.IncomingHttpHeaders; body: string}> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent,
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: `Bearer ${token}`,
+          ...(sessionId ? {'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18'} : {}),
+        },
+      },
+      response => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({headers: response.headers, body: text}));
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
+
+async function rawInitialize(url: string, token: string): Promise<string> {
+  const init = await rawPost(url, token, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: {name: 'raw', version: '1'},
+    },
+  });
+  const sessionId = String(init.headers['mcp-session-id']);
+  await rawPost(url, token, {jsonrpc: '2.0', method: 'notifications/initialized'}, sessionId);
+  return sessionId;
+}
+
+async function rawCall(url: string, token: string, sessionId: string, id: number): Promise<void> {
+  await rawPost(
+    url,
+    token,
+    {jsonrpc: '2.0', id: id + 1, method: 'tools/call', params: {name: 'list_pages', arguments: {}}},
+    sessionId,
+  );
+}
+
+// --- Issue 3 -----------------------------------------------------------------------------------
+
+async function actionBench(
+  tool: string,
+  args: (uidOfLine: (fragment: string) => string) => Record<string, unknown>,
+): Promise<{ours: number; peer: number}> {
+  return withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/a.html'));
+    const snapshot = (await callTool(server.client, 'take_snapshot', {pageId: id})).text;
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const result = await timed(() =>
+        callTool(server.client, tool, {pageId: id, ...args(f => uidOf(snapshot, f))}),
+      );
+      if (result.value.isError) {
+        throw new Error(`${server.kind} ${tool}: ${result.value.text}`);
+      }
+      times.push(result.ms);
+    }
+    return median(times);
+  });
+}
+
+await section('input actions that change nothing', async () => {
+  const click = await actionBench('click', uid => ({uid: uid('button "Noop"')}));
+  record('click (no change)', 'ms', click.ours, click.peer, '≤ 0.5×');
+  const fill = await actionBench('fill', uid => ({uid: uid('textbox "Field"'), value: 'hello'}));
+  record('fill (no DOM change)', 'ms', fill.ours, fill.peer, '≤ 0.5×');
+  const hover = await actionBench('hover', uid => ({uid: uid('heading "Page A"')}));
+  record('hover (no change)', 'ms', hover.ours, hover.peer, '≤ 0.5×');
+  const press = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/a.html'));
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      times.push(
+        (await timed(() => callTool(server.client, 'press_key', {pageId: id, key: 'Shift'}))).ms,
+      );
+    }
+    return median(times);
+  });
+  record('press_key (no change)', 'ms', press.ours, press.peer, '≤ 0.5×');
+});
+
+await section('click that navigates', async () => {
+  const {ours, peer} = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/a.html'));
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const snapshot = (await callTool(server.client, 'take_snapshot', {pageId: id})).text;
+      const link = uidOf(snapshot, 'link "to ');
+      times.push((await timed(() => callTool(server.client, 'click', {pageId: id, uid: link}))).ms);
+    }
+    return median(times);
+  });
+  record('click (navigates)', 'ms', ours, peer, '≤ 1×');
+});
+
+await section('lists with 1,000 entries', async () => {
+  const network = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/requests.html'));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const {text} = await callTool(server.client, 'list_network_requests', {
+        pageId: id,
+        pageSize: 1,
+      });
+      if (text.includes('of 1000 ') || Date.now() > deadline) {
+        break;
+      }
+      await new Promise(resolve => setTimeout(resolve, 100));
+    }
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      times.push(
+        (await timed(() => callTool(server.client, 'list_network_requests', {pageId: id}))).ms,
+      );
+    }
+    return median(times);
+  });
+  record('list_network_requests (1,000)', 'ms', network.ours, network.peer, '≤ 0.5×');
+  const console_ = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/console.html'));
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      times.push(
+        (await timed(() => callTool(server.client, 'list_console_messages', {pageId: id}))).ms,
+      );
+    }
+    return median(times);
+  });
+  record('list_console_messages (1,000)', 'ms', console_.ours, console_.peer, '≤ 0.5×');
+});
+
+await fixtures.stop();
+const out = path.join(ROOT, 'bench/results/latest.json');
+fs.mkdirSync(path.dirname(out), {recursive: true});
+fs.writeFileSync(
+  out,
+  `${JSON.stringify({date: new Date().toISOString(), node: process.version, rows}, null, 2)}\n`,
+);
+console.log(`\nWrote ${path.relative(ROOT, out)}`);
+agent.destroy();
