@@ -70,6 +70,25 @@ describe('list_pages / new_page / select_page / close_page', () => {
     }
   });
 
+  it('falls back to another page when the selected one closes, and says so once', async () => {
+    const keep = await openPage('/other.html?keep');
+    const doomed = await openPage('/index.html?doomed');
+    await call(client, 'close_page', {pageId: doomed});
+    const listing = await call(client, 'list_pages');
+    expect(listing.text).not.toContain('index.html?doomed');
+    const fallback = /^(\d+): .*\[selected\]/m.exec(listing.text)?.[1];
+    expect(fallback).toBeDefined();
+    await call(client, 'select_page', {pageId: keep});
+    const page = engine.engine.session.pages.byId(keep);
+    await page.page.close();
+    const after = await call(client, 'list_pages');
+    expect(after.text).toMatch(
+      /^Note: the previously selected page was closed\. Page \d+ is now selected\.$/m,
+    );
+    const again = await call(client, 'list_pages');
+    expect(again.text).not.toContain('Note: the previously selected page');
+  });
+
   it('page ids are never reused', async () => {
     const a = await openPage('/index.html?a');
     await call(client, 'close_page', {pageId: a});

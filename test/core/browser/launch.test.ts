@@ -1,0 +1,167 @@
+import {spawn, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {launchArguments} from '../../../src/core/browser/BrowserSession.js';
+import {
+  ExecutableNotFoundError,
+  findExecutable,
+  mergeEnableFeatures,
+} from '../../../src/core/browser/executable.js';
+import {parseFlags} from '../../../src/core/config/flags.js';
+import {call, pageIdFrom, startEngine, waitFor} from '../../helpers/engine.js';
+import {FixtureServer} from '../../helpers/fixtureServer.js';
+
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+describe('executable discovery', () => {
+  it('prefers --executablePath, then CHROME_PATH, then the usual locations', () => {
+    expect(findExecutable({executablePath: CHROMIUM, env: {}, platform: 'linux'})).toBe(
+      fs.realpathSync(CHROMIUM) === CHROMIUM ? CHROMIUM : path.resolve(CHROMIUM),
+    );
+    expect(findExecutable({env: {CHROME_PATH: CHROMIUM}, platform: 'linux'})).toBe(CHROMIUM);
+    expect(findExecutable({env: {}, platform: 'linux'})).toMatch(/chrom/);
+  });
+
+  it('fails with one message listing what was tried and how to fix it', () => {
+    let message = '';
+    try {
+      findExecutable({env: {LOCALAPPDATA: 'C:\\nowhere'}, platform: 'win32'});
+    } catch (error) {
+      expect(error).toBeInstanceOf(ExecutableNotFoundError);
+      message = error instanceof Error ? error.message : '';
+    }
+    expect(message).toContain('No Chrome or Chromium browser found. Tried:');
+    expect(message).toContain('chrome.exe (default location)');
+    expect(message).toContain('--executablePath');
+    expect(message).toContain('CHROME_PATH');
+    expect(message).toContain('--browserUrl');
+
+    expect(() =>
+      findExecutable({executablePath: '/no/such/chrome', env: {}, platform: 'linux'}),
+    ).toThrow('--executablePath /no/such/chrome is not an executable file.');
+    expect(() => findExecutable({channel: 'canary', env: {}, platform: 'darwin'})).toThrow(
+      /Google Chrome Canary\.app.*--channel canary/s,
+    );
+  });
+
+  it('merges WebMCP into the user’s --enable-features instead of adding a second switch', () => {
+    expect(mergeEnableFeatures(['--lang=de'], ['WebMCP'])).toEqual([
+      '--lang=de',
+      '--enable-features=WebMCP',
+    ]);
+    expect(
+      mergeEnableFeatures(
+        ['--enable-features=Foo,Bar', '--mute-audio', '--enable-features=Baz'],
+        ['WebMCP'],
+      ),
+    ).toEqual(['--mute-audio', '--enable-features=Foo,Bar,Baz,WebMCP']);
+    expect(mergeEnableFeatures(['--enable-features=WebMCP'], ['WebMCP'])).toEqual([
+      '--enable-features=WebMCP',
+    ]);
+  });
+
+  it('builds the launch arguments from the flags', () => {
+    const parsed = parseFlags(
+      ['--chromeArg=--enable-features=Foo', '--proxyServer=http://127.0.0.1:3128', '--headless'],
+      {env: {}, hasDisplay: true},
+    );
+    if (parsed.kind !== 'config') {
+      throw new Error('bad flags');
+    }
+    const args = launchArguments(parsed.config.browser, true);
+    expect(args).toContain('--no-sandbox');
+    expect(args).toContain('--proxy-server=http://127.0.0.1:3128');
+    expect(args).toContain('--window-size=1280,720');
+    expect(args.filter(arg => arg.startsWith('--enable-features'))).toEqual([
+      '--enable-features=Foo,WebMCP',
+    ]);
+    expect(launchArguments(parsed.config.browser, false)).not.toContain('--no-sandbox');
+  });
+});
+
+describe('attaching to a running browser', () => {
+  let chromium: ChildProcess | undefined;
+  let profile = '';
+  const server = new FixtureServer();
+
+  afterAll(async () => {
+    chromium?.kill('SIGKILL');
+    await server.stop();
+    if (profile) {
+      fs.rmSync(profile, {recursive: true, force: true});
+    }
+  });
+
+  it('connects with --browserUrl and --wsEndpoint, and only disconnects on stop', async () => {
+    await server.start();
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-attach-'));
+    chromium = spawn(
+      CHROMIUM,
+      [
+        '--headless=new',
+        '--no-sandbox',
+        '--remote-debugging-port=0',
+        `--user-data-dir=${profile}`,
+        '--disable-background-networking',
+        '--no-first-run',
+        'about:blank',
+      ],
+      {stdio: 'ignore'},
+    );
+    const activePort = path.join(profile, 'DevToolsActivePort');
+    const [port, wsPath] = (
+      await waitFor(
+        () => (fs.existsSync(activePort) ? fs.readFileSync(activePort, 'utf8').trim() : undefined),
+        20_000,
+        'DevToolsActivePort',
+      )
+    ).split('\n');
+    const browserUrl = `http://127.0.0.1:${port ?? ''}`;
+
+    const viaUrl = await startEngine(['--browserUrl', browserUrl]);
+    try {
+      const client = await viaUrl.connect();
+      const opened = await call(client, 'new_page', {url: server.url('/index.html')});
+      expect(opened.text).toContain('Fixture home');
+      expect(viaUrl.engine.session.status).toMatchObject({state: 'running', mode: 'connect'});
+      expect(viaUrl.engine.session.isLocal).toBe(true);
+      const id = pageIdFrom(opened.text, 'index.html');
+      await call(client, 'close_page', {pageId: id});
+    } finally {
+      await viaUrl.stop();
+    }
+    // We attached, so stopping must leave the user's browser running.
+    expect(chromium.exitCode).toBeNull();
+
+    const viaWs = await startEngine([
+      '--wsEndpoint',
+      `ws://127.0.0.1:${port ?? ''}${wsPath ?? ''}`,
+      '--wsHeaders',
+      '{"X-Test":"1"}',
+    ]);
+    try {
+      const client = await viaWs.connect();
+      const listing = await call(client, 'list_pages');
+      expect(listing.text).toContain('## Pages');
+    } finally {
+      await viaWs.stop();
+    }
+    expect(chromium.exitCode).toBeNull();
+  });
+
+  it('explains a failed connection with the exact fix', async () => {
+    const unreachable = await startEngine(['--browserUrl', 'http://127.0.0.1:9']);
+    try {
+      const client = await unreachable.connect();
+      const result = await call(client, 'list_pages');
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain('Could not connect to the browser at http://127.0.0.1:9');
+      expect(result.text).toContain('--remote-debugging-port=9222');
+      expect(unreachable.engine.session.status.state).toBe('error');
+    } finally {
+      await unreachable.stop();
+    }
+  });
+});
