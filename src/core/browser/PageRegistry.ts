@@ -152,6 +152,8 @@ export class PageRegistry extends EventEmitter<{
       session.send('Target.getTargetInfo'),
       session.send('Page.getFrameTree'),
       session.send('Page.enable'),
+      // Every page behaves as if focused, so several agents can work on background tabs at once.
+      session.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined),
     ]);
     state.targetId = targetInfo.targetId;
     state.title = targetInfo.title;

@@ -382,7 +382,8 @@ export async function takeSnapshot(
       if (isInteresting(node, insideControl)) {
         interesting.add(node);
       }
-      if (isLeaf(node)) {
+      // The document root is focusable and named, but its content is the whole point.
+      if (node !== root && isLeaf(node)) {
         return;
       }
       const inside = insideControl || isControl(node);

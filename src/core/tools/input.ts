@@ -1,6 +1,499 @@
 /**
- * Tool family: input. (Filled in by its issue; registered in tools/index.ts.)
+ * Input automation: click, hover, fill, forms, keyboard, drag, file upload and dialogs. Elements
+ * come from snapshot uids; every action waits for what it started (a navigation, DOM updates)
+ * and returns at once when it started nothing.
  */
-import type {Tool} from './definition.js';
+import {z} from 'zod';
+import {
+  ActionError,
+  clickAt,
+  clickElement,
+  dragElement,
+  fillElement,
+  hoverElement,
+  interactionFailure,
+  pressCombo,
+  typeText,
+  uploadFiles,
+} from '../browser/actions.js';
+import {releaseObject, resolveUid, type Rect, type ResolvedElement} from '../browser/elements.js';
+import {parseKeyCombo} from '../browser/keyboard.js';
+import type {PageState} from '../browser/PageState.js';
+import {actAndSettle, settleDom, type SettleOutcome} from '../browser/settle.js';
+import {actionTimeout, settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
+import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import {definePageTool, includeSnapshotSchema, type PageToolCall} from './definition.js';
 
-export const inputTools: Tool[] = [];
+const uidParam = z.string().describe('uid of the element, from the latest snapshot.');
+const dblClickParam = z.boolean().optional().describe('Double click. Default false.');
+
+/** Runs an action and waits for the navigation or DOM updates it started. */
+function settle<T>(
+  call: PageToolCall<unknown>,
+  action: () => Promise<T>,
+): Promise<SettleOutcome<T>> {
+  return actAndSettle(call.page, action, {
+    signal: call.signal,
+    navigationTimeoutMs: settleNavigationTimeout(slowdownFeature.get(call.page)),
+  });
+}
+
+/** chrome-devtools-mcp's wording for an element action that failed for another reason. */
+async function explained<T>(uid: string, action: Promise<T>): Promise<T> {
+  try {
+    return await action;
+  } catch (error) {
+    if (error instanceof ActionError || (error instanceof Error && error.name === 'AbortError')) {
+      throw error;
+    }
+    throw interactionFailure(uid, error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function withElement<T>(
+  page: PageState,
+  uid: string,
+  work: (element: ResolvedElement) => Promise<T>,
+): Promise<T> {
+  const element = await resolveUid(page, uid);
+  try {
+    return await work(element);
+  } finally {
+    releaseObject(page, element.objectId);
+  }
+}
+
+function report(
+  response: ResponseBuilder,
+  outcome: SettleOutcome<unknown>,
+  lines: {done: string; dialog: string},
+  includeSnapshot: boolean | undefined,
+): void {
+  if (outcome.dialog) {
+    // The page is blocked until handle_dialog; the open dialog is listed below this line.
+    response.appendLine(lines.dialog);
+    return;
+  }
+  response.appendLine(lines.done);
+  response.setNavigatedTo(outcome.navigatedTo);
+  if (includeSnapshot) {
+    response.includeSnapshot();
+  }
+}
+
+function timeoutFor(page: PageState): number {
+  return actionTimeout(slowdownFeature.get(page));
+}
+
+export const click = definePageTool({
+  name: 'click',
+  description: 'Click an element. A <select> option is chosen through its select.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    uid: uidParam,
+    dblClick: dblClickParam,
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const double = params.dblClick ?? false;
+    const outcome = await withElement(page, params.uid, element =>
+      settle(call, () =>
+        explained(
+          params.uid,
+          clickElement(page, element, {
+            clickCount: double ? 2 : 1,
+            timeoutMs: timeoutFor(page),
+            signal: call.signal,
+          }),
+        ),
+      ),
+    );
+    response.setActedOn(outcome.value);
+    report(
+      response,
+      outcome,
+      double
+        ? {
+            done: 'Successfully double clicked on the element',
+            dialog: 'The element was double clicked and it opened a dialog.',
+          }
+        : {
+            done: 'Successfully clicked on the element',
+            dialog: 'The element was clicked and it opened a dialog.',
+          },
+      params.includeSnapshot,
+    );
+  },
+});
+
+export const clickAtTool = definePageTool({
+  name: 'click_at',
+  description: 'Click at viewport coordinates (CSS pixels), e.g. from a screenshot.',
+  category: 'input',
+  readOnly: false,
+  conditions: ['experimentalVision'],
+  blockedByDialog: true,
+  schema: {
+    x: z.number().describe('x in CSS pixels from the left of the viewport.'),
+    y: z.number().describe('y in CSS pixels from the top of the viewport.'),
+    dblClick: dblClickParam,
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const double = params.dblClick ?? false;
+    const outcome = await settle(call, () =>
+      clickAt(page, {x: params.x, y: params.y}, double ? 2 : 1),
+    );
+    response.setActedOn({x: params.x - 4, y: params.y - 4, width: 8, height: 8});
+    report(
+      response,
+      outcome,
+      double
+        ? {
+            done: 'Successfully double clicked at the coordinates',
+            dialog: 'The coordinates were double clicked and it opened a dialog.',
+          }
+        : {
+            done: 'Successfully clicked at the coordinates',
+            dialog: 'The coordinates were clicked and it opened a dialog.',
+          },
+      params.includeSnapshot,
+    );
+  },
+});
+
+export const hover = definePageTool({
+  name: 'hover',
+  description: 'Move the mouse over an element.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    uid: uidParam,
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const outcome = await withElement(page, params.uid, element =>
+      settle(call, () =>
+        explained(
+          params.uid,
+          hoverElement(page, element, {timeoutMs: timeoutFor(page), signal: call.signal}),
+        ),
+      ),
+    );
+    response.setActedOn(outcome.value);
+    report(
+      response,
+      outcome,
+      {
+        done: 'Successfully hovered over the element',
+        dialog: 'The element was hovered and it opened a dialog.',
+      },
+      params.includeSnapshot,
+    );
+  },
+});
+
+/** Longer values get more time, as in chrome-devtools-mcp (10 ms per character). */
+function fillTimeout(page: PageState, value: string): number {
+  return timeoutFor(page) + value.length * 10;
+}
+
+const fillValueDescription =
+  'Text to enter; for a select, the visible text of the option; "true" or "false" for checkboxes, radios and switches.';
+
+export const fill = definePageTool({
+  name: 'fill',
+  description:
+    'Fill a text field, textarea or contenteditable, choose a <select> option, or set a checkbox, radio or switch.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    uid: uidParam,
+    value: z.string().describe(fillValueDescription),
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const outcome = await withElement(page, params.uid, element =>
+      settle(call, () =>
+        explained(
+          params.uid,
+          fillElement(page, element, {
+            value: params.value,
+            timeoutMs: fillTimeout(page, params.value),
+            signal: call.signal,
+          }),
+        ),
+      ),
+    );
+    response.setActedOn(outcome.value);
+    report(
+      response,
+      outcome,
+      {
+        done: 'Successfully filled out the element',
+        dialog: 'The element was filled out and it opened a dialog.',
+      },
+      params.includeSnapshot,
+    );
+  },
+});
+
+export const fillForm = definePageTool({
+  name: 'fill_form',
+  description:
+    'Fill several form elements (text fields, selects, checkboxes, radios) in one call. Prefer it to several fill or click calls.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    elements: z
+      .array(
+        z
+          .object({
+            uid: z.string().describe('uid of the element to fill.'),
+            value: z.string().describe(fillValueDescription),
+          })
+          .describe('One element and its value.'),
+      )
+      .describe('Elements from the snapshot and their values, filled in order.'),
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const progress: {uid: string | undefined; rect: Rect | undefined; stopped: boolean} = {
+      uid: undefined,
+      rect: undefined,
+      stopped: false,
+    };
+    const outcome = await settle(call, async () => {
+      for (const {uid, value} of params.elements) {
+        // A dialog ended the call: the rest stays unfilled even after the dialog is handled.
+        if (progress.stopped) {
+          return;
+        }
+        call.signal.throwIfAborted();
+        progress.uid = uid;
+        progress.rect = await withElement(page, uid, element =>
+          explained(
+            uid,
+            fillElement(page, element, {
+              value,
+              timeoutMs: fillTimeout(page, value),
+              signal: call.signal,
+            }),
+          ),
+        );
+      }
+    });
+    progress.stopped = true;
+    response.setActedOn(progress.rect);
+    const last = params.elements[params.elements.length - 1];
+    const remaining =
+      progress.uid !== last?.uid ? ' The remaining elements were not filled out.' : '';
+    report(
+      response,
+      outcome,
+      {
+        done: 'Successfully filled out the form',
+        dialog: `Filling out the element with uid ${progress.uid ?? ''} opened a dialog.${remaining}`,
+      },
+      params.includeSnapshot,
+    );
+  },
+});
+
+export const typeTextTool = definePageTool({
+  name: 'type_text',
+  description: 'Type text with the keyboard into the focused element, then optionally press a key.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    text: z.string().describe('Text to type.'),
+    submitKey: z
+      .string()
+      .optional()
+      .describe('Key to press after typing, e.g. "Enter", "Tab", "Escape".'),
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const submit = params.submitKey === undefined ? undefined : parseKeyCombo(params.submitKey);
+    const outcome = await settle(call, async () => {
+      await typeText(page, params.text);
+      if (submit) {
+        await pressCombo(page, submit);
+      }
+    });
+    const typed = `Typed text "${params.text}${params.submitKey ? ` + ${params.submitKey}` : ''}"`;
+    report(response, outcome, {done: typed, dialog: `${typed} and it opened a dialog.`}, false);
+  },
+});
+
+export const pressKey = definePageTool({
+  name: 'press_key',
+  description:
+    'Press a key or combination, e.g. "Enter", "Control+A", "Control+Shift+R", "Control++" (modifiers: Control, Shift, Alt, Meta). For shortcuts and keys fill cannot do.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    key: z
+      .string()
+      .describe(
+        'A key or a combination, e.g. "Enter", "Control+A", "Control++", "Control+Shift+R".',
+      ),
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const combo = parseKeyCombo(params.key);
+    const outcome = await settle(call, () => pressCombo(page, combo));
+    report(
+      response,
+      outcome,
+      {
+        done: `Successfully pressed key: ${params.key}`,
+        dialog: `Pressing ${params.key} opened a dialog.`,
+      },
+      params.includeSnapshot,
+    );
+  },
+});
+
+export const drag = definePageTool({
+  name: 'drag',
+  description: 'Drag an element onto another element.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    from_uid: z.string().describe('uid of the element to drag.'),
+    to_uid: z.string().describe('uid of the element to drop it on.'),
+    includeSnapshot: includeSnapshotSchema,
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const outcome = await withElement(page, params.from_uid, from =>
+      withElement(page, params.to_uid, to =>
+        settle(call, () =>
+          explained(
+            params.from_uid,
+            dragElement(page, from, to, {timeoutMs: timeoutFor(page), signal: call.signal}),
+          ),
+        ),
+      ),
+    );
+    response.setActedOn(outcome.value);
+    report(
+      response,
+      outcome,
+      {
+        done: 'Successfully dragged an element',
+        dialog: 'The element was dragged and it opened a dialog.',
+      },
+      params.includeSnapshot,
+    );
+  },
+});
+
+export const uploadFile = definePageTool({
+  name: 'upload_file',
+  description:
+    'Upload files through a file input, or through an element that opens a file chooser when clicked.',
+  category: 'input',
+  readOnly: false,
+  blockedByDialog: true,
+  schema: {
+    uid: z.string().describe('uid of the file input, or of an element that opens a file chooser.'),
+    filePaths: z
+      .array(z.string())
+      .min(1)
+      .describe('Paths of the files to upload, on the machine the browser runs on.'),
+    includeSnapshot: includeSnapshotSchema,
+  },
+  filePaths: [{param: 'filePaths', scope: 'localBrowser'}],
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const outcome = await withElement(page, params.uid, element =>
+      settle(call, () =>
+        uploadFiles(page, element, params.filePaths, {
+          timeoutMs: timeoutFor(page),
+          signal: call.signal,
+        }),
+      ),
+    );
+    response.appendLine(`File uploaded from ${params.filePaths.join(', ')}.`);
+    if (!outcome.dialog) {
+      response.setNavigatedTo(outcome.navigatedTo);
+      if (params.includeSnapshot) {
+        response.includeSnapshot();
+      }
+    }
+  },
+});
+
+export const handleDialog = definePageTool({
+  name: 'handle_dialog',
+  description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt) the page shows.',
+  category: 'input',
+  readOnly: false,
+  schema: {
+    action: z.enum(['accept', 'dismiss']).describe('Accept or dismiss the dialog.'),
+    promptText: z.string().optional().describe('Text to answer a prompt with (accept only).'),
+  },
+  handler: async (call, response) => {
+    const {page, params} = call;
+    const open = page.dialog;
+    if (!open) {
+      throw new Error('No open dialog found');
+    }
+    // Cleared before answering: the page may open the next dialog as soon as this one closes.
+    page.dialog = undefined;
+    let nextDialog: () => void = () => undefined;
+    const another = new Promise<void>(resolve => {
+      nextDialog = page.onDialog(() => resolve());
+    });
+    try {
+      try {
+        if (params.action === 'accept') {
+          await open.dialog.accept(params.promptText);
+        } else {
+          await open.dialog.dismiss();
+        }
+      } catch {
+        // Already answered elsewhere (e.g. by the user in a headful browser).
+      }
+      response.appendLine(
+        params.action === 'accept'
+          ? 'Successfully accepted the dialog'
+          : 'Successfully dismissed the dialog',
+      );
+      response.includePages();
+      // Let what the page does with the answer show up; a new dialog ends the wait.
+      await Promise.race([settleDom(page, {signal: call.signal}), another]);
+    } finally {
+      nextDialog();
+    }
+  },
+});
+
+export const inputTools = [
+  click,
+  clickAtTool,
+  hover,
+  fill,
+  fillForm,
+  typeTextTool,
+  pressKey,
+  drag,
+  uploadFile,
+  handleDialog,
+];

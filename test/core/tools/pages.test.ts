@@ -193,6 +193,14 @@ describe('take_snapshot', () => {
     expect(text).toMatch(/uid=\d+_\d+ link "Other page"/);
   });
 
+  it('shows the content of a page without any focusable element, and named regions', async () => {
+    const id = await openPage('/plain-text.html');
+    const {text} = await call(client, 'take_snapshot', {pageId: id});
+    expect(text).toMatch(/uid=\S+ heading "Only text" level=1/);
+    expect(text).toMatch(/uid=\S+ "No links or inputs here\."/);
+    expect(text).toMatch(/uid=\S+ region "Notes"/);
+  });
+
   it('keeps uids stable across snapshots of the same document', async () => {
     const id = await openPage('/index.html?stable');
     const first = await call(client, 'take_snapshot', {pageId: id});
