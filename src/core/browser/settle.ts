@@ -3,7 +3,7 @@
  * the DOM, wait until the DOM has been quiet for a moment; if it did neither, return at once. There
  * is no fixed delay, so a click that changes nothing costs two round trips, not 100 ms.
  */
-import type {Protocol} from 'puppeteer-core';
+import type {HTTPRequest, Protocol} from 'puppeteer-core';
 import {withTimeout} from './lock.js';
 import type {OpenDialog, PageState} from './PageState.js';
 
@@ -57,6 +57,8 @@ export interface SettleOptions {
    * a function handles it instead (evaluate_script accepts dialogs) and the wait goes on.
    */
   onDialog?: ((dialog: OpenDialog) => Promise<void>) | undefined;
+  /** Cap on waiting for fetch/XHR requests the action started (default: the navigation timeout). */
+  requestTimeoutMs?: number | undefined;
 }
 
 export interface SettleOutcome<T> {
@@ -161,6 +163,64 @@ class NavigationWatch {
   }
 }
 
+/** fetch/XHR requests the page starts while an action runs, until they finish. */
+class RequestTracker {
+  readonly #pending = new Set<HTTPRequest>();
+  #wake: (() => void) | undefined;
+  readonly #off: () => void;
+
+  constructor(state: PageState) {
+    const page = state.page;
+    const onRequest = (request: HTTPRequest): void => {
+      const type = request.resourceType();
+      if (type === 'fetch' || type === 'xhr') {
+        this.#pending.add(request);
+      }
+    };
+    const onDone = (request: HTTPRequest): void => {
+      if (this.#pending.delete(request) && this.#pending.size === 0) {
+        this.#wake?.();
+      }
+    };
+    page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
+    this.#off = () => {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+    };
+  }
+
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  idle(timeoutMs: number): Promise<void> {
+    if (this.#pending.size === 0) {
+      return Promise.resolve();
+    }
+    return new Promise(resolve => {
+      const timer = setTimeout(done, timeoutMs);
+      const wake = (): void => done();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = wake;
+    });
+  }
+
+  dispose(): void {
+    this.#off();
+  }
+}
+
+async function evaluateOnPageSession(state: PageState, expression: string): Promise<number> {
+  const value: unknown = await state.page.evaluate(expression);
+  return typeof value === 'number' ? value : -1;
+}
+
 async function evaluateNumber(
   state: PageState,
   expression: string,
@@ -186,6 +246,7 @@ export async function actAndSettle<T>(
   const quietMs = options.quietMs ?? 50;
   const urlBefore = state.page.url();
   const watch = new NavigationWatch(state);
+  const requests = new RequestTracker(state);
   let dialogSeen: OpenDialog | undefined;
   let stopDialogWatch: () => void = () => undefined;
   const dialogOpened = new Promise<'dialog'>(resolve => {
@@ -207,12 +268,29 @@ export async function actAndSettle<T>(
     }
     const value = raced.value;
     if (!watch.started) {
-      const after = await Promise.race([
-        evaluateNumber(state, PROBE_COUNTER, true).catch(() => -2),
-        dialogOpened.then(() => -3),
-      ]);
+      // The probe goes over puppeteer's own session, the one that reports requests, so a fetch the
+      // action started is seen before the probe's answer even on a busy machine.
+      const probe = (): Promise<number> =>
+        Promise.race([
+          evaluateOnPageSession(state, PROBE_COUNTER).catch(() => -2),
+          dialogOpened.then(() => -3),
+        ]);
+      let after = await probe();
       if (after === -3) {
         return {value, ...outcomeExtras(state, urlBefore, dialogSeen)};
+      }
+      // A fetch the action started usually renders its answer: wait for it, then look again.
+      if (requests.pending > 0 && options.waitForDom !== false && !navigationStarted(watch)) {
+        await Promise.race([
+          requests.idle(options.requestTimeoutMs ?? navigationTimeoutMs),
+          dialogOpened,
+        ]);
+        if (dialogSeen) {
+          return {value, ...outcomeExtras(state, urlBefore, dialogSeen)};
+        }
+        if (!navigationStarted(watch)) {
+          after = await probe();
+        }
       }
       if (
         !navigationStarted(watch) &&
@@ -236,6 +314,7 @@ export async function actAndSettle<T>(
     }
     return {value, ...outcomeExtras(state, urlBefore, dialogSeen)};
   } finally {
+    requests.dispose();
     watch.dispose();
     stopDialogWatch();
   }
