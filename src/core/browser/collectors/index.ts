@@ -1,7 +1,30 @@
 /**
  * Per-page collectors (console, network): eager page features, attached as soon as a page is
- * registered so they see its first request. (Filled in by the tool-parity issue.)
+ * registered so they see its first request.
  */
-import type {AttachableFeature} from '../PageState.js';
+import {PageFeature, type AttachableFeature} from '../PageState.js';
+import {ConsoleCollector} from './ConsoleCollector.js';
+import {NetworkCollector} from './NetworkCollector.js';
 
-export const collectorFeatures: AttachableFeature[] = [];
+export const consoleCollectorFeature = new PageFeature(
+  'console',
+  page => new ConsoleCollector(page),
+  {
+    eager: true,
+    dispose: collector => collector.dispose(),
+  },
+);
+
+export const networkCollectorFeature = new PageFeature(
+  'network',
+  page => new NetworkCollector(page),
+  {
+    eager: true,
+    dispose: collector => collector.dispose(),
+  },
+);
+
+export const collectorFeatures: AttachableFeature[] = [
+  consoleCollectorFeature,
+  networkCollectorFeature,
+];
