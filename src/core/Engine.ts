@@ -3,6 +3,7 @@
  * wires config → browser session → tool catalog and pipeline → MCP sessions (HTTP and stdio) →
  * inspector hub, and answers inspector commands.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -27,7 +28,7 @@ import {resolveToken, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
 import {attachInspectorSocket} from './inspector/InspectorSocket.js';
-import {LiveView} from './inspector/LiveView.js';
+import {DEFAULT_WATCHER, LiveView} from './inspector/LiveView.js';
 import {FileAccess} from './mcp/files.js';
 import {McpSession} from './mcp/McpSession.js';
 import {resultView, ToolRunner} from './mcp/ToolRunner.js';
@@ -87,7 +88,11 @@ export class Engine {
       log: options.log,
       ...(options.env ? {env: options.env} : {}),
     });
-    this.webmcp = new WebMcpService({session: this.session, hub: this.hub});
+    this.webmcp = new WebMcpService({
+      session: this.session,
+      hub: this.hub,
+      categoryEnabled: category => !this.catalog.slim && this.catalog.isCategoryEnabled(category),
+    });
     this.session.pages.addFeatures(this.webmcp.features);
     this.liveView = new LiveView(this.session, frame => this.publishFrame(frame));
     this.catalog = new ToolCatalog(allTools(), {
@@ -199,13 +204,15 @@ export class Engine {
   }
 
   attachSocket(socket: WebSocket): void {
+    // Each socket is its own live-view watcher: the screencast stops when the last one goes away.
+    const watcher = `socket-${crypto.randomUUID()}`;
+    socket.on('close', () => {
+      void this.liveView.stop(watcher).catch(() => undefined);
+    });
     attachInspectorSocket(socket, {
       hub: this.hub,
-      handleCommand: command => this.handleCommand(command),
-      onFrame: listener => {
-        this.#frameListeners.add(listener);
-        return () => this.#frameListeners.delete(listener);
-      },
+      handleCommand: command => this.handleCommand(command, {watcher}),
+      onFrame: listener => this.onFrame(listener),
     });
   }
 
@@ -270,21 +277,34 @@ export class Engine {
     };
   }
 
+  /** Live-view frames for a transport (WebSocket or IPC); returns the unsubscribe function. */
+  onFrame(listener: (frame: LiveFrame) => void): () => void {
+    this.#frameListeners.add(listener);
+    return () => this.#frameListeners.delete(listener);
+  }
+
   publishFrame(frame: LiveFrame): void {
     for (const listener of this.#frameListeners) {
       listener(frame);
     }
   }
 
-  async handleCommand(command: InspectorCommand): Promise<CommandReply> {
+  /**
+   * Answers one inspector command. `origin.watcher` names the UI connection (for the live view);
+   * without it the command counts as coming from the one default watcher (the desktop window).
+   */
+  async handleCommand(
+    command: InspectorCommand,
+    origin: {watcher?: string} = {},
+  ): Promise<CommandReply> {
     try {
-      return {ok: true, value: await this.#command(command)};
+      return {ok: true, value: await this.#command(command, origin.watcher)};
     } catch (error) {
       return {ok: false, error: error instanceof Error ? error.message : String(error)};
     }
   }
 
-  async #command(command: InspectorCommand): Promise<unknown> {
+  async #command(command: InspectorCommand, watcher: string | undefined): Promise<unknown> {
     switch (command.type) {
       case 'getState':
         return this.state();
@@ -311,10 +331,10 @@ export class Engine {
       case 'getToken':
         return {token: this.token.token};
       case 'startLiveView':
-        await this.liveView.start(command.pageId);
-        return null;
+        await this.liveView.start(command.pageId, watcher);
+        return {pageId: this.liveView.pageId ?? null};
       case 'stopLiveView':
-        await this.liveView.stop();
+        await this.liveView.stop(watcher ?? DEFAULT_WATCHER);
         return null;
       case 'webmcpListTools':
       case 'webmcpExecute':

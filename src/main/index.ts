@@ -1,13 +1,359 @@
 /**
- * Electron main process (thin shell). The desktop-shell issue fills this in; the engine does the work.
+ * Electron main process: the thin shell around the engine. It owns the lifecycle (single
+ * instance, quit), the one window, the app protocol, the security policy and the IPC bridge; the
+ * engine does the work and also keeps serving MCP over HTTP at the same /mcp contract as headless
+ * mode. Everything with logic in it lives in the small modules imported below, which take
+ * Electron objects as parameters and are tested without Electron.
  */
-import {app, BrowserWindow} from 'electron';
+import fs from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  protocol,
+  screen,
+  session,
+  shell,
+  type MessageBoxOptions,
+} from 'electron';
+import {detectDisplay, parseFlags, type ServerConfig} from '../core/config/flags.js';
+import {userConfigDir} from '../core/config/paths.js';
+import {
+  categorySettings,
+  loadSettings,
+  settingsToArgs,
+  updateSettings,
+  type Settings,
+} from '../core/config/settings.js';
+import {Engine, PortInUseError} from '../core/Engine.js';
+import {findRendererDir} from '../core/http/static.js';
+import {readVersion} from '../core/version.js';
+import {TOOL_CATEGORIES} from '../shared/categories.js';
+import {APP_NAME} from '../shared/constants.js';
+import {
+  APP_ENTRY_URL,
+  APP_ORIGIN,
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  createAppProtocolHandler,
+  originOf,
+} from './appProtocol.js';
+import {engineEndpoint} from './engineEndpoint.js';
+import {describeHandOver, extractUserArgs, handOverArgs, planHandOver} from './handOver.js';
+import {registerInspectorBridge, type InspectorBridgeHandle} from './inspectorBridge.js';
+import {createIpcIngress} from './ipcIngress.js';
+import {
+  appUrlMatcher,
+  applyPermissionPolicy,
+  applyWebContentsPolicy,
+  createExternalLinkOpener,
+} from './policy.js';
+import {createQuitGate, ENGINE_STOP_TIMEOUT_MS, stopWithin} from './shutdown.js';
+import {boundsToSave, mainWindowOptions, placeWindow} from './windowOptions.js';
 
-void app.whenReady().then(() => {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    webPreferences: {sandbox: true, contextIsolation: true, nodeIntegration: false},
-  });
-  void window.loadURL('about:blank');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+const configDir = userConfigDir();
+// Chromium's own profile (caches, local storage) stays apart from the token and settings files.
+app.setPath('userData', path.join(configDir, 'desktop'));
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+
+const userArgs = extractUserArgs(process.argv, app.isPackaged);
+const loaded = loadSettings(configDir);
+const parsed = parseFlags([...settingsToArgs(loaded.settings), ...userArgs], {
+  env: process.env,
+  hasDisplay: detectDisplay(process.env, process.platform),
 });
+
+/** The dev server (electron-vite dev) in development; never in a packaged app, only loopback. */
+function devRendererUrl(): string | undefined {
+  const raw = process.env.ELECTRON_RENDERER_URL;
+  if (app.isPackaged || raw === undefined) {
+    return undefined;
+  }
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+      ? url.href
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(change: Partial<Settings>): void {
+  try {
+    updateSettings(change, configDir);
+  } catch (error) {
+    log(`Could not save settings: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function logFailure(error: unknown): void {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+function messageBox(
+  window: BrowserWindow | undefined,
+  options: MessageBoxOptions,
+): Promise<number> {
+  const shown = window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options);
+  return shown.then(result => result.response);
+}
+
+function start(config: ServerConfig): void {
+  const devUrl = devRendererUrl();
+  const devOrigin = devUrl === undefined ? undefined : originOf(devUrl);
+  const allowedOrigins = devOrigin === undefined ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin];
+  let mainWindow: BrowserWindow | undefined;
+
+  const openExternal = createExternalLinkOpener({
+    confirm: url =>
+      messageBox(mainWindow, {
+        type: 'question',
+        buttons: ['Open in browser', 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+        title: APP_NAME,
+        message: 'Open this link in your default browser?',
+        detail: url,
+      }).then(response => response === 0),
+    openExternal: url => shell.openExternal(url),
+    log,
+  });
+  const policy = {isAppUrl: appUrlMatcher(allowedOrigins), openExternal};
+  app.on('web-contents-created', (_event, contents) => applyWebContentsPolicy(contents, policy));
+
+  let engine: Engine | undefined;
+  let bridge: InspectorBridgeHandle | undefined;
+  const ready = app.whenReady().then(async () => {
+    applyPermissionPolicy(session.defaultSession, log);
+    const rendererDir = findRendererDir(here);
+    if (rendererDir === undefined) {
+      dialog.showErrorBox(
+        APP_NAME,
+        'The inspector UI is not built. Run "npm run build" and start again.',
+      );
+      app.exit(1);
+      return;
+    }
+    protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
+
+    const running = new Engine(config, {version: readVersion(here), log, rendererDir, configDir});
+    engine = running;
+    try {
+      await running.startHttp(false);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      dialog.showErrorBox(
+        APP_NAME,
+        error instanceof PortInUseError ? message : `Could not start: ${message}`,
+      );
+      await running.stop();
+      app.exit(1);
+      return;
+    }
+    if (config.port !== 0 && config.port !== loaded.settings.port) {
+      remember({port: config.port});
+    }
+    rememberCategories(running);
+
+    bridge = registerInspectorBridge(
+      createIpcIngress(ipcMain, {allowedOrigins, log}),
+      engineEndpoint(running),
+      log,
+    );
+    mainWindow = createWindow(devUrl ?? APP_ENTRY_URL);
+    if (config.stdio) {
+      process.stdin.on('end', () => app.quit());
+      await running.connectStdio();
+    }
+    if (config.readyFile !== undefined) {
+      running.writeReadyFile(config.readyFile);
+    }
+    log(running.startupLine());
+  });
+  ready.catch((error: unknown) => {
+    log(
+      `${APP_NAME} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    app.exit(1);
+  });
+
+  /** Category switches are remembered as the user leaves them (not in --slim, where none apply). */
+  function rememberCategories(running: Engine): void {
+    let saved = JSON.stringify(loaded.settings.categories ?? {});
+    const save = (): void => {
+      if (running.catalog.slim) {
+        return;
+      }
+      const categories = categorySettings(running.catalog.categoryStates());
+      const json = JSON.stringify(categories);
+      if (json !== saved) {
+        saved = json;
+        remember({categories});
+      }
+    };
+    save();
+    running.hub.onEvent(envelope => {
+      if (envelope.event.type === 'toolsChanged') {
+        save();
+      }
+    });
+  }
+
+  function createWindow(entryUrl: string): BrowserWindow {
+    const placement = placeWindow(
+      loadSettings(configDir).settings.window,
+      screen.getAllDisplays().map(display => display.workArea),
+    );
+    const icon = path.join(here, '../../resources/icon.png');
+    const window = new BrowserWindow(
+      mainWindowOptions({
+        preloadPath: path.join(here, '../preload/index.cjs'),
+        iconPath: fs.existsSync(icon) ? icon : undefined,
+        placement,
+      }),
+    );
+    if (placement.maximized) {
+      window.maximize();
+    }
+    window.once('ready-to-show', () => window.show());
+    window.on('close', () => {
+      remember({window: boundsToSave(window.getNormalBounds(), window.isMaximized())});
+    });
+    window.on('closed', () => {
+      if (mainWindow === window) {
+        mainWindow = undefined;
+      }
+    });
+    void window.loadURL(entryUrl);
+    return window;
+  }
+
+  app.on('second-instance', (_event, argv, _cwd, additionalData) => {
+    void ready
+      .then(async () => {
+        if (!engine) {
+          return;
+        }
+        if (mainWindow) {
+          if (mainWindow.isMinimized()) {
+            mainWindow.restore();
+          }
+          mainWindow.focus();
+        } else {
+          mainWindow = createWindow(devUrl ?? APP_ENTRY_URL);
+        }
+        // Compared with the switches as they are now (the user may have toggled some in the UI).
+        const categories = {...engine.config.categories};
+        for (const state of engine.catalog.categoryStates()) {
+          categories[state.id] = state.enabled;
+        }
+        const plan = planHandOver(handOverArgs(additionalData, argv, app.isPackaged), {
+          ...engine.config,
+          categories,
+        });
+        for (const category of TOOL_CATEGORIES) {
+          const enabled = plan.categories[category];
+          if (enabled === undefined) {
+            continue;
+          }
+          const reply = await engine.handleCommand({type: 'setCategoryEnabled', category, enabled});
+          if (!reply.ok) {
+            log(`Could not switch ${category}: ${reply.error}`);
+          }
+        }
+        if (plan.readyFile !== undefined) {
+          engine.writeReadyFile(plan.readyFile);
+        }
+        for (const warning of plan.warnings) {
+          log(`Second launch: ${warning}`);
+        }
+        const summary = describeHandOver(plan);
+        if (summary !== undefined) {
+          log(summary);
+          if (plan.error !== undefined || plan.needsRestart.length > 0) {
+            void messageBox(mainWindow, {
+              type: 'info',
+              title: APP_NAME,
+              message: summary,
+              buttons: ['OK'],
+            });
+          }
+        }
+      })
+      .catch(logFailure);
+  });
+
+  app.on('window-all-closed', () => {
+    // macOS apps stay in the dock without windows; the MCP server keeps serving agents meanwhile.
+    if (process.platform !== 'darwin') {
+      app.quit();
+    }
+  });
+  app.on('activate', () => {
+    void ready
+      .then(() => {
+        if (engine && !mainWindow) {
+          mainWindow = createWindow(devUrl ?? APP_ENTRY_URL);
+        }
+      })
+      .catch(logFailure);
+  });
+  app.on(
+    'before-quit',
+    createQuitGate(
+      async () => {
+        bridge?.dispose();
+        if (engine) {
+          await stopWithin(() => engine?.stop() ?? Promise.resolve(), ENGINE_STOP_TIMEOUT_MS, log);
+        }
+      },
+      () => app.quit(),
+    ),
+  );
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => app.quit());
+  }
+}
+
+switch (parsed.kind) {
+  case 'help':
+    process.stdout.write(`${parsed.text}\n`);
+    app.exit(0);
+    break;
+  case 'version':
+    process.stdout.write(`${readVersion(here)}\n`);
+    app.exit(0);
+    break;
+  case 'error':
+    log(`${APP_NAME}: ${parsed.message}`);
+    dialog.showErrorBox(APP_NAME, `${parsed.message}\n\nRun with --help to see all flags.`);
+    app.exit(2);
+    break;
+  case 'config':
+    if (loaded.warning !== undefined) {
+      log(loaded.warning);
+    }
+    for (const warning of parsed.warnings) {
+      log(`Warning: ${warning}`);
+    }
+    if (app.requestSingleInstanceLock({argv: userArgs, cwd: process.cwd()})) {
+      start(parsed.config);
+    } else {
+      log(
+        `${APP_NAME} is already running: its window was focused and these flags were handed to it.`,
+      );
+      app.exit(0);
+    }
+    break;
+}

@@ -1,6 +1,8 @@
 /**
- * Preload bridge (sandboxed). The desktop-shell issue exposes the named-method API here.
+ * Preload (sandboxed, bundled into one CJS file): exposes the frozen inspector bridge as
+ * `window.inspectorBridge`, and nothing else.
  */
-import {contextBridge} from 'electron';
+import {contextBridge, ipcRenderer} from 'electron';
+import {createInspectorBridge} from './bridge.js';
 
-contextBridge.exposeInMainWorld('inspectorBridge', Object.freeze({}));
+contextBridge.exposeInMainWorld('inspectorBridge', createInspectorBridge(ipcRenderer));

@@ -33,3 +33,30 @@ export interface InspectorBridge {
   subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void;
   onFrame(listener: (frame: LiveFrame) => void): () => void;
 }
+
+/**
+ * IPC channels between the desktop preload and the main process. Requests go renderer → main and
+ * are validated there (sender frame + zod, see the `ipc…Schema`s in protocol.ts); `batch` and
+ * `frame` go main → renderer. The renderer acknowledges each batch and frame so main never queues
+ * more than a few of either.
+ */
+export const IPC_CHANNELS = {
+  /** invoke(InspectorCommand) → CommandReply */
+  command: 'inspector:command',
+  /** send({id, fromSeq}): start streaming event batches for subscription `id`. */
+  subscribe: 'inspector:subscribe',
+  /** send({id}) */
+  unsubscribe: 'inspector:unsubscribe',
+  /** send({id}): the renderer has handled one batch of subscription `id`. */
+  batchAck: 'inspector:batch-ack',
+  /** send({enabled}): whether this renderer wants live-view frames. */
+  frames: 'inspector:frames',
+  /** send({}): the renderer has drawn the last frame; main may send the next one. */
+  frameAck: 'inspector:frame-ack',
+  /** send({}): a new document loaded the preload; drop whatever the previous one subscribed to. */
+  reset: 'inspector:reset',
+  /** main → renderer: {id, batch: EventBatch} */
+  batch: 'inspector:batch',
+  /** main → renderer: LiveFrame */
+  frame: 'inspector:frame',
+} as const;

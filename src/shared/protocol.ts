@@ -87,12 +87,17 @@ export type ConnectedClient = z.infer<typeof connectedClientSchema>;
 
 // --- WebMCP -----------------------------------------------------------------------------------
 
-export const webmcpAnnotationsSchema = z.object({
-  readOnly: z.boolean().optional(),
-  untrustedContent: z.boolean().optional(),
-  autosubmit: z.boolean().optional(),
-  consequential: z.boolean().optional(),
-});
+export const webmcpAnnotationsSchema = z
+  .object({
+    readOnly: z.boolean().optional(),
+    untrustedContent: z.boolean().optional(),
+    autosubmit: z.boolean().optional(),
+    consequential: z.boolean().optional(),
+    /** Meant for developer tooling (listed by list_3p_developer_tools, not list_webmcp_tools). */
+    debugging: z.boolean().optional(),
+  })
+  // Newer browsers add annotations; they are kept (and shown) rather than dropped.
+  .catchall(z.unknown());
 
 export const webmcpToolSchema = z.object({
   pageId: z.number(),
@@ -106,10 +111,25 @@ export const webmcpToolSchema = z.object({
   annotations: webmcpAnnotationsSchema,
   declarative: z.boolean(),
   location: z.object({url: z.string(), line: z.number(), column: z.number()}).optional(),
+  /** The tool's frame is the page's main frame. */
+  mainFrame: z.boolean().optional(),
+  /** Declarative tools: the <form> element (DOM backend node id in the tool's frame). */
+  formBackendNodeId: z.number().optional(),
 });
 export type WebMcpToolView = z.infer<typeof webmcpToolSchema>;
 
-export const webmcpStatusSchema = z.enum(['running', 'Completed', 'Canceled', 'Error', 'TimedOut']);
+/**
+ * `Interrupted`: the page navigated, closed or lost the frame before the tool answered.
+ * `TimedOut`: the page did not answer a cancel within the grace period.
+ */
+export const webmcpStatusSchema = z.enum([
+  'running',
+  'Completed',
+  'Canceled',
+  'Error',
+  'TimedOut',
+  'Interrupted',
+]);
 export type WebMcpStatus = z.infer<typeof webmcpStatusSchema>;
 
 export const webmcpInvokerSchema = z.discriminatedUnion('kind', [
@@ -128,12 +148,50 @@ export const webmcpInvocationSchema = z.object({
   status: webmcpStatusSchema,
   startedAt: z.number(),
   endedAt: z.number().optional(),
-  /** Untrusted: produced by the page. */
+  /** Untrusted: produced by the page. JSON text of the tool's result. */
   output: z.string().optional(),
+  /** The output was cut to keep the event stream bounded; MCP callers get all of it. */
+  outputTruncated: z.boolean().optional(),
   errorText: z.string().optional(),
+  /** The exception's description (message and stack) when the tool threw. */
   exception: z.string().optional(),
+  /** A cancel was sent and the page has not answered it yet. */
+  cancelRequested: z.boolean().optional(),
+  timeoutMs: z.number().optional(),
 });
 export type WebMcpInvocation = z.infer<typeof webmcpInvocationSchema>;
+
+export const webmcpExecuteReplySchema = z.object({invocationId: z.string()});
+
+export const webmcpProblemSchema = z.object({
+  code: z.enum([
+    'browser-not-running',
+    'browser-too-old',
+    'domain-missing',
+    'feature-disabled',
+    'insecure-context',
+    'iframe-not-allowed',
+    'iframe-insecure',
+  ]),
+  /** What is wrong, in one sentence. */
+  message: z.string(),
+  /** The exact next step. */
+  fix: z.string(),
+  frameId: z.string().optional(),
+  frameUrl: z.string().optional(),
+});
+export type WebMcpProblem = z.infer<typeof webmcpProblemSchema>;
+
+export const webmcpDoctorReportSchema = z.object({
+  available: z.boolean(),
+  pageId: z.number().optional(),
+  pageUrl: z.string().optional(),
+  browserVersion: z.string().optional(),
+  problems: z.array(webmcpProblemSchema),
+  /** Facts that are not problems (tool count, frames checked). */
+  notes: z.array(z.string()),
+});
+export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
 // --- Events ---------------------------------------------------------------------------------
 
@@ -228,6 +286,8 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     frameId: z.string(),
     toolName: z.string(),
     input: z.string(),
+    /** Cancel after this long (default 120 s). */
+    timeoutMs: z.number().int().positive().optional(),
   }),
   z.object({type: z.literal('webmcpCancel'), invocationId: z.string()}),
   z.object({
@@ -251,7 +311,12 @@ export type CommandReply = z.infer<typeof commandReplySchema>;
 // --- Wire messages (WebSocket; IPC carries the same payloads) -------------------------------
 
 export const clientMessageSchema = z.discriminatedUnion('kind', [
-  z.object({kind: z.literal('subscribe'), fromSeq: z.number().int().min(0)}),
+  z.object({
+    kind: z.literal('subscribe'),
+    fromSeq: z.number().int().min(0),
+    /** The stream `fromSeq` belongs to; from another stream (a restarted server) it starts over. */
+    streamId: z.string().max(100).optional(),
+  }),
   z.object({kind: z.literal('command'), id: z.number().int(), command: inspectorCommandSchema}),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
@@ -262,6 +327,11 @@ export const eventBatchSchema = z.object({
   dropped: z.number().int(),
   /** The sequence id the next event will get. */
   nextSeq: z.number().int(),
+  /**
+   * Random id of this event stream (one per server run). A new id after a reconnect means the
+   * server restarted and its sequence ids started over.
+   */
+  streamId: z.string().optional(),
 });
 export type EventBatch = z.infer<typeof eventBatchSchema>;
 
@@ -269,6 +339,8 @@ export const liveFrameSchema = z.object({
   pageId: z.number(),
   mimeType: z.string(),
   data: z.string(),
+  /** Size of the page's viewport in CSS pixels, to place the acted-on outline over the image. */
+  viewport: z.object({width: z.number(), height: z.number()}).optional(),
 });
 export type LiveFrame = z.infer<typeof liveFrameSchema>;
 
@@ -278,3 +350,13 @@ export const serverMessageSchema = z.discriminatedUnion('kind', [
   z.object({kind: z.literal('frame'), frame: liveFrameSchema}),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+// --- Desktop IPC payloads (channel names in connection.ts) ----------------------------------
+
+export const ipcSubscribeSchema = z.strictObject({
+  id: z.number().int().min(0),
+  fromSeq: z.number().int().min(0),
+});
+export const ipcSubscriptionRefSchema = z.strictObject({id: z.number().int().min(0)});
+export const ipcFramesSchema = z.strictObject({enabled: z.boolean()});
+export const ipcEmptySchema = z.strictObject({});
