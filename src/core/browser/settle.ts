@@ -3,7 +3,7 @@
  * the DOM, wait until the DOM has been quiet for a moment; if it did neither, return at once. There
  * is no fixed delay, so a click that changes nothing costs two round trips, not 100 ms.
  */
-import type {HTTPRequest, Protocol} from 'puppeteer-core';
+import type {HTTPRequest, HTTPResponse, Protocol} from 'puppeteer-core';
 import {withTimeout} from './lock.js';
 import type {OpenDialog, PageState} from './PageState.js';
 
@@ -163,6 +163,8 @@ class NavigationWatch {
   }
 }
 
+const BODY_GRACE_MS = 150;
+
 /** fetch/XHR requests the page starts while an action runs, until they finish. */
 class RequestTracker {
   readonly #pending = new Set<HTTPRequest>();
@@ -182,13 +184,31 @@ class RequestTracker {
         this.#wake?.();
       }
     };
+    const timers = new Set<NodeJS.Timeout>();
+    // A body the page never reads may never finish loading: once the headers are in, give the
+    // page a short moment to read and render, then stop counting the request.
+    const onResponse = (response: HTTPResponse): void => {
+      const request = response.request();
+      if (this.#pending.has(request)) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          onDone(request);
+        }, BODY_GRACE_MS);
+        timers.add(timer);
+      }
+    };
     page.on('request', onRequest);
+    page.on('response', onResponse);
     page.on('requestfinished', onDone);
     page.on('requestfailed', onDone);
     this.#off = () => {
       page.off('request', onRequest);
+      page.off('response', onResponse);
       page.off('requestfinished', onDone);
       page.off('requestfailed', onDone);
+      for (const timer of timers) {
+        clearTimeout(timer);
+      }
     };
   }
 

@@ -28,6 +28,11 @@ beforeAll(async () => {
        for (const item of items) { const li = document.createElement('li'); li.textContent = item; document.getElementById('list').append(li); }
      }</script>`,
   );
+  server.route('/api/stream', (_request, response) => {
+    // Headers and a first chunk, then nothing: a body that never finishes loading.
+    response.writeHead(200, {'Content-Type': 'text/plain'});
+    response.write('partial');
+  });
   engine = await startEngine();
   client = await engine.connect();
 });
@@ -62,5 +67,23 @@ describe('actAndSettle', () => {
       waitForStableDom: false,
     });
     expect(count.text).toContain('\n2\n');
+  });
+
+  it('does not wait out its cap for a body the page never reads', async () => {
+    const {text} = await call(client, 'new_page', {url: server.url('/index.html?stream')});
+    const id = pageIdFrom(text, 'index.html?stream');
+    const result = await call(client, 'evaluate_script', {
+      pageId: id,
+      function: '() => { fetch("/api/stream"); return "sent"; }',
+    });
+    expect(result.text).toContain('"sent"');
+    const ended = engine.engine.hub
+      .range(1, 1_000_000)
+      .filter(envelope => envelope.event.type === 'toolCallEnded' && envelope.event.pageId === id)
+      .at(-1);
+    // The cap for a pending request is 3 s; the headers arrive at once, so the wait ends long before.
+    expect(ended?.event.type === 'toolCallEnded' ? ended.event.durationMs : Infinity).toBeLessThan(
+      2_500,
+    );
   });
 });
