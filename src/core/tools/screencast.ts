@@ -1,6 +1,107 @@
 /**
- * Tool family: screencast. (Filled in by its issue; registered in tools/index.ts.)
+ * Tool family: screencast — record the page as an mp4 with Chrome's built-in recorder (no ffmpeg),
+ * one recording per page at a time.
  */
-import type {Tool} from './definition.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {z} from 'zod';
+import {PageFeature} from '../browser/PageState.js';
+import {startScreenRecording, stopScreenRecording, viewportPixelSize} from '../browser/recorder.js';
+import {withExtension} from '../mcp/files.js';
+import {definePageTool, type Tool} from './definition.js';
+import {openPrivateFile} from './memory.js';
 
-export const screencastTools: Tool[] = [];
+interface ActiveRecording {
+  stream: string;
+  filePath: string;
+  /** The folder we created for a default path, removed again if nothing gets written. */
+  temporaryDir: string | undefined;
+}
+
+const recordingFeature = new PageFeature<{active: ActiveRecording | undefined}>(
+  'screencast',
+  () => ({active: undefined}),
+);
+
+export const startScreencast = definePageTool({
+  name: 'screencast_start',
+  description: 'Starts recording a screencast (video) of the page.',
+  category: 'debugging',
+  readOnly: false,
+  schema: {
+    filePath: z
+      .string()
+      .optional()
+      .describe('Output file path (.mp4). Uses mkdtemp to generate a unique path if not provided.'),
+  },
+  filePaths: [{param: 'filePath', scope: 'always'}],
+  handler: async (call, response) => {
+    const state = recordingFeature.get(call.page);
+    if (state.active) {
+      throw new Error(
+        'a screencast recording is already in progress. Use screencast_stop to stop it before starting a new one.',
+      );
+    }
+    let temporaryDir: string | undefined;
+    let filePath: string;
+    if (call.params.filePath === undefined) {
+      // Canonical, so the path in this reply is the one screencast_stop reports.
+      temporaryDir = await fs.promises.realpath(
+        await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mcp-browser-inspector-')),
+      );
+      filePath = path.join(temporaryDir, 'screencast.mp4');
+    } else {
+      filePath = withExtension(call.params.filePath, '.mp4');
+    }
+    let stream: string;
+    try {
+      stream = await startScreenRecording(call.page, await viewportPixelSize(call.page));
+    } catch (error) {
+      if (temporaryDir !== undefined) {
+        await fs.promises.rm(temporaryDir, {recursive: true, force: true});
+      }
+      throw error;
+    }
+    state.active = {stream, filePath, temporaryDir};
+    response.appendLine(
+      `Screencast recording started. The recording will be saved to ${filePath}. Use screencast_stop to stop recording.`,
+    );
+  },
+});
+
+export const stopScreencast = definePageTool({
+  name: 'screencast_stop',
+  description: 'Stops the active screencast recording on the page.',
+  category: 'debugging',
+  readOnly: false,
+  schema: {},
+  handler: async (call, response) => {
+    const state = recordingFeature.get(call.page);
+    const active = state.active;
+    if (!active) {
+      throw new Error(
+        'no active screencast recording to stop. Start one with screencast_start first.',
+      );
+    }
+    state.active = undefined;
+    const {target, handle} = await openPrivateFile(call.files, active.filePath);
+    let bytes = 0;
+    try {
+      bytes = await stopScreenRecording(call.page, active.stream, handle);
+    } finally {
+      await handle.close();
+      if (bytes === 0) {
+        await fs.promises.rm(active.temporaryDir ?? target, {recursive: true, force: true});
+      }
+    }
+    if (bytes === 0) {
+      throw new Error(
+        'Chrome produced an empty recording (no frames were painted). Keep the page visible and changing while recording, then try again.',
+      );
+    }
+    response.appendLine(`The screencast recording has been stopped and saved to ${target}.`);
+  },
+});
+
+export const screencastTools: Tool[] = [startScreencast, stopScreencast];

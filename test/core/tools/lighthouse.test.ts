@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+
+let server: FixtureServer;
+let engine: TestEngine;
+let client: Client;
+let tmp: string;
+
+/** Lighthouse loads the page and runs axe and ~100 audits: tens of seconds on a busy machine. */
+const AUDIT_TIMEOUT_MS = 180_000;
+
+beforeAll(async () => {
+  server = await new FixtureServer().start();
+  engine = await startEngine();
+  client = await engine.connect();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-lighthouse-'));
+});
+
+afterAll(async () => {
+  await engine.stop();
+  await server.stop();
+  fs.rmSync(tmp, {recursive: true, force: true});
+});
+
+async function evaluate(pageId: number, fn: string): Promise<unknown> {
+  const {text, isError} = await call(client, 'evaluate_script', {pageId, function: fn});
+  expect(isError, text).toBe(false);
+  const json = /```json\n([\s\S]*?)\n```/.exec(text)?.[1];
+  if (json === undefined) {
+    throw new Error(`No JSON result in:\n${text}`);
+  }
+  return JSON.parse(json);
+}
+
+describe('lighthouse_audit', () => {
+  it(
+    'audits a page with known accessibility problems, writes both reports, and restores emulation',
+    async () => {
+      const opened = await call(client, 'new_page', {url: server.url('/perf-a11y.html')});
+      expect(opened.isError, opened.text).toBe(false);
+      const pageId = pageIdFrom(opened.text, '/perf-a11y.html');
+      const emulated = await call(client, 'emulate', {pageId, viewport: '500x400x2'});
+      expect(emulated.isError, emulated.text).toBe(false);
+
+      const outputDir = path.join(tmp, 'reports');
+      const {text, isError} = await call(client, 'lighthouse_audit', {
+        pageId,
+        outputDirPath: outputDir,
+      });
+      expect(isError, text).toBe(false);
+      expect(text).toContain('## Lighthouse audit results');
+      expect(text).toContain('Mode: navigation');
+      expect(text).toContain('Device: desktop');
+      expect(text).toContain(`URL: ${server.url('/perf-a11y.html')}`);
+
+      const score = (id: string): number => {
+        const match = new RegExp(`^- .+: (\\d+) \\(${id}\\)$`, 'm').exec(text);
+        expect(match, `${id} score in:\n${text}`).not.toBeNull();
+        return Number(match?.[1]);
+      };
+      expect(score('accessibility')).toBeLessThan(90);
+      expect(score('seo')).toBeGreaterThanOrEqual(0);
+      expect(score('best-practices')).toBeGreaterThanOrEqual(0);
+
+      const failed = Number(/^Failed: (\d+)$/m.exec(text)?.[1]);
+      const passed = Number(/^Passed: (\d+)$/m.exec(text)?.[1]);
+      expect(failed).toBeGreaterThanOrEqual(3);
+      expect(passed).toBeGreaterThan(0);
+      // The fixture's known failures, with the nodes they flag.
+      expect(text).toMatch(/^- image-alt \[accessibility(, seo)?\]: .+\(score: 0\)$/m);
+      expect(text).toMatch(/^- button-name \[accessibility\]: /m);
+      expect(text).toMatch(/^- html-has-lang \[accessibility\]: /m);
+      expect(text).toMatch(/ {2}- selector="body > img"/);
+
+      const realDir = fs.realpathSync(outputDir);
+      const jsonReport = path.join(realDir, 'report.json');
+      const htmlReport = path.join(realDir, 'report.html');
+      expect(text).toContain(`### Reports\n- ${jsonReport}\n- ${htmlReport}`);
+      const lhr: unknown = JSON.parse(fs.readFileSync(jsonReport, 'utf8'));
+      expect(lhr).toMatchObject({
+        finalDisplayedUrl: server.url('/perf-a11y.html'),
+        categories: {accessibility: {id: 'accessibility'}},
+      });
+      const html = fs.readFileSync(htmlReport, 'utf8');
+      // Checked as booleans: a failure must not print a 300 kB report.
+      expect(html.includes('<title>Lighthouse Report</title>')).toBe(true);
+      expect(html.includes('"requestedUrl":')).toBe(true);
+
+      // Lighthouse's own 1350x940 emulation is gone; the page's emulated viewport is back.
+      expect(await evaluate(pageId, '() => [innerWidth, innerHeight, devicePixelRatio]')).toEqual([
+        500, 400, 2,
+      ]);
+    },
+    AUDIT_TIMEOUT_MS,
+  );
+
+  it('refuses navigation mode on about:blank and says what to do', async () => {
+    const opened = await call(client, 'new_page', {url: 'about:blank'});
+    expect(opened.isError, opened.text).toBe(false);
+    const pageId = pageIdFrom(opened.text, 'about:blank');
+    const {text, isError} = await call(client, 'lighthouse_audit', {pageId});
+    expect(isError).toBe(true);
+    expect(text).toContain('Lighthouse cannot load about:blank in navigation mode');
+    expect(text).toContain('navigate_page');
+  });
+});
