@@ -190,3 +190,31 @@ export function describeEmulation(state: PageState): string[] {
   }
   return lines;
 }
+
+/**
+ * Lighthouse emulates through its own CDP session; when that session detaches Chrome drops the
+ * device-metrics override it shared with ours. puppeteer's session believes its override is still
+ * in place and Chrome skips a repeat of it, so the viewport is re-sent from the page's own session
+ * (cleared first, for the same reason on a second audit).
+ */
+export async function reapplyEmulation(page: PageState): Promise<void> {
+  const settings = emulationSettings(page);
+  await applyEmulation(page, settings).catch(() => undefined);
+  const session = page.session;
+  const viewport = settings.viewport;
+  if (viewport) {
+    await session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+    await session
+      .send('Emulation.setDeviceMetricsOverride', {
+        width: viewport.width,
+        height: viewport.height,
+        deviceScaleFactor: viewport.deviceScaleFactor,
+        mobile: viewport.isMobile,
+        screenOrientation: viewport.isLandscape
+          ? {angle: 90, type: 'landscapePrimary'}
+          : {angle: 0, type: 'portraitPrimary'},
+      })
+      .catch(() => undefined);
+  }
+  await session.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined);
+}

@@ -88,20 +88,32 @@ export class FileAccess {
     return this.validatePath(input);
   }
 
-  /** Writes a file (validated again, no symlink followed, mode 0600), creating parent folders. */
-  async writeFile(file: string, data: string | Uint8Array): Promise<string> {
+  /**
+   * Opens a file for writing: validated again, parent folders created, mode 0600, never following
+   * a symlink. For streams (heap snapshots, videos); the caller closes the handle.
+   */
+  async openForWriting(file: string): Promise<{target: string; handle: fs.promises.FileHandle}> {
     const target = await this.validatePath(file);
     await fs.promises.mkdir(path.dirname(target), {recursive: true});
-    let handle: fs.promises.FileHandle | undefined;
+    const flags =
+      fs.constants.O_WRONLY |
+      fs.constants.O_CREAT |
+      fs.constants.O_TRUNC |
+      (process.platform === 'win32' ? 0 : fs.constants.O_NOFOLLOW);
     try {
-      handle = await fs.promises.open(
-        target,
-        fs.constants.O_WRONLY |
-          fs.constants.O_CREAT |
-          fs.constants.O_TRUNC |
-          (process.platform === 'win32' ? 0 : fs.constants.O_NOFOLLOW),
-        0o600,
+      return {target, handle: await fs.promises.open(target, flags, 0o600)};
+    } catch (error) {
+      throw new FileAccessError(
+        `Could not write ${target}: ${error instanceof Error ? error.message : String(error)}`,
+        {cause: error},
       );
+    }
+  }
+
+  /** Writes a whole file through openForWriting. */
+  async writeFile(file: string, data: string | Uint8Array): Promise<string> {
+    const {target, handle} = await this.openForWriting(file);
+    try {
       await handle.writeFile(data);
     } catch (error) {
       throw new FileAccessError(
@@ -109,7 +121,7 @@ export class FileAccess {
         {cause: error},
       );
     } finally {
-      await handle?.close();
+      await handle.close();
     }
     return target;
   }

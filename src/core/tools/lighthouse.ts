@@ -6,8 +6,7 @@
 import path from 'node:path';
 import type * as Lighthouse from 'lighthouse';
 import {z} from 'zod';
-import {applyEmulation, emulationSettings} from '../browser/emulationState.js';
-import type {PageState} from '../browser/PageState.js';
+import {reapplyEmulation} from '../browser/emulationState.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 
@@ -191,34 +190,6 @@ function formatResults({mode, device, lhr, reports}: AuditSummary): string {
   return out.join('\n');
 }
 
-/**
- * Lighthouse emulates through its own CDP session; when that session detaches Chrome drops the
- * device-metrics override it shared with ours. puppeteer's session believes its override is still
- * in place and Chrome skips a repeat of it, so the viewport is re-sent from the page's own session
- * (cleared first, for the same reason on a second audit).
- */
-async function restoreEmulation(page: PageState): Promise<void> {
-  const settings = emulationSettings(page);
-  await applyEmulation(page, settings).catch(() => undefined);
-  const session = page.session;
-  const viewport = settings.viewport;
-  if (viewport) {
-    await session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
-    await session
-      .send('Emulation.setDeviceMetricsOverride', {
-        width: viewport.width,
-        height: viewport.height,
-        deviceScaleFactor: viewport.deviceScaleFactor,
-        mobile: viewport.isMobile,
-        screenOrientation: viewport.isLandscape
-          ? {angle: 90, type: 'landscapePrimary'}
-          : {angle: 0, type: 'portraitPrimary'},
-      })
-      .catch(() => undefined);
-  }
-  await session.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined);
-}
-
 export const lighthouseAudit = definePageTool({
   name: 'lighthouse_audit',
   description:
@@ -266,7 +237,7 @@ export const lighthouseAudit = definePageTool({
           ? await lighthouse.navigation(page.page, url, {flags})
           : await lighthouse.snapshot(page.page, {flags});
     } finally {
-      await restoreEmulation(page);
+      await reapplyEmulation(page);
       page.url = page.page.url();
     }
     if (!result) {

@@ -3,33 +3,15 @@
  * --memoryDebugging need DevTools' heap-snapshot worker and are not offered here.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
-import {withExtension, type FileAccess} from '../mcp/files.js';
+import {withExtension} from '../mcp/files.js';
 import {definePageTool, type Tool} from './definition.js';
 
 /**
  * Opens the validated target for writing the way FileAccess.writeFile does (mode 0600, no symlink
  * followed) but as a handle, so hundreds of MB (snapshots, videos) stream to disk, not memory.
  */
-export async function openPrivateFile(
-  files: FileAccess,
-  file: string,
-): Promise<{target: string; handle: fs.promises.FileHandle}> {
-  const target = await files.validatePath(file);
-  await fs.promises.mkdir(path.dirname(target), {recursive: true});
-  const handle = await fs.promises.open(
-    target,
-    fs.constants.O_WRONLY |
-      fs.constants.O_CREAT |
-      fs.constants.O_TRUNC |
-      (process.platform === 'win32' ? 0 : fs.constants.O_NOFOLLOW),
-    0o600,
-  );
-  return {target, handle};
-}
-
 /** Streams HeapProfiler.takeHeapSnapshot chunks into the file; returns the bytes written. */
 async function captureHeapSnapshot(
   page: PageState,
@@ -83,8 +65,7 @@ export const takeHeapSnapshot = definePageTool({
   },
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {
-    const {target, handle} = await openPrivateFile(
-      call.files,
+    const {target, handle} = await call.files.openForWriting(
       withExtension(call.params.filePath, '.heapsnapshot'),
     );
     let complete = false;

@@ -10,7 +10,6 @@ import {PageFeature} from '../browser/PageState.js';
 import {startScreenRecording, stopScreenRecording, viewportPixelSize} from '../browser/recorder.js';
 import {withExtension} from '../mcp/files.js';
 import {definePageTool, type Tool} from './definition.js';
-import {openPrivateFile} from './memory.js';
 
 interface ActiveRecording {
   stream: string;
@@ -85,7 +84,7 @@ export const stopScreencast = definePageTool({
       );
     }
     state.active = undefined;
-    const {target, handle} = await openPrivateFile(call.files, active.filePath);
+    const {target, handle} = await call.files.openForWriting(active.filePath);
     let bytes = 0;
     try {
       bytes = await stopScreenRecording(call.page, active.stream, handle);
