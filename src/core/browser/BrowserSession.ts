@@ -63,6 +63,8 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
   #everStarted = false;
   #reconnectNotePending = false;
   #status: BrowserStatus;
+  /** WebMCP availability as the WebMCP service found it; shown with the running status. */
+  #webmcp: BrowserStatus['webmcp'];
   readonly #env: Record<string, string | undefined>;
   readonly #platform: NodeJS.Platform;
 
@@ -102,8 +104,27 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
   }
 
   #setStatus(status: BrowserStatus): void {
-    this.#status = status;
-    this.emit('status', status);
+    this.#status =
+      status.state === 'running' && this.#webmcp !== undefined
+        ? {...status, webmcp: this.#webmcp}
+        : status;
+    this.emit('status', this.#status);
+  }
+
+  /** The --browserUrl / --wsEndpoint attached to (connect mode). */
+  get endpoint(): string | undefined {
+    return this.options.config.browserUrl ?? this.options.config.wsEndpoint;
+  }
+
+  /** Set by the WebMCP service (version check, `document.modelContext` on a secure page). */
+  setWebMcpAvailability(webmcp: NonNullable<BrowserStatus['webmcp']>): void {
+    if (this.#webmcp?.available === webmcp.available && this.#webmcp.reason === webmcp.reason) {
+      return;
+    }
+    this.#webmcp = webmcp;
+    if (this.#status.state === 'running') {
+      this.#setStatus(this.#status);
+    }
   }
 
   /** The running browser, starting or reattaching it if needed. Concurrent callers share one attempt. */
@@ -136,6 +157,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
 
   async #start(): Promise<Browser> {
     const {config, log} = this.options;
+    this.#webmcp = undefined;
     this.#setStatus({state: 'starting', mode: this.mode});
     let browser: Browser;
     try {

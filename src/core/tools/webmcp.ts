@@ -1,6 +1,171 @@
 /**
- * Tool family: webmcp. (Filled in by its issue; registered in tools/index.ts.)
+ * Tool family: webmcp (category experimentalWebmcp, off by default). chrome-devtools-mcp's
+ * list_webmcp_tools / execute_webmcp_tool with the same names, parameters and output, plus optional
+ * frameId (two frames may register the same name) and timeout; the client's cancel cancels the
+ * page's invocation. Also the "## WebMCP tools" section after navigation and in list_pages.
  */
-import type {Tool} from './definition.js';
+import {z} from 'zod';
+import type {WebMcpToolView} from '../../shared/protocol.js';
+import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import type {Invoker} from '../webmcp/WebMcpService.js';
+import {definePageTool, type Tool, type ToolCall} from './definition.js';
+import {registerPageToolSection} from './pageToolSections.js';
 
-export const webmcpTools: Tool[] = [];
+export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
+const MAX_EXECUTE_TIMEOUT_MS = 600_000;
+/** After the third-party tools section (SECTION_ORDER.pageTools), as in chrome-devtools-mcp. */
+export const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
+
+export function isDebuggingTool(tool: Pick<WebMcpToolView, 'annotations'>): boolean {
+  return tool.annotations.debugging === true;
+}
+
+/** One line per tool, in chrome-devtools-mcp's format; strings are JSON-quoted so a hostile
+ * description cannot fake extra lines. Iframe tools also say which frame. */
+export function formatWebMcpTool(tool: WebMcpToolView): string {
+  const annotations: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(tool.annotations)) {
+    annotations[key] = value;
+  }
+  let line = `name=${JSON.stringify(tool.name)}, description=${JSON.stringify(tool.description)}, inputSchema=${JSON.stringify(tool.inputSchema ?? {})}, annotations=${JSON.stringify(annotations)}`;
+  if (tool.mainFrame === false) {
+    line += `, frameId=${JSON.stringify(tool.frameId)}, frameUrl=${JSON.stringify(tool.frameUrl)}`;
+  }
+  return line;
+}
+
+export function renderWebMcpSection(
+  tools: readonly WebMcpToolView[],
+  unavailableReason?: string,
+): string {
+  const visible = tools.filter(tool => !isDebuggingTool(tool));
+  if (visible.length === 0) {
+    const why =
+      unavailableReason === undefined ? '' : `\nWebMCP is not available: ${unavailableReason}`;
+    return `## WebMCP tools\nNo WebMCP tools available.${why}`;
+  }
+  return ['## WebMCP tools', ...visible.map(formatWebMcpTool)].join('\n');
+}
+
+/** Parses a JSON-object string parameter with chrome-devtools-mcp's error text plus the fix. */
+export function parseJsonObjectParam(
+  raw: string | undefined,
+  label: 'input' | 'params',
+  example: string,
+): Record<string, unknown> {
+  if (raw === undefined || raw.trim() === '') {
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `Failed to parse ${label} as JSON: ${message}. Pass ${label} as a JSON object in a string, e.g. ${example}.`,
+      {cause: error},
+    );
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error(
+      `Failed to parse ${label} as JSON: Parsed ${label} is not an object. Pass ${label} as a JSON object in a string, e.g. ${example}.`,
+    );
+  }
+  return Object.fromEntries(Object.entries(parsed));
+}
+
+function unavailableReason(call: Pick<ToolCall<unknown>, 'session'>): string | undefined {
+  const webmcp = call.session.status.webmcp;
+  return webmcp?.available === false ? webmcp.reason : undefined;
+}
+
+export function invokerOf(call: Pick<ToolCall<unknown>, 'client'>): Invoker {
+  return call.client.transport === 'inspector'
+    ? {kind: 'inspector'}
+    : {kind: 'mcp', client: call.client};
+}
+
+export const listWebMcpTools = definePageTool({
+  name: 'list_webmcp_tools',
+  description: `Lists all WebMCP tools the page exposes (excluding debugging tools, which are exposed via 'list_3p_developer_tools').`,
+  category: 'experimentalWebmcp',
+  readOnly: true,
+  schema: {},
+  handler: async (call, response) => {
+    const tools = await call.services.webmcp.toolsOf(call.page);
+    response.addSection(WEBMCP_SECTION_ORDER, () =>
+      renderWebMcpSection(tools, unavailableReason(call)),
+    );
+  },
+});
+
+export const executeWebMcpTool = definePageTool({
+  name: 'execute_webmcp_tool',
+  description: `Executes a WebMCP tool exposed by the page (for debugging tools, use 'execute_3p_developer_tool').`,
+  category: 'experimentalWebmcp',
+  readOnly: false,
+  schema: {
+    toolName: z.string().describe('The name of the WebMCP tool to execute'),
+    input: z
+      .string()
+      .optional()
+      .describe('The JSON-stringified parameters to pass to the WebMCP tool'),
+    frameId: z
+      .string()
+      .optional()
+      .describe(
+        'Frame of the tool when several frames register the name (from list_webmcp_tools).',
+      ),
+    timeout: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        `Max wait in ms before the tool is cancelled; 0 or omitted uses ${DEFAULT_EXECUTE_TIMEOUT_MS}.`,
+      ),
+  },
+  handler: async (call, response) => {
+    const {toolName, frameId, timeout} = call.params;
+    let input: Record<string, unknown>;
+    try {
+      input = parseJsonObjectParam(call.params.input, 'input', '"{\\"query\\": \\"shoes\\"}"');
+    } catch (error) {
+      const schema = (await call.services.webmcp.toolsOf(call.page)).find(
+        tool => tool.name === toolName,
+      )?.inputSchema;
+      const hint =
+        schema === undefined ? '' : ` The input schema of ${toolName}: ${JSON.stringify(schema)}`;
+      throw new Error(`${error instanceof Error ? error.message : String(error)}${hint}`, {
+        cause: error,
+      });
+    }
+    const timeoutMs =
+      timeout === undefined || timeout <= 0
+        ? DEFAULT_EXECUTE_TIMEOUT_MS
+        : Math.min(timeout, MAX_EXECUTE_TIMEOUT_MS);
+    const outcome = await call.services.webmcp.execute({
+      page: call.page,
+      toolName,
+      frameId,
+      input,
+      invoker: invokerOf(call),
+      timeoutMs,
+      signal: call.signal,
+    });
+    const {status, errorText} = outcome.view;
+    const error = outcome.exception?.description ?? outcome.exception?.value ?? errorText;
+    response.appendLine(JSON.stringify({status, output: outcome.output, error}, null, 2));
+  },
+});
+
+registerPageToolSection((call, response, page) => {
+  const webmcp = call.services.webmcp;
+  if (!webmcp.categoryEnabled('experimentalWebmcp')) {
+    return;
+  }
+  response.addSection(WEBMCP_SECTION_ORDER, async () =>
+    renderWebMcpSection(await webmcp.toolsOf(page), unavailableReason(call)),
+  );
+});
+
+export const webmcpTools: Tool[] = [listWebMcpTools, executeWebMcpTool];

@@ -1,0 +1,368 @@
+/**
+ * One page's WebMCP tools, live from the CDP WebMCP domain: on the page's own session (which sees
+ * the main frame and same-process iframes) and on one session per out-of-process iframe (attached
+ * with Target.setAutoAttach, because their tools are only reported on their own target). The
+ * browser does not send toolsRemoved for a cross-document navigation, so a frame's tools are
+ * dropped on Page.frameNavigated (as puppeteer does) and kept on same-document navigations.
+ */
+import {CDPSessionEvent, type CDPSession, type Protocol} from 'puppeteer-core';
+import type {WebMcpToolView} from '../../shared/protocol.js';
+import {onUntyped, sendUntyped} from '../browser/cdp.js';
+import type {PageState} from '../browser/PageState.js';
+import {
+  cdpToolSchema,
+  emptyResultSchema,
+  toolInvokedSchema,
+  toolRespondedSchema,
+  toolsAddedSchema,
+  toolsRemovedSchema,
+  WEBMCP_EVENTS,
+  type CdpTool,
+  type ToolInvokedEvent,
+  type ToolRespondedEvent,
+} from './cdpSchemas.js';
+
+export interface FrameInfo {
+  id: string;
+  parentId: string | undefined;
+  url: string;
+  origin: string;
+  secureContextType: string | undefined;
+}
+
+/** A CDP session that reports WebMCP tools: the page's own, or an out-of-process iframe's. */
+export class TrackedSession {
+  readonly frames = new Map<string, FrameInfo>();
+  readonly #cleanups: (() => void)[] = [];
+  closed = false;
+
+  constructor(
+    readonly session: CDPSession,
+    readonly kind: 'page' | 'oopif',
+  ) {}
+
+  addCleanup(cleanup: () => void): void {
+    this.#cleanups.push(cleanup);
+  }
+
+  dispose(): void {
+    this.closed = true;
+    for (const cleanup of this.#cleanups.splice(0)) {
+      cleanup();
+    }
+  }
+}
+
+export interface ToolEntry {
+  raw: CdpTool;
+  source: TrackedSession;
+  /** Registration order, so lists keep the page's order. */
+  order: number;
+}
+
+export type FrameGoneReason = 'navigated' | 'removed';
+
+/** What the tracker tells its owner (the WebMcpService). */
+export interface PageWebMcpHooks {
+  toolsChanged(tracker: PageWebMcp): void;
+  invoked(tracker: PageWebMcp, source: TrackedSession, event: ToolInvokedEvent): void;
+  responded(tracker: PageWebMcp, source: TrackedSession, event: ToolRespondedEvent): void;
+  frameGone(
+    tracker: PageWebMcp,
+    source: TrackedSession,
+    frameId: string,
+    reason: FrameGoneReason,
+    url?: string,
+  ): void;
+  frameStoppedLoading(tracker: PageWebMcp, source: TrackedSession, frameId: string): void;
+  sessionGone(tracker: PageWebMcp, source: TrackedSession): void;
+  mainFrameLoaded(tracker: PageWebMcp): void;
+}
+
+function toolKey(frameId: string, name: string): string {
+  return `${frameId}\u0000${name}`;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+function frameInfoOf(frame: Protocol.Page.Frame): FrameInfo {
+  return {
+    id: frame.id,
+    parentId: frame.parentId,
+    url: frame.url + (frame.urlFragment ?? ''),
+    origin: frame.securityOrigin || originOf(frame.url),
+    secureContextType: frame.secureContextType,
+  };
+}
+
+export class PageWebMcp {
+  readonly sessions = new Set<TrackedSession>();
+  readonly #tools = new Map<string, ToolEntry>();
+  #order = 0;
+  /** Why WebMCP.enable failed on the page session (domain missing in old browsers). */
+  enableError: string | undefined;
+  /** Resolves once the page session reported its current tools (enable replays them). */
+  readonly ready: Promise<void>;
+  disposed = false;
+
+  constructor(
+    readonly page: PageState,
+    private readonly hooks: PageWebMcpHooks,
+  ) {
+    const main = new TrackedSession(page.session, 'page');
+    this.ready = this.#track(main).catch((error: unknown) => {
+      this.enableError = error instanceof Error ? error.message : String(error);
+    });
+  }
+
+  get pageSession(): TrackedSession | undefined {
+    return [...this.sessions].find(tracked => tracked.kind === 'page');
+  }
+
+  async #track(tracked: TrackedSession): Promise<void> {
+    const {session} = tracked;
+    this.sessions.add(tracked);
+    const isPage = tracked.kind === 'page';
+
+    tracked.addCleanup(
+      onUntyped(session, WEBMCP_EVENTS.toolsAdded, toolsAddedSchema, event => {
+        this.#added(tracked, event.tools);
+      }),
+    );
+    tracked.addCleanup(
+      onUntyped(session, WEBMCP_EVENTS.toolsRemoved, toolsRemovedSchema, event => {
+        let changed = false;
+        for (const tool of event.tools) {
+          const key = toolKey(tool.frameId, tool.name);
+          if (this.#tools.get(key)?.source === tracked) {
+            this.#tools.delete(key);
+            changed = true;
+          }
+        }
+        if (changed) {
+          this.hooks.toolsChanged(this);
+        }
+      }),
+    );
+    tracked.addCleanup(
+      onUntyped(session, WEBMCP_EVENTS.toolInvoked, toolInvokedSchema, event => {
+        this.hooks.invoked(this, tracked, event);
+      }),
+    );
+    tracked.addCleanup(
+      onUntyped(session, WEBMCP_EVENTS.toolResponded, toolRespondedSchema, event => {
+        this.hooks.responded(this, tracked, event);
+      }),
+    );
+
+    const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
+      const frame = frameInfoOf(event.frame);
+      tracked.frames.set(frame.id, frame);
+      this.#dropFrameTools(tracked, frame.id);
+      this.hooks.frameGone(this, tracked, frame.id, 'navigated', frame.url);
+    };
+    const onWithinDocument = (event: Protocol.Page.NavigatedWithinDocumentEvent): void => {
+      const frame = tracked.frames.get(event.frameId);
+      if (frame) {
+        tracked.frames.set(event.frameId, {...frame, url: event.url});
+        this.hooks.toolsChanged(this);
+      }
+    };
+    const onDetached = (event: Protocol.Page.FrameDetachedEvent): void => {
+      tracked.frames.delete(event.frameId);
+      this.#dropFrameTools(tracked, event.frameId);
+      this.hooks.frameGone(this, tracked, event.frameId, 'removed');
+    };
+    const onStopped = (event: Protocol.Page.FrameStoppedLoadingEvent): void => {
+      this.hooks.frameStoppedLoading(this, tracked, event.frameId);
+      if (isPage && event.frameId === this.page.mainFrameId) {
+        this.hooks.mainFrameLoaded(this);
+      }
+    };
+    const onAttached = (child: CDPSession): void => {
+      void this.#track(new TrackedSession(child, 'oopif')).catch(() => undefined);
+    };
+    session.on('Page.frameNavigated', onNavigated);
+    session.on('Page.navigatedWithinDocument', onWithinDocument);
+    session.on('Page.frameDetached', onDetached);
+    session.on('Page.frameStoppedLoading', onStopped);
+    const onChildDetached = (child: CDPSession): void => {
+      const gone = [...this.sessions].find(candidate => candidate.session === child);
+      if (gone) {
+        this.#sessionGone(gone);
+      }
+    };
+    session.on(CDPSessionEvent.SessionAttached, onAttached);
+    session.on(CDPSessionEvent.SessionDetached, onChildDetached);
+    tracked.addCleanup(() => {
+      session.off('Page.frameNavigated', onNavigated);
+      session.off('Page.navigatedWithinDocument', onWithinDocument);
+      session.off('Page.frameDetached', onDetached);
+      session.off('Page.frameStoppedLoading', onStopped);
+      session.off(CDPSessionEvent.SessionAttached, onAttached);
+      session.off(CDPSessionEvent.SessionDetached, onChildDetached);
+    });
+
+    const steps: Promise<unknown>[] = [
+      session.send('Page.getFrameTree').then(({frameTree}) => {
+        const record = (tree: Protocol.Page.FrameTree): void => {
+          if (!tracked.frames.has(tree.frame.id)) {
+            tracked.frames.set(tree.frame.id, frameInfoOf(tree.frame));
+          }
+          for (const child of tree.childFrames ?? []) {
+            record(child);
+          }
+        };
+        record(frameTree);
+      }),
+      // Out-of-process iframes report their tools only on their own target.
+      session
+        .send('Target.setAutoAttach', {
+          autoAttach: true,
+          waitForDebuggerOnStart: false,
+          flatten: true,
+          filter: [{type: 'iframe'}],
+        })
+        .catch(() => undefined),
+    ];
+    if (!isPage) {
+      steps.push(session.send('Page.enable'));
+    }
+    // enable replays every registered tool as toolsAdded.
+    const enable = sendUntyped(session, 'WebMCP.enable', {}, emptyResultSchema);
+    await Promise.all([...steps.map(step => step.catch(() => undefined)), enable]);
+    if (this.disposed) {
+      this.#sessionGone(tracked);
+    }
+  }
+
+  #added(source: TrackedSession, tools: readonly unknown[]): void {
+    let changed = false;
+    for (const candidate of tools) {
+      const parsed = cdpToolSchema.safeParse(candidate);
+      if (!parsed.success) {
+        continue;
+      }
+      const tool = parsed.data;
+      this.#tools.set(toolKey(tool.frameId, tool.name), {raw: tool, source, order: this.#order++});
+      changed = true;
+    }
+    if (changed) {
+      this.hooks.toolsChanged(this);
+    }
+  }
+
+  #dropFrameTools(source: TrackedSession, frameId: string): void {
+    let changed = false;
+    for (const [key, entry] of this.#tools) {
+      if (entry.source === source && entry.raw.frameId === frameId) {
+        this.#tools.delete(key);
+        changed = true;
+      }
+    }
+    if (changed) {
+      this.hooks.toolsChanged(this);
+    }
+  }
+
+  #sessionGone(tracked: TrackedSession): void {
+    if (!this.sessions.delete(tracked)) {
+      return;
+    }
+    tracked.dispose();
+    let changed = false;
+    for (const [key, entry] of this.#tools) {
+      if (entry.source === tracked) {
+        this.#tools.delete(key);
+        changed = true;
+      }
+    }
+    this.hooks.sessionGone(this, tracked);
+    if (changed) {
+      this.hooks.toolsChanged(this);
+    }
+  }
+
+  entries(): ToolEntry[] {
+    return [...this.#tools.values()];
+  }
+
+  /** Tools named `name`, optionally only in `frameId`. */
+  find(name: string, frameId?: string): ToolEntry[] {
+    if (frameId !== undefined) {
+      const entry = this.#tools.get(toolKey(frameId, name));
+      return entry ? [entry] : [];
+    }
+    return this.entries().filter(entry => entry.raw.name === name);
+  }
+
+  frame(source: TrackedSession, frameId: string): FrameInfo | undefined {
+    return source.frames.get(frameId);
+  }
+
+  /** All frames this page's sessions know, main frame first. */
+  allFrames(): {frame: FrameInfo; source: TrackedSession}[] {
+    const out: {frame: FrameInfo; source: TrackedSession}[] = [];
+    for (const source of this.sessions) {
+      for (const frame of source.frames.values()) {
+        out.push({frame, source});
+      }
+    }
+    return out;
+  }
+
+  view(entry: ToolEntry): WebMcpToolView {
+    const {raw, source} = entry;
+    const frame = source.frames.get(raw.frameId);
+    const top = raw.stackTrace?.callFrames[0];
+    const frameUrl = frame?.url ?? top?.url ?? '';
+    const annotations: WebMcpToolView['annotations'] = {};
+    for (const [key, value] of Object.entries(raw.annotations ?? {})) {
+      annotations[key] = value;
+    }
+    return {
+      pageId: this.page.id,
+      frameId: raw.frameId,
+      frameUrl,
+      origin: frame?.origin ?? originOf(frameUrl),
+      name: raw.name,
+      ...(raw.title === undefined ? {} : {title: raw.title}),
+      description: raw.description,
+      ...(raw.inputSchema === undefined ? {} : {inputSchema: raw.inputSchema}),
+      annotations,
+      declarative: raw.backendNodeId !== undefined,
+      ...(top ? {location: {url: top.url, line: top.lineNumber, column: top.columnNumber}} : {}),
+      mainFrame: raw.frameId === this.page.mainFrameId,
+      ...(raw.backendNodeId === undefined ? {} : {formBackendNodeId: raw.backendNodeId}),
+    };
+  }
+
+  /** Views of every tool, main frame first, then in registration order. */
+  views(): WebMcpToolView[] {
+    return this.entries()
+      .sort((a, b) => {
+        const aMain = a.raw.frameId === this.page.mainFrameId ? 0 : 1;
+        const bMain = b.raw.frameId === this.page.mainFrameId ? 0 : 1;
+        return aMain - bMain || a.order - b.order;
+      })
+      .map(entry => this.view(entry));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const tracked of [...this.sessions]) {
+      this.sessions.delete(tracked);
+      tracked.dispose();
+      if (tracked.kind === 'oopif') {
+        void tracked.session.detach().catch(() => undefined);
+      }
+    }
+    this.#tools.clear();
+  }
+}

@@ -1,0 +1,310 @@
+/**
+ * One WebMCP tool: a list item named after the tool, with its annotation chips, status and the
+ * Execute and Cancel buttons; opened, it shows the full description, the schema (as text), the
+ * input form or raw JSON, where it was registered, and its last result.
+ */
+import Form from '@rjsf/core';
+import type {RJSFSchema, UiSchema} from '@rjsf/utils';
+import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
+import {formatDuration} from '../../ui/format.js';
+import {cfWorkerValidator} from '../../ui/schemaValidator.js';
+import {memo} from 'react';
+import type {ToolActions, ToolActivity, ToolDraft} from './useWebMcpModel.js';
+import {
+  annotationChips,
+  formSchema,
+  invokerLabel,
+  outputView,
+  preview,
+  revealInvisible,
+  statusLabel,
+  statusTone,
+} from './webmcpView.js';
+
+function isSchemaObject(value: unknown): value is RJSFSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isInput(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const FORM_UI: UiSchema = {'ui:submitButtonOptions': {norender: true}};
+
+function domId(tool: WebMcpToolView): string {
+  // Browsers keep tool names to [A-Za-z0-9_.-]; anything else is replaced too, just in case.
+  const name = /^[\w.-]+$/.test(tool.name)
+    ? tool.name.replaceAll('.', '_')
+    : tool.name.replace(/[^\w-]/g, '_');
+  return `wm-${tool.pageId}-${tool.frameId.replace(/[^\w-]/g, '_')}-${name}`;
+}
+
+export function StatusBadge(props: {invocation: WebMcpInvocation | undefined}): React.JSX.Element {
+  const {invocation} = props;
+  return (
+    <span className="webmcp-status">
+      {invocation ? (
+        <span
+          className={`status status--${statusTone(invocation.status)}`}
+          data-status={invocation.status}
+        >
+          {invocation.cancelRequested && invocation.status === 'running'
+            ? 'cancelling…'
+            : statusLabel(invocation.status)}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export function InvocationResult(props: {invocation: WebMcpInvocation}): React.JSX.Element {
+  const {invocation} = props;
+  const output = outputView(invocation.output);
+  const duration =
+    invocation.endedAt === undefined ? undefined : invocation.endedAt - invocation.startedAt;
+  return (
+    <div className="webmcp-result">
+      <p className="webmcp-result__meta">
+        <span className={`status status--${statusTone(invocation.status)}`}>
+          {statusLabel(invocation.status)}
+        </span>{' '}
+        <span className="muted">
+          by {invokerLabel(invocation)}
+          {duration === undefined ? '' : ` · ${formatDuration(duration)}`}
+        </span>
+      </p>
+      <p className="webmcp-result__label">Input</p>
+      <pre className="code-block" tabIndex={0} aria-label="Input">
+        {revealInvisible(invocation.input)}
+      </pre>
+      {output ? (
+        <>
+          <p className="webmcp-result__label">
+            Output {output.kind === 'json' ? '(JSON)' : '(text)'}{' '}
+            <span className="webmcp-chip webmcp-chip--warn">untrusted, from the page</span>
+          </p>
+          <pre className="code-block" tabIndex={0} aria-label="Output" data-testid="webmcp-output">
+            {output.text}
+          </pre>
+          {invocation.outputTruncated ? (
+            <p className="muted">The output was shortened here; MCP clients get all of it.</p>
+          ) : null}
+        </>
+      ) : null}
+      {invocation.errorText ? (
+        <p className="notice notice--error" data-testid="webmcp-error">
+          {revealInvisible(invocation.errorText)}
+        </p>
+      ) : null}
+      {invocation.exception ? (
+        <>
+          <p className="webmcp-result__label">Exception</p>
+          <pre
+            className="code-block webmcp-exception"
+            tabIndex={0}
+            aria-label="Exception"
+            data-testid="webmcp-exception"
+          >
+            {revealInvisible(invocation.exception)}
+          </pre>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export interface ToolItemProps {
+  tool: WebMcpToolView;
+  open: boolean;
+  latest: WebMcpInvocation | undefined;
+  running: WebMcpInvocation | undefined;
+  activity: ToolActivity;
+  draft: ToolDraft;
+  connected: boolean;
+  actions: ToolActions;
+}
+
+function ToolDetails(props: ToolItemProps): React.JSX.Element {
+  const {tool, draft, latest, activity, actions} = props;
+  const schema = formSchema(tool);
+  const id = domId(tool);
+  const hasFields = isSchemaObject(schema.properties) && Object.keys(schema.properties).length > 0;
+  return (
+    <div className="webmcp-tool__details" id={`${id}-details`}>
+      <pre className="webmcp-text" tabIndex={0} aria-label="Description">
+        {revealInvisible(tool.description)}
+      </pre>
+      <dl className="webmcp-meta">
+        <dt>Frame</dt>
+        <dd className="mono">{revealInvisible(tool.frameUrl)}</dd>
+        {tool.location ? (
+          <>
+            <dt>Registered at</dt>
+            <dd className="mono">
+              {revealInvisible(tool.location.url)}:{tool.location.line + 1}:
+              {tool.location.column + 1}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {tool.declarative ? (
+        <p className="webmcp-tool__form-row">
+          <button type="button" onClick={() => actions.highlightForm(tool)}>
+            Show form in page
+          </button>
+          {activity.highlight ? (
+            <span className="muted" role="status">
+              {activity.highlight}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+      <details className="webmcp-schema">
+        <summary>Input schema</summary>
+        <pre className="code-block" tabIndex={0} aria-label={`Input schema of ${tool.name}`}>
+          {revealInvisible(JSON.stringify(tool.inputSchema ?? {}, null, 2))}
+        </pre>
+      </details>
+      <div className="webmcp-input">
+        <div className="webmcp-input__modes" role="radiogroup" aria-label="Edit input as">
+          <label>
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={draft.mode === 'form'}
+              onChange={() => actions.setMode(tool, 'form')}
+            />{' '}
+            Form
+          </label>
+          <label>
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={draft.mode === 'json'}
+              onChange={() => actions.setMode(tool, 'json')}
+            />{' '}
+            Raw JSON
+          </label>
+        </div>
+        {draft.mode === 'form' ? (
+          hasFields && isSchemaObject(schema) ? (
+            <div className="run-form webmcp-form">
+              <Form
+                key={draft.formSerial}
+                schema={schema}
+                uiSchema={FORM_UI}
+                formData={draft.formData}
+                validator={cfWorkerValidator}
+                noHtml5Validate
+                showErrorList={false}
+                idPrefix={id}
+                onChange={event => {
+                  if (isInput(event.formData)) {
+                    actions.setFormData(tool, event.formData);
+                  }
+                }}
+                onSubmit={() => actions.execute(tool)}
+              />
+            </div>
+          ) : (
+            <p className="muted">This tool takes no input.</p>
+          )
+        ) : (
+          <div className="webmcp-json">
+            <label htmlFor={`${id}-json`}>Input (JSON object)</label>
+            <textarea
+              id={`${id}-json`}
+              rows={6}
+              spellCheck={false}
+              value={draft.jsonText}
+              aria-invalid={draft.jsonError !== undefined}
+              onChange={event => actions.setJsonText(tool, event.target.value)}
+            />
+            {draft.jsonError ? <p className="notice notice--error">{draft.jsonError}</p> : null}
+          </div>
+        )}
+        {draft.validation.length > 0 ? (
+          <div className="notice notice--error" role="alert">
+            <p className="webmcp-result__label">Not sent: the input does not match the schema.</p>
+            <ul>
+              {draft.validation.map((message, index) => (
+                <li key={index}>{revealInvisible(message)}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+      {latest ? (
+        <section className="webmcp-last" aria-label={`Last result of ${tool.name}`}>
+          <InvocationResult invocation={latest} />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+/** Memoized: with 200 tools, an invocation of one re-renders only its row. */
+export const ToolItem = memo(function ToolItem(props: ToolItemProps): React.JSX.Element {
+  const {tool, open, latest, running, activity, connected, actions} = props;
+  const id = domId(tool);
+  return (
+    <li
+      className="webmcp-tool"
+      aria-label={tool.name}
+      data-tool={tool.name}
+      data-frame-id={tool.frameId}
+    >
+      <div className="webmcp-tool__head">
+        <button
+          type="button"
+          className="webmcp-tool__toggle"
+          aria-expanded={open}
+          aria-controls={`${id}-details`}
+          onClick={() => actions.toggle(tool)}
+        >
+          <span className="mono webmcp-tool__name">{revealInvisible(tool.name)}</span>
+        </button>
+        {tool.title ? (
+          <span className="webmcp-tool__title">{revealInvisible(tool.title)}</span>
+        ) : null}
+        <span className="webmcp-chips" aria-label="Annotations">
+          {annotationChips(tool).map(chip => (
+            <span
+              key={chip.id}
+              className={`webmcp-chip webmcp-chip--${chip.tone}`}
+              title={chip.description}
+              data-chip={chip.id}
+            >
+              {chip.label}
+            </span>
+          ))}
+        </span>
+        <StatusBadge invocation={activity.sending ? undefined : latest} />
+        <button
+          type="button"
+          className="primary"
+          disabled={!connected || activity.sending}
+          onClick={() => actions.execute(tool)}
+        >
+          Execute
+        </button>
+        <button
+          type="button"
+          disabled={running === undefined || running.cancelRequested === true}
+          onClick={() => actions.cancel(tool)}
+        >
+          Cancel
+        </button>
+      </div>
+      {open ? null : (
+        <p className="webmcp-tool__description">{preview(revealInvisible(tool.description))}</p>
+      )}
+      {activity.error ? (
+        <p className="notice notice--error" role="alert">
+          {activity.error}
+        </p>
+      ) : null}
+      {open ? <ToolDetails {...props} /> : null}
+    </li>
+  );
+});

@@ -1,0 +1,308 @@
+/**
+ * The WebMCP panel with pages that do not play nice: hostile strings (HTML, script tags, very long
+ * text, RTL overrides and zero-width characters) in names, descriptions, schemas, outputs and
+ * exceptions must render as inert text; 200 tools must render fast; and when the attached browser
+ * was started without --enable-features=WebMCP the panel says so and the doctor says what to do.
+ */
+import {spawn, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import type {Browser, ElementHandle, Page} from 'puppeteer-core';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {waitFor} from '../helpers/engine.js';
+import {FixtureServer} from '../helpers/fixtureServer.js';
+import {
+  connectMcp,
+  launchUiBrowser,
+  type McpTestClient,
+  openInspector,
+  openPanel,
+  screenshot,
+  type ServeProcess,
+  startServe,
+  type UiPage,
+} from '../helpers/ui.js';
+
+let fixtures: FixtureServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  fixtures = await new FixtureServer().start();
+  browser = await launchUiBrowser();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await fixtures.stop();
+});
+
+async function openFixture(agent: McpTestClient, pathname: string): Promise<number> {
+  const result = (await agent.client.callTool({
+    name: 'new_page',
+    arguments: {url: fixtures.url(pathname)},
+  })) as CallToolResult;
+  const text = result.content.flatMap(item => (item.type === 'text' ? [item.text] : [])).join('\n');
+  const line = text
+    .split('\n')
+    .find(candidate => /^\d+: /.test(candidate) && candidate.includes(pathname));
+  if (!line) {
+    throw new Error(`no page for ${pathname} in ${text}`);
+  }
+  return Number(line.split(':')[0]);
+}
+
+async function item(page: Page, pageId: number, name: string): Promise<ElementHandle> {
+  const found = await page.waitForSelector(
+    `section[data-page-id="${pageId}"] li.webmcp-tool[aria-label="${name}"]`,
+    {timeout: 20_000},
+  );
+  if (!found) {
+    throw new Error(`no ${name}`);
+  }
+  return found;
+}
+
+async function runAndWait(page: Page, tool: ElementHandle, status: string): Promise<void> {
+  const toggle = await tool.$('.webmcp-tool__toggle');
+  if ((await toggle?.evaluate(element => element.getAttribute('aria-expanded'))) !== 'true') {
+    await toggle?.click();
+  }
+  await (await tool.$('aria/Execute[role="button"]'))?.click();
+  const confirm = await page.$('dialog.webmcp-confirm[open]');
+  if (confirm) {
+    await (await page.waitForSelector('aria/Run it[role="button"]'))?.click();
+  }
+  await waitFor(
+    async () =>
+      (await tool
+        .$eval('.webmcp-status [data-status]', element => element.getAttribute('data-status'))
+        .catch(() => undefined)) === status,
+    15_000,
+    `status ${status}`,
+  );
+}
+
+describe('hostile strings and many tools', () => {
+  let serve: ServeProcess;
+  let ui: UiPage;
+  let page: Page;
+  let agent: McpTestClient;
+  let hostileId: number;
+
+  beforeAll(async () => {
+    serve = await startServe({flags: ['--categoryExperimentalWebmcp']});
+    ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
+    page = ui.page;
+    agent = await connectMcp(serve, 'hostile-agent');
+    hostileId = await openFixture(agent, '/webmcp/hostile.html');
+    await openPanel(page, 'WebMCP');
+  });
+
+  afterAll(async () => {
+    await agent.close();
+    await ui.page.close();
+    await serve.stop();
+  });
+
+  it('shows HTML, script tags and javascript: links as text, never as markup', async () => {
+    const html = await item(page, hostileId, 'html_tool');
+    const collapsed = await html.$eval('.webmcp-tool__description', element => element.textContent);
+    expect(collapsed).toContain(
+      `<img src=x onerror="window.__pwned='img'"><script>window.__pwned='script'</script>`,
+    );
+    await runAndWait(page, html, 'Completed');
+    const output = await html.$eval('[data-testid=webmcp-output]', element => element.textContent);
+    expect(output).toContain('<script>window.__pwned=\\"output\\"</script>');
+    // The schema's hostile property name and title are labels as text.
+    const form = await html.$eval('.webmcp-form', element => element.textContent);
+    expect(form).toContain('<b>bold title</b>');
+    await (await html.$('summary'))?.click();
+    const schema = await html.$eval(
+      '[aria-label="Input schema of html_tool"]',
+      element => element.textContent,
+    );
+    expect(schema).toContain(`"<img src=x onerror=\\"window.__pwned='key'\\">"`);
+
+    const form2 = await item(page, hostileId, 'hostile_form');
+    expect(
+      await form2.$eval('.webmcp-tool__description', element => element.textContent),
+    ).toContain(`<img src=x onerror="window.__pwned='form'"> form tool`);
+    const thrower = await item(page, hostileId, 'html_thrower');
+    await runAndWait(page, thrower, 'Error');
+    expect(
+      await thrower.$eval('[data-testid=webmcp-exception]', element => element.textContent),
+    ).toContain(`Error: <img src=x onerror="window.__pwned='exception'">`);
+
+    const injected = await page.evaluate(() => ({
+      pwned: Reflect.get(window, '__pwned') as unknown,
+      images: document.querySelectorAll('.webmcp-panel img').length,
+      scripts: document.querySelectorAll('.webmcp-panel script').length,
+      links: document.querySelectorAll('.webmcp-panel a[href^="javascript:"]').length,
+      bold: document.querySelectorAll('.webmcp-panel b').length,
+    }));
+    expect(injected).toEqual({pwned: undefined, images: 0, scripts: 0, links: 0, bold: 0});
+    expect(ui.errors).toEqual([]);
+    await screenshot(page, 'webmcp-hostile');
+  });
+
+  it('makes RTL overrides and zero-width characters visible', async () => {
+    const rtl = await item(page, hostileId, 'rtl_tool');
+    const description = await rtl.$eval(
+      '.webmcp-tool__description',
+      element => element.textContent,
+    );
+    expect(description).toBe(
+      'Safe ⟨U+202E⟩gnp.exe⟨U+202C⟩ name with RTL override and zero⟨U+200B⟩width⟨U+200D⟩chars⟨U+FEFF⟩.',
+    );
+    await runAndWait(page, rtl, 'Completed');
+    expect(await rtl.$eval('[data-testid=webmcp-output]', element => element.textContent)).toBe(
+      'output ⟨U+202E⟩txt.exe⟨U+202C⟩ with ⟨U+200B⟩ zero width',
+    );
+  });
+
+  it('keeps very long names, descriptions and outputs inside the layout', async () => {
+    const longName = 'a'.repeat(128);
+    await item(page, hostileId, longName);
+    const long = await item(page, hostileId, 'long_tool');
+    const preview = await long.$eval('.webmcp-tool__description', element => element.textContent);
+    expect(preview.length).toBeLessThanOrEqual(241);
+    await runAndWait(page, long, 'Completed');
+    expect(await long.$eval('.webmcp-last', element => element.textContent)).toContain(
+      'The output was shortened here; MCP clients get all of it.',
+    );
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'webmcp-hostile-long');
+  });
+
+  it('renders 200 tools quickly', async () => {
+    const manyId = await openFixture(agent, '/webmcp/many.html');
+    await waitFor(
+      () =>
+        page.$$eval(
+          `section[data-page-id="${manyId}"] li.webmcp-tool`,
+          items => items.length === 200,
+        ),
+      20_000,
+      '200 tools',
+    );
+    await openPanel(page, 'Log');
+    // Time from opening the tab to 200 tools in the DOM (React render, layout and paint).
+    const elapsed = await page.evaluate(async (pageId: number) => {
+      const tab = [...document.querySelectorAll('[role=tab]')].find(candidate =>
+        candidate.textContent.startsWith('WebMCP'),
+      );
+      if (!(tab instanceof HTMLElement)) {
+        throw new Error('no WebMCP tab');
+      }
+      const started = performance.now();
+      tab.click();
+      await new Promise<void>(resolve => {
+        const check = (): void => {
+          if (
+            document.querySelectorAll(`section[data-page-id="${pageId}"] li.webmcp-tool`).length ===
+            200
+          ) {
+            resolve();
+          } else {
+            requestAnimationFrame(check);
+          }
+        };
+        check();
+      });
+      await new Promise(resolve => requestAnimationFrame(resolve));
+      return performance.now() - started;
+    }, manyId);
+    console.log(`[webmcp] 200 tools rendered in ${elapsed.toFixed(1)} ms`);
+    // The speed target (100 ms) is measured by bench/webmcp.ts on a quiet machine; this only
+    // catches a gross regression on a busy test runner.
+    expect(elapsed).toBeLessThan(1_500);
+    const count = await page.$eval('.webmcp-count', element => element.textContent);
+    expect(count).toMatch(/\d+ tools/);
+    // The filter narrows the list.
+    await page.type('input[aria-label="Filter WebMCP tools"]', 'tool_19');
+    await waitFor(
+      () =>
+        page.$$eval(
+          `section[data-page-id="${manyId}"] li.webmcp-tool`,
+          items => items.length === 10,
+        ),
+      5_000,
+      'filtered list',
+    );
+    await screenshot(page, 'webmcp-many-filtered');
+  });
+});
+
+describe('a browser started without --enable-features=WebMCP', () => {
+  let chrome: ChildProcess;
+  let profile: string;
+  let serve: ServeProcess;
+  let ui: UiPage;
+  let agent: McpTestClient;
+
+  beforeAll(async () => {
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-e2e-noflag-'));
+    chrome = spawn(
+      process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--remote-debugging-port=0',
+        `--user-data-dir=${profile}`,
+        'about:blank',
+      ],
+      {stdio: 'ignore'},
+    );
+    const portFile = path.join(profile, 'DevToolsActivePort');
+    const port = await waitFor(
+      () =>
+        fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').split('\n')[0] : undefined,
+      20_000,
+      'DevToolsActivePort',
+    );
+    serve = await startServe({
+      flags: ['--categoryExperimentalWebmcp', '--browserUrl', `http://127.0.0.1:${port}`],
+    });
+    ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
+    agent = await connectMcp(serve, 'noflag-agent');
+  });
+
+  afterAll(async () => {
+    await agent.close();
+    await ui.page.close();
+    await serve.stop();
+    const exited = new Promise(resolve => chrome.once('exit', resolve));
+    chrome.kill('SIGKILL');
+    await exited;
+    fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5});
+  });
+
+  it('says WebMCP is unavailable and the doctor tells how to restart the browser', async () => {
+    const page = ui.page;
+    const pageId = await openFixture(agent, '/webmcp/imperative.html');
+    await openPanel(page, 'WebMCP');
+    const banner = await page.waitForSelector('[data-testid=webmcp-unavailable]', {
+      timeout: 20_000,
+    });
+    expect(await banner?.evaluate(element => element.textContent)).toBe(
+      'WebMCP is not available: The attached browser was started without --enable-features=WebMCP. Restart it with that flag.',
+    );
+    await page.click(`aria/Diagnose WebMCP on page ${pageId}[role="button"]`);
+    const problem = await page.waitForSelector(
+      '[data-testid=webmcp-doctor] [data-problem=feature-disabled]',
+    );
+    const text = await problem?.evaluate(element => element.textContent);
+    expect(text).toMatch(
+      /The browser at http:\/\/127\.0\.0\.1:\d+ was started without --enable-features=WebMCP/,
+    );
+    expect(text).toContain(
+      'Fix: Quit that browser and start it again with --enable-features=WebMCP',
+    );
+    await screenshot(page, 'webmcp-doctor-no-flag');
+  });
+});
