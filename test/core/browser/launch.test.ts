@@ -87,10 +87,15 @@ describe('attaching to a running browser', () => {
   const server = new FixtureServer();
 
   afterAll(async () => {
-    chromium?.kill('SIGKILL');
+    if (chromium?.exitCode === null) {
+      const exited = new Promise(resolve => chromium?.once('exit', resolve));
+      chromium.kill('SIGKILL');
+      await exited;
+    }
     await server.stop();
     if (profile) {
-      fs.rmSync(profile, {recursive: true, force: true});
+      // Chromium's helper processes may still be flushing the profile for a moment.
+      fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5, retryDelay: 100});
     }
   });
 
