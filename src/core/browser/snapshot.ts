@@ -59,6 +59,11 @@ export class SnapshotStore {
   target(uid: string): UidTarget | undefined {
     return this.#targets.get(uid);
   }
+
+  /** The uid the latest snapshot gave a node, if it showed the node. */
+  uidOf(backendNodeId: number, loaderId: string): string | undefined {
+    return this.#uidByKey.get(`${loaderId}:${backendNodeId}`);
+  }
 }
 
 export const snapshotFeature = new PageFeature('snapshot', () => new SnapshotStore());
