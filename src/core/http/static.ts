@@ -26,7 +26,8 @@ export function contentSecurityPolicy(wsOrigins: readonly string[]): string {
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src 'self' ${wsOrigins.join(' ')}`.trim(),
+    // IPv6 literals are not valid CSP host sources (Chromium logs an error and ignores them).
+    `connect-src 'self' ${wsOrigins.filter(origin => !origin.includes('[')).join(' ')}`.trim(),
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

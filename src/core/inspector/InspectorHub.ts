@@ -4,6 +4,7 @@
  * batches, never one message per event; a slow subscriber simply falls behind and catches up from
  * the store, and what the bound evicted is counted, not hidden.
  */
+import crypto from 'node:crypto';
 import type {EventBatch, EventEnvelope, InspectorEvent} from '../../shared/protocol.js';
 
 export const DEFAULT_EVENT_CAPACITY = 100_000;
@@ -56,6 +57,8 @@ class Subscriber implements Subscription {
 
 export class InspectorHub {
   readonly capacity: number;
+  /** Random per hub (per server run): tells a resuming UI whether its sequence ids still apply. */
+  readonly streamId: string = crypto.randomUUID();
   readonly #batchIntervalMs: number;
   readonly #maxBatch: number;
   readonly #buffer: (EventEnvelope | undefined)[];
@@ -71,7 +74,8 @@ export class InspectorHub {
   constructor(options: HubOptions = {}) {
     this.capacity = options.capacity ?? DEFAULT_EVENT_CAPACITY;
     this.#batchIntervalMs = options.batchIntervalMs ?? 40;
-    this.#maxBatch = options.maxBatchSize ?? 2_000;
+    // Small enough that one batch is a short task for the UI (validating and applying it).
+    this.#maxBatch = options.maxBatchSize ?? 500;
     this.#buffer = new Array<EventEnvelope | undefined>(this.capacity);
   }
 
@@ -148,8 +152,14 @@ export class InspectorHub {
     return out;
   }
 
-  subscribe(fromSeq: number, listener: BatchListener): Subscription {
-    const subscriber = new Subscriber(this, Math.max(1, fromSeq), listener);
+  /**
+   * Streams events from `fromSeq` on. A `fromSeq` from another stream (the UI last saw a previous
+   * server run) or beyond this stream's end starts from the oldest event held instead.
+   */
+  subscribe(fromSeq: number, listener: BatchListener, streamId?: string): Subscription {
+    const foreign =
+      (streamId !== undefined && streamId !== this.streamId) || fromSeq > this.#nextSeq;
+    const subscriber = new Subscriber(this, foreign ? 1 : Math.max(1, fromSeq), listener);
     this.#subscribers.add(subscriber);
     // The backlog (or an empty batch that tells the UI where the stream stands) goes out at once.
     this.scheduleFlush(subscriber, 0);
@@ -184,7 +194,12 @@ export class InspectorHub {
       const last = events.at(-1);
       subscriber.cursor = last ? last.seq + 1 : subscriber.cursor;
       first = false;
-      const more = subscriber.listener({events, dropped: this.#dropped, nextSeq: this.#nextSeq});
+      const more = subscriber.listener({
+        events,
+        dropped: this.#dropped,
+        nextSeq: this.#nextSeq,
+        streamId: this.streamId,
+      });
       if (!more) {
         subscriber.paused = true;
         return;

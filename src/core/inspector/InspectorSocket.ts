@@ -90,14 +90,18 @@ export function attachInspectorSocket(socket: WebSocket, endpoint: InspectorEndp
     const message = parsed.data;
     if (message.kind === 'subscribe') {
       subscription?.close();
-      subscription = endpoint.hub.subscribe(message.fromSeq, batch => {
-        send({kind: 'batch', batch});
-        if (socket.bufferedAmount > HIGH_WATER_BYTES) {
-          waitForDrain();
-          return false;
-        }
-        return true;
-      });
+      subscription = endpoint.hub.subscribe(
+        message.fromSeq,
+        batch => {
+          send({kind: 'batch', batch});
+          if (socket.bufferedAmount > HIGH_WATER_BYTES) {
+            waitForDrain();
+            return false;
+          }
+          return true;
+        },
+        message.streamId,
+      );
       return;
     }
     void endpoint

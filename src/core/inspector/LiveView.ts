@@ -1,21 +1,167 @@
 /**
- * Live view of the selected page for the inspector, from CDP screencast frames.
- * (Filled in by the inspector issue.)
+ * Live view of a page for the inspector, from CDP screencast frames on the page's own session.
+ * Runs only while someone watches: each UI connection is a watcher, and the screencast stops when
+ * the last one leaves. By default it follows the selected page, so it moves when an agent switches
+ * tabs. Frames are acknowledged as they arrive; Chromium sends the next one only after the ack, so
+ * a slow consumer never piles frames up here.
  */
+import type {Protocol} from 'puppeteer-core';
 import type {LiveFrame} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {PageState} from '../browser/PageState.js';
+
+export interface LiveViewOptions {
+  format?: 'jpeg' | 'png';
+  quality?: number;
+  maxWidth?: number;
+  maxHeight?: number;
+}
+
+interface Cast {
+  page: PageState;
+  stop: () => Promise<void>;
+}
+
+/** Watcher id used when a caller does not name one (e.g. the desktop window over IPC). */
+export const DEFAULT_WATCHER = 'default';
 
 export class LiveView {
+  /** Watchers and the page id each asked for (undefined: follow the selected page). */
+  readonly #watchers = new Map<string, number | undefined>();
+  #cast: Cast | undefined;
+  /** Serializes start/stop so overlapping requests never leave two screencasts running. */
+  #queue: Promise<void> = Promise.resolve();
+  readonly #options: Required<LiveViewOptions>;
+  readonly #onPagesChanged = (): void => {
+    // A page that cannot be cast (closing, crashed) just shows no frames; the next change retries.
+    this.#reconcile().catch(() => undefined);
+  };
+
   constructor(
     readonly session: BrowserSession,
     readonly emit: (frame: LiveFrame) => void,
-  ) {}
-
-  start(_pageId: number | undefined): Promise<void> {
-    return Promise.reject(new Error('The live view is not available in this build.'));
+    options: LiveViewOptions = {},
+  ) {
+    this.#options = {format: 'jpeg', quality: 60, maxWidth: 1280, maxHeight: 960, ...options};
   }
 
-  stop(): Promise<void> {
-    return Promise.resolve();
+  /** The page being cast now, if any. */
+  get pageId(): number | undefined {
+    return this.#cast?.page.id;
+  }
+
+  get watching(): boolean {
+    return this.#watchers.size > 0;
+  }
+
+  /**
+   * Starts (or retargets) the live view for a watcher. Without a page id it follows the selected
+   * page; with no page open yet it starts as soon as there is one.
+   */
+  async start(pageId: number | undefined, watcher: string = DEFAULT_WATCHER): Promise<void> {
+    if (pageId !== undefined) {
+      // Fails with the registry's "No page with id …" text before anything changes.
+      this.session.pages.byId(pageId);
+    }
+    if (this.#watchers.size === 0) {
+      this.session.pages.on('changed', this.#onPagesChanged);
+    }
+    this.#watchers.set(watcher, pageId);
+    await this.#reconcile();
+  }
+
+  /** Stops watching for one watcher (or for everyone without an argument). */
+  async stop(watcher?: string): Promise<void> {
+    if (watcher === undefined) {
+      this.#watchers.clear();
+    } else {
+      this.#watchers.delete(watcher);
+    }
+    if (this.#watchers.size === 0) {
+      this.session.pages.off('changed', this.#onPagesChanged);
+    }
+    await this.#reconcile();
+  }
+
+  /** The page the most recent watcher wants, if it is open. */
+  #wantedPage(): PageState | undefined {
+    const requested = [...this.#watchers.values()].at(-1);
+    if (this.#watchers.size === 0) {
+      return undefined;
+    }
+    const pages = this.session.pages;
+    if (requested !== undefined) {
+      const page = pages.list().find(candidate => candidate.id === requested);
+      if (page && !page.closed) {
+        return page;
+      }
+    }
+    const selected = pages.selected;
+    return selected && !selected.closed ? selected : undefined;
+  }
+
+  #reconcile(): Promise<void> {
+    const next = this.#queue.then(async () => {
+      const wanted = this.#wantedPage();
+      const current = this.#cast;
+      if (current && current.page === wanted && !current.page.closed) {
+        return;
+      }
+      if (current) {
+        this.#cast = undefined;
+        await current.stop();
+      }
+      if (wanted) {
+        this.#cast = await this.#startCast(wanted);
+      }
+    });
+    // A failed start must not wedge later requests.
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #startCast(page: PageState): Promise<Cast> {
+    const {session} = page;
+    let viewport: {width: number; height: number} | undefined;
+    const onFrame = (event: Protocol.Page.ScreencastFrameEvent): void => {
+      void session
+        .send('Page.screencastFrameAck', {sessionId: event.sessionId})
+        .catch(() => undefined);
+      const {deviceWidth, deviceHeight} = event.metadata;
+      if (deviceWidth > 0 && deviceHeight > 0) {
+        viewport = {width: deviceWidth, height: deviceHeight};
+      }
+      this.emit({
+        pageId: page.id,
+        mimeType: this.#options.format === 'png' ? 'image/png' : 'image/jpeg',
+        data: event.data,
+        ...(viewport ? {viewport} : {}),
+      });
+    };
+    session.on('Page.screencastFrame', onFrame);
+    try {
+      await session.send('Page.startScreencast', {
+        format: this.#options.format,
+        quality: this.#options.quality,
+        maxWidth: this.#options.maxWidth,
+        maxHeight: this.#options.maxHeight,
+        everyNthFrame: 1,
+      });
+    } catch (error) {
+      session.off('Page.screencastFrame', onFrame);
+      throw new Error(
+        `Could not start the live view of page ${page.id}: ${error instanceof Error ? error.message : String(error)}`,
+        {cause: error},
+      );
+    }
+    return {
+      page,
+      stop: async () => {
+        session.off('Page.screencastFrame', onFrame);
+        if (!page.closed) {
+          await session.send('Page.stopScreencast').catch(() => undefined);
+        }
+      },
+    };
   }
 }

@@ -1,15 +1,38 @@
+/**
+ * Renderer entry: picks the connection (IPC in the desktop app, WebSocket in a browser tab), binds
+ * it to the store, and renders the app.
+ */
+// Base styles first, so each panel's own stylesheet (imported by the panel) can refine them.
+import './styles/theme.css';
+import './styles/app.css';
 import {StrictMode} from 'react';
 import {createRoot} from 'react-dom/client';
+import {z} from 'zod';
+import {App} from './app/App.js';
+import {bindStore} from './app/bootstrap.js';
+import {InspectorContext, type InspectorServices} from './app/InspectorContext.js';
+import {selectConnection} from './connection/selectConnection.js';
+import {InspectorStore} from './store/InspectorStore.js';
+import {UiStore} from './store/UiStore.js';
 
-function App(): React.JSX.Element {
-  return <main>MCP Browser Inspector</main>;
-}
+// The CSP forbids eval: tell zod not to probe for it (the probe itself logs a CSP violation).
+z.config({jitless: true});
+
+const services: InspectorServices = {
+  // Listeners hear about changes once per frame however many batches arrived.
+  store: new InspectorStore(undefined, notify => requestAnimationFrame(notify)),
+  ui: new UiStore(),
+  connection: selectConnection(),
+};
+bindStore(services.connection, services.store);
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <InspectorContext.Provider value={services}>
+        <App />
+      </InspectorContext.Provider>
     </StrictMode>,
   );
 }

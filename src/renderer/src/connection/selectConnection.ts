@@ -1,0 +1,19 @@
+/**
+ * Picks the transport: the desktop app's preload bridge when present (IPC), else the inspector
+ * WebSocket of the server that served this page (web mode).
+ */
+import type {InspectorConnection} from '../../../shared/connection.js';
+import {IpcConnection} from './IpcConnection.js';
+import {takeToken} from './token.js';
+import {WebSocketConnection} from './WebSocketConnection.js';
+
+export function selectConnection(): InspectorConnection {
+  const bridge = window.inspectorBridge;
+  if (bridge) {
+    return new IpcConnection(bridge);
+  }
+  const token = takeToken(window.location, window.sessionStorage, url =>
+    window.history.replaceState(window.history.state, '', url),
+  );
+  return new WebSocketConnection({origin: window.location.origin, token});
+}

@@ -1,0 +1,61 @@
+/**
+ * The inspector token in web mode: it arrives in the URL fragment (`#token=…`, never sent to the
+ * server), is kept in sessionStorage for reloads of this tab, and is removed from the address bar
+ * so it does not end up in screenshots, history or a copied link.
+ */
+const STORAGE_KEY = 'mcp-browser-inspector.token';
+
+export interface TokenLocation {
+  hash: string;
+  pathname: string;
+  search: string;
+}
+
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export function tokenFromFragment(hash: string): string | undefined {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = params.get('token')?.trim();
+  if (!token) {
+    return undefined;
+  }
+  return token;
+}
+
+/**
+ * Reads the token (fragment first, then this tab's storage), stores it, and strips it from the
+ * address bar. Returns undefined when there is none.
+ */
+export function takeToken(
+  location: TokenLocation,
+  storage: TokenStorage,
+  replaceUrl: (url: string) => void,
+): string | undefined {
+  const fromFragment = tokenFromFragment(location.hash);
+  if (fromFragment !== undefined) {
+    try {
+      storage.setItem(STORAGE_KEY, fromFragment);
+    } catch {
+      // Storage can be disabled; the token still works for this page load.
+    }
+    replaceUrl(`${location.pathname}${location.search}`);
+    return fromFragment;
+  }
+  try {
+    return storage.getItem(STORAGE_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function forgetToken(storage: TokenStorage): void {
+  try {
+    storage.removeItem(STORAGE_KEY);
+  } catch {
+    // Nothing stored.
+  }
+}

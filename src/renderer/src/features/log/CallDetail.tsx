@@ -1,0 +1,134 @@
+/**
+ * Everything about one call: arguments, the response (text, images, structured content), the
+ * error, timing and its telemetry record. All of it rendered as text: it comes from pages and
+ * clients.
+ */
+import type {CallRecord} from '../../store/CallLog.js';
+import {CopyButton} from '../../ui/CopyButton.js';
+import {formatClock, formatDuration} from '../../ui/format.js';
+import {ImageView} from '../../ui/ImageView.js';
+import {formatJson, JsonView} from '../../ui/JsonView.js';
+
+export function CallDetail(props: {
+  record: CallRecord | undefined;
+  canRunAgain: boolean;
+  onRunAgain: (record: CallRecord) => void;
+}): React.JSX.Element {
+  const {record} = props;
+  if (!record) {
+    return (
+      <aside className="call-detail call-detail--empty" aria-label="Call details">
+        <p className="muted">
+          Select a call (click it, or focus the list and use the arrow keys) to see its arguments,
+          response, timing and telemetry record.
+        </p>
+      </aside>
+    );
+  }
+  const result = record.result;
+  return (
+    <aside
+      className="call-detail"
+      aria-label={`Details of ${record.tool}`}
+      data-testid="call-detail"
+    >
+      <header className="call-detail__header">
+        <h2 className="call-detail__title mono">{record.tool}</h2>
+        <span className={`status status--${record.status}`}>{record.status}</span>
+        <span className="toolbar__spacer" />
+        <CopyButton
+          label="Copy as JSON"
+          text={formatJson(record)}
+          ariaLabel={`Copy call ${record.tool} as JSON`}
+        />
+        <button
+          type="button"
+          onClick={() => props.onRunAgain(record)}
+          disabled={!props.canRunAgain}
+          title={props.canRunAgain ? undefined : 'Connect to a live server to run tools.'}
+        >
+          Run again…
+        </button>
+      </header>
+      <dl className="call-detail__facts">
+        <dt>Client</dt>
+        <dd>
+          {record.client.name}
+          {record.client.version ? ` ${record.client.version}` : ''}{' '}
+          <span className="muted">({record.client.transport})</span>
+        </dd>
+        <dt>Page</dt>
+        <dd>{record.pageId ?? <span className="muted">none</span>}</dd>
+        <dt>Started</dt>
+        <dd className="mono">{formatClock(record.startedAt)}</dd>
+        <dt>Ended</dt>
+        <dd className="mono">
+          {record.endedAt === undefined ? 'still running' : formatClock(record.endedAt)}
+        </dd>
+        <dt>Duration</dt>
+        <dd className="mono">
+          {record.durationMs === undefined ? '…' : formatDuration(record.durationMs)}
+        </dd>
+        <dt>Call id</dt>
+        <dd className="mono">{record.callId}</dd>
+      </dl>
+
+      {record.errorText === undefined ? null : (
+        <section aria-label="Error">
+          <h3>Error</h3>
+          <pre className="code-block call-detail__error">{record.errorText}</pre>
+        </section>
+      )}
+
+      <section aria-label="Arguments">
+        <h3>Arguments</h3>
+        <JsonView value={record.args} label={`Arguments of ${record.tool}`} />
+      </section>
+
+      <section aria-label="Response">
+        <h3>Response</h3>
+        {result ? (
+          <>
+            {result.text === '' ? (
+              <p className="muted">No text.</p>
+            ) : (
+              <pre className="code-block" tabIndex={0} aria-label="Response text">
+                {result.text}
+              </pre>
+            )}
+            {result.images.map((image, index) => (
+              <ImageView
+                // Images of one response never reorder.
+                key={index}
+                mimeType={image.mimeType}
+                data={image.data}
+                alt={`Image ${index + 1} returned by ${record.tool}`}
+              />
+            ))}
+            {result.structuredContent === undefined ? null : (
+              <>
+                <h4>Structured content</h4>
+                <JsonView value={result.structuredContent} label="Structured content" />
+              </>
+            )}
+          </>
+        ) : (
+          <p className="muted">The call is still running.</p>
+        )}
+      </section>
+
+      <section aria-label="Telemetry record">
+        <h3>Telemetry record</h3>
+        {record.telemetry ? (
+          <JsonView value={record.telemetry} label="Telemetry record of this call" />
+        ) : (
+          <p className="muted">
+            {record.status === 'running'
+              ? 'Produced when the call ends.'
+              : 'None: this call was rejected before it ran (unknown tool, switched off, or bad arguments).'}
+          </p>
+        )}
+      </section>
+    </aside>
+  );
+}

@@ -1,0 +1,186 @@
+/** The live call log: filters, the virtualized grid, and the detail pane of the selected call. */
+import {useRef} from 'react';
+import {useInspector, useSnapshot} from '../../app/InspectorContext.js';
+import {CALL_STATUSES} from '../../store/LogQuery.js';
+import {EmptyState} from '../../ui/EmptyState.js';
+import {formatCount} from '../../ui/format.js';
+import {CallDetail} from './CallDetail.js';
+import {LogTable} from './LogTable.js';
+import {type LogModel, useLogModel} from './useLogModel.js';
+import './log.css';
+
+export function LogPanel(): React.JSX.Element {
+  const model = useLogModel();
+  const version = useSnapshot(snapshot => snapshot.log.version);
+  const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
+  return (
+    <div className="log-panel">
+      <LogToolbar model={model} />
+      {model.offline ? (
+        <div className="notice log-panel__offline" role="status">
+          Viewing <strong>{model.offline.fileName}</strong> offline
+          {model.offline.exportedAt
+            ? ` (exported ${formatDate(model.offline.exportedAt)})`
+            : ''} — {formatCount(model.total)} calls.{' '}
+          <button type="button" onClick={model.closeOffline}>
+            Back to the live log
+          </button>
+        </div>
+      ) : null}
+      {model.notice ? (
+        <div className="notice" role="alert">
+          {model.notice}{' '}
+          <button type="button" onClick={model.dismissNotice}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <div className="log-panel__body">
+        <div className="log-panel__list">
+          {model.total === 0 ? (
+            <LogEmpty offline={model.offline !== undefined} />
+          ) : model.rows.length === 0 ? (
+            <EmptyState title="No call matches these filters">
+              <button type="button" onClick={model.resetFilter}>
+                Clear the filters
+              </button>
+            </EmptyState>
+          ) : (
+            <LogTable
+              rows={model.rows}
+              rowAt={model.rowAt}
+              selectedOrdinal={model.selected?.ordinal}
+              onSelect={record => model.select(record.callId)}
+              onMove={model.moveSelection}
+              version={model.offline ? 0 : version}
+            />
+          )}
+        </div>
+        <CallDetail
+          record={model.selected}
+          canRunAgain={connected && model.offline === undefined}
+          onRunAgain={model.runAgain}
+        />
+      </div>
+    </div>
+  );
+}
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+function LogEmpty(props: {offline: boolean}): React.JSX.Element {
+  const {ui} = useInspector();
+  if (props.offline) {
+    return <EmptyState title="This session file has no calls">Open another file.</EmptyState>;
+  }
+  return (
+    <EmptyState title="No tool calls yet">
+      Connect an MCP client with the setup in{' '}
+      <button type="button" className="link-button" onClick={() => ui.openPanel('connection')}>
+        Connection
+      </button>{' '}
+      and ask it to use the browser, or{' '}
+      <button type="button" className="link-button" onClick={() => ui.openPanel('run')}>
+        run a tool by hand
+      </button>
+      . Calls show up here as they happen.
+    </EmptyState>
+  );
+}
+
+function LogToolbar(props: {model: LogModel}): React.JSX.Element {
+  const {model} = props;
+  const fileInput = useRef<HTMLInputElement>(null);
+  const {filter} = model;
+  return (
+    <div className="toolbar log-toolbar" role="toolbar" aria-label="Log filters and actions">
+      <label className="field">
+        <span className="field__label">Tool</span>
+        <select value={filter.tool} onChange={event => model.setFilter({tool: event.target.value})}>
+          <option value="">All tools</option>
+          {model.toolNames.map(name => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span className="field__label">Status</span>
+        <select
+          value={filter.status}
+          onChange={event => {
+            const status = CALL_STATUSES.find(value => value === event.target.value) ?? '';
+            model.setFilter({status});
+          }}
+        >
+          <option value="">All statuses</option>
+          {CALL_STATUSES.map(status => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span className="field__label">Client</span>
+        <select
+          value={filter.clientId}
+          onChange={event => model.setFilter({clientId: event.target.value})}
+        >
+          <option value="">All clients</option>
+          {model.clients.map(client => (
+            <option key={client.id} value={client.id}>
+              {client.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field field--grow">
+        <span className="field__label">Search</span>
+        <input
+          type="search"
+          placeholder="Text in arguments, results, errors…"
+          value={filter.text}
+          onChange={event => model.setFilter({text: event.target.value})}
+        />
+      </label>
+      <span className="log-toolbar__counts muted" role="status" aria-live="off">
+        {model.filtered
+          ? `${formatCount(model.rows.length)} of ${formatCount(model.total)}`
+          : `${formatCount(model.total)} ${model.total === 1 ? 'call' : 'calls'}`}
+        {model.serverDropped > 0 ? ` · ${formatCount(model.serverDropped)} events dropped` : ''}
+        {model.uiDropped > 0 ? ` · ${formatCount(model.uiDropped)} old calls trimmed` : ''}
+      </span>
+      <span className="toolbar__spacer" />
+      <button type="button" onClick={model.clear} disabled={model.total === 0 && !model.offline}>
+        {model.offline ? 'Close file' : 'Clear'}
+      </button>
+      <button type="button" onClick={model.exportSession} disabled={model.total === 0}>
+        Export…
+      </button>
+      <button type="button" onClick={() => fileInput.current?.click()}>
+        Open file…
+      </button>
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".jsonl,.ndjson,application/x-ndjson,application/json"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label="Open a session file"
+        data-testid="import-session"
+        onChange={event => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) {
+            void model.importFile(file);
+          }
+        }}
+      />
+    </div>
+  );
+}

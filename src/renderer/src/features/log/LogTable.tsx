@@ -1,0 +1,204 @@
+/**
+ * The virtualized call grid. Fixed row height (no measuring, no layout jumps); it follows new rows
+ * while the user is at the bottom and stops as soon as they scroll up, offering a button back.
+ */
+import {useVirtualizer} from '@tanstack/react-virtual';
+import {memo, useCallback, useLayoutEffect, useRef, useState} from 'react';
+import type {CallRecord} from '../../store/CallLog.js';
+import {formatClock, formatDuration} from '../../ui/format.js';
+
+const ROW_HEIGHT = 28;
+
+export interface LogTableProps {
+  rows: readonly number[];
+  rowAt: (ordinal: number) => CallRecord | undefined;
+  selectedOrdinal: number | undefined;
+  onSelect: (record: CallRecord) => void;
+  onMove: (delta: number | 'first' | 'last') => number | undefined;
+  /** Changes whenever any row may have changed (the log version); re-renders the rows. */
+  version: number;
+}
+
+export function LogTable(props: LogTableProps): React.JSX.Element {
+  const {rows, rowAt, selectedOrdinal, onSelect, onMove} = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // `rows` is appended to in place; the key of a row is its call's ordinal.
+  const getItemKey = useCallback((index: number) => rows[index] ?? -index - 1, [rows]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    // The sticky header row sits above the first call row.
+    paddingStart: ROW_HEIGHT,
+    getItemKey,
+    // Stick to the newest row while the view is at the end; once the user scrolls up, new rows
+    // arrive below without moving what they read. No forced layout per batch.
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: ROW_HEIGHT,
+  });
+  // A newly shown log starts at the newest call, like a terminal.
+  const startedAtEnd = useRef(false);
+  useLayoutEffect(() => {
+    if (!startedAtEnd.current && rows.length > 0) {
+      startedAtEnd.current = true;
+      virtualizer.scrollToIndex(rows.length - 1, {align: 'end'});
+    }
+  }, [rows.length, virtualizer]);
+  const following = virtualizer.getDistanceFromEnd() <= ROW_HEIGHT;
+  // How many rows existed when the user left the end, to say how many arrived since.
+  const [leftAt, setLeftAt] = useState<number | undefined>();
+  if (!following && leftAt === undefined) {
+    setLeftAt(rows.length);
+  } else if (following && leftAt !== undefined) {
+    setLeftAt(undefined);
+  }
+  const unseen = leftAt === undefined ? 0 : Math.max(0, rows.length - leftAt);
+
+  const jumpToLatest = (): void => {
+    if (rows.length > 0) {
+      virtualizer.scrollToIndex(rows.length - 1, {align: 'end'});
+    }
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent): void => {
+    const moves: Record<string, number | 'first' | 'last'> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: 10,
+      PageUp: -10,
+      Home: 'first',
+      End: 'last',
+    };
+    const delta = moves[event.key];
+    if (delta === undefined) {
+      return;
+    }
+    event.preventDefault();
+    const index = onMove(delta);
+    if (index !== undefined) {
+      virtualizer.scrollToIndex(index, {align: delta === 'last' ? 'end' : 'auto'});
+    }
+  };
+
+  const selectedIndex = selectedOrdinal === undefined ? -1 : rows.indexOf(selectedOrdinal);
+  const activeId = selectedIndex >= 0 ? `call-row-${selectedOrdinal ?? ''}` : undefined;
+
+  return (
+    <div className="log-table">
+      <div
+        className="log-table__scroll"
+        ref={scrollRef}
+        role="grid"
+        aria-label="Tool calls"
+        aria-rowcount={rows.length + 1}
+        aria-activedescendant={activeId}
+        aria-readonly="true"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        data-testid="call-log"
+      >
+        <div
+          className="log-table__canvas"
+          role="rowgroup"
+          style={{height: virtualizer.getTotalSize()}}
+        >
+          <div className="log-row log-row--header" role="row" aria-rowindex={1}>
+            <span role="columnheader" className="log-cell log-cell--time">
+              Time
+            </span>
+            <span role="columnheader" className="log-cell log-cell--client">
+              Client
+            </span>
+            <span role="columnheader" className="log-cell log-cell--tool">
+              Tool
+            </span>
+            <span role="columnheader" className="log-cell log-cell--page">
+              Page
+            </span>
+            <span role="columnheader" className="log-cell log-cell--status">
+              Status
+            </span>
+            <span role="columnheader" className="log-cell log-cell--duration">
+              Duration
+            </span>
+          </div>
+          {virtualizer.getVirtualItems().map(item => {
+            const ordinal = rows[item.index];
+            const record = ordinal === undefined ? undefined : rowAt(ordinal);
+            if (!record) {
+              return null;
+            }
+            return (
+              <LogRow
+                key={item.key}
+                record={record}
+                top={item.start}
+                rowIndex={item.index + 2}
+                selected={record.ordinal === selectedOrdinal}
+                onSelect={onSelect}
+              />
+            );
+          })}
+        </div>
+      </div>
+      {following ? null : (
+        <button type="button" className="primary log-table__jump" onClick={jumpToLatest}>
+          {unseen > 0 ? `↓ ${unseen} new — follow` : '↓ Follow new calls'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+const LogRow = memo(function LogRow(props: {
+  record: CallRecord;
+  top: number;
+  rowIndex: number;
+  selected: boolean;
+  onSelect: (record: CallRecord) => void;
+}): React.JSX.Element {
+  const {record} = props;
+  return (
+    <div
+      id={`call-row-${record.ordinal}`}
+      role="row"
+      aria-rowindex={props.rowIndex}
+      aria-selected={props.selected}
+      className={`log-row${props.selected ? ' log-row--selected' : ''}`}
+      style={{transform: `translateY(${props.top}px)`}}
+      data-call-id={record.callId}
+      data-status={record.status}
+      onClick={() => props.onSelect(record)}
+    >
+      <span role="gridcell" className="log-cell log-cell--time mono">
+        {formatClock(record.startedAt)}
+      </span>
+      <span role="gridcell" className="log-cell log-cell--client" title={clientTitle(record)}>
+        {record.client.transport === 'inspector' ? (
+          <span className="badge badge--inspector">Inspector</span>
+        ) : (
+          record.client.name
+        )}
+      </span>
+      <span role="gridcell" className="log-cell log-cell--tool mono">
+        {record.tool}
+      </span>
+      <span role="gridcell" className="log-cell log-cell--page mono">
+        {record.pageId ?? ''}
+      </span>
+      <span role="gridcell" className={`log-cell log-cell--status status status--${record.status}`}>
+        {record.status}
+      </span>
+      <span role="gridcell" className="log-cell log-cell--duration mono">
+        {record.status === 'running' ? '…' : formatDuration(record.durationMs)}
+      </span>
+    </div>
+  );
+});
+
+function clientTitle(record: CallRecord): string {
+  const {client} = record;
+  return client.version ? `${client.name} ${client.version} (${client.transport})` : client.name;
+}

@@ -1,0 +1,194 @@
+/**
+ * Run any enabled tool by hand: a form generated from the tool's JSON schema (or raw JSON), and
+ * the result. The call goes through the engine's normal pipeline and shows in the log.
+ */
+import Form from '@rjsf/core';
+import type {RJSFSchema, UiSchema} from '@rjsf/utils';
+import {EmptyState} from '../../ui/EmptyState.js';
+import {ImageView} from '../../ui/ImageView.js';
+import {JsonView} from '../../ui/JsonView.js';
+import {cfWorkerValidator} from '../../ui/schemaValidator.js';
+import {type RunModel, type RunOutcome, useRunModel} from './useRunModel.js';
+import './run.css';
+
+function isSchemaObject(value: unknown): value is RJSFSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isArgs(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function RunPanel(): React.JSX.Element {
+  const model = useRunModel();
+  if (!model.ready) {
+    return <EmptyState title="Loading tools…">Waiting for the server to answer.</EmptyState>;
+  }
+  if (model.tools.length === 0) {
+    return (
+      <EmptyState title="No tool is enabled">
+        Turn on a category in Tools, then pick a tool here.
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="panel-body run-panel">
+      <p className="muted">
+        Runs exactly like an agent&apos;s call (same checks, same page locks) and shows in the Log
+        as coming from the <strong>Inspector</strong>.
+      </p>
+      <label className="run-panel__pick">
+        <span>Tool</span>
+        <select
+          value={model.tool?.name ?? ''}
+          onChange={event => model.selectTool(event.target.value)}
+        >
+          <option value="">Choose a tool…</option>
+          {model.tools.map(tool => (
+            <option key={tool.name} value={tool.name}>
+              {tool.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {model.tool && !model.tool.enabled ? (
+        <p className="notice notice--error">
+          {model.tool.disabledReason ?? `${model.tool.name} is switched off.`}
+        </p>
+      ) : null}
+      {model.tool ? (
+        <ToolForm model={model} />
+      ) : (
+        <p className="muted">
+          Pick a tool to fill in its arguments. From the Log, &quot;Run again…&quot; brings a call
+          here with its arguments ready to edit.
+        </p>
+      )}
+      {model.outcome ? <Outcome outcome={model.outcome} /> : null}
+    </div>
+  );
+}
+
+function ToolForm(props: {model: RunModel}): React.JSX.Element | null {
+  const {model} = props;
+  const {tool, schema} = model;
+  if (!tool || !schema || !isSchemaObject(schema)) {
+    return null;
+  }
+  const uiSchema: UiSchema = {
+    'ui:submitButtonOptions': {
+      submitText: model.running ? 'Running…' : `Run ${tool.name}`,
+      props: {className: 'primary', disabled: model.running || !model.connected},
+    },
+  };
+  return (
+    <section className="card run-form" aria-label={`Arguments for ${tool.name}`}>
+      <p className="run-form__description">{tool.description}</p>
+      <div className="run-form__modes" role="radiogroup" aria-label="Edit arguments as">
+        <label>
+          <input
+            type="radio"
+            name="args-mode"
+            checked={model.mode === 'form'}
+            onChange={() => model.setMode('form')}
+          />{' '}
+          Form
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="args-mode"
+            checked={model.mode === 'json'}
+            onChange={() => model.setMode('json')}
+          />{' '}
+          JSON
+        </label>
+      </div>
+      {model.mode === 'form' ? (
+        <Form
+          key={model.formKey}
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={model.args}
+          validator={cfWorkerValidator}
+          noHtml5Validate
+          showErrorList={false}
+          idPrefix="run"
+          onChange={event => {
+            if (isArgs(event.formData)) {
+              model.setArgs(event.formData);
+            }
+          }}
+          onSubmit={event => {
+            model.run(isArgs(event.formData) ? event.formData : {});
+          }}
+        />
+      ) : (
+        <div className="run-form__json">
+          <label htmlFor="run-json">Arguments (JSON object)</label>
+          <textarea
+            id="run-json"
+            rows={10}
+            value={model.jsonText}
+            spellCheck={false}
+            aria-invalid={model.jsonError !== undefined}
+            aria-describedby={model.jsonError ? 'run-json-error' : undefined}
+            onChange={event => model.setJsonText(event.target.value)}
+          />
+          {model.jsonError ? (
+            <p id="run-json-error" className="notice notice--error">
+              {model.jsonError}
+            </p>
+          ) : null}
+          <button
+            type="button"
+            className="primary"
+            disabled={model.running || !model.connected || model.jsonError !== undefined}
+            onClick={() => model.run()}
+          >
+            {model.running ? 'Running…' : `Run ${tool.name}`}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Outcome(props: {outcome: RunOutcome}): React.JSX.Element {
+  const {outcome} = props;
+  return (
+    <section
+      className={`card run-outcome${outcome.isError ? ' run-outcome--error' : ''}`}
+      aria-label={`Result of ${outcome.tool}`}
+      data-testid="run-outcome"
+    >
+      <h2>
+        Result of <span className="mono">{outcome.tool}</span>{' '}
+        <span className={`status status--${outcome.isError ? 'error' : 'ok'}`}>
+          {outcome.isError ? 'error' : 'ok'}
+        </span>
+      </h2>
+      {outcome.failure ? <p className="notice notice--error">{outcome.failure}</p> : null}
+      {outcome.result ? (
+        <>
+          {outcome.result.text ? (
+            <pre className="code-block" tabIndex={0} aria-label="Result text">
+              {outcome.result.text}
+            </pre>
+          ) : null}
+          {outcome.result.images.map((image, index) => (
+            <ImageView
+              key={index}
+              mimeType={image.mimeType}
+              data={image.data}
+              alt={`Image ${index + 1} returned by ${outcome.tool}`}
+            />
+          ))}
+          {outcome.result.structuredContent ? (
+            <JsonView value={outcome.result.structuredContent} label="Structured content" />
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+import {describe, expect, it} from 'vitest';
+import {InspectorHub} from '../../../src/core/inspector/InspectorHub.js';
+import type {EventBatch, InspectorEvent} from '../../../src/shared/protocol.js';
+import {waitFor} from '../../helpers/engine.js';
+
+function started(index: number): InspectorEvent {
+  return {
+    type: 'toolCallStarted',
+    callId: `call-${index}`,
+    tool: 'list_pages',
+    args: {index},
+    client: {id: 'c1', name: 'test', version: '1', transport: 'http'},
+  };
+}
+
+function collect(hub: InspectorHub, fromSeq: number, streamId?: string) {
+  const batches: EventBatch[] = [];
+  const subscription = hub.subscribe(
+    fromSeq,
+    batch => {
+      batches.push(batch);
+      return true;
+    },
+    streamId,
+  );
+  const seqs = (): number[] => batches.flatMap(batch => batch.events.map(event => event.seq));
+  return {batches, subscription, seqs};
+}
+
+describe('InspectorHub', () => {
+  it('assigns increasing sequence ids and delivers every event in order', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 5});
+    const {seqs, subscription} = collect(hub, 0);
+    for (let index = 0; index < 500; index++) {
+      hub.publish(started(index));
+    }
+    await waitFor(() => seqs().length === 500);
+    expect(seqs()).toEqual(Array.from({length: 500}, (_, index) => index + 1));
+    expect(hub.nextSeq).toBe(501);
+    subscription.close();
+  });
+
+  it('keeps at most `capacity` events and counts what it dropped', async () => {
+    const hub = new InspectorHub({capacity: 10, batchIntervalMs: 5});
+    for (let index = 0; index < 25; index++) {
+      hub.publish(started(index));
+    }
+    expect(hub.size).toBe(10);
+    expect(hub.dropped).toBe(15);
+    expect(hub.firstSeq).toBe(16);
+    expect(hub.get(15)).toBeUndefined();
+    expect(hub.get(16)?.event).toMatchObject({callId: 'call-15'});
+    const {batches, seqs} = collect(hub, 1);
+    await waitFor(() => seqs().length === 10);
+    expect(seqs()).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
+    expect(batches[0]?.dropped).toBe(15);
+    expect(batches[0]?.nextSeq).toBe(26);
+  });
+
+  it('resumes from a sequence id, and starts over for another stream or a future id', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 5});
+    for (let index = 0; index < 20; index++) {
+      hub.publish(started(index));
+    }
+    const resumed = collect(hub, 12, hub.streamId);
+    await waitFor(() => resumed.seqs().length === 9);
+    expect(resumed.seqs()[0]).toBe(12);
+    expect(resumed.batches[0]?.streamId).toBe(hub.streamId);
+
+    const otherStream = collect(hub, 12, 'a-previous-server-run');
+    await waitFor(() => otherStream.seqs().length === 20);
+    expect(otherStream.seqs()[0]).toBe(1);
+
+    const future = collect(hub, 500);
+    await waitFor(() => future.seqs().length === 20);
+    expect(future.seqs()[0]).toBe(1);
+
+    // Caught up: new events follow without repeats.
+    hub.publish(started(99));
+    await waitFor(() => resumed.seqs().length === 10);
+    expect(resumed.seqs().slice(-2)).toEqual([20, 21]);
+  });
+
+  it('sends an empty batch at once so a new subscriber knows where the stream stands', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 1_000});
+    const {batches} = collect(hub, 0);
+    await waitFor(() => batches.length === 1);
+    expect(batches[0]).toMatchObject({events: [], nextSeq: 1, dropped: 0});
+  });
+
+  it('delivers in batches, never one message per event', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 30, maxBatchSize: 40});
+    const {batches, seqs} = collect(hub, 0);
+    await waitFor(() => batches.length === 1);
+    for (let index = 0; index < 100; index++) {
+      hub.publish(started(index));
+    }
+    await waitFor(() => seqs().length === 100);
+    const sizes = batches.slice(1).map(batch => batch.events.length);
+    expect(sizes).toEqual([40, 40, 20]);
+  });
+
+  it('pauses a subscriber that cannot take more and resumes where it stopped', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 5, maxBatchSize: 10});
+    const received: number[] = [];
+    let calls = 0;
+    let accept = false;
+    const subscription = hub.subscribe(0, batch => {
+      calls++;
+      received.push(...batch.events.map(event => event.seq));
+      return accept;
+    });
+    // The first (empty) batch answers "full": nothing more may arrive until resume().
+    await waitFor(() => calls === 1);
+    for (let index = 0; index < 35; index++) {
+      hub.publish(started(index));
+    }
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(calls).toBe(1);
+    expect(received).toEqual([]);
+    accept = true;
+    subscription.resume();
+    await waitFor(() => received.length === 35);
+    expect(received).toEqual(Array.from({length: 35}, (_, index) => index + 1));
+    expect(calls).toBe(5);
+    subscription.close();
+  });
+
+  it('stops delivering after close', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 5});
+    const {seqs, subscription} = collect(hub, 0);
+    hub.publish(started(1));
+    await waitFor(() => seqs().length === 1);
+    subscription.close();
+    hub.publish(started(2));
+    await new Promise(resolve => setTimeout(resolve, 40));
+    expect(seqs()).toEqual([1]);
+  });
+
+  it('drops oversized screenshots from the store but keeps the call', () => {
+    const hub = new InspectorHub();
+    const huge = 'A'.repeat(5 * 1024 * 1024);
+    const envelope = hub.publish({
+      type: 'toolCallEnded',
+      callId: 'x',
+      tool: 'take_screenshot',
+      status: 'ok',
+      durationMs: 3,
+      result: {text: 'done', images: [{mimeType: 'image/png', data: huge}]},
+    });
+    expect(envelope.event.type === 'toolCallEnded' && envelope.event.result.images[0]?.data).toBe(
+      '',
+    );
+  });
+
+  it('clear() forgets events but keeps sequence ids increasing', async () => {
+    const hub = new InspectorHub({batchIntervalMs: 5});
+    hub.publish(started(1));
+    hub.publish(started(2));
+    hub.clear();
+    expect(hub.size).toBe(0);
+    const next = hub.publish(started(3));
+    expect(next.seq).toBe(3);
+    const {seqs} = collect(hub, 0);
+    await waitFor(() => seqs().length === 1);
+    expect(seqs()).toEqual([3]);
+  });
+});

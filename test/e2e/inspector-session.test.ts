@@ -1,0 +1,291 @@
+/**
+ * Pages and live view, the telemetry preview, export/import of a session, the bad-token screen and
+ * reconnecting after a server restart — end to end against the real headless server.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {Browser, Page} from 'puppeteer-core';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {call, pageIdFrom, waitFor} from '../helpers/engine.js';
+import {
+  clickRow,
+  connectMcp,
+  launchUiBrowser,
+  logRows,
+  type McpTestClient,
+  openInspector,
+  openPanel,
+  screenshot,
+  type ServeProcess,
+  startServe,
+  type UiPage,
+  waitForRows,
+} from '../helpers/ui.js';
+
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PAGE_URL =
+  'data:text/html,<title>Live page</title><body style="margin:0;background:%23c8e6ff"><h1 style="margin:40px">Live view page</h1></body>';
+
+let serve: ServeProcess;
+let browser: Browser;
+let ui: UiPage;
+let page: Page;
+let agent: McpTestClient;
+const cleanups: (() => Promise<unknown>)[] = [];
+let work: string;
+let telemetryLog: string;
+let livePageId: number;
+
+beforeAll(async () => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-session-'));
+  telemetryLog = path.join(work, 'telemetry.jsonl');
+  cleanups.push(
+    () => serve.stop(),
+    () => agent.close(),
+  );
+  serve = await startServe({flags: ['--experimentalVision', '--telemetryLog', telemetryLog]});
+  browser = await launchUiBrowser();
+  cleanups.push(() => browser.close());
+  ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
+  page = ui.page;
+  agent = await connectMcp(serve, 'session-agent');
+});
+
+afterAll(async () => {
+  // Whatever beforeAll managed to start (it may have failed half way).
+  for (const cleanup of cleanups.reverse()) {
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => undefined);
+  }
+  fs.rmSync(work, {recursive: true, force: true});
+});
+
+describe('pages and live view (e2e)', () => {
+  it('shows the open pages, the selected one, and a live view of it', async () => {
+    await openPanel(page, 'Pages');
+    await page.waitForFunction(() => document.body.textContent.includes('No pages yet'));
+    const opened = await call(agent.client, 'new_page', {url: PAGE_URL});
+    livePageId = pageIdFrom(opened.text, 'Live page');
+    await page.waitForSelector('[data-testid=live-view] img', {timeout: 30_000});
+    const selected = await page.$eval('.page-item--selected', element => element.textContent);
+    expect(selected).toContain('Live page');
+    const src = await page.$eval('[data-testid=live-view] img', image =>
+      image instanceof HTMLImageElement ? image.src : '',
+    );
+    expect(src.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
+  });
+
+  it('outlines the element the last tool acted on, for a moment', async () => {
+    const clicked = await call(agent.client, 'click_at', {pageId: livePageId, x: 200, y: 60});
+    expect(clicked.isError, clicked.text).toBe(false);
+    const outline = await page.waitForSelector('[data-testid=acted-on-outline]', {timeout: 10_000});
+    const box = await outline?.evaluate(element => {
+      const frame = element.parentElement?.getBoundingClientRect();
+      const rect = element.getBoundingClientRect();
+      return frame ? {x: (rect.x - frame.x) / frame.width, w: rect.width / frame.width} : undefined;
+    });
+    await screenshot(page, 'pages-live-view');
+    // 196..204 of a 1280-px-wide default viewport (headless default is 1280x720? the frame says).
+    expect(box?.x).toBeGreaterThan(0.05);
+    expect(box?.x).toBeLessThan(0.3);
+    await page.waitForSelector('[data-testid=acted-on-outline]', {hidden: true, timeout: 5_000});
+  });
+});
+
+describe('telemetry preview (e2e)', () => {
+  it('shows each record exactly as produced, field help, and that nothing is sent', async () => {
+    await openPanel(page, 'Telemetry');
+    const panel = await page.$('[role=tabpanel]:not([hidden])');
+    const text = (await panel?.evaluate(element => element.textContent)) ?? '';
+    expect(text).toContain('Nothing is sent.');
+    expect(text).toContain('--telemetryLog');
+    expect(text).toContain(telemetryLog);
+    expect(text).toContain('Operating system: 1 Windows, 2 macOS, 3 Linux, 0 other.');
+    await screenshot(page, 'telemetry');
+
+    const written = (): unknown[] =>
+      fs
+        .readFileSync(telemetryLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map(line => JSON.parse(line) as unknown);
+    const shown = await waitFor(
+      async () => {
+        const records = await page.$$eval('.telemetry-record pre', blocks =>
+          blocks.map(block => JSON.parse(block.textContent) as unknown),
+        );
+        return records.length === written().length ? records : undefined;
+      },
+      10_000,
+      'every record in the preview',
+    );
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+    expect(shown).toEqual(written().reverse());
+  });
+});
+
+describe('export and import (e2e)', () => {
+  it('exports the session as JSON Lines and opens it again offline', async () => {
+    await openPanel(page, 'Log');
+    const before = await waitForRows(page, rows => rows.length >= 2, 'calls to export');
+    const downloads = path.join(work, 'downloads');
+    fs.mkdirSync(downloads);
+    const cdp = await page.createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: downloads});
+    await page.click('aria/Export…');
+    const file = await waitFor(
+      () => fs.readdirSync(downloads).find(name => name.endsWith('.jsonl')),
+      10_000,
+      'the exported file',
+    );
+    const lines = fs.readFileSync(path.join(downloads, file), 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({format: 'mcp-browser-inspector.session'});
+    expect(lines.length).toBeGreaterThan(before.length * 2);
+
+    await page.click('aria/Clear');
+    await page.waitForFunction(() => document.body.textContent.includes('No tool calls yet'));
+    const input = await page.$('input[data-testid=import-session]');
+    await input?.uploadFile(path.join(downloads, file));
+    await page.waitForFunction(
+      (name: string) => document.body.textContent.includes(`Viewing ${name} offline`),
+      {},
+      file,
+    );
+    expect(await logRows(page)).toEqual(before);
+    await clickRow(page, 'new_page');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=call-detail]')?.textContent.includes('Live view page'),
+    );
+    await screenshot(page, 'log-offline');
+    await page.click('aria/Back to the live log');
+    await page.waitForFunction(() => !document.body.textContent.includes('offline'));
+  });
+
+  it('shows images of an opened session as images', async () => {
+    const file = path.join(work, 'with-image.jsonl');
+    const client = {id: 'x', name: 'saved-agent', version: '1', transport: 'http'};
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({format: 'mcp-browser-inspector.session', version: 1}),
+        JSON.stringify({
+          seq: 1,
+          time: 1_700_000_000_000,
+          event: {
+            type: 'toolCallStarted',
+            callId: 'shot',
+            tool: 'take_screenshot',
+            args: {},
+            client,
+          },
+        }),
+        JSON.stringify({
+          seq: 2,
+          time: 1_700_000_000_050,
+          event: {
+            type: 'toolCallEnded',
+            callId: 'shot',
+            tool: 'take_screenshot',
+            status: 'ok',
+            durationMs: 50,
+            result: {
+              text: 'Took a screenshot.',
+              images: [{mimeType: 'image/png', data: ONE_PIXEL_PNG}],
+              structuredContent: {width: 1, height: 1},
+            },
+          },
+        }),
+        'this line is not an event',
+      ].join('\n'),
+    );
+    const input = await page.$('input[data-testid=import-session]');
+    await input?.uploadFile(file);
+    await waitForRows(page, rows => rows.length === 1, 'the saved call');
+    await page.waitForFunction(() => document.body.textContent.includes('skipped 1 line(s)'));
+    await clickRow(page, 'take_screenshot');
+    const image = await page.waitForSelector('[data-testid=call-detail] img');
+    expect(await image?.evaluate(element => element.getAttribute('src'))).toBe(
+      `data:image/png;base64,${ONE_PIXEL_PNG}`,
+    );
+    expect(await image?.evaluate(element => element.getAttribute('alt'))).toBe(
+      'Image 1 returned by take_screenshot',
+    );
+    const detail = await page.$eval('[data-testid=call-detail]', element => element.textContent);
+    expect(detail).toContain('Structured content');
+    expect(detail).toContain('"width": 1');
+    await page.click('aria/Back to the live log');
+  });
+});
+
+describe('token screen (e2e)', () => {
+  it('explains how to get the right URL when the token is wrong', async () => {
+    const wrong = await openInspector(
+      browser,
+      `${serve.inspectorUrl}#token=wrong-token-0123456789`,
+      {
+        waitConnected: false,
+      },
+    );
+    await wrong.page.waitForSelector('aria/MCP Browser Inspector needs its token', {
+      timeout: 15_000,
+    });
+    const text = await wrong.page.$eval('main', element => element.textContent);
+    expect(text).toContain('refused this token');
+    expect(text).toContain('#token=');
+    expect(text).toContain('mcp-browser-inspector/token');
+    expect(wrong.page.url()).toBe(serve.inspectorUrl);
+    await screenshot(wrong.page, 'bad-token');
+    await wrong.page.close();
+  });
+
+  it('says the token is missing when the URL has none', async () => {
+    const missing = await openInspector(browser, serve.inspectorUrl, {waitConnected: false});
+    await missing.page.waitForSelector('aria/MCP Browser Inspector needs its token');
+    const text = await missing.page.$eval('main', element => element.textContent);
+    expect(text).toContain('needs the inspector token');
+    await missing.page.close();
+  });
+});
+
+describe('reconnect (e2e)', () => {
+  it('reconnects by itself after the server restarts on the same port, keeping the log', async () => {
+    await openPanel(page, 'Log');
+    await agent.client.callTool({name: 'list_pages', arguments: {}});
+    const before = await waitForRows(page, rows => rows.length > 0, 'a call before the restart');
+    const port = serve.port;
+    await agent.close();
+    await serve.stop();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid=connection-status]')
+          ?.textContent.startsWith('Reconnecting'),
+      {timeout: 15_000},
+    );
+    await screenshot(page, 'reconnecting');
+
+    serve = await startServe({port, configDir: serve.configDir});
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
+      {timeout: 30_000},
+    );
+    agent = await connectMcp(serve, 'after-restart');
+    await agent.client.callTool({name: 'list_pages', arguments: {}});
+    const rows = await waitForRows(
+      page,
+      found => found.some(row => row.client === 'after-restart'),
+      'a call made after the restart',
+    );
+    expect(rows.slice(0, before.length)).toEqual(before);
+    await openPanel(page, 'Connection');
+    await page.waitForFunction(() =>
+      document.querySelector('.clients')?.textContent.includes('after-restart'),
+    );
+    const clients = await page.$eval('.clients', element => element.textContent);
+    expect(clients).not.toContain('session-agent');
+    await screenshot(page, 'connection');
+  });
+});

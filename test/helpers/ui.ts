@@ -1,0 +1,276 @@
+/**
+ * End-to-end helpers for the inspector UI: the real headless server as a child process (what
+ * `npm run serve` runs), a separate headless Chromium driven by puppeteer-core showing the UI, a
+ * real MCP client, and screenshots into test-results/screenshots/.
+ */
+import {type ChildProcess, spawn} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {ToolListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
+import puppeteer, {type Browser, type Page} from 'puppeteer-core';
+import {ROOT, waitFor} from './engine.js';
+
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+export interface ReadyInfo {
+  mcpUrl: string;
+  inspectorUrl: string;
+  token: string;
+  pid: number;
+}
+
+export interface ServeProcess extends ReadyInfo {
+  port: number;
+  configDir: string;
+  process: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+export interface ServeOptions {
+  port?: number;
+  /** Reuse a config dir (same persisted token), e.g. to restart the "same" server. */
+  configDir?: string;
+  flags?: string[];
+}
+
+/** Starts `node out/node/cli/index.js --headless --isolated --port N --readyFile …`. */
+export async function startServe(options: ServeOptions = {}): Promise<ServeProcess> {
+  const configDir = options.configDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-config-'));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-ready-'));
+  const readyFile = path.join(work, 'ready.json');
+  // The persisted token in configDir is the one under test, not one from the environment.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
+    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  };
+  delete env.MCP_BROWSER_INSPECTOR_TOKEN;
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'out/node/cli/index.js'),
+      '--headless',
+      '--isolated',
+      '--port',
+      String(options.port ?? 0),
+      '--readyFile',
+      readyFile,
+      ...(options.flags ?? []),
+    ],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+  const ready = await waitFor(
+    () => {
+      if (child.exitCode !== null) {
+        throw new Error(`The server exited (${child.exitCode}):\n${stderr}`);
+      }
+      try {
+        return JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyInfo;
+      } catch {
+        return undefined;
+      }
+    },
+    60_000,
+    'the server to write its ready file',
+  );
+  return {
+    ...ready,
+    port: Number(new URL(ready.mcpUrl).port),
+    configDir,
+    process: child,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(work, {recursive: true, force: true});
+    },
+  };
+}
+
+export async function launchUiBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+}
+
+export interface UiPage {
+  page: Page;
+  /** Console errors and page errors seen so far (CSP violations show up here). */
+  errors: string[];
+}
+
+/** Opens the inspector in a new tab; waits until it is connected unless told otherwise. */
+export async function openInspector(
+  browser: Browser,
+  url: string,
+  options: {waitConnected?: boolean; dark?: boolean} = {},
+): Promise<UiPage> {
+  const page = await browser.newPage();
+  await page.setViewport({width: 1280, height: 800});
+  if (options.dark) {
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
+  }
+  const errors: string[] = [];
+  page.on('console', message => {
+    if (message.type() === 'error') {
+      errors.push(message.text());
+    }
+  });
+  page.on('pageerror', (error: unknown) => {
+    errors.push(error instanceof Error ? error.message : 'page error');
+  });
+  await page.goto(url);
+  if (options.waitConnected !== false) {
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
+      {timeout: 20_000},
+    );
+  }
+  return {page, errors};
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, {recursive: true});
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({path: file});
+  return file;
+}
+
+export async function openPanel(page: Page, label: string): Promise<void> {
+  // A tab's accessible name includes its count badge ("Log (5)"): match the start of its text.
+  const tabs = await page.$$('[role=tab]');
+  for (const tab of tabs) {
+    if ((await tab.evaluate(element => element.firstChild?.textContent)) === label) {
+      await tab.click();
+      break;
+    }
+  }
+  await page.waitForFunction(
+    (name: string) =>
+      [...document.querySelectorAll('[role=tab]')].some(
+        tab => tab.getAttribute('aria-selected') === 'true' && tab.textContent.startsWith(name),
+      ),
+    {},
+    label,
+  );
+}
+
+/** Texts of the call rows in the log grid, as "tool status" pairs. */
+export async function logRows(
+  page: Page,
+): Promise<{tool: string; status: string; client: string}[]> {
+  return page.$$eval('[role=grid] [role=row][data-call-id]', rows =>
+    rows.map(row => ({
+      tool: row.querySelector('.log-cell--tool')?.textContent ?? '',
+      status: row.getAttribute('data-status') ?? '',
+      client: row.querySelector('.log-cell--client')?.textContent ?? '',
+    })),
+  );
+}
+
+/** Clicks the first log row of a tool (optionally with a status). */
+export async function clickRow(page: Page, tool: string, status?: string): Promise<void> {
+  const rows = await page.$$(
+    `[role=grid] [role=row][data-call-id]${status ? `[data-status=${status}]` : ''}`,
+  );
+  for (const row of rows) {
+    const name = await row.$eval('.log-cell--tool', cell => cell.textContent);
+    if (name === tool) {
+      await row.click();
+      return;
+    }
+  }
+  throw new Error(`No log row for ${tool}`);
+}
+
+export async function waitForRows(
+  page: Page,
+  check: (rows: {tool: string; status: string; client: string}[]) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<{tool: string; status: string; client: string}[]> {
+  return waitFor(
+    async () => {
+      const rows = await logRows(page);
+      return check(rows) ? rows : undefined;
+    },
+    timeoutMs,
+    what,
+  );
+}
+
+export interface McpTestClient {
+  client: Client;
+  /** tools/list_changed notifications received so far. */
+  listChanged: () => number;
+  close(): Promise<void>;
+}
+
+export async function connectMcp(
+  serve: Pick<ReadyInfo, 'mcpUrl' | 'token'>,
+  name = 'e2e-agent',
+): Promise<McpTestClient> {
+  const client = new Client({name, version: '3.1.4'});
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(serve.mcpUrl), {
+      requestInit: {headers: {Authorization: `Bearer ${serve.token}`}},
+    }),
+  );
+  return {
+    client,
+    listChanged: () => changes,
+    close: () => client.close().catch(() => undefined),
+  };
+}
+
+/** Accessible names of every interactive control that has none (should be empty). */
+export async function unnamedControls(page: Page): Promise<string[]> {
+  const snapshot = await page.accessibility.snapshot({interestingOnly: true});
+  const interactive = new Set([
+    'button',
+    'checkbox',
+    'switch',
+    'combobox',
+    'textbox',
+    'searchbox',
+    'radio',
+    'tab',
+    'link',
+    'spinbutton',
+  ]);
+  const missing: string[] = [];
+  const visit = (node: {role: string; name?: string; children?: unknown[]} | null): void => {
+    if (!node) {
+      return;
+    }
+    if (interactive.has(node.role) && !node.name?.trim()) {
+      missing.push(node.role);
+    }
+    for (const child of (node.children ?? []) as {role: string; name?: string}[]) {
+      visit(child);
+    }
+  };
+  visit(snapshot);
+  return missing;
+}

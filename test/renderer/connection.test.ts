@@ -1,0 +1,221 @@
+import {afterEach, describe, expect, it, vi} from 'vitest';
+import {takeToken, tokenFromFragment} from '../../src/renderer/src/connection/token.js';
+import {
+  MISSING_TOKEN_MESSAGE,
+  type SocketLike,
+  WebSocketConnection,
+  WRONG_TOKEN_MESSAGE,
+} from '../../src/renderer/src/connection/WebSocketConnection.js';
+import type {ConnectionStatus} from '../../src/shared/connection.js';
+import type {ClientMessage, EventBatch, ServerMessage} from '../../src/shared/protocol.js';
+import {batchOf, startedEvent} from './fixtures.js';
+
+class MemoryStorage {
+  readonly values = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.values.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.values.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.values.delete(key);
+  }
+}
+
+describe('token from the URL fragment', () => {
+  it('takes the token from #token=…, stores it for this tab and strips it from the address bar', () => {
+    const storage = new MemoryStorage();
+    const replaced: string[] = [];
+    const token = takeToken({hash: '#token=abc123', pathname: '/', search: '?x=1'}, storage, url =>
+      replaced.push(url),
+    );
+    expect(token).toBe('abc123');
+    expect(replaced).toEqual(['/?x=1']);
+    expect([...storage.values.values()]).toEqual(['abc123']);
+    // A reload has no fragment: the stored token is used.
+    expect(takeToken({hash: '', pathname: '/', search: ''}, storage, () => undefined)).toBe(
+      'abc123',
+    );
+  });
+
+  it('has no token when neither fragment nor storage has one', () => {
+    expect(
+      takeToken(
+        {hash: '#other=1', pathname: '/', search: ''},
+        new MemoryStorage(),
+        () => undefined,
+      ),
+    ).toBeUndefined();
+    expect(tokenFromFragment('#token=')).toBeUndefined();
+  });
+});
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  onopen: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  readonly sent: ClientMessage[] = [];
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {}
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as ClientMessage);
+  }
+  close(): void {
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({code: 1006} as CloseEvent);
+  }
+  /** Delivers a message and lets the (asynchronous) decoding finish. */
+  async receive(message: ServerMessage | string): Promise<void> {
+    this.onmessage?.({
+      data: typeof message === 'string' ? message : JSON.stringify(message),
+    } as MessageEvent);
+    await new Promise(resolve => setTimeout(resolve, 0));
+  }
+}
+
+function setup(probe: 'ok' | 'unauthorized' | 'unreachable' = 'ok') {
+  const sockets: FakeSocket[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const connection = new WebSocketConnection({
+    origin: 'http://127.0.0.1:7624',
+    token: 'secret-token',
+    createSocket: (url, protocols) => {
+      const socket = new FakeSocket(url, protocols);
+      sockets.push(socket);
+      return socket;
+    },
+    probe: () => Promise.resolve(probe),
+    initialBackoffMs: 10,
+    maxBackoffMs: 40,
+  });
+  connection.onStatus(status => statuses.push(status));
+  const batches: EventBatch[] = [];
+  connection.subscribe(0, batch => batches.push(batch));
+  const last = (): FakeSocket => {
+    const socket = sockets.at(-1);
+    if (!socket) {
+      throw new Error('no socket');
+    }
+    return socket;
+  };
+  return {connection, sockets, statuses, batches, last};
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('WebSocketConnection', () => {
+  it('connects to /inspector with the token as a sub-protocol and subscribes', () => {
+    const {last, statuses} = setup();
+    const socket = last();
+    expect(socket.url).toBe('ws://127.0.0.1:7624/inspector');
+    expect(socket.protocols).toEqual(['mcp-browser-inspector.v1', 'bearer.secret-token']);
+    socket.open();
+    expect(statuses.at(-1)).toEqual({state: 'open'});
+    expect(socket.sent).toEqual([{kind: 'subscribe', fromSeq: 0}]);
+  });
+
+  it('reports a missing token without connecting', () => {
+    const created: unknown[] = [];
+    const connection = new WebSocketConnection({
+      origin: 'http://127.0.0.1:1',
+      token: undefined,
+      createSocket: () => {
+        created.push(1);
+        return new FakeSocket('', []);
+      },
+    });
+    expect(connection.status).toEqual({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
+    expect(created).toEqual([]);
+  });
+
+  it('reports a refused token (checked over HTTP) and stops retrying', async () => {
+    const {last, statuses, sockets} = setup('unauthorized');
+    last().drop();
+    await vi.waitFor(() =>
+      expect(statuses.at(-1)).toEqual({state: 'unauthorized', message: WRONG_TOKEN_MESSAGE}),
+    );
+    await new Promise(resolve => setTimeout(resolve, 60));
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('reconnects with backoff and resumes after the last delivered sequence id', async () => {
+    const {last, statuses, batches, sockets} = setup();
+    last().open();
+    await last().receive({
+      kind: 'batch',
+      batch: batchOf([startedEvent('a', 'click'), startedEvent('b', 'click')], 1),
+    });
+    expect(batches.at(-1)?.events.map(event => event.seq)).toEqual([1, 2]);
+    last().drop();
+    expect(statuses.at(-1)).toEqual({state: 'reconnecting', attempt: 1});
+    await vi.waitFor(() => expect(sockets).toHaveLength(2));
+    last().open();
+    expect(last().sent).toEqual([{kind: 'subscribe', fromSeq: 3, streamId: 'stream-1'}]);
+    // A repeated event is not delivered twice.
+    await last().receive({
+      kind: 'batch',
+      batch: batchOf([startedEvent('b', 'click'), startedEvent('c', 'click')], 2),
+    });
+    expect(batches.at(-1)?.events.map(event => event.seq)).toEqual([3]);
+  });
+
+  it('starts over when the stream id changes (the server restarted)', async () => {
+    const {last, batches} = setup();
+    last().open();
+    await last().receive({kind: 'batch', batch: batchOf([startedEvent('a', 'click')], 1, 'run-1')});
+    await last().receive({kind: 'batch', batch: batchOf([startedEvent('z', 'click')], 1, 'run-2')});
+    expect(batches.at(-1)?.events.map(event => event.seq)).toEqual([1]);
+    expect(batches.at(-1)?.streamId).toBe('run-2');
+  });
+
+  it('queues commands until open, matches replies by id, and fails unanswered ones on close', async () => {
+    const {connection, last} = setup();
+    const early = connection.command({type: 'getState'});
+    const socket = last();
+    socket.open();
+    const sent = socket.sent.find(message => message.kind === 'command');
+    expect(sent).toMatchObject({kind: 'command', command: {type: 'getState'}});
+    await socket.receive({
+      kind: 'reply',
+      id: sent?.kind === 'command' ? sent.id : -1,
+      reply: {ok: true, value: 42},
+    });
+    await expect(early).resolves.toEqual({ok: true, value: 42});
+
+    const pending = connection.command({type: 'getToken'});
+    socket.drop();
+    const reply = await pending;
+    expect(reply.ok).toBe(false);
+    expect(!reply.ok && reply.error).toMatch(/closed/);
+  });
+
+  it('ignores malformed server messages', async () => {
+    const {last, batches} = setup();
+    last().open();
+    await last().receive('{"kind":"batch","batch":{"events":"nope"}}');
+    await last().receive('not json');
+    expect(batches).toEqual([]);
+  });
+
+  it('close() stops everything and answers later commands with an error', async () => {
+    const {connection, last, statuses} = setup();
+    last().open();
+    connection.close();
+    expect(statuses.at(-1)).toEqual({state: 'closed'});
+    await expect(connection.command({type: 'getState'})).resolves.toMatchObject({ok: false});
+  });
+});

@@ -1,0 +1,125 @@
+import {describe, expect, it} from 'vitest';
+import {clientSetups, SERVER_NAME} from '../../src/renderer/src/features/connection/clientSetup.js';
+import {HIGHLIGHT_MS, outlineFor} from '../../src/renderer/src/features/pages/usePagesModel.js';
+import {cleanArgs} from '../../src/renderer/src/features/run/useRunModel.js';
+import {toolParams} from '../../src/renderer/src/features/tools/schemaParams.js';
+import {imageDataUrl} from '../../src/renderer/src/ui/ImageView.js';
+import {cfWorkerValidator, validate} from '../../src/renderer/src/ui/schemaValidator.js';
+
+describe('client setup snippets', () => {
+  const setups = clientSetups('http://127.0.0.1:7624/mcp', 'TOKEN123');
+  const byId = (id: string): string => setups.find(setup => setup.id === id)?.text ?? '';
+
+  it('Claude Code: claude mcp add with the bearer header', () => {
+    expect(byId('claude-code')).toBe(
+      `claude mcp add --transport http ${SERVER_NAME} http://127.0.0.1:7624/mcp --header "Authorization: Bearer TOKEN123"`,
+    );
+  });
+
+  it('Cursor, VS Code and Gemini CLI: their own JSON shapes', () => {
+    expect(JSON.parse(byId('cursor'))).toEqual({
+      mcpServers: {
+        [SERVER_NAME]: {
+          url: 'http://127.0.0.1:7624/mcp',
+          headers: {Authorization: 'Bearer TOKEN123'},
+        },
+      },
+    });
+    expect(JSON.parse(byId('vscode'))).toEqual({
+      servers: {
+        [SERVER_NAME]: {
+          type: 'http',
+          url: 'http://127.0.0.1:7624/mcp',
+          headers: {Authorization: 'Bearer TOKEN123'},
+        },
+      },
+    });
+    expect(JSON.parse(byId('gemini'))).toEqual({
+      mcpServers: {
+        [SERVER_NAME]: {
+          httpUrl: 'http://127.0.0.1:7624/mcp',
+          headers: {Authorization: 'Bearer TOKEN123'},
+        },
+      },
+    });
+  });
+});
+
+describe('live view outline', () => {
+  const acted = {
+    pageId: 2,
+    rect: {x: 100, y: 50, width: 200, height: 100},
+    callId: 'c',
+    tool: 'click',
+    receivedAt: 1_000,
+  };
+  const frame = {pageId: 2, mimeType: 'image/jpeg', data: '', viewport: {width: 1000, height: 500}};
+
+  it('places the rect as fractions of the viewport', () => {
+    const outline = outlineFor(acted, frame, 1_100);
+    expect(outline).toMatchObject({key: 'c', tool: 'click', left: 0.1, top: 0.1});
+    expect(outline?.width).toBeCloseTo(0.2);
+    expect(outline?.height).toBeCloseTo(0.2);
+  });
+
+  it('shows nothing for another page, without a viewport, or after a moment', () => {
+    expect(outlineFor(acted, {...frame, pageId: 3}, 1_100)).toBeUndefined();
+    expect(outlineFor(acted, {pageId: 2, mimeType: 'image/jpeg', data: ''}, 1_100)).toBeUndefined();
+    expect(outlineFor(acted, frame, 1_000 + HIGHLIGHT_MS + 1)).toBeUndefined();
+  });
+});
+
+describe('tool parameters and run arguments', () => {
+  it('lists parameters with types and required marks', () => {
+    expect(
+      toolParams({
+        type: 'object',
+        properties: {
+          url: {type: 'string', description: 'Where to go'},
+          type: {enum: ['url', 'back']},
+          paths: {type: 'array', items: {type: 'string'}},
+        },
+        required: ['url'],
+      }),
+    ).toEqual([
+      {name: 'url', type: 'string', required: true, description: 'Where to go'},
+      {name: 'type', type: '"url" | "back"', required: false, description: ''},
+      {name: 'paths', type: 'string[]', required: false, description: ''},
+    ]);
+  });
+
+  it('drops empty optional values before running', () => {
+    expect(cleanArgs({url: 'https://a', timeout: undefined, name: ''})).toEqual({url: 'https://a'});
+  });
+});
+
+describe('schema validator without eval', () => {
+  const schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object' as const,
+    properties: {url: {type: 'string' as const}, timeout: {type: 'integer' as const, minimum: 0}},
+    required: ['url'],
+    additionalProperties: false,
+  };
+
+  it('accepts valid data', () => {
+    expect(validate(schema, {url: 'https://example.com', timeout: 5})).toEqual([]);
+    expect(cfWorkerValidator.isValid(schema, {url: 'x'}, schema)).toBe(true);
+  });
+
+  it('reports errors on the field they belong to', () => {
+    const result = cfWorkerValidator.validateFormData({timeout: -1}, schema);
+    const properties = result.errors.map(error => error.property).sort();
+    expect(properties).toEqual(['.timeout', '.url']);
+    expect(result.errorSchema.url?.__errors).toEqual(['is a required property']);
+  });
+});
+
+describe('images from tools', () => {
+  it('become data URLs only for raster types with a clean base64 payload', () => {
+    expect(imageDataUrl('image/png', 'iVBORw0KGgo=')).toBe('data:image/png;base64,iVBORw0KGgo=');
+    expect(imageDataUrl('image/svg+xml', 'PHN2Zz4=')).toBeUndefined();
+    expect(imageDataUrl('image/png', 'abc"onerror="x')).toBeUndefined();
+    expect(imageDataUrl('image/png', '')).toBeUndefined();
+  });
+});
