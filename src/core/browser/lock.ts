@@ -174,6 +174,9 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined):
   if (!signal) {
     return work;
   }
+  // The work may still fail after we stop waiting (e.g. its target closes): that is expected, not
+  // an unhandled rejection.
+  work.catch(() => undefined);
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void =>

@@ -282,7 +282,10 @@ export async function actAndSettle<T>(
   });
   try {
     const before = await evaluateNumber(state, READ_COUNTER, false).catch(() => -1);
-    const raced = await Promise.race([action().then(value => ({value})), dialogOpened]);
+    const acted = action().then(value => ({value}));
+    // If a dialog wins the race, the action may still fail later: that must not go unhandled.
+    acted.catch(() => undefined);
+    const raced = await Promise.race([acted, dialogOpened]);
     if (raced === 'dialog') {
       return {value: undefined, ...outcomeExtras(state, urlBefore, dialogSeen)};
     }

@@ -1,6 +1,4 @@
-import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {launchArguments} from '../../../src/core/browser/BrowserSession.js';
@@ -10,7 +8,8 @@ import {
   mergeEnableFeatures,
 } from '../../../src/core/browser/executable.js';
 import {parseFlags} from '../../../src/core/config/flags.js';
-import {call, pageIdFrom, startEngine, waitFor} from '../../helpers/engine.js';
+import {call, pageIdFrom, startEngine} from '../../helpers/engine.js';
+import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {FixtureServer} from '../../helpers/fixtureServer.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -82,50 +81,19 @@ describe('executable discovery', () => {
 });
 
 describe('attaching to a running browser', () => {
-  let chromium: ChildProcess | undefined;
-  let profile = '';
+  let chromium: DebuggableChromium | undefined;
   const server = new FixtureServer();
 
   afterAll(async () => {
-    if (chromium?.exitCode === null) {
-      const exited = new Promise(resolve => chromium?.once('exit', resolve));
-      chromium.kill('SIGKILL');
-      await exited;
-    }
+    await chromium?.stop();
     await server.stop();
-    if (profile) {
-      // Chromium's helper processes may still be flushing the profile for a moment.
-      fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5, retryDelay: 100});
-    }
   });
 
   it('connects with --browserUrl and --wsEndpoint, and only disconnects on stop', async () => {
     await server.start();
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-attach-'));
-    chromium = spawn(
-      CHROMIUM,
-      [
-        '--headless=new',
-        '--no-sandbox',
-        '--remote-debugging-port=0',
-        `--user-data-dir=${profile}`,
-        '--disable-background-networking',
-        '--no-first-run',
-        'about:blank',
-      ],
-      {stdio: 'ignore'},
-    );
-    const activePort = path.join(profile, 'DevToolsActivePort');
-    const [port, wsPath] = (
-      await waitFor(
-        () => (fs.existsSync(activePort) ? fs.readFileSync(activePort, 'utf8').trim() : undefined),
-        20_000,
-        'DevToolsActivePort',
-      )
-    ).split('\n');
-    const browserUrl = `http://127.0.0.1:${port ?? ''}`;
+    chromium = await launchDebuggableChromium();
 
-    const viaUrl = await startEngine(['--browserUrl', browserUrl]);
+    const viaUrl = await startEngine(['--browserUrl', chromium.browserUrl]);
     try {
       const client = await viaUrl.connect();
       const opened = await call(client, 'new_page', {url: server.url('/index.html')});
@@ -138,11 +106,11 @@ describe('attaching to a running browser', () => {
       await viaUrl.stop();
     }
     // We attached, so stopping must leave the user's browser running.
-    expect(chromium.exitCode).toBeNull();
+    expect(chromium.alive()).toBe(true);
 
     const viaWs = await startEngine([
       '--wsEndpoint',
-      `ws://127.0.0.1:${port ?? ''}${wsPath ?? ''}`,
+      chromium.wsEndpoint,
       '--wsHeaders',
       '{"X-Test":"1"}',
     ]);
@@ -153,7 +121,7 @@ describe('attaching to a running browser', () => {
     } finally {
       await viaWs.stop();
     }
-    expect(chromium.exitCode).toBeNull();
+    expect(chromium.alive()).toBe(true);
   });
 
   it('explains a failed connection with the exact fix', async () => {

@@ -3,17 +3,12 @@
  * browser attached with --browserUrl that was started without --enable-features=WebMCP, a page
  * that is not a secure context, and the browser not running yet.
  */
-import {spawn, type ChildProcess} from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {webmcpDoctorReportSchema} from '../../../src/shared/protocol.js';
 import {diagnose, majorVersion, type DoctorFacts} from '../../../src/core/webmcp/doctor.js';
 import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {FixtureServer} from '../../helpers/fixtureServer.js';
-
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
   return {
@@ -218,44 +213,18 @@ describe('in a launched browser', () => {
 describe('a browser attached with --browserUrl that was started without --enable-features=WebMCP', () => {
   let server: FixtureServer;
   let engine: TestEngine;
-  let chrome: ChildProcess;
-  let profile: string;
+  let chrome: DebuggableChromium;
 
   beforeAll(async () => {
     server = await new FixtureServer().start();
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-noflag-'));
-    chrome = spawn(
-      CHROME,
-      [
-        '--headless',
-        '--no-sandbox',
-        '--remote-debugging-port=0',
-        `--user-data-dir=${profile}`,
-        'about:blank',
-      ],
-      {stdio: 'ignore'},
-    );
-    const portFile = path.join(profile, 'DevToolsActivePort');
-    const port = await waitFor(
-      () =>
-        fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').split('\n')[0] : undefined,
-      20_000,
-      'DevToolsActivePort',
-    );
-    engine = await startEngine([
-      '--categoryExperimentalWebmcp',
-      '--browserUrl',
-      `http://127.0.0.1:${port}`,
-    ]);
+    chrome = await launchDebuggableChromium();
+    engine = await startEngine(['--categoryExperimentalWebmcp', '--browserUrl', chrome.browserUrl]);
   });
 
   afterAll(async () => {
     await engine.stop();
-    const exited = new Promise(resolve => chrome.once('exit', resolve));
-    chrome.kill('SIGKILL');
-    await exited;
+    await chrome.stop();
     await server.stop();
-    fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5});
   });
 
   it('says the flag is missing and how to restart that browser', async () => {
