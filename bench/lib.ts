@@ -2,9 +2,9 @@
  * Benchmark plumbing: start this server or chrome-devtools-mcp over stdio on the same Chromium, call
  * tools, take medians.
  */
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
-import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {spawn, type ChildProcessByStdio} from 'node:child_process';
+import type {Readable, Writable} from 'node:stream';
+import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,121 @@ export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 export type ServerKind = 'ours' | 'peer';
 
+/**
+ * A lean JSON-RPC client over the server's stdin/stdout. Both servers are measured through the
+ * same client, so a ratio compares the servers, not the SDK client's own parsing (which costs
+ * milliseconds on large answers).
+ */
+export class RawStdioClient {
+  readonly #child: ChildProcessByStdio<Writable, Readable, null>;
+  readonly #pending = new Map<number, (message: JsonRpcReply) => void>();
+  #buffer = '';
+  #nextId = 1;
+
+  constructor(command: string, args: string[], env: Record<string, string>) {
+    this.#child = spawn(command, args, {env, stdio: ['pipe', 'pipe', 'ignore']});
+    this.#child.stdout.setEncoding('utf8');
+    this.#child.stdout.on('data', (chunk: string) => {
+      this.#buffer += chunk;
+      let newline = this.#buffer.indexOf('\n');
+      while (newline >= 0) {
+        const line = this.#buffer.slice(0, newline);
+        this.#buffer = this.#buffer.slice(newline + 1);
+        newline = this.#buffer.indexOf('\n');
+        this.#onLine(line);
+      }
+    });
+  }
+
+  #onLine(line: string): void {
+    if (!line.trim()) {
+      return;
+    }
+    const message = JSON.parse(line) as JsonRpcReply & {method?: string};
+    if (message.method !== undefined) {
+      // A request from the server (roots/list, ping): this client declares no capabilities.
+      if (message.id !== undefined) {
+        this.#send({jsonrpc: '2.0', id: message.id, result: {}});
+      }
+      return;
+    }
+    if (typeof message.id === 'number') {
+      this.#pending.get(message.id)?.(message);
+      this.#pending.delete(message.id);
+    }
+  }
+
+  #send(message: unknown): void {
+    this.#child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  request(method: string, params: unknown, timeoutMs = 120_000): Promise<JsonRpcReply> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error(`${method} timed out`));
+      }, timeoutMs);
+      this.#pending.set(id, reply => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      this.#send({jsonrpc: '2.0', id, method, params});
+    });
+  }
+
+  async initialize(): Promise<void> {
+    await this.request(
+      'initialize',
+      {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: {name: 'bench', version: '1.0.0'},
+      },
+      60_000,
+    );
+    this.#send({jsonrpc: '2.0', method: 'notifications/initialized'});
+  }
+
+  async callTool(params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }): Promise<CallToolResult> {
+    const reply = await this.request('tools/call', params);
+    if (reply.error) {
+      return {content: [{type: 'text', text: reply.error.message}], isError: true};
+    }
+    return reply.result as CallToolResult;
+  }
+
+  async listTools(): Promise<{tools: Tool[]}> {
+    const reply = await this.request('tools/list', {});
+    return reply.result as {tools: Tool[]};
+  }
+
+  async close(): Promise<void> {
+    this.#child.stdin.end();
+    if (this.#child.exitCode === null) {
+      await new Promise(resolve => {
+        const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
+        this.#child.once('exit', () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        });
+      });
+    }
+  }
+}
+
+interface JsonRpcReply {
+  id?: number | string;
+  result?: unknown;
+  error?: {code: number; message: string};
+}
+
 export interface Server {
   kind: ServerKind;
-  client: Client;
+  client: RawStdioClient;
   close(): Promise<void>;
 }
 
@@ -33,11 +145,11 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 /** Both servers over stdio (the peer has no HTTP transport), headless, isolated, same Chromium. */
 export async function startServer(kind: ServerKind, extraFlags: string[] = []): Promise<Server> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-'));
-  const transport =
+  const client =
     kind === 'ours'
-      ? new StdioClientTransport({
-          command: process.execPath,
-          args: [
+      ? new RawStdioClient(
+          process.execPath,
+          [
             path.join(ROOT, 'out/node/cli/index.js'),
             '--stdio',
             '--headless',
@@ -46,12 +158,11 @@ export async function startServer(kind: ServerKind, extraFlags: string[] = []): 
             '0',
             ...extraFlags,
           ],
-          env: cleanEnv({CHROME_PATH: CHROMIUM, MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir}),
-          stderr: 'ignore',
-        })
-      : new StdioClientTransport({
-          command: process.execPath,
-          args: [
+          cleanEnv({CHROME_PATH: CHROMIUM, MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir}),
+        )
+      : new RawStdioClient(
+          process.execPath,
+          [
             path.join(
               ROOT,
               'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js',
@@ -64,14 +175,12 @@ export async function startServer(kind: ServerKind, extraFlags: string[] = []): 
             '--chromeArg=--disable-component-update',
             ...extraFlags,
           ],
-          env: cleanEnv({
+          cleanEnv({
             CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
             CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1',
           }),
-          stderr: 'ignore',
-        });
-  const client = new Client({name: 'bench', version: '1.0.0'});
-  await client.connect(transport);
+        );
+  await client.initialize();
   return {
     kind,
     client,
@@ -83,13 +192,11 @@ export async function startServer(kind: ServerKind, extraFlags: string[] = []): 
 }
 
 export async function callTool(
-  client: Client,
+  client: RawStdioClient,
   name: string,
   args: Record<string, unknown>,
 ): Promise<{text: string; isError: boolean}> {
-  const result = (await client.callTool({name, arguments: args}, undefined, {
-    timeout: 120_000,
-  })) as CallToolResult;
+  const result = await client.callTool({name, arguments: args});
   const text = result.content.flatMap(item => (item.type === 'text' ? [item.text] : [])).join('\n');
   return {text, isError: result.isError === true};
 }
@@ -123,9 +230,11 @@ export function selectedPageId(text: string): number {
 /** The uid on the snapshot line that contains `fragment`. */
 export function uidOf(snapshot: string, fragment: string): string {
   const line = snapshot.split('\n').find(candidate => candidate.includes(fragment));
-  const match = line === undefined ? null : /uid=(\S+)/.exec(line);
-  if (!match?.[1]) {
+  // chrome-devtools-mcp prints `uid=1_4 role…`, this server `4 role…`.
+  const match = line === undefined ? null : /uid=(\S+)|^ *(\d+) /.exec(line);
+  const uid = match?.[1] ?? match?.[2];
+  if (!uid) {
     throw new Error(`No line with ${fragment} in snapshot:\n${snapshot.slice(0, 2000)}`);
   }
-  return match[1];
+  return uid;
 }

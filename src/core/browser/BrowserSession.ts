@@ -167,7 +167,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
       this.#setStatus({state: 'error', mode: this.mode, error: message});
       throw error;
     }
-    const version = await browser.version().catch(() => 'unknown');
+    const versionReady = browser.version().catch(() => 'unknown');
     if (this.#everStarted) {
       this.#reconnectNotePending = true;
     }
@@ -178,6 +178,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     if (this.pages.list().length === 0) {
       await this.pages.register(await browser.newPage());
     }
+    const version = await versionReady;
     const note = config.headlessBecauseNoDisplay
       ? 'No display found, so the browser runs headless. Set DISPLAY or pass --headless to silence this.'
       : undefined;

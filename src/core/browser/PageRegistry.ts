@@ -75,6 +75,9 @@ export class PageRegistry extends EventEmitter<{
     this.#detachListeners.push(() => browser.off('targetcreated', onTargetCreated));
 
     // Titles change without navigation; the browser-level target events keep the cache fresh.
+    // Set up alongside the page list, which waits for the first tab's renderer to start.
+    const pagesReady = browser.pages();
+    pagesReady.catch(() => undefined);
     try {
       const session = await browser.target().createCDPSession();
       this.#browserSession = session;
@@ -94,7 +97,9 @@ export class PageRegistry extends EventEmitter<{
       // Some embedders (e.g. Electron) lack browser-level target discovery: titles then refresh on navigation only.
     }
 
-    for (const page of await browser.pages()) {
+    const pages = await pagesReady;
+    // Registered in tab order so ids follow the order the user sees.
+    for (const page of pages) {
       await this.register(page);
     }
   }

@@ -2,7 +2,7 @@
  * Turning a snapshot uid back into a live element, with chrome-devtools-mcp's error texts so agents
  * react the same way: no snapshot yet, unknown uid, element gone.
  */
-import {snapshotFeature} from './snapshot.js';
+import {normalizeUid, snapshotFeature} from './snapshot.js';
 import type {PageState} from './PageState.js';
 
 export interface Rect {
@@ -20,7 +20,8 @@ export interface ResolvedElement {
   objectId: string;
 }
 
-export async function resolveUid(state: PageState, uid: string): Promise<ResolvedElement> {
+export async function resolveUid(state: PageState, givenUid: string): Promise<ResolvedElement> {
+  const uid = normalizeUid(givenUid);
   const store = snapshotFeature.get(state);
   if (!store.hasSnapshot) {
     throw new Error(`No snapshot found for page ${state.id}. Use take_snapshot to capture one.`);

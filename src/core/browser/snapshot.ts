@@ -21,12 +21,16 @@ export class SnapshotStore {
   /** `${loaderId}:${backendNodeId}` → uid, for stability across snapshots. */
   #uidByKey = new Map<string, string>();
   #targets = new Map<string, UidTarget>();
-  #nextIndex = 0;
+  #uidByNode = new Map<number, string>();
+  /**
+   * uids are short page-wide numbers that are never reused, so a uid from an old snapshot either
+   * still means the same element or is not found — it never silently means another one.
+   */
+  #nextUid = 0;
   hasSnapshot = false;
 
   beginSnapshot(): number {
     this.snapshotCount++;
-    this.#nextIndex = 0;
     return this.snapshotCount;
   }
 
@@ -38,7 +42,7 @@ export class SnapshotStore {
     const key = `${target.loaderId}:${target.backendNodeId}`;
     let uid = this.#uidByKey.get(key);
     if (uid === undefined || seen.has(key)) {
-      uid = `${this.snapshotCount}_${this.#nextIndex++}`;
+      uid = String(this.#nextUid++);
     }
     seen.set(key, uid);
     seenTargets.set(uid, target);
@@ -46,24 +50,30 @@ export class SnapshotStore {
   }
 
   freshUid(): string {
-    return `${this.snapshotCount}_${this.#nextIndex++}`;
+    return String(this.#nextUid++);
   }
 
   /** Keeps only the uids of the latest snapshot: ids of vanished nodes are forgotten. */
   commit(seen: Map<string, string>, targets: Map<string, UidTarget>): void {
     this.#uidByKey = seen;
     this.#targets = targets;
+    this.#uidByNode = new Map([...targets].map(([uid, target]) => [target.backendNodeId, uid]));
     this.hasSnapshot = true;
   }
 
   target(uid: string): UidTarget | undefined {
-    return this.#targets.get(uid);
+    return this.#targets.get(normalizeUid(uid));
   }
 
   /** The uid the latest snapshot gave a node, if it showed the node. */
-  uidOf(backendNodeId: number, loaderId: string): string | undefined {
-    return this.#uidByKey.get(`${loaderId}:${backendNodeId}`);
+  uidOf(backendNodeId: number): string | undefined {
+    return this.#uidByNode.get(backendNodeId);
   }
+}
+
+/** Accepts "12" and the labelled forms agents copy from other servers' snapshots ("uid=12"). */
+export function normalizeUid(uid: string): string {
+  return uid.trim().replace(/^uid=/, '');
 }
 
 export const snapshotFeature = new PageFeature('snapshot', () => new SnapshotStore());
@@ -443,9 +453,9 @@ function relativeUrl(url: string, base: URL | undefined): string {
 }
 
 /**
- * One line per node: `uid=<id> <role> "<name>" <attributes>`. Kept short because snapshots are the
- * biggest thing an agent reads: text nodes print without their role, numbers without quotes, and
- * links relative to the page.
+ * One line per node: `<uid> <role> "<name>" <attributes>`, indented one space per level. Kept
+ * short because snapshots are the biggest thing an agent reads: the uid is a bare number, text
+ * nodes print without their role, numbers without quotes, and links relative to the page.
  */
 function formatNode(node: TreeNode, uid: string, isRoot: boolean, base: URL | undefined): string {
   const role =
@@ -454,7 +464,7 @@ function formatNode(node: TreeNode, uid: string, isRoot: boolean, base: URL | un
       : node.role === 'StaticText'
         ? ''
         : node.role;
-  let line = role ? `uid=${uid} ${role}` : `uid=${uid}`;
+  let line = role ? `${uid} ${role}` : uid;
   if (node.name) {
     line += ` ${quote(node.name)}`;
   }

@@ -107,7 +107,9 @@ function conciseLines({entry, count}: GroupedEntry, includeStack: boolean): stri
     return [`msgid=${entry.id} [issue] ${inlineText(entry.title)} (count: ${entry.count})`];
   }
   const repeat = count > 1 ? ` [${count} times]` : '';
-  const line = `msgid=${entry.id} [${entry.type}] ${inlineText(entry.text())} (${entry.argCount} args)${repeat}`;
+  // The argument count only says something when there are several (a plain string is one).
+  const args = entry.argCount > 1 ? ` (${entry.argCount} args)` : '';
+  const line = `msgid=${entry.id} [${entry.type}] ${inlineText(entry.text())}${args}${repeat}`;
   if (!includeStack) {
     return [line];
   }

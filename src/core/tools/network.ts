@@ -51,8 +51,28 @@ function capped(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}... <truncated>` : text;
 }
 
-export function requestLine(id: number | undefined, request: HTTPRequest, status: string): string {
-  return `reqid=${id ?? '?'} ${request.method()} ${capped(request.url(), URL_LIST_LIMIT)} [${status}]`;
+export function requestLine(
+  id: number | undefined,
+  request: HTTPRequest,
+  status: string,
+  pageOrigin?: string,
+): string {
+  const url = request.url();
+  // Requests to the page's own origin print as paths: the list header names the origin once.
+  const shown =
+    pageOrigin !== undefined && url.startsWith(`${pageOrigin}/`)
+      ? url.slice(pageOrigin.length)
+      : url;
+  return `reqid=${id ?? '?'} ${request.method()} ${capped(shown, URL_LIST_LIMIT)} [${status}]`;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export function renderNetworkList(
@@ -78,8 +98,15 @@ export function renderNetworkList(
   } else {
     const shown = paginate(entries, options);
     out.push(...paginationLines(shown, entries.length));
+    const pageOrigin = originOf(page.url);
+    if (
+      pageOrigin !== undefined &&
+      shown.items.some(entry => entry.request.url().startsWith(`${pageOrigin}/`))
+    ) {
+      out.push(`Paths below without an origin are on ${pageOrigin}.`);
+    }
     for (const entry of shown.items) {
-      out.push(requestLine(entry.id, entry.request, entry.status()));
+      out.push(requestLine(entry.id, entry.request, entry.status(), pageOrigin));
     }
   }
   const dropped = collector.log.dropped(includePreserved);

@@ -7,7 +7,7 @@ import {definePageTool} from './definition.js';
 export const takeSnapshot = definePageTool({
   name: 'take_snapshot',
   description:
-    'Text snapshot of the page from its accessibility tree, with a uid per element for other tools. Prefer it to a screenshot; take a new one after the page changes.',
+    'Text snapshot of the page from its accessibility tree: one line per element, `<uid> <role> "<name>" <attributes>`; pass the uid to other tools. Prefer it to a screenshot; take a new one after the page changes.',
   category: 'debugging',
   readOnly: false,
   blockedByDialog: true,

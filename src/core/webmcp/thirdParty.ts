@@ -394,17 +394,9 @@ async function uidsFor(
   backendNodeIds: readonly (number | undefined)[],
 ): Promise<{uids: (string | undefined)[]; verbose: boolean}> {
   const lookup = async (verbose: boolean): Promise<(string | undefined)[]> => {
-    const snapshot = await takeSnapshot(page, {verbose});
+    await takeSnapshot(page, {verbose});
     const store = snapshotFeature.get(page);
-    const byNode = new Map<number, string>();
-    for (const match of snapshot.text.matchAll(/uid=(\S+)/g)) {
-      const uid = match[1];
-      const target = uid === undefined ? undefined : store.target(uid);
-      if (uid !== undefined && target && !byNode.has(target.backendNodeId)) {
-        byNode.set(target.backendNodeId, uid);
-      }
-    }
-    return backendNodeIds.map(id => (id === undefined ? undefined : byNode.get(id)));
+    return backendNodeIds.map(id => (id === undefined ? undefined : store.uidOf(id)));
   };
   const plain = await lookup(false);
   if (plain.every(uid => uid !== undefined)) {

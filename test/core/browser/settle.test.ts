@@ -47,7 +47,7 @@ describe('actAndSettle', () => {
     const {text} = await call(client, 'new_page', {url: server.url('/fetch-render.html')});
     const id = pageIdFrom(text, 'fetch-render');
     const snapshot = await call(client, 'take_snapshot', {pageId: id});
-    const uid = /uid=(\S+) button "Load"/.exec(snapshot.text)?.[1];
+    const uid = /^ *(\d+) button "Load"/m.exec(snapshot.text)?.[1];
     const clicked = await call(client, 'click', {pageId: id, uid, includeSnapshot: true});
     expect(clicked.text).toContain('Successfully clicked on the element');
     expect(clicked.text).toContain('"apple"');

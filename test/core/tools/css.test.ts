@@ -37,7 +37,7 @@ async function open(path: string): Promise<Opened> {
 }
 
 function uidOf(snapshot: string, text: string): string {
-  const uid = new RegExp(`uid=(\\S+) (?:StaticText )?"${text}"`).exec(snapshot)?.[1];
+  const uid = new RegExp(`^ *(\\d+) (?:StaticText )?"${text}"`, 'm').exec(snapshot)?.[1];
   if (uid === undefined) {
     throw new Error(`No text "${text}" in:\n${snapshot}`);
   }
@@ -94,7 +94,7 @@ describe('get_css_styles cascade', () => {
 
   it('names the element (a text uid resolves to its element) and lists the inline style first', () => {
     expect(text).toMatch(
-      /^Styles for div#box \(uid: "\d+_\d+"\):\nShowing 1-\d+ of \d+ \(Page 1 of 1\)\.\nelement\.style \{\n {2}color: orange;\n {2}padding-left: 9px;\n\}/,
+      /^Styles for div#box \(uid: "\d+"\):\nShowing 1-\d+ of \d+ \(Page 1 of 1\)\.\nelement\.style \{\n {2}color: orange;\n {2}padding-left: 9px;\n\}/,
     );
   });
 

@@ -44,7 +44,7 @@ function uidOf(snapshot: string, ...fragments: string[]): string {
   const line = snapshot
     .split('\n')
     .find(candidate => fragments.every(fragment => candidate.includes(fragment)));
-  const uid = line === undefined ? undefined : /uid=(\S+)/.exec(line)?.[1];
+  const uid = line === undefined ? undefined : /^ *(\d+)/.exec(line)?.[1];
   if (uid === undefined) {
     throw new Error(`No snapshot line with ${JSON.stringify(fragments)} in:\n${snapshot}`);
   }

@@ -184,33 +184,33 @@ describe('take_snapshot', () => {
     const id = await openPage('/index.html?snap');
     const {text} = await call(client, 'take_snapshot', {pageId: id});
     expect(text).toContain('## Latest page snapshot');
-    expect(text).toMatch(/uid=\d+_0 RootWebArea "Fixture home"/);
-    expect(text).toMatch(/uid=\d+_\d+ heading "Fixture home" level=1/);
-    expect(text).toMatch(/uid=\d+_\d+ textbox "Name"/);
-    expect(text).toMatch(/uid=\d+_\d+ button "Go"/);
-    expect(text).toMatch(/uid=\d+_\d+ combobox value="Alpha"/);
-    expect(text).toMatch(/uid=\d+_\d+ option "Beta"$/m);
-    expect(text).toMatch(/uid=\d+_\d+ link "Other page"/);
+    expect(text).toMatch(/^\d+ RootWebArea "Fixture home"/m);
+    expect(text).toMatch(/^ *\d+ heading "Fixture home" level=1/m);
+    expect(text).toMatch(/^ *\d+ textbox "Name"/m);
+    expect(text).toMatch(/^ *\d+ button "Go"/m);
+    expect(text).toMatch(/^ *\d+ combobox value="Alpha"/m);
+    expect(text).toMatch(/^ *\d+ option "Beta"$/m);
+    expect(text).toMatch(/^ *\d+ link "Other page"/m);
   });
 
   it('shows the content of a page without any focusable element, and named regions', async () => {
     const id = await openPage('/plain-text.html');
     const {text} = await call(client, 'take_snapshot', {pageId: id});
-    expect(text).toMatch(/uid=\S+ heading "Only text" level=1/);
-    expect(text).toMatch(/uid=\S+ "No links or inputs here\."/);
-    expect(text).toMatch(/uid=\S+ region "Notes"/);
+    expect(text).toMatch(/^ *\d+ heading "Only text" level=1/m);
+    expect(text).toMatch(/^ *\d+ "No links or inputs here\."/m);
+    expect(text).toMatch(/^ *\d+ region "Notes"/m);
   });
 
   it('keeps uids stable across snapshots of the same document', async () => {
     const id = await openPage('/index.html?stable');
     const first = await call(client, 'take_snapshot', {pageId: id});
-    const uid = /uid=(\S+) button "Go"/.exec(first.text)?.[1];
+    const uid = /^ *(\d+) button "Go"/m.exec(first.text)?.[1];
     await call(client, 'evaluate_script', {
       pageId: id,
       function: '() => document.body.prepend(document.createElement("hr"))',
     });
     const second = await call(client, 'take_snapshot', {pageId: id});
-    expect(/uid=(\S+) button "Go"/.exec(second.text)?.[1]).toBe(uid);
+    expect(/^ *(\d+) button "Go"/m.exec(second.text)?.[1]).toBe(uid);
   });
 
   it('includes same-process iframes and the verbose tree on request', async () => {
@@ -220,7 +220,7 @@ describe('take_snapshot', () => {
     expect(text).toContain('heading "Other"');
     const verbose = await call(client, 'take_snapshot', {pageId: id, verbose: true});
     expect(verbose.text.split('\n').length).toBeGreaterThan(text.split('\n').length);
-    expect(verbose.text).toMatch(/^ *uid=\S+ "Outer"$/m);
+    expect(verbose.text).toMatch(/^ *\d+ "Outer"$/m);
   });
 
   it('saves to a file inside the allowed roots and refuses paths outside them', async () => {
@@ -255,7 +255,7 @@ describe('evaluate_script', () => {
       'Script ran on page and returned:\n```json\n{"title":"Fixture home","n":2}\n```',
     );
     const snap = await call(client, 'take_snapshot', {pageId: id});
-    const uid = /uid=(\S+) button "Go"/.exec(snap.text)?.[1];
+    const uid = /^ *(\d+) button "Go"/m.exec(snap.text)?.[1];
     const html = await call(client, 'evaluate_script', {
       pageId: id,
       function: '(el) => el.id',
@@ -320,7 +320,7 @@ describe('evaluate_script', () => {
       });
       expect(unknown.text).toContain(`Element uid "99_99" not found on page ${id}.`);
       const snap = await call(solo, 'take_snapshot', {pageId: id});
-      const uid = /uid=(\S+) button "Go"/.exec(snap.text)?.[1];
+      const uid = /^ *(\d+) button "Go"/m.exec(snap.text)?.[1];
       await call(solo, 'navigate_page', {pageId: id, url: server.url('/other.html')});
       const gone = await call(solo, 'evaluate_script', {
         pageId: id,
@@ -350,7 +350,7 @@ describe('take_screenshot', () => {
     expect(jpegImage?.type === 'image' && jpegImage.mimeType).toBe('image/jpeg');
 
     const snap = await call(client, 'take_snapshot', {pageId: id});
-    const uid = /uid=(\S+) button "Action 3"/.exec(snap.text)?.[1];
+    const uid = /^ *(\d+) button "Action 3"/m.exec(snap.text)?.[1];
     const element = await call(client, 'take_screenshot', {pageId: id, uid});
     expect(element.text).toContain(`Took a screenshot of node with uid "${uid}".`);
 
