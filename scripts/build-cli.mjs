@@ -20,6 +20,8 @@ await build({
   sourcemap: 'linked',
   external: ['lighthouse', '@paulirish/trace_engine', 'electron'],
   // CommonJS dependencies bundled into an ES module still call require().
-  banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
+  banner: {
+    js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
