@@ -4,13 +4,10 @@
  * exceptions must render as inert text; 200 tools must render fast; and when the attached browser
  * was started without --enable-features=WebMCP the panel says so and the doctor says what to do.
  */
-import {spawn, type ChildProcess} from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {Browser, ElementHandle, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {type DebuggableChromium, launchDebuggableChromium} from '../helpers/chromium.js';
 import {waitFor} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {
@@ -239,34 +236,15 @@ describe('hostile strings and many tools', () => {
 });
 
 describe('a browser started without --enable-features=WebMCP', () => {
-  let chrome: ChildProcess;
-  let profile: string;
+  let chrome: DebuggableChromium;
   let serve: ServeProcess;
   let ui: UiPage;
   let agent: McpTestClient;
 
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-e2e-noflag-'));
-    chrome = spawn(
-      process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      [
-        '--headless',
-        '--no-sandbox',
-        '--remote-debugging-port=0',
-        `--user-data-dir=${profile}`,
-        'about:blank',
-      ],
-      {stdio: 'ignore'},
-    );
-    const portFile = path.join(profile, 'DevToolsActivePort');
-    const port = await waitFor(
-      () =>
-        fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').split('\n')[0] : undefined,
-      20_000,
-      'DevToolsActivePort',
-    );
+    chrome = await launchDebuggableChromium();
     serve = await startServe({
-      flags: ['--categoryExperimentalWebmcp', '--browserUrl', `http://127.0.0.1:${port}`],
+      flags: ['--categoryExperimentalWebmcp', '--browserUrl', chrome.browserUrl],
     });
     ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
     agent = await connectMcp(serve, 'noflag-agent');
@@ -276,10 +254,7 @@ describe('a browser started without --enable-features=WebMCP', () => {
     await agent.close();
     await ui.page.close();
     await serve.stop();
-    const exited = new Promise(resolve => chrome.once('exit', resolve));
-    chrome.kill('SIGKILL');
-    await exited;
-    fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5});
+    await chrome.stop();
   });
 
   it('says WebMCP is unavailable and the doctor tells how to restart the browser', async () => {

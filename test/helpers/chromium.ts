@@ -39,13 +39,16 @@ export async function launchDebuggableChromium(
   );
   const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
   const activePort = path.join(profile, 'DevToolsActivePort');
-  const [port, wsPath] = (
-    await waitFor(
-      () => (fs.existsSync(activePort) ? fs.readFileSync(activePort, 'utf8').trim() : undefined),
-      20_000,
-      'DevToolsActivePort',
-    )
-  ).split('\n');
+  // Chromium writes the file in two steps: wait until both lines (port, browser path) are there.
+  const [, port, wsPath] = await waitFor(
+    () =>
+      fs.existsSync(activePort)
+        ? (/^(\d+)\n(\/devtools\/browser\/\S+)/.exec(fs.readFileSync(activePort, 'utf8')) ??
+          undefined)
+        : undefined,
+    20_000,
+    'DevToolsActivePort',
+  );
   return {
     browserUrl: `http://127.0.0.1:${port ?? ''}`,
     wsEndpoint: `ws://127.0.0.1:${port ?? ''}${wsPath ?? ''}`,
