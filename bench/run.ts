@@ -428,9 +428,17 @@ await section('lists with 1,000 entries', async () => {
 await fixtures.stop();
 const out = path.join(ROOT, 'bench/results/latest.json');
 fs.mkdirSync(path.dirname(out), {recursive: true});
+// A filtered run updates its own rows and keeps the others from the last full run.
+const previousRows = ((): Row[] => {
+  if (!filter || !fs.existsSync(out)) {
+    return [];
+  }
+  const previous = JSON.parse(fs.readFileSync(out, 'utf8')) as {rows?: Row[]};
+  return (previous.rows ?? []).filter(row => !rows.some(fresh => fresh.metric === row.metric));
+})();
 fs.writeFileSync(
   out,
-  `${JSON.stringify({date: new Date().toISOString(), node: process.version, rows}, null, 2)}\n`,
+  `${JSON.stringify({date: new Date().toISOString(), node: process.version, rows: [...previousRows, ...rows]}, null, 2)}\n`,
 );
 console.log(`\nWrote ${path.relative(ROOT, out)}`);
 agent.destroy();

@@ -154,30 +154,24 @@ async function main(): Promise<void> {
             Reflect.set(HTMLInputElement.prototype, 'value', value, input);
             input.dispatchEvent(new Event('input', {bubbles: true}));
           };
+          // Resolves on the first frame that shows `count` tools.
+          const untilCount = (count: number): Promise<void> =>
+            new Promise<void>(resolve => {
+              const check = (): void => {
+                if (document.querySelectorAll(selector).length === count) {
+                  resolve();
+                } else {
+                  requestAnimationFrame(check);
+                }
+              };
+              check();
+            });
           type('no tool has this name');
-          await new Promise<void>(resolve => {
-            const check = (): void => {
-              if (document.querySelectorAll(selector).length === 0) {
-                resolve();
-              } else {
-                requestAnimationFrame(check);
-              }
-            };
-            check();
-          });
+          await untilCount(0);
           await new Promise(resolve => requestAnimationFrame(resolve));
           const started = performance.now();
           type('');
-          await new Promise<void>(resolve => {
-            const check = (): void => {
-              if (document.querySelectorAll(selector).length === 200) {
-                resolve();
-              } else {
-                requestAnimationFrame(check);
-              }
-            };
-            check();
-          });
+          await untilCount(200);
           await new Promise(resolve => requestAnimationFrame(resolve));
           return performance.now() - started;
         }, listSelector),

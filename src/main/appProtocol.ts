@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {contentSecurityPolicy} from '../core/http/static.js';
+import {contentSecurityPolicy, contentTypeOf} from '../core/http/static.js';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'inspector';
@@ -30,19 +30,6 @@ export const APP_SCHEME_PRIVILEGES = {
     codeCache: true,
   },
 } as const;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 /** Scheme://host of a URL, also for custom schemes (whose WHATWG `origin` is the opaque "null"). */
 export function originOf(rawUrl: string): string | undefined {
@@ -131,8 +118,7 @@ export function createAppProtocolHandler(
         headers: {...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8'},
       });
     }
-    const contentType =
-      CONTENT_TYPES[path.extname(resolved.file).toLowerCase()] ?? 'application/octet-stream';
+    const contentType = contentTypeOf(resolved.file);
     return new Response(request.method === 'HEAD' ? null : Buffer.from(data), {
       status: 200,
       headers: {...BASE_HEADERS, 'Content-Type': contentType},

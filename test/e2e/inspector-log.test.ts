@@ -8,39 +8,32 @@ import {waitFor} from '../helpers/engine.js';
 import {
   clickRow,
   connectMcp,
-  launchUiBrowser,
+  type InspectorFixture,
   logRows,
   type McpTestClient,
   openInspector,
   openPanel,
   screenshot,
   type ServeProcess,
-  startServe,
+  startInspectorFixture,
   type UiPage,
   unnamedControls,
   waitForRows,
 } from '../helpers/ui.js';
 
+let fixture: InspectorFixture | undefined;
 let serve: ServeProcess;
 let browser: Browser;
 let ui: UiPage;
 let page: Page;
 let agent: McpTestClient;
-const cleanups: (() => Promise<unknown>)[] = [];
 
 const PAGE_URL = 'data:text/html,<title>E2E page</title><h1>Hello from the e2e page</h1>';
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
 
 beforeAll(async () => {
-  cleanups.push(
-    () => serve.stop(),
-    () => agent.close(),
-  );
-  serve = await startServe();
-  browser = await launchUiBrowser();
-  cleanups.push(() => browser.close());
-  ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
-  page = ui.page;
+  fixture = await startInspectorFixture({clientName: 'e2e-agent'});
+  ({serve, browser, ui, page, agent} = fixture);
   await browser
     .defaultBrowserContext()
     .setPermission(
@@ -51,12 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // Whatever beforeAll managed to start (it may have failed half way).
-  for (const cleanup of cleanups.reverse()) {
-    await Promise.resolve()
-      .then(cleanup)
-      .catch(() => undefined);
-  }
+  await fixture?.dispose();
 });
 
 async function selectOption(label: string, value: string): Promise<void> {
@@ -91,7 +79,6 @@ describe('inspector log (e2e)', () => {
   });
 
   it("shows a row for each of an agent's calls, in order, with tool, client and status", async () => {
-    agent = await connectMcp(serve, 'e2e-agent');
     await agent.client.callTool({name: 'list_pages', arguments: {}});
     await agent.client.callTool({name: 'new_page', arguments: {url: PAGE_URL}});
     await agent.client.callTool({name: 'list_pages', arguments: {bogus: HOSTILE}});

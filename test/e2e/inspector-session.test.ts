@@ -7,19 +7,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type {Browser, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {call, pageIdFrom, waitFor} from '../helpers/engine.js';
+import {call, openPage, waitFor} from '../helpers/engine.js';
 import {
   clickRow,
   connectMcp,
-  launchUiBrowser,
+  type InspectorFixture,
   logRows,
   type McpTestClient,
   openInspector,
   openPanel,
   screenshot,
   type ServeProcess,
+  startInspectorFixture,
   startServe,
-  type UiPage,
   waitForRows,
 } from '../helpers/ui.js';
 
@@ -28,12 +28,11 @@ const ONE_PIXEL_PNG =
 const PAGE_URL =
   'data:text/html,<title>Live page</title><body style="margin:0;background:%23c8e6ff"><h1 style="margin:40px">Live view page</h1></body>';
 
+let fixture: InspectorFixture | undefined;
 let serve: ServeProcess;
 let browser: Browser;
-let ui: UiPage;
 let page: Page;
 let agent: McpTestClient;
-const cleanups: (() => Promise<unknown>)[] = [];
 let work: string;
 let telemetryLog: string;
 let livePageId: number;
@@ -41,21 +40,17 @@ let livePageId: number;
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-session-'));
   telemetryLog = path.join(work, 'telemetry.jsonl');
-  cleanups.push(
-    () => serve.stop(),
-    () => agent.close(),
-  );
-  serve = await startServe({flags: ['--experimentalVision', '--telemetryLog', telemetryLog]});
-  browser = await launchUiBrowser();
-  cleanups.push(() => browser.close());
-  ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
-  page = ui.page;
-  agent = await connectMcp(serve, 'session-agent');
+  fixture = await startInspectorFixture({
+    flags: ['--experimentalVision', '--telemetryLog', telemetryLog],
+    clientName: 'session-agent',
+  });
+  ({serve, browser, page, agent} = fixture);
 });
 
 afterAll(async () => {
-  // Whatever beforeAll managed to start (it may have failed half way).
-  for (const cleanup of cleanups.reverse()) {
+  await fixture?.dispose();
+  // The reconnect test replaces the fixture's server and agent with new ones.
+  for (const cleanup of [() => agent.close(), () => serve.stop()]) {
     await Promise.resolve()
       .then(cleanup)
       .catch(() => undefined);
@@ -67,8 +62,7 @@ describe('pages and live view (e2e)', () => {
   it('shows the open pages, the selected one, and a live view of it', async () => {
     await openPanel(page, 'Pages');
     await page.waitForFunction(() => document.body.textContent.includes('No pages yet'));
-    const opened = await call(agent.client, 'new_page', {url: PAGE_URL});
-    livePageId = pageIdFrom(opened.text, 'Live page');
+    livePageId = await openPage(agent.client, PAGE_URL, 'Live page');
     await page.waitForSelector('[data-testid=live-view] img', {timeout: 30_000});
     const selected = await page.$eval('.page-item--selected', element => element.textContent);
     expect(selected).toContain('Live page');

@@ -8,45 +8,30 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {waitFor} from '../helpers/engine.js';
 import {
   clickRow,
-  connectMcp,
-  launchUiBrowser,
+  type InspectorFixture,
   type McpTestClient,
   openInspector,
   openPanel,
   screenshot,
-  type ServeProcess,
+  startInspectorFixture,
   startServe,
   type UiPage,
   waitForRows,
 } from '../helpers/ui.js';
 
-let serve: ServeProcess;
+let fixture: InspectorFixture | undefined;
 let browser: Browser;
 let ui: UiPage;
 let page: Page;
 let agent: McpTestClient;
-const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  cleanups.push(
-    () => serve.stop(),
-    () => agent.close(),
-  );
-  serve = await startServe();
-  browser = await launchUiBrowser();
-  cleanups.push(() => browser.close());
-  ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
-  page = ui.page;
-  agent = await connectMcp(serve, 'tools-agent');
+  fixture = await startInspectorFixture({clientName: 'tools-agent'});
+  ({browser, ui, page, agent} = fixture);
 });
 
 afterAll(async () => {
-  // Whatever beforeAll managed to start (it may have failed half way).
-  for (const cleanup of cleanups.reverse()) {
-    await Promise.resolve()
-      .then(cleanup)
-      .catch(() => undefined);
-  }
+  await fixture?.dispose();
 });
 
 async function clientToolNames(): Promise<string[]> {

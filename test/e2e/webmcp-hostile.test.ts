@@ -4,23 +4,21 @@
  * exceptions must render as inert text; 200 tools must render fast; and when the attached browser
  * was started without --enable-features=WebMCP the panel says so and the doctor says what to do.
  */
-import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {Browser, ElementHandle, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {type DebuggableChromium, launchDebuggableChromium} from '../helpers/chromium.js';
-import {waitFor} from '../helpers/engine.js';
+import {openPage, waitFor} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {
-  connectMcp,
+  type InspectorFixture,
   launchUiBrowser,
   type McpTestClient,
-  openInspector,
   openPanel,
   screenshot,
-  type ServeProcess,
-  startServe,
+  startInspectorFixture,
   type UiPage,
 } from '../helpers/ui.js';
+import {button, expandTool, toolItem, toolStatus} from '../helpers/webmcpUi.js';
 
 let fixtures: FixtureServer;
 let browser: Browser;
@@ -36,75 +34,43 @@ afterAll(async () => {
 });
 
 async function openFixture(agent: McpTestClient, pathname: string): Promise<number> {
-  const result = (await agent.client.callTool({
-    name: 'new_page',
-    arguments: {url: fixtures.url(pathname)},
-  })) as CallToolResult;
-  const text = result.content.flatMap(item => (item.type === 'text' ? [item.text] : [])).join('\n');
-  const line = text
-    .split('\n')
-    .find(candidate => /^\d+: /.test(candidate) && candidate.includes(pathname));
-  if (!line) {
-    throw new Error(`no page for ${pathname} in ${text}`);
-  }
-  return Number(line.split(':')[0]);
-}
-
-async function item(page: Page, pageId: number, name: string): Promise<ElementHandle> {
-  const found = await page.waitForSelector(
-    `section[data-page-id="${pageId}"] li.webmcp-tool[aria-label="${name}"]`,
-    {timeout: 20_000},
-  );
-  if (!found) {
-    throw new Error(`no ${name}`);
-  }
-  return found;
+  return openPage(agent.client, fixtures.url(pathname), pathname);
 }
 
 async function runAndWait(page: Page, tool: ElementHandle, status: string): Promise<void> {
-  const toggle = await tool.$('.webmcp-tool__toggle');
-  if ((await toggle?.evaluate(element => element.getAttribute('aria-expanded'))) !== 'true') {
-    await toggle?.click();
-  }
-  await (await tool.$('aria/Execute[role="button"]'))?.click();
+  await expandTool(tool);
+  await (await button(tool, 'Execute')).click();
   const confirm = await page.$('dialog.webmcp-confirm[open]');
   if (confirm) {
     await (await page.waitForSelector('aria/Run it[role="button"]'))?.click();
   }
-  await waitFor(
-    async () =>
-      (await tool
-        .$eval('.webmcp-status [data-status]', element => element.getAttribute('data-status'))
-        .catch(() => undefined)) === status,
-    15_000,
-    `status ${status}`,
-  );
+  await waitFor(async () => (await toolStatus(tool)) === status, 15_000, `status ${status}`);
 }
 
 describe('hostile strings and many tools', () => {
-  let serve: ServeProcess;
+  let fixture: InspectorFixture | undefined;
   let ui: UiPage;
   let page: Page;
   let agent: McpTestClient;
   let hostileId: number;
 
   beforeAll(async () => {
-    serve = await startServe({flags: ['--categoryExperimentalWebmcp']});
-    ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
-    page = ui.page;
-    agent = await connectMcp(serve, 'hostile-agent');
+    fixture = await startInspectorFixture({
+      flags: ['--categoryExperimentalWebmcp'],
+      clientName: 'hostile-agent',
+      browser,
+    });
+    ({ui, page, agent} = fixture);
     hostileId = await openFixture(agent, '/webmcp/hostile.html');
     await openPanel(page, 'WebMCP');
   });
 
   afterAll(async () => {
-    await agent.close();
-    await ui.page.close();
-    await serve.stop();
+    await fixture?.dispose();
   });
 
   it('shows HTML, script tags and javascript: links as text, never as markup', async () => {
-    const html = await item(page, hostileId, 'html_tool');
+    const html = await toolItem(page, hostileId, 'html_tool');
     const collapsed = await html.$eval('.webmcp-tool__description', element => element.textContent);
     expect(collapsed).toContain(
       `<img src=x onerror="window.__pwned='img'"><script>window.__pwned='script'</script>`,
@@ -122,11 +88,11 @@ describe('hostile strings and many tools', () => {
     );
     expect(schema).toContain(`"<img src=x onerror=\\"window.__pwned='key'\\">"`);
 
-    const form2 = await item(page, hostileId, 'hostile_form');
+    const form2 = await toolItem(page, hostileId, 'hostile_form');
     expect(
       await form2.$eval('.webmcp-tool__description', element => element.textContent),
     ).toContain(`<img src=x onerror="window.__pwned='form'"> form tool`);
-    const thrower = await item(page, hostileId, 'html_thrower');
+    const thrower = await toolItem(page, hostileId, 'html_thrower');
     await runAndWait(page, thrower, 'Error');
     expect(
       await thrower.$eval('[data-testid=webmcp-exception]', element => element.textContent),
@@ -145,7 +111,7 @@ describe('hostile strings and many tools', () => {
   });
 
   it('makes RTL overrides and zero-width characters visible', async () => {
-    const rtl = await item(page, hostileId, 'rtl_tool');
+    const rtl = await toolItem(page, hostileId, 'rtl_tool');
     const description = await rtl.$eval(
       '.webmcp-tool__description',
       element => element.textContent,
@@ -161,8 +127,8 @@ describe('hostile strings and many tools', () => {
 
   it('keeps very long names, descriptions and outputs inside the layout', async () => {
     const longName = 'a'.repeat(128);
-    await item(page, hostileId, longName);
-    const long = await item(page, hostileId, 'long_tool');
+    await toolItem(page, hostileId, longName);
+    const long = await toolItem(page, hostileId, 'long_tool');
     const preview = await long.$eval('.webmcp-tool__description', element => element.textContent);
     expect(preview.length).toBeLessThanOrEqual(241);
     await runAndWait(page, long, 'Completed');
@@ -236,25 +202,24 @@ describe('hostile strings and many tools', () => {
 });
 
 describe('a browser started without --enable-features=WebMCP', () => {
-  let chrome: DebuggableChromium;
-  let serve: ServeProcess;
+  let chrome: DebuggableChromium | undefined;
+  let fixture: InspectorFixture | undefined;
   let ui: UiPage;
   let agent: McpTestClient;
 
   beforeAll(async () => {
     chrome = await launchDebuggableChromium();
-    serve = await startServe({
+    fixture = await startInspectorFixture({
       flags: ['--categoryExperimentalWebmcp', '--browserUrl', chrome.browserUrl],
+      clientName: 'noflag-agent',
+      browser,
     });
-    ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
-    agent = await connectMcp(serve, 'noflag-agent');
+    ({ui, agent} = fixture);
   });
 
   afterAll(async () => {
-    await agent.close();
-    await ui.page.close();
-    await serve.stop();
-    await chrome.stop();
+    await fixture?.dispose();
+    await chrome?.stop();
   });
 
   it('says WebMCP is unavailable and the doctor tells how to restart the browser', async () => {

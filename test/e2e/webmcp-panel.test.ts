@@ -7,72 +7,31 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import type {Browser, ElementHandle, Page} from 'puppeteer-core';
+import type {ElementHandle, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {waitFor} from '../helpers/engine.js';
+import {call, openPage, waitFor} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {
-  connectMcp,
-  launchUiBrowser,
+  type InspectorFixture,
   type McpTestClient,
-  openInspector,
   openPanel,
   screenshot,
   SCREENSHOT_DIR,
-  type ServeProcess,
-  startServe,
+  startInspectorFixture,
   type UiPage,
   unnamedControls,
 } from '../helpers/ui.js';
+import {button, expandTool, toolItem, toolStatus} from '../helpers/webmcpUi.js';
 
 let fixtures: FixtureServer;
-let serve: ServeProcess;
-let browser: Browser;
+let fixture: InspectorFixture | undefined;
 let ui: UiPage;
 let page: Page;
 let agent: McpTestClient;
 let imperativeId: number;
 
-async function callTool(name: string, args: Record<string, unknown>): Promise<string> {
-  const result = (await agent.client.callTool({name, arguments: args})) as CallToolResult;
-  return result.content.flatMap(item => (item.type === 'text' ? [item.text] : [])).join('\n');
-}
-
 async function openFixture(pathname: string): Promise<number> {
-  const text = await callTool('new_page', {url: fixtures.url(pathname)});
-  const line = text
-    .split('\n')
-    .find(candidate => /^\d+: /.test(candidate) && candidate.includes(pathname));
-  if (!line) {
-    throw new Error(`no page for ${pathname} in ${text}`);
-  }
-  return Number(line.split(':')[0]);
-}
-
-/** The list item of a tool on a page (waits for it). */
-async function toolItem(pageId: number, name: string): Promise<ElementHandle> {
-  const selector = `section[data-page-id="${pageId}"] li.webmcp-tool[aria-label="${name}"]`;
-  const item = await page.waitForSelector(selector, {timeout: 20_000});
-  if (!item) {
-    throw new Error(`no item for ${name}`);
-  }
-  return item;
-}
-
-async function button(item: ElementHandle, name: string): Promise<ElementHandle> {
-  const found = await item.$(`aria/${name}[role="button"]`);
-  if (!found) {
-    throw new Error(`no ${name} button`);
-  }
-  return found;
-}
-
-async function statusOf(pageId: number, name: string): Promise<string | undefined> {
-  const item = await toolItem(pageId, name);
-  return item
-    .$eval('.webmcp-status [data-status]', element => element.getAttribute('data-status') ?? '')
-    .catch(() => undefined);
+  return openPage(agent.client, fixtures.url(pathname), pathname);
 }
 
 async function waitStatus(
@@ -82,19 +41,15 @@ async function waitStatus(
   timeoutMs = 15_000,
 ): Promise<void> {
   await waitFor(
-    async () => (await statusOf(pageId, name)) === status,
+    async () => (await toolStatus(await toolItem(page, pageId, name))) === status,
     timeoutMs,
     `${name} ${status}`,
   );
 }
 
 async function expand(pageId: number, name: string): Promise<ElementHandle> {
-  const item = await toolItem(pageId, name);
-  const toggle = await item.$('.webmcp-tool__toggle');
-  if ((await toggle?.evaluate(element => element.getAttribute('aria-expanded'))) !== 'true') {
-    await toggle?.click();
-  }
-  await item.waitForSelector('.webmcp-tool__details');
+  const item = await toolItem(page, pageId, name);
+  await expandTool(item);
   return item;
 }
 
@@ -113,30 +68,28 @@ async function historyRows(): Promise<
 
 beforeAll(async () => {
   fixtures = await new FixtureServer().start();
-  serve = await startServe({flags: ['--categoryExperimentalWebmcp']});
-  browser = await launchUiBrowser();
-  ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
-  page = ui.page;
-  agent = await connectMcp(serve, 'webmcp-agent');
+  fixture = await startInspectorFixture({
+    flags: ['--categoryExperimentalWebmcp'],
+    clientName: 'webmcp-agent',
+  });
+  ({ui, page, agent} = fixture);
   imperativeId = await openFixture('/webmcp/imperative.html');
   await openPanel(page, 'WebMCP');
 });
 
 afterAll(async () => {
-  await agent.close();
-  await browser.close();
-  await serve.stop();
+  await fixture?.dispose();
   await fixtures.stop();
 });
 
 describe('WebMCP panel (e2e)', () => {
   it('groups tools by page and frame, with chips and named Execute/Cancel buttons', async () => {
-    const echo = await toolItem(imperativeId, 'echo');
+    const echo = await toolItem(page, imperativeId, 'echo');
     const chips = await echo.$$eval('[data-chip]', elements =>
       elements.map(element => element.textContent),
     );
     expect(chips).toEqual(['read-only', 'untrusted output']);
-    const buy = await toolItem(imperativeId, 'buy_now');
+    const buy = await toolItem(page, imperativeId, 'buy_now');
     expect(
       await buy.$$eval('[data-chip]', elements => elements.map(element => element.textContent)),
     ).toEqual(['may change state', 'consequential']);
@@ -157,7 +110,7 @@ describe('WebMCP panel (e2e)', () => {
     expect(frameHead).toContain('Main frame');
     expect(frameHead).toContain('/webmcp/imperative.html');
     // The late tool appears by itself.
-    await toolItem(imperativeId, 'late_tool');
+    await toolItem(page, imperativeId, 'late_tool');
     expect(ui.errors).toEqual([]);
     await screenshot(page, 'webmcp-panel');
   });
@@ -239,7 +192,7 @@ describe('WebMCP panel (e2e)', () => {
   });
 
   it('cancels from the panel: running → Canceled', async () => {
-    const item = await toolItem(imperativeId, 'slow');
+    const item = await toolItem(page, imperativeId, 'slow');
     await (await button(item, 'Execute')).click();
     await waitStatus(imperativeId, 'slow', 'running');
     const cancel = await button(item, 'Cancel');
@@ -249,7 +202,7 @@ describe('WebMCP panel (e2e)', () => {
   });
 
   it('shows Timed out when the page cannot answer the cancel', async () => {
-    const item = await toolItem(imperativeId, 'busy');
+    const item = await toolItem(page, imperativeId, 'busy');
     await expand(imperativeId, 'busy');
     await (await item.waitForSelector('input[id$="_ms"]'))?.type('7000');
     await (await button(item, 'Execute')).click();
@@ -264,9 +217,9 @@ describe('WebMCP panel (e2e)', () => {
     // Let the page finish its busy loop before the next test drives it.
     await waitFor(
       async () =>
-        (await callTool('evaluate_script', {pageId: imperativeId, function: '() => 1'})).includes(
-          '1',
-        ),
+        (
+          await call(agent.client, 'evaluate_script', {pageId: imperativeId, function: '() => 1'})
+        ).text.includes('1'),
       20_000,
     );
   });
@@ -292,7 +245,7 @@ describe('WebMCP panel (e2e)', () => {
     await expect(pending).rejects.toThrow();
     await waitStatus(imperativeId, 'slow', 'Canceled');
 
-    await callTool('evaluate_script', {
+    await call(agent.client, 'evaluate_script', {
       pageId: imperativeId,
       function: "() => window.runFromPage('echo', {text: 'by the page'})",
     });
@@ -324,11 +277,8 @@ describe('WebMCP panel (e2e)', () => {
       'highlight confirmation',
     );
     // What the page looks like now, with the overlay on the form.
-    const shot = (await agent.client.callTool({
-      name: 'take_screenshot',
-      arguments: {pageId: declarativeId},
-    })) as CallToolResult;
-    const image = shot.content.find(part => part.type === 'image');
+    const shot = await call(agent.client, 'take_screenshot', {pageId: declarativeId});
+    const image = shot.result.content.find(part => part.type === 'image');
     expect(image?.type).toBe('image');
     if (image?.type === 'image') {
       fs.mkdirSync(SCREENSHOT_DIR, {recursive: true});
@@ -337,11 +287,11 @@ describe('WebMCP panel (e2e)', () => {
         Buffer.from(image.data, 'base64'),
       );
     }
-    const script = await toolItem(imperativeId, 'echo');
+    const script = await toolItem(page, imperativeId, 'echo');
     expect(await script.$('aria/Show form in page[role="button"]')).toBeNull();
 
     // Removing the form removes the tool from the panel.
-    await callTool('evaluate_script', {
+    await call(agent.client, 'evaluate_script', {
       pageId: declarativeId,
       function: "() => window.removeForm('reserve')",
     });
@@ -357,7 +307,7 @@ describe('WebMCP panel (e2e)', () => {
 
   it('tools in iframes are grouped by frame, and the doctor names the blocked one', async () => {
     const framesId = await openFixture('/webmcp/iframes.html');
-    await toolItem(framesId, 'allowed_tool');
+    await toolItem(page, framesId, 'allowed_tool');
     const heads = await page.$$eval(
       `section[data-page-id="${framesId}"] .webmcp-frame__head`,
       elements => elements.map(element => element.textContent),

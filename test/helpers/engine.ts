@@ -8,9 +8,11 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {afterAll, beforeAll, expect} from 'vitest';
 import {parseFlags} from '../../src/core/config/flags.js';
 import {Engine} from '../../src/core/Engine.js';
 import {findRendererDir} from '../../src/core/http/static.js';
+import {FixtureServer} from './fixtureServer.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -108,4 +110,90 @@ export function pageIdFrom(text: string, fragment: string): number {
     throw new Error(`No page containing ${fragment} in:\n${text}`);
   }
   return Number(line.split(':')[0]);
+}
+
+export interface EngineFixtureOptions {
+  /** Extra engine flags, as for startEngine. */
+  flags?: string[];
+  /** The MCP client's name. */
+  clientName?: string;
+  /** When set, a temporary directory with this prefix is made before and removed after. */
+  tmpPrefix?: string;
+  /** Adds dynamic routes to the fixture server once it listens, before the engine starts. */
+  routes?: (server: FixtureServer) => void;
+}
+
+/** A fixture server, an engine and a connected client; the fields are valid inside tests only. */
+export interface EngineFixture {
+  readonly server: FixtureServer;
+  readonly engine: TestEngine;
+  readonly client: Client;
+  /** The temporary directory; throws unless `tmpPrefix` was given. */
+  readonly tmp: string;
+  /** Opens `pathname` on the fixture server; the page is found by `fragment` (the pathname). */
+  openPage(pathname: string, fragment?: string): Promise<number>;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks on the current suite (call it at the top level of a test file
+ * or a describe block) that start a fixture server, an engine and a client, and stop them after.
+ */
+export function useEngineWithFixtures(options: EngineFixtureOptions = {}): EngineFixture {
+  let server: FixtureServer | undefined;
+  let engine: TestEngine | undefined;
+  let client: Client | undefined;
+  let tmp: string | undefined;
+
+  beforeAll(async () => {
+    server = await new FixtureServer().start();
+    options.routes?.(server);
+    engine = await startEngine(options.flags);
+    client = await engine.connect(options.clientName);
+    if (options.tmpPrefix !== undefined) {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix));
+    }
+  });
+
+  afterAll(async () => {
+    await engine?.stop();
+    await server?.stop();
+    if (tmp !== undefined) {
+      fs.rmSync(tmp, {recursive: true, force: true});
+    }
+  });
+
+  function ready<T>(value: T | undefined, what: string): T {
+    if (value === undefined) {
+      throw new Error(`The fixture ${what} is only available inside tests (after beforeAll).`);
+    }
+    return value;
+  }
+
+  return {
+    get server() {
+      return ready(server, 'server');
+    },
+    get engine() {
+      return ready(engine, 'engine');
+    },
+    get client() {
+      return ready(client, 'client');
+    },
+    get tmp() {
+      return ready(tmp, 'tmp (pass tmpPrefix)');
+    },
+    openPage(pathname, fragment = pathname) {
+      return openPage(ready(client, 'client'), ready(server, 'server').url(pathname), fragment);
+    },
+  };
+}
+
+/**
+ * Opens `url` with new_page, expects no error, and returns its id (found by `fragment`, by default
+ * the URL itself).
+ */
+export async function openPage(client: Client, url: string, fragment = url): Promise<number> {
+  const {text, isError} = await call(client, 'new_page', {url});
+  expect(isError, text).toBe(false);
+  return pageIdFrom(text, fragment);
 }

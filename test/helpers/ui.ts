@@ -274,3 +274,63 @@ export async function unnamedControls(page: Page): Promise<string[]> {
   visit(snapshot);
   return missing;
 }
+
+export interface InspectorFixture {
+  serve: ServeProcess;
+  /** The UI browser: the one passed in, or one launched (and closed) by the fixture. */
+  browser: Browser;
+  ui: UiPage;
+  page: Page;
+  agent: McpTestClient;
+  /** Stops whatever was started, newest first, ignoring errors; safe to call more than once. */
+  dispose(): Promise<void>;
+}
+
+export interface InspectorFixtureOptions {
+  /** Extra flags for the server. */
+  flags?: string[];
+  /** The MCP client's name. */
+  clientName?: string;
+  /** A UI browser to open the inspector in; dispose() then closes only the inspector's tab. */
+  browser?: Browser;
+}
+
+/**
+ * The usual end-to-end setup: a real headless server, the inspector (connected, token in the URL)
+ * in a headless Chromium, and an MCP client. If a step fails, what was started is stopped again.
+ */
+export async function startInspectorFixture(
+  options: InspectorFixtureOptions = {},
+): Promise<InspectorFixture> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  let disposed: Promise<void> | undefined;
+  const dispose = (): Promise<void> => {
+    disposed ??= (async () => {
+      for (const cleanup of cleanups.reverse()) {
+        await Promise.resolve()
+          .then(cleanup)
+          .catch(() => undefined);
+      }
+    })();
+    return disposed;
+  };
+  try {
+    const serve = await startServe({flags: options.flags});
+    cleanups.push(() => serve.stop());
+    const shared = options.browser;
+    const browser = shared ?? (await launchUiBrowser());
+    if (!shared) {
+      cleanups.push(() => browser.close());
+    }
+    const ui = await openInspector(browser, `${serve.inspectorUrl}#token=${serve.token}`);
+    if (shared) {
+      cleanups.push(() => ui.page.close());
+    }
+    const agent = await connectMcp(serve, options.clientName);
+    cleanups.push(() => agent.close());
+    return {serve, browser, ui, page: ui.page, agent, dispose};
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}

@@ -2,7 +2,7 @@
  * Raw CDP access for commands newer than puppeteer's bundled protocol types (WebMCP.invokeTool,
  * Page.startScreenRecording, …). Results are validated with zod instead of trusted.
  */
-import type {CDPSession} from 'puppeteer-core';
+import type {CDPEvents, CDPSession} from 'puppeteer-core';
 import type {z} from 'zod';
 
 export async function sendUntyped<T>(
@@ -35,5 +35,17 @@ export function onUntyped<T>(
   Reflect.apply(session.on.bind(session), undefined, [event, handler]);
   return () => {
     Reflect.apply(session.off.bind(session), undefined, [event, handler]);
+  };
+}
+
+/** Subscribes to a typed CDP event; returns the unsubscribe function. */
+export function onEvent<E extends keyof CDPEvents>(
+  session: CDPSession,
+  event: E,
+  listener: (payload: CDPEvents[E]) => void,
+): () => void {
+  session.on(event, listener);
+  return () => {
+    session.off(event, listener);
   };
 }

@@ -4,6 +4,7 @@
  * is no fixed delay, so a click that changes nothing costs two round trips, not 100 ms.
  */
 import type {HTTPRequest, HTTPResponse, Protocol} from 'puppeteer-core';
+import {onEvent} from './cdp.js';
 import {withTimeout} from './lock.js';
 import type {OpenDialog, PageState} from './PageState.js';
 
@@ -110,20 +111,14 @@ class NavigationWatch {
         this.#end();
       }
     };
-    session.on('Page.frameRequestedNavigation', onRequested);
-    session.on('Page.frameStartedNavigating', onStarted);
-    session.on('Page.frameNavigated', onNavigated);
-    session.on('Page.navigatedWithinDocument', onSameDocument);
-    session.on('Page.loadEventFired', onLoad);
-    session.on('Page.frameStoppedLoading', onStopped);
-    this.#off.push(() => {
-      session.off('Page.frameRequestedNavigation', onRequested);
-      session.off('Page.frameStartedNavigating', onStarted);
-      session.off('Page.frameNavigated', onNavigated);
-      session.off('Page.navigatedWithinDocument', onSameDocument);
-      session.off('Page.loadEventFired', onLoad);
-      session.off('Page.frameStoppedLoading', onStopped);
-    });
+    this.#off.push(
+      onEvent(session, 'Page.frameRequestedNavigation', onRequested),
+      onEvent(session, 'Page.frameStartedNavigating', onStarted),
+      onEvent(session, 'Page.frameNavigated', onNavigated),
+      onEvent(session, 'Page.navigatedWithinDocument', onSameDocument),
+      onEvent(session, 'Page.loadEventFired', onLoad),
+      onEvent(session, 'Page.frameStoppedLoading', onStopped),
+    );
   }
 
   get started(): boolean {

@@ -19,6 +19,11 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** The Content-Type for a file of the built UI, by its extension. */
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
 export function contentSecurityPolicy(wsOrigins: readonly string[]): string {
   return [
     "default-src 'none'",
@@ -100,7 +105,7 @@ export function serveStatic(
   const isHtml = extension === '.html';
   response.writeHead(200, {
     ...baseHeaders,
-    'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    'Content-Type': contentTypeOf(file),
     'Content-Length': data.length,
     'Cache-Control': isHtml ? 'no-store' : 'public, max-age=31536000, immutable',
     ...(isHtml ? {'Content-Security-Policy': csp} : {}),

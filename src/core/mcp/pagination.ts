@@ -4,7 +4,27 @@
  * falls back to the first page with a note instead of failing.
  */
 
+import {z} from 'zod';
+
 export const DEFAULT_PAGE_SIZE = 20;
+
+/** The `pageSize` / `pageIdx` parameters of a list tool, with the peer's descriptions. */
+export function pagingParams(items: string) {
+  return {
+    pageSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`Maximum number of ${items} to return. When omitted, returns all ${items}.`),
+    pageIdx: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Page number to return (0-based). When omitted, returns the first page.'),
+  };
+}
 
 export interface PageRequest {
   pageSize?: number | undefined;

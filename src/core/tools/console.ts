@@ -23,7 +23,7 @@ import {
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {abortable, withTimeout} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
-import {paginate, paginationLines} from '../mcp/pagination.js';
+import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 
@@ -394,18 +394,7 @@ const listConsoleMessages = definePageTool({
   category: 'debugging',
   readOnly: true,
   schema: {
-    pageSize: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('Maximum number of messages to return. When omitted, returns all messages.'),
-    pageIdx: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Page number to return (0-based). When omitted, returns the first page.'),
+    ...pagingParams('messages'),
     types: z
       .array(z.enum(MESSAGE_TYPES))
       .optional()

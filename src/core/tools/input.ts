@@ -63,6 +63,17 @@ async function withElement<T>(
   }
 }
 
+/** Resolves the element, acts on it and settles; failures worded like chrome-devtools-mcp. */
+function actOnElement<T>(
+  call: PageToolCall<unknown>,
+  uid: string,
+  action: (element: ResolvedElement) => Promise<T>,
+): Promise<SettleOutcome<T>> {
+  return withElement(call.page, uid, element =>
+    settle(call, () => explained(uid, action(element))),
+  );
+}
+
 function report(
   response: ResponseBuilder,
   outcome: SettleOutcome<unknown>,
@@ -99,17 +110,12 @@ export const click = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const double = params.dblClick ?? false;
-    const outcome = await withElement(page, params.uid, element =>
-      settle(call, () =>
-        explained(
-          params.uid,
-          clickElement(page, element, {
-            clickCount: double ? 2 : 1,
-            timeoutMs: timeoutFor(page),
-            signal: call.signal,
-          }),
-        ),
-      ),
+    const outcome = await actOnElement(call, params.uid, element =>
+      clickElement(page, element, {
+        clickCount: double ? 2 : 1,
+        timeoutMs: timeoutFor(page),
+        signal: call.signal,
+      }),
     );
     response.setActedOn(outcome.value);
     report(
@@ -178,13 +184,8 @@ export const hover = definePageTool({
   },
   handler: async (call, response) => {
     const {page, params} = call;
-    const outcome = await withElement(page, params.uid, element =>
-      settle(call, () =>
-        explained(
-          params.uid,
-          hoverElement(page, element, {timeoutMs: timeoutFor(page), signal: call.signal}),
-        ),
-      ),
+    const outcome = await actOnElement(call, params.uid, element =>
+      hoverElement(page, element, {timeoutMs: timeoutFor(page), signal: call.signal}),
     );
     response.setActedOn(outcome.value);
     report(
@@ -221,17 +222,12 @@ export const fill = definePageTool({
   },
   handler: async (call, response) => {
     const {page, params} = call;
-    const outcome = await withElement(page, params.uid, element =>
-      settle(call, () =>
-        explained(
-          params.uid,
-          fillElement(page, element, {
-            value: params.value,
-            timeoutMs: fillTimeout(page, params.value),
-            signal: call.signal,
-          }),
-        ),
-      ),
+    const outcome = await actOnElement(call, params.uid, element =>
+      fillElement(page, element, {
+        value: params.value,
+        timeoutMs: fillTimeout(page, params.value),
+        signal: call.signal,
+      }),
     );
     response.setActedOn(outcome.value);
     report(

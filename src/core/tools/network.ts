@@ -16,7 +16,7 @@ import {
 import {abortable, withTimeout} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
 import type {FileAccess} from '../mcp/files.js';
-import {paginate, paginationLines} from '../mcp/pagination.js';
+import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 
@@ -341,18 +341,7 @@ const listNetworkRequests = definePageTool({
   category: 'network',
   readOnly: true,
   schema: {
-    pageSize: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('Maximum number of requests to return. When omitted, returns all requests.'),
-    pageIdx: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Page number to return (0-based). When omitted, returns the first page.'),
+    ...pagingParams('requests'),
     resourceTypes: z
       .array(z.enum(RESOURCE_TYPES))
       .optional()

@@ -7,7 +7,7 @@
  */
 import {CDPSessionEvent, type CDPSession, type Protocol} from 'puppeteer-core';
 import type {WebMcpToolView} from '../../shared/protocol.js';
-import {onUntyped, sendUntyped} from '../browser/cdp.js';
+import {onEvent, onUntyped, sendUntyped} from '../browser/cdp.js';
 import type {PageState} from '../browser/PageState.js';
 import {
   cdpToolSchema,
@@ -188,10 +188,12 @@ export class PageWebMcp {
     const onAttached = (child: CDPSession): void => {
       void this.#track(new TrackedSession(child, 'oopif')).catch(() => undefined);
     };
-    session.on('Page.frameNavigated', onNavigated);
-    session.on('Page.navigatedWithinDocument', onWithinDocument);
-    session.on('Page.frameDetached', onDetached);
-    session.on('Page.frameStoppedLoading', onStopped);
+    const unsubscribe = [
+      onEvent(session, 'Page.frameNavigated', onNavigated),
+      onEvent(session, 'Page.navigatedWithinDocument', onWithinDocument),
+      onEvent(session, 'Page.frameDetached', onDetached),
+      onEvent(session, 'Page.frameStoppedLoading', onStopped),
+    ];
     const onChildDetached = (child: CDPSession): void => {
       const gone = [...this.sessions].find(candidate => candidate.session === child);
       if (gone) {
@@ -201,10 +203,9 @@ export class PageWebMcp {
     session.on(CDPSessionEvent.SessionAttached, onAttached);
     session.on(CDPSessionEvent.SessionDetached, onChildDetached);
     tracked.addCleanup(() => {
-      session.off('Page.frameNavigated', onNavigated);
-      session.off('Page.navigatedWithinDocument', onWithinDocument);
-      session.off('Page.frameDetached', onDetached);
-      session.off('Page.frameStoppedLoading', onStopped);
+      for (const off of unsubscribe) {
+        off();
+      }
       session.off(CDPSessionEvent.SessionAttached, onAttached);
       session.off(CDPSessionEvent.SessionDetached, onChildDetached);
     });

@@ -85,6 +85,27 @@ interface InvocationRecord {
   navigatedTo: string | undefined;
 }
 
+/** A running invocation, as first seen (from the page's event or from this app's own call). */
+function newRecord(
+  tracker: PageWebMcp,
+  source: TrackedSession,
+  start: Pick<WebMcpInvocation, 'invocationId' | 'frameId' | 'toolName' | 'input' | 'invoker'>,
+  deferred: boolean,
+): InvocationRecord {
+  return {
+    view: {...start, pageId: tracker.page.id, status: 'running', startedAt: Date.now()},
+    tracker,
+    source,
+    deferred,
+    output: undefined,
+    exception: undefined,
+    cancelReason: undefined,
+    timers: new Set(),
+    waiters: new Set(),
+    navigatedTo: undefined,
+  };
+}
+
 interface Claim {
   source: TrackedSession;
   frameId: string;
@@ -271,28 +292,19 @@ export class WebMcpService {
     if (existing) {
       return;
     }
-    const record: InvocationRecord = {
-      view: {
+    const record = newRecord(
+      tracker,
+      source,
+      {
         invocationId: event.invocationId,
-        pageId: tracker.page.id,
         frameId: event.frameId,
         toolName: event.toolName,
         input: event.input,
         invoker: {kind: 'page'},
-        status: 'running',
-        startedAt: Date.now(),
       },
-      tracker,
-      source,
       // If this app is invoking the same tool right now, the invokeTool reply tells whose it is.
-      deferred: this.#claimed(source, event.frameId, event.toolName),
-      output: undefined,
-      exception: undefined,
-      cancelReason: undefined,
-      timers: new Set(),
-      waiters: new Set(),
-      navigatedTo: undefined,
-    };
+      this.#claimed(source, event.frameId, event.toolName),
+    );
     this.#records.set(event.invocationId, record);
     this.#publish(record);
   }
@@ -489,27 +501,18 @@ export class WebMcpService {
     let record = this.#records.get(invocationId);
     if (!record) {
       // The reply beat the toolInvoked event.
-      record = {
-        view: {
+      record = newRecord(
+        tracker,
+        entry.source,
+        {
           invocationId,
-          pageId: tracker.page.id,
           frameId: claim.frameId,
           toolName: claim.toolName,
           input: JSON.stringify(request.input),
           invoker: request.invoker,
-          status: 'running',
-          startedAt: Date.now(),
         },
-        tracker,
-        source: entry.source,
-        deferred: true,
-        output: undefined,
-        exception: undefined,
-        cancelReason: undefined,
-        timers: new Set(),
-        waiters: new Set(),
-        navigatedTo: undefined,
-      };
+        true,
+      );
       this.#records.set(invocationId, record);
     }
     record.deferred = false;

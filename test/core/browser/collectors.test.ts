@@ -1,5 +1,4 @@
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {
   consoleCollectorFeature,
   networkCollectorFeature,
@@ -8,8 +7,7 @@ import {
   NavigationLog,
   PRESERVED_NAVIGATIONS,
 } from '../../../src/core/browser/collectors/NavigationLog.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 interface Item {
   id: number;
@@ -107,33 +105,17 @@ describe('NavigationLog', () => {
 });
 
 describe('collectors on a real page', () => {
-  let server: FixtureServer;
-  let engine: TestEngine;
-  let client: Client;
-
-  beforeAll(async () => {
-    server = await new FixtureServer().start();
-    server.route('/net/item', (_request, response) => {
-      response.writeHead(200, {'Content-Type': 'text/plain', 'Cache-Control': 'no-store'});
-      response.end('item');
-    });
-    server.route('/favicon.ico', (_request, response) => {
-      response.writeHead(204).end();
-    });
-    engine = await startEngine();
-    client = await engine.connect();
+  const fx = useEngineWithFixtures({
+    routes: server => {
+      server.route('/net/item', (_request, response) => {
+        response.writeHead(200, {'Content-Type': 'text/plain', 'Cache-Control': 'no-store'});
+        response.end('item');
+      });
+      server.route('/favicon.ico', (_request, response) => {
+        response.writeHead(204).end();
+      });
+    },
   });
-
-  afterAll(async () => {
-    await engine.stop();
-    await server.stop();
-  });
-
-  async function openPage(pathname: string, fragment = pathname): Promise<number> {
-    const {text, isError} = await call(client, 'new_page', {url: server.url(pathname)});
-    expect(isError, text).toBe(false);
-    return pageIdFrom(text, fragment);
-  }
 
   async function waitForConsole(
     pageId: number,
@@ -141,16 +123,17 @@ describe('collectors on a real page', () => {
     timeoutMs = 30_000,
   ): Promise<void> {
     await waitFor(
-      async () => (await call(client, 'list_console_messages', {pageId})).text.includes(fragment),
+      async () =>
+        (await call(fx.client, 'list_console_messages', {pageId})).text.includes(fragment),
       timeoutMs,
       fragment,
     );
   }
 
   it('keeps at most 1,000 requests per navigation, with stable ids', async () => {
-    const id = await openPage('/network-many.html?count=1030');
+    const id = await fx.openPage('/network-many.html?count=1030');
     await waitForConsole(id, 'many done', 60_000);
-    const {text} = await call(client, 'list_network_requests', {pageId: id});
+    const {text} = await call(fx.client, 'list_network_requests', {pageId: id});
     const ids = [...text.matchAll(/^reqid=(\d+)/gm)].map(match => Number(match[1]));
     expect(ids).toHaveLength(1_000);
     expect(text).toContain('Showing 1-1000 of 1000 (Page 1 of 1).');
@@ -162,13 +145,13 @@ describe('collectors on a real page', () => {
     expect(dropped).toBe(last - 1_000);
     expect(text).toContain('(at most 1000 are kept per navigation)');
 
-    const state = engine.engine.session.pages.byId(id);
+    const state = fx.engine.engine.session.pages.byId(id);
     expect(networkCollectorFeature.get(state).log.retainedCount).toBe(1_000);
 
     // After a navigation the same requests keep their ids. (The new document's request entered
     // the full navigation before it committed, pushing the oldest one out, then moved on.)
-    await call(client, 'navigate_page', {pageId: id, url: server.url('/other.html')});
-    const preserved = await call(client, 'list_network_requests', {
+    await call(fx.client, 'navigate_page', {pageId: id, url: fx.server.url('/other.html')});
+    const preserved = await call(fx.client, 'list_network_requests', {
       pageId: id,
       includePreservedRequests: true,
     });
@@ -183,14 +166,14 @@ describe('collectors on a real page', () => {
   });
 
   it('keeps at most 10,000 console messages per navigation', async () => {
-    const id = await openPage('/console-nav.html?spam');
+    const id = await fx.openPage('/console-nav.html?spam');
     await waitForConsole(id, 'loaded ?spam');
-    await call(client, 'evaluate_script', {
+    await call(fx.client, 'evaluate_script', {
       pageId: id,
       function: '() => { for (let i = 0; i < 10050; i++) console.log("spam " + i); return true; }',
     });
     const text = await waitFor(async () => {
-      const result = await call(client, 'list_console_messages', {
+      const result = await call(fx.client, 'list_console_messages', {
         pageId: id,
         pageSize: 1,
         pageIdx: 9_999,
@@ -201,26 +184,26 @@ describe('collectors on a real page', () => {
     expect(text).toContain(
       'Note: 51 older messages were dropped (at most 10000 are kept per navigation).',
     );
-    const first = await call(client, 'list_console_messages', {pageId: id, pageSize: 1});
+    const first = await call(fx.client, 'list_console_messages', {pageId: id, pageSize: 1});
     expect(first.text).toMatch(/^msgid=\d+ \[log\] spam 50$/m);
     expect(
-      consoleCollectorFeature.get(engine.engine.session.pages.byId(id)).log.retainedCount,
+      consoleCollectorFeature.get(fx.engine.engine.session.pages.byId(id)).log.retainedCount,
     ).toBe(10_000);
   });
 
   it('holds only the current and last 3 navigations over many navigations', async () => {
     const hops = 40;
     // The page may have moved on by the time new_page answers.
-    const id = await openPage(`/console-hop.html?n=0&max=${hops}`, '/console-hop.html');
+    const id = await fx.openPage(`/console-hop.html?n=0&max=${hops}`, '/console-hop.html');
     await waitFor(
       async () => {
-        const {text} = await call(client, 'list_console_messages', {pageId: id});
+        const {text} = await call(fx.client, 'list_console_messages', {pageId: id});
         return text.includes('hops done');
       },
       60_000,
       'the page to finish navigating',
     );
-    const state = engine.engine.session.pages.byId(id);
+    const state = fx.engine.engine.session.pages.byId(id);
     const consoleLog = consoleCollectorFeature.get(state).log;
     const networkLog = networkCollectorFeature.get(state).log;
     expect(consoleLog.navigationCount).toBe(PRESERVED_NAVIGATIONS + 1);
@@ -230,7 +213,7 @@ describe('collectors on a real page', () => {
     // Two requests per hop (document, fetch), plus the browser's favicon requests, which may
     // start in one document and land in the next.
     expect(networkLog.retainedCount).toBeLessThanOrEqual(16);
-    const requests = await call(client, 'list_network_requests', {
+    const requests = await call(fx.client, 'list_network_requests', {
       pageId: id,
       includePreservedRequests: true,
     });
@@ -245,7 +228,7 @@ describe('collectors on a real page', () => {
     // Ids kept counting up through all 41 documents.
     expect(consoleLog.lastId).toBe(hops + 2);
 
-    const preserved = await call(client, 'list_console_messages', {
+    const preserved = await call(fx.client, 'list_console_messages', {
       pageId: id,
       includePreservedMessages: true,
     });

@@ -1,40 +1,26 @@
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {LiveView} from '../../../src/core/inspector/LiveView.js';
 import type {LiveFrame} from '../../../src/shared/protocol.js';
-import {call, pageIdFrom, startEngine, type TestEngine, waitFor} from '../../helpers/engine.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {call, pageIdFrom, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
+const fx = useEngineWithFixtures();
 const frames: LiveFrame[] = [];
 let live: LiveView;
 
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine();
-  client = await engine.connect();
-  live = new LiveView(engine.engine.session, frame => frames.push(frame));
+beforeAll(() => {
+  live = new LiveView(fx.engine.engine.session, frame => frames.push(frame));
 });
 
+// Registered after the fixture's hooks, so it runs before the engine stops.
 afterAll(async () => {
   await live.stop();
-  await engine.stop();
-  await server.stop();
 });
-
-async function openPage(path: string): Promise<number> {
-  const {text, isError} = await call(client, 'new_page', {url: server.url(path)});
-  expect(isError, text).toBe(false);
-  return pageIdFrom(text, path);
-}
 
 describe('LiveView', () => {
   it('waits for a page when none is open, then casts the selected page', async () => {
     await live.start(undefined, 'watcher-a');
     expect(live.pageId).toBeUndefined();
-    const first = await openPage('/index.html');
+    const first = await fx.openPage('/index.html');
     const frame = await waitFor(() => frames.find(candidate => candidate.pageId === first), 20_000);
     expect(frame.mimeType).toBe('image/jpeg');
     // A real JPEG: base64 of FF D8 FF.
@@ -44,7 +30,7 @@ describe('LiveView', () => {
   });
 
   it('follows the selection to another page', async () => {
-    const second = await openPage('/other.html');
+    const second = await fx.openPage('/other.html');
     await waitFor(() => live.pageId === second, 20_000, 'live view to move to the new page');
     await waitFor(() => frames.some(candidate => candidate.pageId === second), 20_000);
   });
@@ -58,13 +44,16 @@ describe('LiveView', () => {
     expect(live.watching).toBe(false);
     const count = frames.length;
     // Page changes now must not produce frames.
-    await call(client, 'navigate_page', {type: 'url', url: server.url('/index.html?after-stop')});
+    await call(fx.client, 'navigate_page', {
+      type: 'url',
+      url: fx.server.url('/index.html?after-stop'),
+    });
     await new Promise(resolve => setTimeout(resolve, 300));
     expect(frames.length).toBe(count);
   });
 
   it('casts a page chosen by id and rejects an unknown id with the list of pages', async () => {
-    const list = await call(client, 'list_pages');
+    const list = await call(fx.client, 'list_pages');
     const chosen = pageIdFrom(list.text, 'other.html');
     await live.start(chosen, 'watcher-c');
     expect(live.pageId).toBe(chosen);

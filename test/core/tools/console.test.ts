@@ -1,32 +1,14 @@
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {describe, expect, it} from 'vitest';
+import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  // No favicon 404 noise in the error lists.
-  server.route('/favicon.ico', (_request, response) => {
-    response.writeHead(204).end();
-  });
-  engine = await startEngine();
-  client = await engine.connect();
+const fx = useEngineWithFixtures({
+  routes: server => {
+    // No favicon 404 noise in the error lists.
+    server.route('/favicon.ico', (_request, response) => {
+      response.writeHead(204).end();
+    });
+  },
 });
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-});
-
-async function openPage(pathname: string): Promise<number> {
-  const {text, isError} = await call(client, 'new_page', {url: server.url(pathname)});
-  expect(isError, text).toBe(false);
-  return pageIdFrom(text, pathname);
-}
 
 async function listUntil(
   pageId: number,
@@ -35,7 +17,7 @@ async function listUntil(
 ): Promise<string> {
   return waitFor(
     async () => {
-      const {text} = await call(client, 'list_console_messages', {pageId, ...args});
+      const {text} = await call(fx.client, 'list_console_messages', {pageId, ...args});
       return text.includes(fragment) ? text : undefined;
     },
     10_000,
@@ -53,7 +35,7 @@ function msgidOf(listing: string, fragment: string): number {
 
 describe('list_console_messages', () => {
   it('lists every console method with its type, text and argument count', async () => {
-    const id = await openPage('/console-all.html');
+    const id = await fx.openPage('/console-all.html');
     const text = await listUntil(id, 'after repeats');
     const expected = [
       "[log] hello Ada, you are 42 {id: 7, name: 'Ada'} [1, 2, 3] (5 args)",
@@ -88,20 +70,20 @@ describe('list_console_messages', () => {
   });
 
   it('groups consecutive repeats and keeps ids stable', async () => {
-    const id = await openPage('/console-all.html?repeats');
+    const id = await fx.openPage('/console-all.html?repeats');
     const text = await listUntil(id, 'after repeats');
     const repeated = msgidOf(text, 'repeated line');
     expect(text).toContain(`msgid=${repeated} [log] repeated line [3 times]`);
     // The group hides the two repeats' ids; the next message has the id after them.
     expect(text).toContain(`msgid=${repeated + 3} [log] after repeats`);
-    const again = await call(client, 'list_console_messages', {pageId: id});
+    const again = await call(fx.client, 'list_console_messages', {pageId: id});
     expect(msgidOf(again.text, 'repeated line')).toBe(repeated);
   });
 
   it('adds stack traces on request, 1-based', async () => {
-    const id = await openPage('/console-all.html?stacks');
+    const id = await fx.openPage('/console-all.html?stacks');
     const text = await listUntil(id, 'after repeats', {includeStackTraces: true});
-    const url = server.url('/console-all.html?stacks');
+    const url = fx.server.url('/console-all.html?stacks');
     expect(text).toContain(
       `[trace] trace message\n  at traced (${url}:22:17)\n  at <anonymous> (${url}:24:7)\n`,
     );
@@ -112,9 +94,9 @@ describe('list_console_messages', () => {
   });
 
   it('filters by type', async () => {
-    const id = await openPage('/console-all.html?filter');
+    const id = await fx.openPage('/console-all.html?filter');
     await listUntil(id, 'after repeats');
-    const {text} = await call(client, 'list_console_messages', {
+    const {text} = await call(fx.client, 'list_console_messages', {
       pageId: id,
       types: ['warn', 'error'],
     });
@@ -123,21 +105,21 @@ describe('list_console_messages', () => {
     expect(lines[0]).toMatch(/\[error\] error message/);
     expect(lines[1]).toMatch(/\[warn\] warn message/);
 
-    const none = await call(client, 'list_console_messages', {pageId: id, types: ['profile']});
+    const none = await call(fx.client, 'list_console_messages', {pageId: id, types: ['profile']});
     expect(none.text).toContain('## Console messages\n<no console messages found>');
 
-    const bad = await call(client, 'list_console_messages', {pageId: id, types: ['shout']});
+    const bad = await call(fx.client, 'list_console_messages', {pageId: id, types: ['shout']});
     expect(bad.isError).toBe(true);
   });
 
   it('pages through the grouped list and notes an invalid page', async () => {
-    const id = await openPage('/console-all.html?paging');
+    const id = await fx.openPage('/console-all.html?paging');
     const all = await listUntil(id, 'after repeats');
     const allLines = all.split('\n').filter(line => line.startsWith('msgid='));
     const total = allLines.length;
     expect(all).toContain(`Showing 1-${total} of ${total} (Page 1 of 1).`);
 
-    const second = await call(client, 'list_console_messages', {
+    const second = await call(fx.client, 'list_console_messages', {
       pageId: id,
       pageSize: 5,
       pageIdx: 1,
@@ -150,7 +132,7 @@ describe('list_console_messages', () => {
       allLines.slice(5, 10),
     );
 
-    const last = await call(client, 'list_console_messages', {
+    const last = await call(fx.client, 'list_console_messages', {
       pageId: id,
       pageSize: 5,
       pageIdx: pages - 1,
@@ -158,7 +140,7 @@ describe('list_console_messages', () => {
     expect(last.text).not.toContain('Next page');
     expect(last.text).toContain(`Previous page: ${pages - 2}`);
 
-    const invalid = await call(client, 'list_console_messages', {
+    const invalid = await call(fx.client, 'list_console_messages', {
       pageId: id,
       pageSize: 5,
       pageIdx: 50,
@@ -169,9 +151,9 @@ describe('list_console_messages', () => {
   });
 
   it('includes uncaught exceptions and unhandled rejections as errors', async () => {
-    const id = await openPage('/console-errors.html');
+    const id = await fx.openPage('/console-errors.html');
     const text = await listUntil(id, 'errors done', {includeStackTraces: true});
-    const url = server.url('/console-errors.html');
+    const url = fx.server.url('/console-errors.html');
     expect(text).toMatch(/^msgid=\d+ \[error\] caught: Error: logged error \(2 args\)$/m);
     expect(text).toMatch(
       new RegExp(
@@ -181,30 +163,33 @@ describe('list_console_messages', () => {
     );
     expect(text).toMatch(/^msgid=\d+ \[error\] Uncaught \(in promise\) Error: rejected promise$/m);
 
-    const errorsOnly = await call(client, 'list_console_messages', {pageId: id, types: ['error']});
+    const errorsOnly = await call(fx.client, 'list_console_messages', {
+      pageId: id,
+      types: ['error'],
+    });
     const lines = errorsOnly.text.split('\n').filter(line => line.startsWith('msgid='));
     expect(lines).toHaveLength(3);
     expect(errorsOnly.text).not.toContain('errors done');
   });
 
   it('keeps messages of the last 3 navigations on request, with their ids', async () => {
-    const id = await openPage('/console-nav.html?a');
+    const id = await fx.openPage('/console-nav.html?a');
     const first = await listUntil(id, 'loaded ?a');
     const aId = msgidOf(first, 'loaded ?a');
     const ids: Record<string, number> = {};
     for (const step of ['b', 'c', 'd', 'e']) {
-      const nav = await call(client, 'navigate_page', {
+      const nav = await call(fx.client, 'navigate_page', {
         pageId: id,
-        url: server.url(`/console-nav.html?${step}`),
+        url: fx.server.url(`/console-nav.html?${step}`),
       });
       expect(nav.isError, nav.text).toBe(false);
       ids[step] = msgidOf(await listUntil(id, `loaded ?${step}`), `loaded ?${step}`);
     }
-    const current = await call(client, 'list_console_messages', {pageId: id});
+    const current = await call(fx.client, 'list_console_messages', {pageId: id});
     expect(current.text).toContain(`msgid=${ids.e} [log] loaded ?e`);
     expect(current.text).not.toContain('loaded ?d');
 
-    const preserved = await call(client, 'list_console_messages', {
+    const preserved = await call(fx.client, 'list_console_messages', {
       pageId: id,
       includePreservedMessages: true,
     });
@@ -216,9 +201,9 @@ describe('list_console_messages', () => {
       `msgid=${ids.e} [log] loaded ?e`,
     ]);
 
-    const old = await call(client, 'get_console_message', {pageId: id, msgid: ids.b});
+    const old = await call(fx.client, 'get_console_message', {pageId: id, msgid: ids.b});
     expect(old.text).toContain('Message: log> loaded ?b');
-    const gone = await call(client, 'get_console_message', {pageId: id, msgid: aId});
+    const gone = await call(fx.client, 'get_console_message', {pageId: id, msgid: aId});
     expect(gone.isError).toBe(true);
     expect(gone.text).toContain(
       `Error: No console message with msgid ${aId} on page ${id}. Messages are kept for the current and last 3 navigations; call list_console_messages to see the msgids.`,
@@ -226,7 +211,7 @@ describe('list_console_messages', () => {
   });
 
   it('shows DevTools issues as [issue] entries', async () => {
-    const id = await openPage('/console-issues.html');
+    const id = await fx.openPage('/console-issues.html');
     const text = await listUntil(id, 'should have an id or name attribute');
     expect(text).toMatch(
       /^msgid=\d+ \[issue\] Page layout may be unexpected due to Quirks Mode \(count: 1\)$/m,
@@ -234,11 +219,14 @@ describe('list_console_messages', () => {
     expect(text).toMatch(
       /^msgid=\d+ \[issue\] A form field element should have an id or name attribute \(count: 1\)$/m,
     );
-    const issuesOnly = await call(client, 'list_console_messages', {pageId: id, types: ['issue']});
+    const issuesOnly = await call(fx.client, 'list_console_messages', {
+      pageId: id,
+      types: ['issue'],
+    });
     expect(issuesOnly.text).not.toContain('issues page loaded');
     expect(issuesOnly.text.split('\n').filter(line => line.startsWith('msgid='))).toHaveLength(2);
 
-    const detail = await call(client, 'get_console_message', {
+    const detail = await call(fx.client, 'get_console_message', {
       pageId: id,
       msgid: msgidOf(text, 'Quirks Mode'),
     });
@@ -247,12 +235,12 @@ describe('list_console_messages', () => {
     );
     expect(detail.text).toContain('<!DOCTYPE html>');
     expect(detail.text).toContain('### Affected resources\ndata={');
-    expect(detail.text).toContain(`"url":"${server.url('/console-issues.html')}"`);
+    expect(detail.text).toContain(`"url":"${fx.server.url('/console-issues.html')}"`);
   });
 
   it('explains that serviceWorkerId needs the extensions category', async () => {
-    const id = await openPage('/console-nav.html?sw');
-    const {text, isError} = await call(client, 'list_console_messages', {
+    const id = await fx.openPage('/console-nav.html?sw');
+    const {text, isError} = await call(fx.client, 'list_console_messages', {
       pageId: id,
       serviceWorkerId: 'sw-1',
     });
@@ -263,10 +251,10 @@ describe('list_console_messages', () => {
 
 describe('get_console_message', () => {
   it('shows arguments as values and the stack trace', async () => {
-    const id = await openPage('/console-all.html?detail');
+    const id = await fx.openPage('/console-all.html?detail');
     const listing = await listUntil(id, 'after repeats');
-    const url = server.url('/console-all.html?detail');
-    const greeting = await call(client, 'get_console_message', {
+    const url = fx.server.url('/console-all.html?detail');
+    const greeting = await call(fx.client, 'get_console_message', {
       pageId: id,
       msgid: msgidOf(listing, 'hello Ada'),
     });
@@ -288,7 +276,7 @@ describe('get_console_message', () => {
       ].join('\n'),
     );
 
-    const dirxml = await call(client, 'get_console_message', {
+    const dirxml = await call(fx.client, 'get_console_message', {
       pageId: id,
       msgid: msgidOf(listing, '[dirxml]'),
     });
@@ -296,10 +284,10 @@ describe('get_console_message', () => {
   });
 
   it('shows the cause chain of uncaught and logged errors', async () => {
-    const id = await openPage('/console-errors.html?detail');
+    const id = await fx.openPage('/console-errors.html?detail');
     const listing = await listUntil(id, 'errors done');
-    const url = server.url('/console-errors.html?detail');
-    const uncaught = await call(client, 'get_console_message', {
+    const url = fx.server.url('/console-errors.html?detail');
+    const uncaught = await call(fx.client, 'get_console_message', {
       pageId: id,
       msgid: msgidOf(listing, 'Uncaught Error: outer failure'),
     });
@@ -316,14 +304,14 @@ describe('get_console_message', () => {
       ].join('\n'),
     );
 
-    const logged = await call(client, 'get_console_message', {
+    const logged = await call(fx.client, 'get_console_message', {
       pageId: id,
       msgid: msgidOf(listing, 'caught: Error: logged error'),
     });
     expect(logged.text).toContain('Arg #0: caught:\nArg #1: Error: logged error\nat logError (');
     expect(logged.text).toContain('Caused by: Error: logged cause\nat logError (');
 
-    const rejected = await call(client, 'get_console_message', {
+    const rejected = await call(fx.client, 'get_console_message', {
       pageId: id,
       msgid: msgidOf(listing, 'rejected promise'),
     });
@@ -334,8 +322,8 @@ describe('get_console_message', () => {
   });
 
   it('rejects unknown ids with the way forward', async () => {
-    const id = await openPage('/console-nav.html?unknown');
-    const {text, isError} = await call(client, 'get_console_message', {pageId: id, msgid: 4242});
+    const id = await fx.openPage('/console-nav.html?unknown');
+    const {text, isError} = await call(fx.client, 'get_console_message', {pageId: id, msgid: 4242});
     expect(isError).toBe(true);
     expect(text).toContain('No console message with msgid 4242');
     expect(text).toContain('call list_console_messages');

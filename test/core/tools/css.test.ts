@@ -1,25 +1,13 @@
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {call, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  server.route('/styles/site.css', (_request, response) => {
-    response.writeHead(200, {'Content-Type': 'text/css', 'Cache-Control': 'no-store'});
-    response.end('.card {\n  font-weight: bold;\n  margin: 3px;\n}\n');
-  });
-  engine = await startEngine();
-  client = await engine.connect();
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
+const fx = useEngineWithFixtures({
+  routes: server => {
+    server.route('/styles/site.css', (_request, response) => {
+      response.writeHead(200, {'Content-Type': 'text/css', 'Cache-Control': 'no-store'});
+      response.end('.card {\n  font-weight: bold;\n  margin: 3px;\n}\n');
+    });
+  },
 });
 
 interface Opened {
@@ -28,11 +16,9 @@ interface Opened {
 }
 
 async function open(path: string): Promise<Opened> {
-  const opened = await call(client, 'new_page', {url: server.url(path)});
-  expect(opened.isError, opened.text).toBe(false);
-  const pageId = pageIdFrom(opened.text, path);
+  const pageId = await fx.openPage(path);
   // Verbose: the plain text nodes that stand for their elements are pruned otherwise.
-  const snapshot = await call(client, 'take_snapshot', {pageId, verbose: true});
+  const snapshot = await call(fx.client, 'take_snapshot', {pageId, verbose: true});
   return {pageId, snapshot: snapshot.text};
 }
 
@@ -49,7 +35,7 @@ async function styles(
   text: string,
   paging: {pageSize?: number; pageIdx?: number} = {pageSize: 100},
 ): Promise<string> {
-  const result = await call(client, 'get_css_styles', {
+  const result = await call(fx.client, 'get_css_styles', {
     pageId: page.pageId,
     uid: uidOf(page.snapshot, text),
     ...paging,
@@ -71,7 +57,7 @@ function block(text: string, header: string): string {
 }
 
 async function computed(page: Opened, selector: string, properties: string[]): Promise<string[]> {
-  const result = await call(client, 'evaluate_script', {
+  const result = await call(fx.client, 'evaluate_script', {
     pageId: page.pageId,
     function: `() => { const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)})); return ${JSON.stringify(properties)}.map(p => s.getPropertyValue(p)); }`,
   });
@@ -261,21 +247,21 @@ describe('get_css_styles edge cases', () => {
   });
 
   it('answers with the reference error texts for missing, unknown and stale uids', async () => {
-    const fresh = await call(client, 'new_page', {url: server.url('/css-edge.html?fresh')});
+    const fresh = await call(fx.client, 'new_page', {url: fx.server.url('/css-edge.html?fresh')});
     const freshId = pageIdFrom(fresh.text, 'css-edge.html?fresh');
-    const noSnapshot = await call(client, 'get_css_styles', {pageId: freshId, uid: '1_1'});
+    const noSnapshot = await call(fx.client, 'get_css_styles', {pageId: freshId, uid: '1_1'});
     expect(noSnapshot.isError).toBe(true);
     expect(noSnapshot.text).toContain(
       `No snapshot found for page ${freshId}. Use take_snapshot to capture one.`,
     );
 
-    const unknown = await call(client, 'get_css_styles', {pageId: page.pageId, uid: '999_999'});
+    const unknown = await call(fx.client, 'get_css_styles', {pageId: page.pageId, uid: '999_999'});
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain(`Element uid "999_999" not found on page ${page.pageId}.`);
 
     const uid = uidOf(page.snapshot, 'Twice');
-    await call(client, 'navigate_page', {pageId: page.pageId, type: 'reload'});
-    const stale = await call(client, 'get_css_styles', {pageId: page.pageId, uid});
+    await call(fx.client, 'navigate_page', {pageId: page.pageId, type: 'reload'});
+    const stale = await call(fx.client, 'get_css_styles', {pageId: page.pageId, uid});
     expect(stale.isError).toBe(true);
     expect(stale.text).toContain('no longer exists on the page');
     expect(stale.text).toContain('take_snapshot');

@@ -1,42 +1,27 @@
 import type {IncomingHttpHeaders} from 'node:http';
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {slowdownFeature} from '../../../src/core/browser/timeouts.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {call, pageIdFrom, startEngine, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
 const seenHeaders: IncomingHttpHeaders[] = [];
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  server.route('/headers', (request, response) => {
-    seenHeaders.push(request.headers);
-    response.writeHead(200, {'Content-Type': 'text/plain', 'Cache-Control': 'no-store'});
-    response.end('ok');
-  });
-  engine = await startEngine();
-  client = await engine.connect();
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
+const fx = useEngineWithFixtures({
+  routes: server => {
+    server.route('/headers', (request, response) => {
+      seenHeaders.push(request.headers);
+      response.writeHead(200, {'Content-Type': 'text/plain', 'Cache-Control': 'no-store'});
+      response.end('ok');
+    });
+  },
 });
 
 let opened = 0;
 async function openProbe(): Promise<number> {
-  const path = `/emulation-probe.html?n=${++opened}`;
-  const {text, isError} = await call(client, 'new_page', {url: server.url(path)});
-  expect(isError, text).toBe(false);
-  return pageIdFrom(text, path);
+  return fx.openPage(`/emulation-probe.html?n=${++opened}`);
 }
 
 /** Runs a function in the page and returns its JSON result, plus the whole response text. */
 async function evaluate(pageId: number, fn: string): Promise<{value: unknown; text: string}> {
-  const {text, isError} = await call(client, 'evaluate_script', {pageId, function: fn});
+  const {text, isError} = await call(fx.client, 'evaluate_script', {pageId, function: fn});
   expect(isError, text).toBe(false);
   const json = /```json\n([\s\S]*?)\n```/.exec(text)?.[1];
   if (json === undefined) {
@@ -46,13 +31,13 @@ async function evaluate(pageId: number, fn: string): Promise<{value: unknown; te
 }
 
 async function emulate(pageId: number, args: Record<string, unknown>): Promise<string> {
-  const {text, isError} = await call(client, 'emulate', {pageId, ...args});
+  const {text, isError} = await call(fx.client, 'emulate', {pageId, ...args});
   expect(isError, text).toBe(false);
   return text;
 }
 
 function pageState(pageId: number) {
-  return engine.engine.session.pages.byId(pageId);
+  return fx.engine.engine.session.pages.byId(pageId);
 }
 
 const MEDIA = `() => ({
@@ -76,7 +61,7 @@ describe('emulate', () => {
     expect(read.value).toBe('ProbeAgent/1.0');
     // An unrelated later tool repeats the active emulation.
     expect(read.text).toContain('Emulating user agent: ProbeAgent/1.0');
-    const snapshot = await call(client, 'take_snapshot', {pageId: id});
+    const snapshot = await call(fx.client, 'take_snapshot', {pageId: id});
     expect(snapshot.text).toMatch(
       /Emulating user agent: ProbeAgent\/1\.0[\s\S]*## Latest page snapshot/,
     );
@@ -136,7 +121,7 @@ describe('emulate', () => {
     const id = await openProbe();
     await pageState(id)
       .page.browserContext()
-      .setPermission(server.origin, {permission: {name: 'geolocation'}, state: 'granted'});
+      .setPermission(fx.server.origin, {permission: {name: 'geolocation'}, state: 'granted'});
     const text = await emulate(id, {geolocation: '48.8584, 2.2945'});
     expect(text).toContain('Emulating geolocation: latitude=48.8584, longitude=2.2945');
     const position = await evaluate(
@@ -209,12 +194,12 @@ describe('emulate', () => {
     // Omitted: the headers stay while the rest is replaced.
     const other = await emulate(id, {colorScheme: 'dark'});
     expect(other).toContain('Sending extra HTTP headers: X-Probe, X-Other');
-    await call(client, 'navigate_page', {pageId: id, url: server.url('/headers')});
+    await call(fx.client, 'navigate_page', {pageId: id, url: fx.server.url('/headers')});
     expect(seenHeaders.at(-1)?.['x-other']).toBe('two');
 
     const cleared = await emulate(id, {extraHttpHeaders: ''});
     expect(cleared).not.toContain('Sending extra HTTP headers');
-    await call(client, 'navigate_page', {pageId: id, type: 'reload'});
+    await call(fx.client, 'navigate_page', {pageId: id, type: 'reload'});
     expect(seenHeaders.at(-1)?.['x-probe']).toBeUndefined();
   });
 
@@ -275,7 +260,7 @@ describe('emulate', () => {
     await emulate(emulated, {colorScheme: 'dark'});
     const other = await evaluate(plain, '() => 1');
     expect(other.text).not.toContain('Emulating');
-    const same = await call(client, 'take_snapshot', {pageId: emulated});
+    const same = await call(fx.client, 'take_snapshot', {pageId: emulated});
     expect(same.text).toContain('Emulating color scheme: dark');
   });
 
@@ -310,7 +295,7 @@ describe('emulate', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const {text, isError} = await call(client, 'emulate', {pageId: id, ...args});
+      const {text, isError} = await call(fx.client, 'emulate', {pageId: id, ...args});
       expect(isError, text).toBe(true);
       expect(text).toContain(message);
       expect(text).toMatch(/Expected |use mobile|not allowed/);
@@ -319,10 +304,10 @@ describe('emulate', () => {
     }
     expect((await evaluate(id, '() => navigator.userAgent')).value).toBe('Kept/1');
 
-    const tooFast = await call(client, 'emulate', {pageId: id, cpuThrottlingRate: 21});
+    const tooFast = await call(fx.client, 'emulate', {pageId: id, cpuThrottlingRate: 21});
     expect(tooFast.isError).toBe(true);
     expect(tooFast.text).toContain('cpuThrottlingRate');
-    const unknownNetwork = await call(client, 'emulate', {pageId: id, networkConditions: '5G'});
+    const unknownNetwork = await call(fx.client, 'emulate', {pageId: id, networkConditions: '5G'});
     expect(unknownNetwork.isError).toBe(true);
     expect(unknownNetwork.text).toContain('Slow 3G');
   });
@@ -331,18 +316,18 @@ describe('emulate', () => {
 describe('resize_page', () => {
   it('resizes the content area and reads the size back from the page', async () => {
     const id = await openProbe();
-    const text = (await call(client, 'resize_page', {pageId: id, width: 700, height: 500})).text;
+    const text = (await call(fx.client, 'resize_page', {pageId: id, width: 700, height: 500})).text;
     expect(text).toContain('Resized the page to 700x500.');
     expect((await evaluate(id, '() => [innerWidth, innerHeight]')).value).toEqual([700, 500]);
 
-    const bigger = await call(client, 'resize_page', {pageId: id, width: 900, height: 650});
+    const bigger = await call(fx.client, 'resize_page', {pageId: id, width: 900, height: 650});
     expect(bigger.text).toContain('Resized the page to 900x650.');
   });
 
   it('says when an emulated viewport still decides the page size', async () => {
     const id = await openProbe();
     await emulate(id, {viewport: '400x300'});
-    const text = (await call(client, 'resize_page', {pageId: id, width: 800, height: 600})).text;
+    const text = (await call(fx.client, 'resize_page', {pageId: id, width: 800, height: 600})).text;
     expect(text).toContain('Note: the emulated viewport 400x300x1 still decides the page size.');
     expect(text).toContain('Emulating viewport: 400x300x1');
     await emulate(id, {});
@@ -353,7 +338,9 @@ describe('resize_page', () => {
     const sized = await startEngine(['--viewport', '500x400']);
     try {
       const other = await sized.connect();
-      const opened = await call(other, 'new_page', {url: server.url('/emulation-probe.html?vp')});
+      const opened = await call(other, 'new_page', {
+        url: fx.server.url('/emulation-probe.html?vp'),
+      });
       const id = pageIdFrom(opened.text, 'emulation-probe.html?vp');
       const size = async (): Promise<string> =>
         (
@@ -379,7 +366,7 @@ describe('resize_page', () => {
 
   it('rejects sizes that are not positive whole numbers', async () => {
     const id = await openProbe();
-    const bad = await call(client, 'resize_page', {pageId: id, width: 0, height: 10.5});
+    const bad = await call(fx.client, 'resize_page', {pageId: id, width: 0, height: 10.5});
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('width');
     expect(bad.text).toContain('height');

@@ -1,29 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {z} from 'zod';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {call, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-let fileDir: string;
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine(['--experimentalVision']);
-  client = await engine.connect();
-  fileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-upload-'));
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-  fs.rmSync(fileDir, {recursive: true, force: true});
-});
+const fx = useEngineWithFixtures({flags: ['--experimentalVision'], tmpPrefix: 'mbi-upload-'});
 
 interface OpenedPage {
   id: number;
@@ -31,10 +12,8 @@ interface OpenedPage {
 }
 
 async function open(pathname: string): Promise<OpenedPage> {
-  const opened = await call(client, 'new_page', {url: server.url(pathname)});
-  expect(opened.isError, opened.text).toBe(false);
-  const id = pageIdFrom(opened.text, pathname);
-  const snap = await call(client, 'take_snapshot', {pageId: id});
+  const id = await fx.openPage(pathname);
+  const snap = await call(fx.client, 'take_snapshot', {pageId: id});
   expect(snap.isError, snap.text).toBe(false);
   return {id, snapshot: snap.text};
 }
@@ -53,7 +32,7 @@ function uidOf(snapshot: string, ...fragments: string[]): string {
 
 /** Runs a function in the page and returns its JSON result, parsed. */
 async function evaluate(id: number, source: string): Promise<unknown> {
-  const result = await call(client, 'evaluate_script', {pageId: id, function: source});
+  const result = await call(fx.client, 'evaluate_script', {pageId: id, function: source});
   expect(result.isError, result.text).toBe(false);
   const json = /```json\n([\s\S]*?)\n```/.exec(result.text)?.[1];
   if (json === undefined) {
@@ -71,17 +50,17 @@ describe('click', () => {
   it('clicks, double clicks, and adds a snapshot only when asked', async () => {
     const {id, snapshot} = await open('/input-timing.html');
     const counter = uidOf(snapshot, 'button "Counter"');
-    const clicked = await call(client, 'click', {pageId: id, uid: counter});
+    const clicked = await call(fx.client, 'click', {pageId: id, uid: counter});
     expect(clicked.isError, clicked.text).toBe(false);
     expect(clicked.text).toContain('Successfully clicked on the element');
     expect(clicked.text).not.toContain('## Latest page snapshot');
     expect(await text(id, '#log')).toBe('clicks 1');
 
-    const doubled = await call(client, 'click', {pageId: id, uid: counter, dblClick: true});
+    const doubled = await call(fx.client, 'click', {pageId: id, uid: counter, dblClick: true});
     expect(doubled.text).toContain('Successfully double clicked on the element');
     expect(await text(id, '#log')).toBe('double clicked');
 
-    const withSnapshot = await call(client, 'click', {
+    const withSnapshot = await call(fx.client, 'click', {
       pageId: id,
       uid: counter,
       includeSnapshot: true,
@@ -92,11 +71,11 @@ describe('click', () => {
 
   it('waits for a disabled button to become enabled, and scrolls to far elements', async () => {
     const {id, snapshot} = await open('/input-timing.html?late=400');
-    const late = await call(client, 'click', {pageId: id, uid: uidOf(snapshot, '"Late"')});
+    const late = await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, '"Late"')});
     expect(late.isError, late.text).toBe(false);
     expect(await text(id, '#log')).toBe('late clicked');
 
-    const far = await call(client, 'click', {pageId: id, uid: uidOf(snapshot, '"Far away"')});
+    const far = await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, '"Far away"')});
     expect(far.isError, far.text).toBe(false);
     expect(await text(id, '#log')).toBe('far clicked');
   });
@@ -104,21 +83,21 @@ describe('click', () => {
   it('reports the navigation a click starts', async () => {
     const {id, snapshot} = await open('/input-timing.html?nav');
     const link = uidOf(snapshot, 'link "Go to other page"');
-    const result = await call(client, 'click', {pageId: id, uid: link});
+    const result = await call(fx.client, 'click', {pageId: id, uid: link});
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('Successfully clicked on the element');
-    expect(result.text).toContain(`Page navigated to ${server.url('/other.html')}.`);
+    expect(result.text).toContain(`Page navigated to ${fx.server.url('/other.html')}.`);
     expect(await evaluate(id, '() => location.pathname')).toBe('/other.html');
 
     // uids of the old document are stale now.
-    const stale = await call(client, 'click', {pageId: id, uid: link});
+    const stale = await call(fx.client, 'click', {pageId: id, uid: link});
     expect(stale.isError).toBe(true);
     expect(stale.text).toContain(`Element with uid ${link} no longer exists on the page.`);
   });
 
   it('waits for DOM updates the click starts before answering', async () => {
     const {id, snapshot} = await open('/input-timing.html?render');
-    const result = await call(client, 'click', {
+    const result = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Load items"'),
       includeSnapshot: true,
@@ -130,12 +109,12 @@ describe('click', () => {
 
   it('clicks and fills elements inside an iframe', async () => {
     const {id, snapshot} = await open('/input-waitfor.html?iframe');
-    const clicked = await call(client, 'click', {
+    const clicked = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Frame button"'),
     });
     expect(clicked.isError, clicked.text).toBe(false);
-    const filled = await call(client, 'fill', {
+    const filled = await call(fx.client, 'fill', {
       pageId: id,
       uid: uidOf(snapshot, 'textbox "Frame field"'),
       value: 'inside',
@@ -152,7 +131,7 @@ describe('click', () => {
   it('selects a native <option> through its <select>', async () => {
     const {id, snapshot} = await open('/input-form.html?option');
     const green = uidOf(snapshot, 'option "Green"');
-    const result = await call(client, 'click', {pageId: id, uid: green});
+    const result = await call(fx.client, 'click', {pageId: id, uid: green});
     expect(result.isError, result.text).toBe(false);
     expect(await evaluate(id, '() => document.getElementById("color").value')).toBe('g');
     expect(await evaluate(id, '() => window.events.filter(e => e.startsWith("color:"))')).toEqual([
@@ -162,22 +141,24 @@ describe('click', () => {
   });
 
   it('explains missing snapshots, unknown uids and removed elements', async () => {
-    const opened = await call(client, 'new_page', {url: server.url('/input-timing.html?bare')});
+    const opened = await call(fx.client, 'new_page', {
+      url: fx.server.url('/input-timing.html?bare'),
+    });
     const id = pageIdFrom(opened.text, 'input-timing.html?bare');
-    const noSnapshot = await call(client, 'click', {pageId: id, uid: '1_1'});
+    const noSnapshot = await call(fx.client, 'click', {pageId: id, uid: '1_1'});
     expect(noSnapshot.isError).toBe(true);
     expect(noSnapshot.text).toContain(
       `No snapshot found for page ${id}. Use take_snapshot to capture one.`,
     );
 
-    const snapshot = (await call(client, 'take_snapshot', {pageId: id})).text;
-    const unknown = await call(client, 'click', {pageId: id, uid: '99_99'});
+    const snapshot = (await call(fx.client, 'take_snapshot', {pageId: id})).text;
+    const unknown = await call(fx.client, 'click', {pageId: id, uid: '99_99'});
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain(`Element uid "99_99" not found on page ${id}.`);
 
     const vanish = uidOf(snapshot, 'button "Vanish"');
-    await call(client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Remove vanish"')});
-    const gone = await call(client, 'click', {pageId: id, uid: vanish});
+    await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Remove vanish"')});
+    const gone = await call(fx.client, 'click', {pageId: id, uid: vanish});
     expect(gone.isError).toBe(true);
     expect(gone.text).toContain(`Element with uid ${vanish} no longer exists on the page.`);
     expect(await text(id, '#log')).toBe('');
@@ -187,7 +168,7 @@ describe('click', () => {
     const {id, snapshot} = await open('/input-timing.html?never');
     const never = uidOf(snapshot, 'button "Never"');
     const started = Date.now();
-    const result = await call(client, 'click', {pageId: id, uid: never});
+    const result = await call(fx.client, 'click', {pageId: id, uid: never});
     expect(result.isError).toBe(true);
     expect(result.text).toContain(
       `Failed to interact with the element with uid ${never}. The element did not become interactive within the configured timeout.`,
@@ -205,18 +186,18 @@ describe('click_at and hover', () => {
       '() => { const r = document.getElementById("counter").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }',
     );
     const [x, y] = z.tuple([z.number(), z.number()]).parse(center);
-    const result = await call(client, 'click_at', {pageId: id, x, y});
+    const result = await call(fx.client, 'click_at', {pageId: id, x, y});
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('Successfully clicked at the coordinates');
     expect(await text(id, '#log')).toBe('clicks 1');
-    const doubled = await call(client, 'click_at', {pageId: id, x, y, dblClick: true});
+    const doubled = await call(fx.client, 'click_at', {pageId: id, x, y, dblClick: true});
     expect(doubled.text).toContain('Successfully double clicked at the coordinates');
     expect(await text(id, '#log')).toBe('double clicked');
   });
 
   it('hovers over an element', async () => {
     const {id, snapshot} = await open('/input-timing.html?hover');
-    const result = await call(client, 'hover', {
+    const result = await call(fx.client, 'hover', {
       pageId: id,
       uid: uidOf(snapshot, '"Hover me"'),
       includeSnapshot: true,
@@ -237,7 +218,7 @@ describe('fill and fill_form', () => {
       [uidOf(snapshot, 'textbox "Bio"'), 'Line one\nLine two', 'bio'],
     ];
     for (const [uid, value] of cases) {
-      const result = await call(client, 'fill', {pageId: id, uid, value});
+      const result = await call(fx.client, 'fill', {pageId: id, uid, value});
       expect(result.isError, result.text).toBe(false);
       expect(result.text).toContain('Successfully filled out the element');
     }
@@ -253,7 +234,7 @@ describe('fill and fill_form', () => {
       expect(events).toContain(`${elementId}:change`);
     }
 
-    const notes = await call(client, 'fill', {
+    const notes = await call(fx.client, 'fill', {
       pageId: id,
       uid: uidOf(snapshot, 'textbox "Notes"'),
       value: 'final notes',
@@ -261,11 +242,11 @@ describe('fill and fill_form', () => {
     expect(notes.isError, notes.text).toBe(false);
     expect(await text(id, '#notes')).toBe('final notes');
 
-    const cleared = await call(client, 'fill', {pageId: id, uid: cases[0]?.[0], value: ''});
+    const cleared = await call(fx.client, 'fill', {pageId: id, uid: cases[0]?.[0], value: ''});
     expect(cleared.isError, cleared.text).toBe(false);
     expect(await evaluate(id, '() => document.getElementById("name").value')).toBe('');
 
-    const date = await call(client, 'fill', {
+    const date = await call(fx.client, 'fill', {
       pageId: id,
       uid: uidOf(snapshot, '"Birthday"'),
       value: '2024-05-31',
@@ -279,11 +260,11 @@ describe('fill and fill_form', () => {
   it('chooses select options by visible text and lists the options when none matches', async () => {
     const {id, snapshot} = await open('/input-form.html?select');
     const color = uidOf(snapshot, 'combobox "Color"');
-    const result = await call(client, 'fill', {pageId: id, uid: color, value: 'Blue'});
+    const result = await call(fx.client, 'fill', {pageId: id, uid: color, value: 'Blue'});
     expect(result.isError, result.text).toBe(false);
     expect(await evaluate(id, '() => document.getElementById("color").value')).toBe('b');
 
-    const missing = await call(client, 'fill', {pageId: id, uid: color, value: 'Purple'});
+    const missing = await call(fx.client, 'fill', {pageId: id, uid: color, value: 'Purple'});
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain(
       `Failed to interact with the element with uid ${color}. Could not find option with text "Purple".`,
@@ -300,7 +281,7 @@ describe('fill and fill_form', () => {
       [uidOf(snapshot, 'switch "Dark mode"'), 'true'],
     ];
     for (const [uid, value] of fills) {
-      const result = await call(client, 'fill', {pageId: id, uid, value});
+      const result = await call(fx.client, 'fill', {pageId: id, uid, value});
       expect(result.isError, result.text).toBe(false);
     }
     expect(
@@ -311,12 +292,12 @@ describe('fill and fill_form', () => {
     ).toEqual([true, true, false, 'true']);
 
     // Filling the state it already has changes nothing; "false" unchecks.
-    await call(client, 'fill', {pageId: id, uid: subscribe, value: 'true'});
+    await call(fx.client, 'fill', {pageId: id, uid: subscribe, value: 'true'});
     expect(await evaluate(id, '() => document.getElementById("subscribe").checked')).toBe(true);
-    await call(client, 'fill', {pageId: id, uid: subscribe, value: 'false'});
+    await call(fx.client, 'fill', {pageId: id, uid: subscribe, value: 'false'});
     expect(await evaluate(id, '() => document.getElementById("subscribe").checked')).toBe(false);
 
-    const wrong = await call(client, 'fill', {pageId: id, uid: subscribe, value: 'yes'});
+    const wrong = await call(fx.client, 'fill', {pageId: id, uid: subscribe, value: 'yes'});
     expect(wrong.isError).toBe(true);
     expect(wrong.text).toContain(
       'Checkboxes, radio boxes and toggles require "true" or "false" value, but yes was used',
@@ -326,14 +307,14 @@ describe('fill and fill_form', () => {
   it('checks a checkbox whose native input is hidden behind a styled one', async () => {
     const {id, snapshot} = await open('/input-form.html?hidden');
     const terms = uidOf(snapshot, 'checkbox "Accept terms"');
-    const result = await call(client, 'fill', {pageId: id, uid: terms, value: 'true'});
+    const result = await call(fx.client, 'fill', {pageId: id, uid: terms, value: 'true'});
     expect(result.isError, result.text).toBe(false);
     expect(await evaluate(id, '() => document.getElementById("terms").checked')).toBe(true);
   });
 
   it('fills a whole form in one call', async () => {
     const {id, snapshot} = await open('/input-form.html?form');
-    const result = await call(client, 'fill_form', {
+    const result = await call(fx.client, 'fill_form', {
       pageId: id,
       elements: [
         {uid: uidOf(snapshot, 'textbox "Name"'), value: 'Grace'},
@@ -359,7 +340,7 @@ describe('fill_form and dialogs', () => {
   it('stops at the element that opened a dialog and leaves the rest unfilled', async () => {
     const {id, snapshot} = await open('/input-form.html?formdialog');
     const alerting = uidOf(snapshot, 'textbox "Alerting"');
-    const result = await call(client, 'fill_form', {
+    const result = await call(fx.client, 'fill_form', {
       pageId: id,
       elements: [
         {uid: alerting, value: 'boom'},
@@ -371,7 +352,7 @@ describe('fill_form and dialogs', () => {
       `Filling out the element with uid ${alerting} opened a dialog. The remaining elements were not filled out.`,
     );
     expect(result.text).toContain('alert: Changed to boom.');
-    const handled = await call(client, 'handle_dialog', {pageId: id, action: 'accept'});
+    const handled = await call(fx.client, 'handle_dialog', {pageId: id, action: 'accept'});
     expect(handled.isError, handled.text).toBe(false);
     expect(await evaluate(id, '() => document.getElementById("name").value')).toBe('old');
     expect(await evaluate(id, '() => document.getElementById("alerting").value')).toBe('boom');
@@ -381,8 +362,8 @@ describe('fill_form and dialogs', () => {
 describe('keyboard', () => {
   it('types into the focused element and presses the submit key', async () => {
     const {id, snapshot} = await open('/input-keys.html?type');
-    await call(client, 'click', {pageId: id, uid: uidOf(snapshot, 'textbox "Query"')});
-    const result = await call(client, 'type_text', {
+    await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'textbox "Query"')});
+    const result = await call(fx.client, 'type_text', {
       pageId: id,
       text: 'héllo World!',
       submitKey: 'Enter',
@@ -397,13 +378,13 @@ describe('keyboard', () => {
 
   it('presses combinations with modifiers held, and releases them', async () => {
     const {id, snapshot} = await open('/input-keys.html?combo');
-    await call(client, 'click', {pageId: id, uid: uidOf(snapshot, 'textbox "Keys"')});
-    const pressed = await call(client, 'press_key', {pageId: id, key: 'Control+Shift+R'});
+    await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'textbox "Keys"')});
+    const pressed = await call(fx.client, 'press_key', {pageId: id, key: 'Control+Shift+R'});
     expect(pressed.isError, pressed.text).toBe(false);
     expect(pressed.text).toContain('Successfully pressed key: Control+Shift+R');
-    const plus = await call(client, 'press_key', {pageId: id, key: 'Control++'});
+    const plus = await call(fx.client, 'press_key', {pageId: id, key: 'Control++'});
     expect(plus.isError, plus.text).toBe(false);
-    await call(client, 'press_key', {pageId: id, key: 'a'});
+    await call(fx.client, 'press_key', {pageId: id, key: 'a'});
     const log = await evaluate(id, '() => window.keyLog');
     expect(log).toEqual([
       'down:Control+Control:ControlLeft',
@@ -423,18 +404,18 @@ describe('keyboard', () => {
 
   it('edits like a keyboard: Shift types capitals, Control+A selects all', async () => {
     const {id, snapshot} = await open('/input-keys.html?edit');
-    await call(client, 'click', {pageId: id, uid: uidOf(snapshot, 'textbox "Keys"')});
-    await call(client, 'press_key', {pageId: id, key: 'Shift+a'});
-    await call(client, 'type_text', {pageId: id, text: 'bc'});
+    await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'textbox "Keys"')});
+    await call(fx.client, 'press_key', {pageId: id, key: 'Shift+a'});
+    await call(fx.client, 'type_text', {pageId: id, text: 'bc'});
     expect(await evaluate(id, '() => document.getElementById("keys").value')).toBe('Abc');
-    await call(client, 'press_key', {pageId: id, key: 'Control+A'});
-    await call(client, 'press_key', {pageId: id, key: 'Backspace'});
+    await call(fx.client, 'press_key', {pageId: id, key: 'Control+A'});
+    await call(fx.client, 'press_key', {pageId: id, key: 'Backspace'});
     expect(await evaluate(id, '() => document.getElementById("keys").value')).toBe('');
   });
 
   it('rejects unknown keys before pressing anything', async () => {
     const {id} = await open('/input-keys.html?bad');
-    const result = await call(client, 'press_key', {pageId: id, key: 'Control+Foo'});
+    const result = await call(fx.client, 'press_key', {pageId: id, key: 'Control+Foo'});
     expect(result.isError).toBe(true);
     expect(result.text).toContain('"Foo" is not a valid key.');
     expect(await evaluate(id, '() => window.keyLog')).toEqual([]);
@@ -444,7 +425,7 @@ describe('keyboard', () => {
 describe('drag', () => {
   it('drags an element onto a drop target', async () => {
     const {id, snapshot} = await open('/input-drag.html');
-    const result = await call(client, 'drag', {
+    const result = await call(fx.client, 'drag', {
       pageId: id,
       from_uid: uidOf(snapshot, '"Card"'),
       to_uid: uidOf(snapshot, '"Drop here"'),
@@ -457,7 +438,7 @@ describe('drag', () => {
 
 describe('upload_file', () => {
   function file(name: string, content: string): string {
-    const target = path.join(fileDir, name);
+    const target = path.join(fx.tmp, name);
     fs.writeFileSync(target, content);
     return target;
   }
@@ -474,7 +455,7 @@ describe('upload_file', () => {
     const a = file('a.txt', 'alpha');
     const b = file('b.txt', 'beta');
     const {id, snapshot} = await open('/input-upload.html?direct');
-    const single = await call(client, 'upload_file', {
+    const single = await call(fx.client, 'upload_file', {
       pageId: id,
       uid: uidOf(snapshot, '"Single"'),
       filePaths: [a],
@@ -484,7 +465,7 @@ describe('upload_file', () => {
     expect(await uploaded(id)).toBe('single: a.txt=alpha');
 
     await evaluate(id, '() => { document.getElementById("out").textContent = ""; return 0; }');
-    const many = await call(client, 'upload_file', {
+    const many = await call(fx.client, 'upload_file', {
       pageId: id,
       uid: uidOf(snapshot, '"Many"'),
       filePaths: [a, b],
@@ -492,7 +473,7 @@ describe('upload_file', () => {
     expect(many.isError, many.text).toBe(false);
     expect(await uploaded(id)).toBe('many: a.txt=alpha, b.txt=beta');
 
-    const tooMany = await call(client, 'upload_file', {
+    const tooMany = await call(fx.client, 'upload_file', {
       pageId: id,
       uid: uidOf(snapshot, '"Single"'),
       filePaths: [a, b],
@@ -506,7 +487,7 @@ describe('upload_file', () => {
   it('answers the file chooser an upload button opens', async () => {
     const c = file('c.txt', 'gamma');
     const {id, snapshot} = await open('/input-upload.html?chooser');
-    const result = await call(client, 'upload_file', {
+    const result = await call(fx.client, 'upload_file', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Choose file"'),
       filePaths: [c],
@@ -514,7 +495,7 @@ describe('upload_file', () => {
     expect(result.isError, result.text).toBe(false);
     expect(await uploaded(id)).toBe('hidden: c.txt=gamma');
 
-    const inert = await call(client, 'upload_file', {
+    const inert = await call(fx.client, 'upload_file', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Does nothing"'),
       filePaths: [c],
@@ -527,7 +508,7 @@ describe('upload_file', () => {
 
   it('checks file paths against the allowed roots for a local browser', async () => {
     const {id, snapshot} = await open('/input-upload.html?roots');
-    const result = await call(client, 'upload_file', {
+    const result = await call(fx.client, 'upload_file', {
       pageId: id,
       uid: uidOf(snapshot, '"Single"'),
       filePaths: ['/etc/hostname'],
@@ -540,7 +521,7 @@ describe('upload_file', () => {
 describe('dialogs', () => {
   it('reports a dialog a click opens, blocks other tools, and accepts it', async () => {
     const {id, snapshot} = await open('/dialogs.html?alert');
-    const opened = await call(client, 'click', {
+    const opened = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Alert"'),
     });
@@ -550,22 +531,22 @@ describe('dialogs', () => {
       '# Open dialog\nalert: Hello alert.\nCall handle_dialog to handle it before continuing.',
     );
 
-    const blocked = await call(client, 'click', {
+    const blocked = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Alert"'),
     });
     expect(blocked.isError).toBe(true);
     expect(blocked.text).toContain('A dialog is open (alert: Hello alert).');
-    const blockedWait = await call(client, 'wait_for', {pageId: id, text: ['x']});
+    const blockedWait = await call(fx.client, 'wait_for', {pageId: id, text: ['x']});
     expect(blockedWait.text).toContain('A dialog is open (alert: Hello alert).');
 
-    const accepted = await call(client, 'handle_dialog', {pageId: id, action: 'accept'});
+    const accepted = await call(fx.client, 'handle_dialog', {pageId: id, action: 'accept'});
     expect(accepted.isError, accepted.text).toBe(false);
     expect(accepted.text).toContain('Successfully accepted the dialog');
     expect(accepted.text).toContain('## Pages');
     expect(accepted.text).not.toContain('# Open dialog');
 
-    const none = await call(client, 'handle_dialog', {pageId: id, action: 'accept'});
+    const none = await call(fx.client, 'handle_dialog', {pageId: id, action: 'accept'});
     expect(none.isError).toBe(true);
     expect(none.text).toContain('No open dialog found');
   });
@@ -573,21 +554,21 @@ describe('dialogs', () => {
   it('accepts and dismisses confirms, and answers prompts', async () => {
     const {id, snapshot} = await open('/dialogs.html?confirm');
     const confirmButton = uidOf(snapshot, 'button "Confirm"');
-    await call(client, 'click', {pageId: id, uid: confirmButton});
-    const dismissed = await call(client, 'handle_dialog', {pageId: id, action: 'dismiss'});
+    await call(fx.client, 'click', {pageId: id, uid: confirmButton});
+    const dismissed = await call(fx.client, 'handle_dialog', {pageId: id, action: 'dismiss'});
     expect(dismissed.text).toContain('Successfully dismissed the dialog');
     expect(await text(id, '#result')).toBe('false');
 
-    await call(client, 'click', {pageId: id, uid: confirmButton});
-    await call(client, 'handle_dialog', {pageId: id, action: 'accept'});
+    await call(fx.client, 'click', {pageId: id, uid: confirmButton});
+    await call(fx.client, 'handle_dialog', {pageId: id, action: 'accept'});
     expect(await text(id, '#result')).toBe('true');
 
-    const prompt = await call(client, 'click', {
+    const prompt = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Prompt"'),
     });
     expect(prompt.text).toContain('prompt: Your name? (default value: "Ada").');
-    await call(client, 'handle_dialog', {pageId: id, action: 'accept', promptText: 'Grace'});
+    await call(fx.client, 'handle_dialog', {pageId: id, action: 'accept', promptText: 'Grace'});
     expect(await text(id, '#result')).toBe('Grace');
   });
 });

@@ -1,34 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {describe, expect, it} from 'vitest';
+import {call, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-let tmp: string;
+const fx = useEngineWithFixtures({tmpPrefix: 'mbi-lighthouse-'});
 
 /** Lighthouse loads the page and runs axe and ~100 audits: tens of seconds on a busy machine. */
 const AUDIT_TIMEOUT_MS = 180_000;
 
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine();
-  client = await engine.connect();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-lighthouse-'));
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-  fs.rmSync(tmp, {recursive: true, force: true});
-});
-
 async function evaluate(pageId: number, fn: string): Promise<unknown> {
-  const {text, isError} = await call(client, 'evaluate_script', {pageId, function: fn});
+  const {text, isError} = await call(fx.client, 'evaluate_script', {pageId, function: fn});
   expect(isError, text).toBe(false);
   const json = /```json\n([\s\S]*?)\n```/.exec(text)?.[1];
   if (json === undefined) {
@@ -41,14 +22,12 @@ describe('lighthouse_audit', () => {
   it(
     'audits a page with known accessibility problems, writes both reports, and restores emulation',
     async () => {
-      const opened = await call(client, 'new_page', {url: server.url('/perf-a11y.html')});
-      expect(opened.isError, opened.text).toBe(false);
-      const pageId = pageIdFrom(opened.text, '/perf-a11y.html');
-      const emulated = await call(client, 'emulate', {pageId, viewport: '500x400x2'});
+      const pageId = await fx.openPage('/perf-a11y.html');
+      const emulated = await call(fx.client, 'emulate', {pageId, viewport: '500x400x2'});
       expect(emulated.isError, emulated.text).toBe(false);
 
-      const outputDir = path.join(tmp, 'reports');
-      const {text, isError} = await call(client, 'lighthouse_audit', {
+      const outputDir = path.join(fx.tmp, 'reports');
+      const {text, isError} = await call(fx.client, 'lighthouse_audit', {
         pageId,
         outputDirPath: outputDir,
       });
@@ -56,7 +35,7 @@ describe('lighthouse_audit', () => {
       expect(text).toContain('## Lighthouse audit results');
       expect(text).toContain('Mode: navigation');
       expect(text).toContain('Device: desktop');
-      expect(text).toContain(`URL: ${server.url('/perf-a11y.html')}`);
+      expect(text).toContain(`URL: ${fx.server.url('/perf-a11y.html')}`);
 
       const score = (id: string): number => {
         const match = new RegExp(`^- .+: (\\d+) \\(${id}\\)$`, 'm').exec(text);
@@ -83,7 +62,7 @@ describe('lighthouse_audit', () => {
       expect(text).toContain(`### Reports\n- ${jsonReport}\n- ${htmlReport}`);
       const lhr: unknown = JSON.parse(fs.readFileSync(jsonReport, 'utf8'));
       expect(lhr).toMatchObject({
-        finalDisplayedUrl: server.url('/perf-a11y.html'),
+        finalDisplayedUrl: fx.server.url('/perf-a11y.html'),
         categories: {accessibility: {id: 'accessibility'}},
       });
       const html = fs.readFileSync(htmlReport, 'utf8');
@@ -100,10 +79,10 @@ describe('lighthouse_audit', () => {
   );
 
   it('refuses navigation mode on about:blank and says what to do', async () => {
-    const opened = await call(client, 'new_page', {url: 'about:blank'});
+    const opened = await call(fx.client, 'new_page', {url: 'about:blank'});
     expect(opened.isError, opened.text).toBe(false);
     const pageId = pageIdFrom(opened.text, 'about:blank');
-    const {text, isError} = await call(client, 'lighthouse_audit', {pageId});
+    const {text, isError} = await call(fx.client, 'lighthouse_audit', {pageId});
     expect(isError).toBe(true);
     expect(text).toContain('Lighthouse cannot load about:blank in navigation mode');
     expect(text).toContain('navigate_page');

@@ -1,28 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {describe, expect, it} from 'vitest';
+import {call, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-let tmp: string;
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine();
-  client = await engine.connect();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-heap-'));
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-  fs.rmSync(tmp, {recursive: true, force: true});
-});
+const fx = useEngineWithFixtures({tmpPrefix: 'mbi-heap-'});
 
 interface HeapSnapshotFile {
   snapshot: {meta: {node_fields: string[]}; node_count: number};
@@ -42,19 +23,22 @@ function isHeapSnapshot(value: unknown): value is HeapSnapshotFile {
 
 describe('take_heapsnapshot', () => {
   it('streams a parseable snapshot to the file, with a marker object from the page', async () => {
-    const url = server.html(
+    const url = fx.server.html(
       '/heap.html',
       '<!doctype html><title>heap</title><script>class HeapMarkerForTest { constructor() { this.payload = "x".repeat(1000); } } window.kept = Array.from({length: 50}, () => new HeapMarkerForTest());</script>',
     );
-    const opened = await call(client, 'new_page', {url});
+    const opened = await call(fx.client, 'new_page', {url});
     expect(opened.isError, opened.text).toBe(false);
     const pageId = pageIdFrom(opened.text, '/heap.html');
 
-    const requested = path.join(tmp, 'nested', 'page.json');
-    const {text, isError} = await call(client, 'take_heapsnapshot', {pageId, filePath: requested});
+    const requested = path.join(fx.tmp, 'nested', 'page.json');
+    const {text, isError} = await call(fx.client, 'take_heapsnapshot', {
+      pageId,
+      filePath: requested,
+    });
     expect(isError, text).toBe(false);
     // The extension is corrected to .heapsnapshot, as chrome-devtools-mcp does.
-    const saved = path.join(fs.realpathSync(tmp), 'nested', 'page.heapsnapshot');
+    const saved = path.join(fs.realpathSync(fx.tmp), 'nested', 'page.heapsnapshot');
     expect(text).toContain(`Heap snapshot saved to ${saved}`);
     expect(fs.statSync(saved).mode & 0o777).toBe(0o600);
 
@@ -72,9 +56,11 @@ describe('take_heapsnapshot', () => {
   });
 
   it('refuses a path outside the allowed roots', async () => {
-    const opened = await call(client, 'new_page', {url: server.url('/index.html?heap-denied')});
+    const opened = await call(fx.client, 'new_page', {
+      url: fx.server.url('/index.html?heap-denied'),
+    });
     const pageId = pageIdFrom(opened.text, 'heap-denied');
-    const {text, isError} = await call(client, 'take_heapsnapshot', {
+    const {text, isError} = await call(fx.client, 'take_heapsnapshot', {
       pageId,
       filePath: '/proc/denied.heapsnapshot',
     });

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import type {ServerResponse} from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {call, openPage, startEngine, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 // A valid 1x1 PNG: binary, not UTF-8.
 const PIXEL = Buffer.from(
@@ -15,11 +14,7 @@ const PIXEL = Buffer.from(
 const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x81, 0xc3, 0x28, 0xa0, 0xa1]);
 const LARGE = 'abcdefghij'.repeat(2_500); // 25,000 characters
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
 let deadUrl: string;
-let tmp: string;
 
 function addRoutes(fixtures: FixtureServer): void {
   const send =
@@ -53,32 +48,18 @@ function addRoutes(fixtures: FixtureServer): void {
   fixtures.route('/net/item', send('text/plain', 'item'));
 }
 
+const fx = useEngineWithFixtures({routes: addRoutes, tmpPrefix: 'mbi-network-'});
+
 beforeAll(async () => {
-  server = await new FixtureServer().start();
-  addRoutes(server);
   const closed = await new FixtureServer().start();
   deadUrl = closed.url('/unreachable');
   await closed.stop();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-network-'));
-  engine = await startEngine();
-  client = await engine.connect();
 });
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-  fs.rmSync(tmp, {recursive: true, force: true});
-});
-
-async function openPage(target: Client, pathname: string): Promise<number> {
-  const {text, isError} = await call(target, 'new_page', {url: server.url(pathname)});
-  expect(isError, text).toBe(false);
-  return pageIdFrom(text, pathname);
-}
 
 /** Opens the network fixture and waits until every request it makes has settled. */
-async function openNetworkPage(target: Client = client): Promise<number> {
-  const id = await openPage(target, `/network-all.html?dead=${encodeURIComponent(deadUrl)}`);
+async function openNetworkPage(target: Client = fx.client): Promise<number> {
+  const pathname = `/network-all.html?dead=${encodeURIComponent(deadUrl)}`;
+  const id = await openPage(target, fx.server.url(pathname), pathname);
   await waitFor(
     async () =>
       (await call(target, 'list_console_messages', {pageId: id})).text.includes('network done'),
@@ -99,9 +80,9 @@ function reqidOf(listing: string, urlFragment: string): number {
 describe('list_network_requests', () => {
   it('lists document, stylesheet, script, image, fetch, XHR and failed requests with status', async () => {
     const id = await openNetworkPage();
-    const {text, isError} = await call(client, 'list_network_requests', {pageId: id});
+    const {text, isError} = await call(fx.client, 'list_network_requests', {pageId: id});
     expect(isError).toBe(false);
-    const origin = server.origin;
+    const origin = fx.server.origin;
     expect(text).toMatch(/^## Network requests\nShowing 1-\d+ of \d+ \(Page 1 of 1\)\.$/m);
     // Same-origin requests print as paths, with the origin named once.
     expect(text).toContain(`Paths below without an origin are on ${origin}.`);
@@ -123,7 +104,7 @@ describe('list_network_requests', () => {
 
   it('filters by resource type', async () => {
     const id = await openNetworkPage();
-    const images = await call(client, 'list_network_requests', {
+    const images = await call(fx.client, 'list_network_requests', {
       pageId: id,
       resourceTypes: ['image'],
     });
@@ -131,7 +112,7 @@ describe('list_network_requests', () => {
     expect(images.text).not.toContain('/net/style.css');
     expect(images.text).toContain('Showing 1-1 of 1 (Page 1 of 1).');
 
-    const mixed = await call(client, 'list_network_requests', {
+    const mixed = await call(fx.client, 'list_network_requests', {
       pageId: id,
       resourceTypes: ['stylesheet', 'script', 'xhr'],
     });
@@ -140,13 +121,13 @@ describe('list_network_requests', () => {
     expect(mixed.text).toContain('/net/xhr.txt');
     expect(mixed.text).not.toContain('/net/data.json');
 
-    const none = await call(client, 'list_network_requests', {
+    const none = await call(fx.client, 'list_network_requests', {
       pageId: id,
       resourceTypes: ['websocket'],
     });
     expect(none.text).toContain('## Network requests\nNo requests found.');
 
-    const bad = await call(client, 'list_network_requests', {
+    const bad = await call(fx.client, 'list_network_requests', {
       pageId: id,
       resourceTypes: ['nonsense'],
     });
@@ -155,19 +136,19 @@ describe('list_network_requests', () => {
 
   it('pages through requests and notes an invalid page', async () => {
     const id = await openNetworkPage();
-    const all = await call(client, 'list_network_requests', {pageId: id});
+    const all = await call(fx.client, 'list_network_requests', {pageId: id});
     const total = Number(/of (\d+) \(Page/.exec(all.text)?.[1]);
     expect(total).toBeGreaterThan(10);
     const allIds = [...all.text.matchAll(/^reqid=(\d+)/gm)].map(match => Number(match[1]));
 
-    const first = await call(client, 'list_network_requests', {pageId: id, pageSize: 4});
+    const first = await call(fx.client, 'list_network_requests', {pageId: id, pageSize: 4});
     expect(first.text).toContain(`Showing 1-4 of ${total} (Page 1 of ${Math.ceil(total / 4)}).`);
     expect(first.text).toContain('Next page: 1');
     expect(first.text).not.toContain('Previous page');
     const firstIds = [...first.text.matchAll(/^reqid=(\d+)/gm)].map(match => Number(match[1]));
     expect(firstIds).toEqual(allIds.slice(0, 4));
 
-    const second = await call(client, 'list_network_requests', {
+    const second = await call(fx.client, 'list_network_requests', {
       pageId: id,
       pageSize: 4,
       pageIdx: 1,
@@ -178,7 +159,7 @@ describe('list_network_requests', () => {
     const secondIds = [...second.text.matchAll(/^reqid=(\d+)/gm)].map(match => Number(match[1]));
     expect(secondIds).toEqual(allIds.slice(4, 8));
 
-    const invalid = await call(client, 'list_network_requests', {
+    const invalid = await call(fx.client, 'list_network_requests', {
       pageId: id,
       pageSize: 4,
       pageIdx: 99,
@@ -187,22 +168,25 @@ describe('list_network_requests', () => {
       `Invalid page number provided. Showing first page.\nShowing 1-4 of ${total}`,
     );
 
-    const defaultSize = await call(client, 'list_network_requests', {pageId: id, pageIdx: 0});
+    const defaultSize = await call(fx.client, 'list_network_requests', {pageId: id, pageIdx: 0});
     expect(defaultSize.text).toContain(`Showing 1-${Math.min(20, total)} of ${total}`);
   });
 
   it('keeps earlier navigations on request, and moves the document request with its navigation', async () => {
     const id = await openNetworkPage();
-    const before = await call(client, 'list_network_requests', {pageId: id});
+    const before = await call(fx.client, 'list_network_requests', {pageId: id});
     const styleId = reqidOf(before.text, '/net/style.css');
 
-    const nav = await call(client, 'navigate_page', {pageId: id, url: server.url('/other.html')});
+    const nav = await call(fx.client, 'navigate_page', {
+      pageId: id,
+      url: fx.server.url('/other.html'),
+    });
     expect(nav.isError, nav.text).toBe(false);
-    const current = await call(client, 'list_network_requests', {pageId: id});
+    const current = await call(fx.client, 'list_network_requests', {pageId: id});
     expect(current.text).toMatch(/^reqid=\d+ GET \S*\/other\.html \[200\]$/m);
     expect(current.text).not.toContain('/net/style.css');
 
-    const preserved = await call(client, 'list_network_requests', {
+    const preserved = await call(fx.client, 'list_network_requests', {
       pageId: id,
       includePreservedRequests: true,
     });
@@ -211,20 +195,20 @@ describe('list_network_requests', () => {
     expect(otherLine).toBeGreaterThan(preserved.text.indexOf('/net/style.css'));
 
     // Old requests stay reachable by their id.
-    const detail = await call(client, 'get_network_request', {pageId: id, reqid: styleId});
-    expect(detail.text).toContain(`## Request ${server.origin}/net/style.css`);
+    const detail = await call(fx.client, 'get_network_request', {pageId: id, reqid: styleId});
+    expect(detail.text).toContain(`## Request ${fx.server.origin}/net/style.css`);
   });
 });
 
 describe('get_network_request', () => {
   it('shows headers, a JSON request body and a JSON response body', async () => {
     const id = await openNetworkPage();
-    const listing = await call(client, 'list_network_requests', {pageId: id});
+    const listing = await call(fx.client, 'list_network_requests', {pageId: id});
     const reqid = reqidOf(listing.text, '/net/data.json');
-    const {text, isError} = await call(client, 'get_network_request', {pageId: id, reqid});
+    const {text, isError} = await call(fx.client, 'get_network_request', {pageId: id, reqid});
     expect(isError).toBe(false);
     expect(text).toContain(
-      `## Request ${server.origin}/net/data.json\nStatus: 200\n### Request Headers`,
+      `## Request ${fx.server.origin}/net/data.json\nStatus: 200\n### Request Headers`,
     );
     expect(text).toMatch(/^- content-type:application\/json$/im);
     expect(text).toMatch(/^- x-api-key:secret-key-123$/im);
@@ -238,9 +222,9 @@ describe('get_network_request', () => {
 
   it('truncates large bodies at 10,000 characters and marks binary and empty ones', async () => {
     const id = await openNetworkPage();
-    const listing = await call(client, 'list_network_requests', {pageId: id});
+    const listing = await call(fx.client, 'list_network_requests', {pageId: id});
 
-    const large = await call(client, 'get_network_request', {
+    const large = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/large'),
     });
@@ -249,19 +233,19 @@ describe('get_network_request', () => {
     expect(body).toContain('25000 characters in total');
     expect(body).not.toContain(LARGE.slice(0, 10_001));
 
-    const binary = await call(client, 'get_network_request', {
+    const binary = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/binary'),
     });
     expect(binary.text).toContain(`### Response Body\n<binary data, ${BINARY.length} bytes>`);
 
-    const image = await call(client, 'get_network_request', {
+    const image = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/image.png'),
     });
     expect(image.text).toContain(`<binary data, ${PIXEL.length} bytes>`);
 
-    const empty = await call(client, 'get_network_request', {
+    const empty = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/empty'),
     });
@@ -270,23 +254,23 @@ describe('get_network_request', () => {
 
   it('shows the redirect chain and the failure reason', async () => {
     const id = await openNetworkPage();
-    const listing = await call(client, 'list_network_requests', {pageId: id});
+    const listing = await call(fx.client, 'list_network_requests', {pageId: id});
     const redirectId = reqidOf(listing.text, '/net/redirect');
     const hopId = reqidOf(listing.text, '/net/hop');
     const finalId = reqidOf(listing.text, '/net/final');
 
-    const final = await call(client, 'get_network_request', {pageId: id, reqid: finalId});
+    const final = await call(fx.client, 'get_network_request', {pageId: id, reqid: finalId});
     expect(final.text).toContain('Status: 200');
     expect(final.text).toContain('### Response Body\narrived');
     expect(final.text).toContain(
-      `### Redirect chain\nreqid=${redirectId} GET ${server.origin}/net/redirect [302]\n  reqid=${hopId} GET ${server.origin}/net/hop [301]`,
+      `### Redirect chain\nreqid=${redirectId} GET ${fx.server.origin}/net/redirect [302]\n  reqid=${hopId} GET ${fx.server.origin}/net/hop [301]`,
     );
-    const hop = await call(client, 'get_network_request', {pageId: id, reqid: redirectId});
+    const hop = await call(fx.client, 'get_network_request', {pageId: id, reqid: redirectId});
     expect(hop.text).toContain('Status: 302');
     expect(hop.text).toMatch(/^- location:\/net\/hop$/im);
     expect(hop.text).toContain('<no body: redirect response>');
 
-    const failed = await call(client, 'get_network_request', {
+    const failed = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/unreachable'),
     });
@@ -298,9 +282,9 @@ describe('get_network_request', () => {
 
   it('saves bodies to files (whole, mode 0600) instead of inline', async () => {
     const id = await openNetworkPage();
-    const listing = await call(client, 'list_network_requests', {pageId: id});
-    const responseFile = path.join(tmp, 'large.network-response');
-    const large = await call(client, 'get_network_request', {
+    const listing = await call(fx.client, 'list_network_requests', {pageId: id});
+    const responseFile = path.join(fx.tmp, 'large.network-response');
+    const large = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/large'),
       responseFilePath: responseFile,
@@ -311,16 +295,16 @@ describe('get_network_request', () => {
     expect(fs.readFileSync(responseFile, 'utf8')).toBe(LARGE);
     expect(fs.statSync(responseFile).mode & 0o777).toBe(0o600);
 
-    const binaryFile = path.join(tmp, 'nested', 'binary.network-response');
-    const requestFile = path.join(tmp, 'post.network-request');
-    await call(client, 'get_network_request', {
+    const binaryFile = path.join(fx.tmp, 'nested', 'binary.network-response');
+    const requestFile = path.join(fx.tmp, 'post.network-request');
+    await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/binary'),
       responseFilePath: binaryFile,
     });
     expect(fs.readFileSync(binaryFile).equals(BINARY)).toBe(true);
 
-    const post = await call(client, 'get_network_request', {
+    const post = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/data.json'),
       requestFilePath: requestFile,
@@ -332,8 +316,8 @@ describe('get_network_request', () => {
 
   it('refuses paths outside the allowed roots', async () => {
     const id = await openNetworkPage();
-    const listing = await call(client, 'list_network_requests', {pageId: id});
-    const denied = await call(client, 'get_network_request', {
+    const listing = await call(fx.client, 'list_network_requests', {pageId: id});
+    const denied = await call(fx.client, 'get_network_request', {
       pageId: id,
       reqid: reqidOf(listing.text, '/net/large'),
       responseFilePath: '/proc/forbidden.network-response',
@@ -344,40 +328,40 @@ describe('get_network_request', () => {
 
   it('explains unknown ids and a missing reqid', async () => {
     const id = await openNetworkPage();
-    const unknown = await call(client, 'get_network_request', {pageId: id, reqid: 99_999});
+    const unknown = await call(fx.client, 'get_network_request', {pageId: id, reqid: 99_999});
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain(
       `Error: No request with reqid 99999 on page ${id}. Requests are kept for the current and last 3 navigations; call list_network_requests to see the reqids.`,
     );
-    const missing = await call(client, 'get_network_request', {pageId: id});
+    const missing = await call(fx.client, 'get_network_request', {pageId: id});
     expect(missing.isError).toBe(false);
     expect(missing.text).toContain('Pass a reqid from list_network_requests.');
   });
 
   it('reports a body that is still loading instead of waiting for it', async () => {
     let finish: (() => void) | undefined;
-    server.route('/net/slow', (_request, response) => {
+    fx.server.route('/net/slow', (_request, response) => {
       response.writeHead(200, {'Content-Type': 'text/plain'});
       response.write('first part;');
       finish = () => response.end('last part');
     });
-    const id = await openPage(client, '/other.html?slow');
-    await call(client, 'evaluate_script', {
+    const id = await fx.openPage('/other.html?slow');
+    await call(fx.client, 'evaluate_script', {
       pageId: id,
       function: '() => { window.slow = fetch("/net/slow").then(r => r.text()); return true; }',
     });
     const listing = await waitFor(async () => {
-      const {text} = await call(client, 'list_network_requests', {pageId: id});
+      const {text} = await call(fx.client, 'list_network_requests', {pageId: id});
       return text.includes('/net/slow [200]') ? text : undefined;
     });
     const reqid = reqidOf(listing, '/net/slow');
-    const pending = await call(client, 'get_network_request', {pageId: id, reqid});
+    const pending = await call(fx.client, 'get_network_request', {pageId: id, reqid});
     expect(pending.text).toContain('Status: 200');
     expect(pending.text).toContain('<pending: the body is still loading.');
     finish?.();
-    await call(client, 'evaluate_script', {pageId: id, function: '() => window.slow'});
+    await call(fx.client, 'evaluate_script', {pageId: id, function: '() => window.slow'});
     const done = await waitFor(async () => {
-      const {text} = await call(client, 'get_network_request', {pageId: id, reqid});
+      const {text} = await call(fx.client, 'get_network_request', {pageId: id, reqid});
       return text.includes('first part;last part') ? text : undefined;
     });
     expect(done).toContain('### Response Body\nfirst part;last part');

@@ -1,38 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {call, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-let tmp: string;
+const fx = useEngineWithFixtures({tmpPrefix: 'mbi-perf-'});
 
 /** A recorded trace takes a load, 5 s of recording and the analysis. */
 const TRACE_TIMEOUT_MS = 90_000;
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine();
-  client = await engine.connect();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-perf-'));
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-  fs.rmSync(tmp, {recursive: true, force: true});
-});
-
-async function openPage(pathname: string): Promise<number> {
-  const {text, isError} = await call(client, 'new_page', {url: server.url(pathname)});
-  expect(isError, text).toBe(false);
-  return pageIdFrom(text, pathname);
-}
 
 function traceEventsIn(data: Buffer): unknown[] {
   const json: unknown = JSON.parse(data.toString('utf8'));
@@ -44,16 +19,16 @@ function traceEventsIn(data: Buffer): unknown[] {
 
 describe('performance tools without a trace', () => {
   it('performance_stop_trace without a running trace is an error that says how to start one', async () => {
-    const pageId = await openPage('/index.html?no-trace');
-    const {text, isError} = await call(client, 'performance_stop_trace', {pageId});
+    const pageId = await fx.openPage('/index.html?no-trace');
+    const {text, isError} = await call(fx.client, 'performance_stop_trace', {pageId});
     expect(isError).toBe(true);
     expect(text).toContain('Error: no active performance trace recording to stop.');
     expect(text).toContain('performance_start_trace');
   });
 
   it('performance_analyze_insight before any trace asks for a recording', async () => {
-    const pageId = await openPage('/index.html?no-insight');
-    const {text, isError} = await call(client, 'performance_analyze_insight', {
+    const pageId = await fx.openPage('/index.html?no-insight');
+    const {text, isError} = await call(fx.client, 'performance_analyze_insight', {
       pageId,
       insightSetId: 'NAVIGATION_0',
       insightName: 'LCPBreakdown',
@@ -67,11 +42,11 @@ describe('a trace of a page load (reload + autoStop)', () => {
   let pageId: number;
   let summary: string;
   let insightSetId: string;
-  const gzPath = (): string => path.join(tmp, 'load-trace.json.gz');
+  const gzPath = (): string => path.join(fx.tmp, 'load-trace.json.gz');
 
   beforeAll(async () => {
-    pageId = await openPage('/perf-lcp-cls.html');
-    const result = await call(client, 'performance_start_trace', {
+    pageId = await fx.openPage('/perf-lcp-cls.html');
+    const result = await call(fx.client, 'performance_start_trace', {
       pageId,
       filePath: gzPath(),
     });
@@ -83,7 +58,7 @@ describe('a trace of a page load (reload + autoStop)', () => {
   it('summarises URL, bounds, throttling, insight sets and lab metrics', () => {
     expect(summary).toContain('The performance trace has been stopped.');
     expect(summary).toContain('## Summary of Performance trace findings:');
-    expect(summary).toContain(`URL: ${server.url('/perf-lcp-cls.html')}`);
+    expect(summary).toContain(`URL: ${fx.server.url('/perf-lcp-cls.html')}`);
     expect(summary).toMatch(/Trace bounds: \{min: \d+µs, max: \d+µs\}/);
     expect(summary).toContain('CPU throttling: none');
     expect(summary).toContain('Network throttling: none');
@@ -109,7 +84,7 @@ describe('a trace of a page load (reload + autoStop)', () => {
   });
 
   it('saves the raw trace gzipped, and it parses', () => {
-    expect(summary).toContain(`The raw trace data was saved to ${fs.realpathSync(tmp)}`);
+    expect(summary).toContain(`The raw trace data was saved to ${fs.realpathSync(fx.tmp)}`);
     const data = zlib.gunzipSync(fs.readFileSync(gzPath()));
     const events = traceEventsIn(data);
     expect(events.length).toBeGreaterThan(100);
@@ -126,7 +101,7 @@ describe('a trace of a page load (reload + autoStop)', () => {
   });
 
   it('performance_analyze_insight explains the LCP breakdown and the layout shift', async () => {
-    const lcp = await call(client, 'performance_analyze_insight', {
+    const lcp = await call(fx.client, 'performance_analyze_insight', {
       pageId,
       insightSetId,
       insightName: 'LCPBreakdown',
@@ -137,7 +112,7 @@ describe('a trace of a page load (reload + autoStop)', () => {
     expect(lcp.text).toMatch(/- Time to first byte: [\d.]+ ms \(\d+%\)/);
     expect(lcp.text).toMatch(/- Element render delay: [\d.]+ ms/);
 
-    const cls = await call(client, 'performance_analyze_insight', {
+    const cls = await call(fx.client, 'performance_analyze_insight', {
       pageId,
       insightSetId,
       insightName: 'CLSCulprits',
@@ -149,7 +124,7 @@ describe('a trace of a page load (reload + autoStop)', () => {
   });
 
   it('an unknown insight name fails and lists the available names', async () => {
-    const {text, isError} = await call(client, 'performance_analyze_insight', {
+    const {text, isError} = await call(fx.client, 'performance_analyze_insight', {
       pageId,
       insightSetId,
       insightName: 'NoSuchInsight',
@@ -161,7 +136,7 @@ describe('a trace of a page load (reload + autoStop)', () => {
   });
 
   it('an unknown insight set id fails and lists the ids', async () => {
-    const {text, isError} = await call(client, 'performance_analyze_insight', {
+    const {text, isError} = await call(fx.client, 'performance_analyze_insight', {
       pageId,
       insightSetId: 'NAVIGATION_99',
       insightName: 'LCPBreakdown',
@@ -176,10 +151,10 @@ describe('a manually stopped trace', () => {
   it(
     'records until performance_stop_trace, refuses a second start, and saves .json',
     async () => {
-      const pageId = await openPage('/perf-lcp-cls.html?manual');
-      const emulated = await call(client, 'emulate', {pageId, cpuThrottlingRate: 2});
+      const pageId = await fx.openPage('/perf-lcp-cls.html?manual');
+      const emulated = await call(fx.client, 'emulate', {pageId, cpuThrottlingRate: 2});
       expect(emulated.isError, emulated.text).toBe(false);
-      const started = await call(client, 'performance_start_trace', {
+      const started = await call(fx.client, 'performance_start_trace', {
         pageId,
         reload: false,
         autoStop: false,
@@ -189,8 +164,8 @@ describe('a manually stopped trace', () => {
         'The performance trace is being recorded. Use performance_stop_trace to stop it.',
       );
 
-      const otherPage = await openPage('/index.html?second-trace');
-      const second = await call(client, 'performance_start_trace', {
+      const otherPage = await fx.openPage('/index.html?second-trace');
+      const second = await call(fx.client, 'performance_start_trace', {
         pageId: otherPage,
         reload: false,
         autoStop: false,
@@ -200,14 +175,14 @@ describe('a manually stopped trace', () => {
       expect(second.text).toContain('Only one trace can be running at any given time.');
 
       // Activity to record: a reload through the ordinary navigation tool.
-      const reloaded = await call(client, 'navigate_page', {pageId, type: 'reload'});
+      const reloaded = await call(fx.client, 'navigate_page', {pageId, type: 'reload'});
       expect(reloaded.isError, reloaded.text).toBe(false);
 
-      const target = path.join(tmp, 'manual-trace.txt');
-      const stopped = await call(client, 'performance_stop_trace', {pageId, filePath: target});
+      const target = path.join(fx.tmp, 'manual-trace.txt');
+      const stopped = await call(fx.client, 'performance_stop_trace', {pageId, filePath: target});
       expect(stopped.isError, stopped.text).toBe(false);
       // The extension is corrected to .json, as chrome-devtools-mcp does.
-      const saved = path.join(fs.realpathSync(tmp), 'manual-trace.json');
+      const saved = path.join(fs.realpathSync(fx.tmp), 'manual-trace.json');
       expect(stopped.text).toContain(`The raw trace data was saved to ${saved}.`);
       expect(traceEventsIn(fs.readFileSync(saved)).length).toBeGreaterThan(100);
       expect(stopped.text).toContain('## insight set id:');
@@ -216,7 +191,7 @@ describe('a manually stopped trace', () => {
       expect(stopped.text).toContain('CPU throttling: 2x');
 
       // The recording slot is free again.
-      const again = await call(client, 'performance_stop_trace', {pageId});
+      const again = await call(fx.client, 'performance_stop_trace', {pageId});
       expect(again.isError).toBe(true);
       expect(again.text).toContain('no active performance trace recording to stop');
     },

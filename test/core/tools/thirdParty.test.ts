@@ -3,29 +3,22 @@
  * devtoolstooldiscovery protocol, debugging WebMCP tools, element uids in and out, schema
  * validation and self-healing errors.
  */
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import {z} from 'zod';
 import {replaceHtmlElementsWithUids} from '../../../src/core/webmcp/thirdParty.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {call, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
+const fx = useEngineWithFixtures({
+  flags: ['--categoryExperimentalThirdParty', '--categoryExperimentalWebmcp'],
+  clientName: 'third-party-test',
+});
 let pageId: number;
 
 beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine(['--categoryExperimentalThirdParty', '--categoryExperimentalWebmcp']);
-  client = await engine.connect('third-party-test');
-  const {text} = await call(client, 'new_page', {url: server.url('/webmcp/devtools-tools.html')});
+  const {text} = await call(fx.client, 'new_page', {
+    url: fx.server.url('/webmcp/devtools-tools.html'),
+  });
   pageId = pageIdFrom(text, 'devtools-tools.html');
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
 });
 
 describe('replaceHtmlElementsWithUids', () => {
@@ -52,7 +45,7 @@ describe('replaceHtmlElementsWithUids', () => {
 
 describe('list_3p_developer_tools', () => {
   it('lists the debugging WebMCP tools and the event groups, in the peer format', async () => {
-    const {text, isError} = await call(client, 'list_3p_developer_tools', {pageId});
+    const {text, isError} = await call(fx.client, 'list_3p_developer_tools', {pageId});
     expect(isError).toBe(false);
     expect(text).toContain(
       '## Third-party developer tools\nWebMCP Tools: Tools exposed via WebMCP\nAvailable tools:\nname="debug_dump", description="Dumps internal state (for developer tools).", inputSchema={"type":"object","properties":{"key":{"type":"string"}}}\nApp state: Inspect the app\nAvailable tools:\nname="get_state"',
@@ -61,22 +54,22 @@ describe('list_3p_developer_tools', () => {
       'name="describe_element", description="Describes an element.", inputSchema={"type":"object","properties":{"element":{"x-mcp-type":"HTMLElement","description":"The element","properties":{"uid":{"type":"string"}},"required":["uid"]}},"required":["element"]}',
     );
     // Debugging tools stay out of the ordinary WebMCP list.
-    const webmcp = await call(client, 'list_webmcp_tools', {pageId});
+    const webmcp = await call(fx.client, 'list_webmcp_tools', {pageId});
     expect(webmcp.text).toContain('name="public_tool"');
     expect(webmcp.text).not.toContain('debug_dump');
   });
 
   it('says how a page exposes tools when it has none', async () => {
-    const {text} = await call(client, 'new_page', {url: server.url('/index.html')});
+    const {text} = await call(fx.client, 'new_page', {url: fx.server.url('/index.html')});
     const plain = pageIdFrom(text, '/index.html');
-    const listed = await call(client, 'list_3p_developer_tools', {pageId: plain});
+    const listed = await call(fx.client, 'list_3p_developer_tools', {pageId: plain});
     expect(listed.text).toContain('No third-party developer tools available.');
     expect(listed.text).toContain('devtoolstooldiscovery');
-    await call(client, 'select_page', {pageId});
+    await call(fx.client, 'select_page', {pageId});
   });
 
   it('adds the section after navigation when the category is on', async () => {
-    const {text} = await call(client, 'navigate_page', {pageId, type: 'reload'});
+    const {text} = await call(fx.client, 'navigate_page', {pageId, type: 'reload'});
     expect(text).toContain('## Third-party developer tools');
     expect(text.indexOf('## Third-party developer tools')).toBeLessThan(
       text.indexOf('## WebMCP tools'),
@@ -86,7 +79,7 @@ describe('list_3p_developer_tools', () => {
 
 describe('execute_3p_developer_tool', () => {
   it('runs an event tool and makes the result JSON-safe', async () => {
-    const {text, isError} = await call(client, 'execute_3p_developer_tool', {
+    const {text, isError} = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'get_state',
       params: '{"verbose":true}',
@@ -102,7 +95,7 @@ describe('execute_3p_developer_tool', () => {
   });
 
   it('runs a debugging WebMCP tool through the WebMCP domain', async () => {
-    const {text} = await call(client, 'execute_3p_developer_tool', {
+    const {text} = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'debug_dump',
       params: '{"key":"k"}',
@@ -111,17 +104,17 @@ describe('execute_3p_developer_tool', () => {
   });
 
   it('passes elements by uid and returns elements as uids with a snapshot', async () => {
-    const snapshot = await call(client, 'take_snapshot', {pageId});
+    const snapshot = await call(fx.client, 'take_snapshot', {pageId});
     const saveUid = /^ *(\d+) button "Save"/m.exec(snapshot.text)?.[1];
     expect(saveUid).toBeDefined();
-    const described = await call(client, 'execute_3p_developer_tool', {
+    const described = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'describe_element',
       params: JSON.stringify({element: {uid: saveUid}}),
     });
     expect(JSON.parse(described.text)).toEqual({tag: 'BUTTON', text: 'Save'});
 
-    const found = await call(client, 'execute_3p_developer_tool', {
+    const found = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'find_buttons',
     });
@@ -140,7 +133,7 @@ describe('execute_3p_developer_tool', () => {
   });
 
   it('validates params against the schema and says what is wrong', async () => {
-    const invalid = await call(client, 'execute_3p_developer_tool', {
+    const invalid = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'set_count',
       params: '{"count":"three"}',
@@ -150,7 +143,7 @@ describe('execute_3p_developer_tool', () => {
       /Error: Invalid parameters for tool set_count: count: .*integer.*Its input schema: \{"type":"object"/,
     );
 
-    const bad = await call(client, 'execute_3p_developer_tool', {
+    const bad = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'set_count',
       params: 'nope',
@@ -159,7 +152,7 @@ describe('execute_3p_developer_tool', () => {
       /Failed to parse params as JSON: .*Pass params as a JSON object in a string/,
     );
 
-    const thrown = await call(client, 'execute_3p_developer_tool', {
+    const thrown = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'set_count',
       params: '{"count":101}',
@@ -169,7 +162,7 @@ describe('execute_3p_developer_tool', () => {
   });
 
   it('names the available tools when the tool is unknown', async () => {
-    const {text, isError} = await call(client, 'execute_3p_developer_tool', {
+    const {text, isError} = await call(fx.client, 'execute_3p_developer_tool', {
       pageId,
       toolName: 'nope',
     });
@@ -180,7 +173,7 @@ describe('execute_3p_developer_tool', () => {
   });
 
   it('keeps window.__dtmcp.executeTool for evaluate_script', async () => {
-    const {text} = await call(client, 'evaluate_script', {
+    const {text} = await call(fx.client, 'evaluate_script', {
       pageId,
       function: "async () => (await window.__dtmcp.executeTool('set_count', {count: 7})).count",
     });

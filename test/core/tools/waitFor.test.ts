@@ -1,33 +1,12 @@
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
-import {call, pageIdFrom, startEngine, type TestEngine} from '../../helpers/engine.js';
+import {describe, expect, it} from 'vitest';
+import {call, useEngineWithFixtures} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
-
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine();
-  client = await engine.connect();
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-});
-
-async function open(pathname: string): Promise<number> {
-  const opened = await call(client, 'new_page', {url: server.url(pathname)});
-  expect(opened.isError, opened.text).toBe(false);
-  return pageIdFrom(opened.text, pathname);
-}
+const fx = useEngineWithFixtures();
 
 describe('wait_for', () => {
   it('returns at once for text already on the page, with a snapshot', async () => {
-    const id = await open('/input-waitfor.html?present');
-    const result = await call(client, 'wait_for', {pageId: id, text: ['Waiting page']});
+    const id = await fx.openPage('/input-waitfor.html?present');
+    const result = await call(fx.client, 'wait_for', {pageId: id, text: ['Waiting page']});
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('Element matching one of ["Waiting page"] found.');
     expect(result.text).toContain('## Latest page snapshot');
@@ -35,8 +14,8 @@ describe('wait_for', () => {
   });
 
   it('waits for any of several texts to appear', async () => {
-    const id = await open('/input-waitfor.html?main=300');
-    const result = await call(client, 'wait_for', {
+    const id = await fx.openPage('/input-waitfor.html?main=300');
+    const result = await call(fx.client, 'wait_for', {
       pageId: id,
       text: ['Never shown', 'Main ready'],
       timeout: 5_000,
@@ -48,36 +27,36 @@ describe('wait_for', () => {
   });
 
   it('finds text that appears inside an iframe', async () => {
-    const id = await open('/input-waitfor.html?frame=300');
-    const result = await call(client, 'wait_for', {pageId: id, text: ['Frame ready']});
+    const id = await fx.openPage('/input-waitfor.html?frame=300');
+    const result = await call(fx.client, 'wait_for', {pageId: id, text: ['Frame ready']});
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('Element matching one of ["Frame ready"] found.');
     expect(result.text).toContain('Frame ready');
   });
 
   it('matches accessible names given only in attributes', async () => {
-    const id = await open('/input-waitfor.html?label=200');
-    const result = await call(client, 'wait_for', {pageId: id, text: ['Close dialog']});
+    const id = await fx.openPage('/input-waitfor.html?label=200');
+    const result = await call(fx.client, 'wait_for', {pageId: id, text: ['Close dialog']});
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('button "Close dialog"');
   });
 
   it('keeps waiting across a navigation', async () => {
-    const id = await open('/input-waitfor.html?navigate');
-    const scheduled = await call(client, 'evaluate_script', {
+    const id = await fx.openPage('/input-waitfor.html?navigate');
+    const scheduled = await call(fx.client, 'evaluate_script', {
       pageId: id,
       function: '() => { setTimeout(() => { location.href = "/other.html"; }, 150); return true; }',
     });
     expect(scheduled.isError, scheduled.text).toBe(false);
-    const result = await call(client, 'wait_for', {pageId: id, text: ['Back home']});
+    const result = await call(fx.client, 'wait_for', {pageId: id, text: ['Back home']});
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('link "Back home"');
   });
 
   it('times out on text that never shows (hidden text does not count)', async () => {
-    const id = await open('/input-waitfor.html?timeout');
+    const id = await fx.openPage('/input-waitfor.html?timeout');
     const started = Date.now();
-    const result = await call(client, 'wait_for', {
+    const result = await call(fx.client, 'wait_for', {
       pageId: id,
       text: ['Hidden secret', 'Nowhere'],
       timeout: 400,
@@ -91,8 +70,8 @@ describe('wait_for', () => {
   });
 
   it('rejects an empty list of texts', async () => {
-    const id = await open('/input-waitfor.html?empty');
-    const result = await call(client, 'wait_for', {pageId: id, text: []});
+    const id = await fx.openPage('/input-waitfor.html?empty');
+    const result = await call(fx.client, 'wait_for', {pageId: id, text: []});
     expect(result.isError).toBe(true);
     expect(result.text).toContain('text');
   });

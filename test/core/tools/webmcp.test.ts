@@ -3,34 +3,19 @@
  * names, parameters and output, plus frame choice, timeout, the client's cancel reaching the page,
  * self-healing errors, and the "## WebMCP tools" section after navigation.
  */
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import type {WebMcpInvocation} from '../../../src/shared/protocol.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {call, startEngine, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
+const fx = useEngineWithFixtures({
+  flags: ['--categoryExperimentalWebmcp'],
+  clientName: 'webmcp-tools-test',
+});
 let pageId: number;
 
 beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine(['--categoryExperimentalWebmcp']);
-  client = await engine.connect('webmcp-tools-test');
-  pageId = await open('/webmcp/imperative.html');
+  pageId = await fx.openPage('/webmcp/imperative.html');
 });
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-});
-
-async function open(path: string): Promise<number> {
-  const {text, isError} = await call(client, 'new_page', {url: server.url(path)});
-  expect(isError, text).toBe(false);
-  return pageIdFrom(text, path);
-}
 
 function parseResult(text: string): {status: string; output?: unknown; error?: unknown} {
   const start = text.indexOf('{');
@@ -61,7 +46,7 @@ describe('category', () => {
   });
 
   it('advertises the peer schema plus the optional frameId and timeout', async () => {
-    const {tools} = await client.listTools();
+    const {tools} = await fx.client.listTools();
     const execute = tools.find(tool => tool.name === 'execute_webmcp_tool');
     expect(execute?.inputSchema.required).toEqual(['pageId', 'toolName']);
     expect(Object.keys(execute?.inputSchema.properties ?? {})).toEqual([
@@ -82,7 +67,7 @@ describe('category', () => {
 
 describe('list_webmcp_tools', () => {
   it('lists the tools in the peer format', async () => {
-    const {text, isError} = await call(client, 'list_webmcp_tools', {pageId});
+    const {text, isError} = await call(fx.client, 'list_webmcp_tools', {pageId});
     expect(isError).toBe(false);
     expect(text).toContain('## WebMCP tools');
     expect(text).toContain(
@@ -94,18 +79,18 @@ describe('list_webmcp_tools', () => {
   });
 
   it('says so when a page has none', async () => {
-    const blank = await open('/index.html');
-    const {text} = await call(client, 'list_webmcp_tools', {pageId: blank});
+    const blank = await fx.openPage('/index.html');
+    const {text} = await call(fx.client, 'list_webmcp_tools', {pageId: blank});
     expect(text).toContain('## WebMCP tools\nNo WebMCP tools available.');
   });
 
   it('adds the frame for iframe tools', async () => {
-    const framed = await open('/webmcp/iframes.html');
+    const framed = await fx.openPage('/webmcp/iframes.html');
     await waitFor(async () => {
-      const {text} = await call(client, 'list_webmcp_tools', {pageId: framed});
+      const {text} = await call(fx.client, 'list_webmcp_tools', {pageId: framed});
       return text.includes('allowed_tool');
     }, 15_000);
-    const {text} = await call(client, 'list_webmcp_tools', {pageId: framed});
+    const {text} = await call(fx.client, 'list_webmcp_tools', {pageId: framed});
     expect(text).toMatch(
       /name="allowed_tool".*, frameId="[0-9A-F]+", frameUrl="http:\/\/localhost:\d+\/webmcp\/frame-tools\.html\?label=allowed"/,
     );
@@ -114,7 +99,7 @@ describe('list_webmcp_tools', () => {
 
 describe('execute_webmcp_tool', () => {
   it('returns status, output and error as JSON', async () => {
-    const {text, isError} = await call(client, 'execute_webmcp_tool', {
+    const {text, isError} = await call(fx.client, 'execute_webmcp_tool', {
       pageId,
       toolName: 'echo',
       input: '{"text":"hello"}',
@@ -126,15 +111,15 @@ describe('execute_webmcp_tool', () => {
     );
 
     const thrown = parseResult(
-      (await call(client, 'execute_webmcp_tool', {pageId, toolName: 'thrower'})).text,
+      (await call(fx.client, 'execute_webmcp_tool', {pageId, toolName: 'thrower'})).text,
     );
     expect(thrown.status).toBe('Error');
     expect(String(thrown.error)).toContain('Error: boom from thrower');
   });
 
   it('records the MCP client as the invoker', async () => {
-    await call(client, 'execute_webmcp_tool', {pageId, toolName: 'add', input: '{"a":2,"b":3}'});
-    const invocation = engine.engine.webmcp
+    await call(fx.client, 'execute_webmcp_tool', {pageId, toolName: 'add', input: '{"a":2,"b":3}'});
+    const invocation = fx.engine.engine.webmcp
       .invocations()
       .findLast(candidate => candidate.toolName === 'add');
     expect(invocation?.output).toBe('5');
@@ -145,7 +130,7 @@ describe('execute_webmcp_tool', () => {
   });
 
   it('answers invalid JSON with the fix and the tool schema', async () => {
-    const {text, isError} = await call(client, 'execute_webmcp_tool', {
+    const {text, isError} = await call(fx.client, 'execute_webmcp_tool', {
       pageId,
       toolName: 'echo',
       input: "{text: 'hi'}",
@@ -156,7 +141,7 @@ describe('execute_webmcp_tool', () => {
     );
     expect(text).toContain('The input schema of echo: {"type":"object"');
 
-    const array = await call(client, 'execute_webmcp_tool', {
+    const array = await call(fx.client, 'execute_webmcp_tool', {
       pageId,
       toolName: 'echo',
       input: '[1]',
@@ -165,7 +150,10 @@ describe('execute_webmcp_tool', () => {
   });
 
   it('names the available tools when the tool is unknown', async () => {
-    const {text, isError} = await call(client, 'execute_webmcp_tool', {pageId, toolName: 'nope'});
+    const {text, isError} = await call(fx.client, 'execute_webmcp_tool', {
+      pageId,
+      toolName: 'nope',
+    });
     expect(isError).toBe(true);
     expect(text).toMatch(
       /Error: Tool nope not found\. Available tools: echo, add, thrower, .*\. Call list_webmcp_tools to see them\./,
@@ -173,12 +161,12 @@ describe('execute_webmcp_tool', () => {
   });
 
   it('asks for frameId when frames share a name, and uses it', async () => {
-    const framed = await open('/webmcp/iframes.html?execute');
+    const framed = await fx.openPage('/webmcp/iframes.html?execute');
     await waitFor(async () => {
-      const {text} = await call(client, 'list_webmcp_tools', {pageId: framed});
+      const {text} = await call(fx.client, 'list_webmcp_tools', {pageId: framed});
       return text.includes('allowed_tool');
     }, 15_000);
-    const ambiguous = await call(client, 'execute_webmcp_tool', {
+    const ambiguous = await call(fx.client, 'execute_webmcp_tool', {
       pageId: framed,
       toolName: 'shared_tool',
     });
@@ -188,7 +176,7 @@ describe('execute_webmcp_tool', () => {
     );
     const frameId = /frameId="([0-9A-F]+)" \(http:\/\/localhost/.exec(ambiguous.text)?.[1];
     expect(frameId).toBeDefined();
-    const chosen = await call(client, 'execute_webmcp_tool', {
+    const chosen = await call(fx.client, 'execute_webmcp_tool', {
       pageId: framed,
       toolName: 'shared_tool',
       frameId,
@@ -198,7 +186,7 @@ describe('execute_webmcp_tool', () => {
 
   it('cancels the tool after the timeout', async () => {
     const started = Date.now();
-    const {text} = await call(client, 'execute_webmcp_tool', {
+    const {text} = await call(fx.client, 'execute_webmcp_tool', {
       pageId,
       toolName: 'slow',
       timeout: 300,
@@ -212,21 +200,21 @@ describe('execute_webmcp_tool', () => {
 
   it("cancels the page's invocation when the MCP client cancels the call", async () => {
     const controller = new AbortController();
-    const before = new Set(engine.engine.webmcp.invocations().map(i => i.invocationId));
-    const pending = client.callTool(
+    const before = new Set(fx.engine.engine.webmcp.invocations().map(i => i.invocationId));
+    const pending = fx.client.callTool(
       {name: 'execute_webmcp_tool', arguments: {pageId, toolName: 'slow'}},
       undefined,
       {signal: controller.signal},
     );
     const running = await waitFor(() =>
-      engine.engine.webmcp
+      fx.engine.engine.webmcp
         .invocations()
         .find(i => !before.has(i.invocationId) && i.toolName === 'slow' && i.status === 'running'),
     );
     controller.abort();
     await expect(pending).rejects.toThrow();
     const ended = await waitFor((): WebMcpInvocation | undefined => {
-      const now = engine.engine.webmcp.invocation(running.invocationId);
+      const now = fx.engine.engine.webmcp.invocation(running.invocationId);
       return now?.status === 'running' ? undefined : now;
     });
     expect(ended).toMatchObject({
@@ -235,7 +223,7 @@ describe('execute_webmcp_tool', () => {
       invoker: {kind: 'mcp'},
     });
     // The page saw the cancel.
-    const {text} = await call(client, 'evaluate_script', {
+    const {text} = await call(fx.client, 'evaluate_script', {
       pageId,
       function: '() => window.cancelEvents.length',
     });
@@ -245,21 +233,21 @@ describe('execute_webmcp_tool', () => {
 
 describe('## WebMCP tools section', () => {
   it('follows navigate_page and list_pages while the category is on', async () => {
-    const navigated = await call(client, 'navigate_page', {
+    const navigated = await call(fx.client, 'navigate_page', {
       pageId,
-      url: server.url('/webmcp/declarative.html'),
+      url: fx.server.url('/webmcp/declarative.html'),
     });
     expect(navigated.text).toContain('## WebMCP tools\nname="reserve_table"');
-    const pages = await call(client, 'list_pages');
+    const pages = await call(fx.client, 'list_pages');
     expect(pages.text).toContain('## WebMCP tools');
 
-    engine.engine.catalog.setCategoryEnabled('experimentalWebmcp', false);
+    fx.engine.engine.catalog.setCategoryEnabled('experimentalWebmcp', false);
     try {
-      const off = await call(client, 'navigate_page', {pageId, type: 'reload'});
+      const off = await call(fx.client, 'navigate_page', {pageId, type: 'reload'});
       expect(off.isError).toBe(false);
       expect(off.text).not.toContain('## WebMCP tools');
     } finally {
-      engine.engine.catalog.setCategoryEnabled('experimentalWebmcp', true);
+      fx.engine.engine.catalog.setCategoryEnabled('experimentalWebmcp', true);
     }
   });
 });

@@ -107,24 +107,15 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
           style={{height: virtualizer.getTotalSize()}}
         >
           <div className="log-row log-row--header" role="row" aria-rowindex={1}>
-            <span role="columnheader" className="log-cell log-cell--time">
-              Time
-            </span>
-            <span role="columnheader" className="log-cell log-cell--client">
-              Client
-            </span>
-            <span role="columnheader" className="log-cell log-cell--tool">
-              Tool
-            </span>
-            <span role="columnheader" className="log-cell log-cell--page">
-              Page
-            </span>
-            <span role="columnheader" className="log-cell log-cell--status">
-              Status
-            </span>
-            <span role="columnheader" className="log-cell log-cell--duration">
-              Duration
-            </span>
+            {COLUMNS.map(column => (
+              <span
+                key={column}
+                role="columnheader"
+                className={`log-cell log-cell--${column.toLowerCase()}`}
+              >
+                {column}
+              </span>
+            ))}
           </div>
           {virtualizer.getVirtualItems().map(item => {
             const ordinal = rows[item.index];
@@ -153,6 +144,8 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
     </div>
   );
 }
+
+const COLUMNS = ['Time', 'Client', 'Tool', 'Page', 'Status', 'Duration'] as const;
 
 const LogRow = memo(function LogRow(props: {
   record: CallRecord;

@@ -283,7 +283,7 @@ export function useWebMcpModel(): WebMcpModel {
   };
 
   // The row callbacks must not change identity; they call the latest closures through a ref.
-  const latestActions = useRef<ToolActions>({
+  const currentActions: ToolActions = {
     toggle,
     setFormData,
     setJsonText,
@@ -291,17 +291,10 @@ export function useWebMcpModel(): WebMcpModel {
     execute,
     cancel,
     highlightForm,
-  });
+  };
+  const latestActions = useRef(currentActions);
   useLayoutEffect(() => {
-    latestActions.current = {
-      toggle,
-      setFormData,
-      setJsonText,
-      setMode,
-      execute,
-      cancel,
-      highlightForm,
-    };
+    latestActions.current = currentActions;
   });
   const actions = useMemo<ToolActions>(
     () => ({
