@@ -2,20 +2,15 @@
  * Run any enabled tool by hand: a form generated from the tool's JSON schema (or raw JSON), and
  * the result. The call goes through the engine's normal pipeline and shows in the log.
  */
-import Form from '@rjsf/core';
 import type {RJSFSchema, UiSchema} from '@rjsf/utils';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {JsonView} from '../../ui/JsonView.js';
-import {cfWorkerValidator} from '../../ui/schemaValidator.js';
+import {SchemaForm} from '../../ui/SchemaForm.js';
 import {type RunModel, type RunOutcome, useRunModel} from './useRunModel.js';
 import './run.css';
 
 function isSchemaObject(value: unknown): value is RJSFSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isArgs(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -105,23 +100,14 @@ function ToolForm(props: {model: RunModel}): React.JSX.Element | null {
         </label>
       </div>
       {model.mode === 'form' ? (
-        <Form
+        <SchemaForm
           key={model.formKey}
           schema={schema}
           uiSchema={uiSchema}
           formData={model.args}
-          validator={cfWorkerValidator}
-          noHtml5Validate
-          showErrorList={false}
           idPrefix="run"
-          onChange={event => {
-            if (isArgs(event.formData)) {
-              model.setArgs(event.formData);
-            }
-          }}
-          onSubmit={event => {
-            model.run(isArgs(event.formData) ? event.formData : {});
-          }}
+          onChange={model.setArgs}
+          onSubmit={model.run}
         />
       ) : (
         <div className="run-form__json">

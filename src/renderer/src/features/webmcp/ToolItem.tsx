@@ -3,11 +3,10 @@
  * Execute and Cancel buttons; opened, it shows the full description, the schema (as text), the
  * input form or raw JSON, where it was registered, and its last result.
  */
-import Form from '@rjsf/core';
 import type {RJSFSchema, UiSchema} from '@rjsf/utils';
 import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
 import {formatDuration} from '../../ui/format.js';
-import {cfWorkerValidator} from '../../ui/schemaValidator.js';
+import {SchemaForm} from '../../ui/SchemaForm.js';
 import {memo} from 'react';
 import type {ToolActions, ToolActivity, ToolDraft} from './useWebMcpModel.js';
 import {
@@ -22,10 +21,6 @@ import {
 } from './webmcpView.js';
 
 function isSchemaObject(value: unknown): value is RJSFSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isInput(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -189,20 +184,13 @@ function ToolDetails(props: ToolItemProps): React.JSX.Element {
         {draft.mode === 'form' ? (
           hasFields && isSchemaObject(schema) ? (
             <div className="run-form webmcp-form">
-              <Form
+              <SchemaForm
                 key={draft.formSerial}
                 schema={schema}
                 uiSchema={FORM_UI}
                 formData={draft.formData}
-                validator={cfWorkerValidator}
-                noHtml5Validate
-                showErrorList={false}
                 idPrefix={id}
-                onChange={event => {
-                  if (isInput(event.formData)) {
-                    actions.setFormData(tool, event.formData);
-                  }
-                }}
+                onChange={values => actions.setFormData(tool, values)}
                 onSubmit={() => actions.execute(tool)}
               />
             </div>
