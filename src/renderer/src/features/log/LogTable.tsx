@@ -8,6 +8,7 @@ import type {CallRecord} from '../../store/CallLog.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 
 const ROW_HEIGHT = 28;
+const RECYCLE_SLOTS = 128;
 
 export interface LogTableProps {
   rows: readonly number[];
@@ -30,7 +31,10 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 6,
+    // Scroll-driven range changes render with the next batch instead of synchronously inside the
+    // scroll event (a second full render per frame while following a fast stream).
+    useFlushSync: false,
     // The sticky header row sits above the first call row.
     paddingStart: ROW_HEIGHT,
     getItemKey,
@@ -84,6 +88,12 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
     }
   };
 
+  const virtualItems = virtualizer.getVirtualItems();
+  // Rows are recycled: the element that showed a row that scrolled out shows the next one, so a
+  // fast stream updates text in place instead of creating and removing elements every frame. Any
+  // slot count at least as large as the rendered range keeps keys unique (the range is contiguous).
+  const recycleSlots = Math.max(RECYCLE_SLOTS, virtualItems.length);
+
   const selectedIndex = selectedOrdinal === undefined ? -1 : rows.indexOf(selectedOrdinal);
   const activeId = selectedIndex >= 0 ? `call-row-${selectedOrdinal ?? ''}` : undefined;
 
@@ -117,7 +127,7 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
               </span>
             ))}
           </div>
-          {virtualizer.getVirtualItems().map(item => {
+          {virtualItems.map(item => {
             const ordinal = rows[item.index];
             const record = ordinal === undefined ? undefined : rowAt(ordinal);
             if (!record) {
@@ -125,7 +135,7 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
             }
             return (
               <LogRow
-                key={item.key}
+                key={item.index % recycleSlots}
                 record={record}
                 top={item.start}
                 rowIndex={item.index + 2}
