@@ -6,6 +6,7 @@ import {spawn, type ChildProcessByStdio} from 'node:child_process';
 import type {Readable, Writable} from 'node:stream';
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -237,4 +238,80 @@ export function uidOf(snapshot: string, fragment: string): string {
     throw new Error(`No line with ${fragment} in snapshot:\n${snapshot.slice(0, 2000)}`);
   }
   return uid;
+}
+
+/**
+ * A minimal MCP client over Streamable HTTP on one keep-alive connection: what the server itself
+ * costs per call, without the SDK client's fetch and SSE parsing.
+ */
+export class RawHttpClient {
+  readonly #agent = new http.Agent({keepAlive: true, maxSockets: 1});
+  #nextId = 1;
+
+  private constructor(
+    private readonly url: URL,
+    private readonly token: string,
+    private sessionId = '',
+  ) {}
+
+  static async connect(mcpUrl: string, token: string): Promise<RawHttpClient> {
+    const client = new RawHttpClient(new URL(mcpUrl), token);
+    const init = await client.#post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: {name: 'raw', version: '1'},
+      },
+    });
+    client.sessionId = String(init.headers['mcp-session-id']);
+    await client.#post({jsonrpc: '2.0', method: 'notifications/initialized'});
+    return client;
+  }
+
+  /** Returns the raw response body (JSON or one SSE message). */
+  async callTool(name: string, args: Record<string, unknown>): Promise<string> {
+    const reply = await this.#post({
+      jsonrpc: '2.0',
+      id: this.#nextId++,
+      method: 'tools/call',
+      params: {name, arguments: args},
+    });
+    return reply.body;
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+
+  #post(body: unknown): Promise<{headers: http.IncomingHttpHeaders; body: string}> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        {
+          host: this.url.hostname,
+          port: this.url.port,
+          path: this.url.pathname,
+          method: 'POST',
+          agent: this.#agent,
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            Authorization: `Bearer ${this.token}`,
+            ...(this.sessionId
+              ? {'mcp-session-id': this.sessionId, 'mcp-protocol-version': '2025-06-18'}
+              : {}),
+          },
+        },
+        response => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({headers: response.headers, body: text}));
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify(body));
+    });
+  }
 }

@@ -7,7 +7,6 @@
  *   npm run bench -- navigate     # only sections whose name contains "navigate"
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import {spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +14,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {
   callTool,
+  RawHttpClient,
   median,
   ROOT,
   selectedPageId,
@@ -37,7 +37,6 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const agent = new http.Agent({keepAlive: true, maxSockets: 1});
 const filter = process.argv.slice(2).find(arg => !arg.startsWith('-'));
 
 function record(
@@ -259,79 +258,22 @@ await section('list_pages over HTTP', async () => {
     }
     record('list_pages over HTTP (SDK client)', 'ms', median(sdkTimes), null, '≤ 1 ms');
     // The server's own share, without the SDK client's fetch/SSE parsing: a keep-alive raw request.
-    const sessionId = await rawInitialize(ready.mcpUrl, ready.token);
+    const raw = await RawHttpClient.connect(ready.mcpUrl, ready.token);
     // Steady state: the first few hundred calls warm the JIT on both ends.
     for (let i = 0; i < 500; i++) {
-      await rawCall(ready.mcpUrl, ready.token, sessionId, 100_000 + i);
+      await raw.callTool('list_pages', {});
     }
     const rawTimes: number[] = [];
     for (let i = 0; i < 1000; i++) {
-      rawTimes.push((await timed(() => rawCall(ready.mcpUrl, ready.token, sessionId, i))).ms);
+      rawTimes.push((await timed(() => raw.callTool('list_pages', {}))).ms);
     }
     record('list_pages over HTTP (keep-alive raw client)', 'ms', median(rawTimes), null, '≤ 1 ms');
+    raw.close();
     await client.close();
   } finally {
     child.kill('SIGTERM');
   }
 });
-
-function rawPost(
-  url: string,
-  token: string,
-  body: unknown,
-  sessionId?: string,
-): Promise<{headers: http.IncomingHttpHeaders; body: string}> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        agent,
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          Authorization: `Bearer ${token}`,
-          ...(sessionId ? {'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18'} : {}),
-        },
-      },
-      response => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({headers: response.headers, body: text}));
-      },
-    );
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
-  });
-}
-
-async function rawInitialize(url: string, token: string): Promise<string> {
-  const init = await rawPost(url, token, {
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: {name: 'raw', version: '1'},
-    },
-  });
-  const sessionId = String(init.headers['mcp-session-id']);
-  await rawPost(url, token, {jsonrpc: '2.0', method: 'notifications/initialized'}, sessionId);
-  return sessionId;
-}
-
-async function rawCall(url: string, token: string, sessionId: string, id: number): Promise<void> {
-  await rawPost(
-    url,
-    token,
-    {jsonrpc: '2.0', id: id + 1, method: 'tools/call', params: {name: 'list_pages', arguments: {}}},
-    sessionId,
-  );
-}
 
 // --- Issue 3 -----------------------------------------------------------------------------------
 
@@ -441,4 +383,3 @@ fs.writeFileSync(
   `${JSON.stringify({date: new Date().toISOString(), node: process.version, rows: [...previousRows, ...rows]}, null, 2)}\n`,
 );
 console.log(`\nWrote ${path.relative(ROOT, out)}`);
-agent.destroy();

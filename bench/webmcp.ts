@@ -20,6 +20,7 @@ import puppeteer from 'puppeteer-core';
 import {z} from 'zod';
 import {onUntyped, sendUntyped} from '../src/core/browser/cdp.js';
 import {ROOT, startEngine} from '../test/helpers/engine.js';
+import {RawHttpClient} from './lib.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -218,6 +219,16 @@ async function main(): Promise<void> {
       }
       return elapsed;
     };
+    const raw = await RawHttpClient.connect(engine.mcpUrl, engine.token);
+    const viaRawHttp = async (): Promise<number> => {
+      const started = performance.now();
+      const body = await raw.callTool('execute_webmcp_tool', args);
+      const elapsed = performance.now() - started;
+      if (!body.includes('\\"output\\": 3')) {
+        throw new Error(`unexpected result: ${body}`);
+      }
+      return elapsed;
+    };
     const viaPipeline = async (): Promise<number> => {
       const started = performance.now();
       const reply = await engine.engine.handleCommand({
@@ -250,19 +261,23 @@ async function main(): Promise<void> {
       await direct();
       await viaService();
       await viaMcp();
+      await viaRawHttp();
       await viaPipeline();
     }
     const cdpTimes: number[] = [];
     const serviceTimes: number[] = [];
     const mcpTimes: number[] = [];
+    const rawTimes: number[] = [];
     const pipelineTimes: number[] = [];
     for (let i = 0; i < ITERATIONS; i++) {
       cdpTimes.push(await direct());
       serviceTimes.push(await viaService());
       mcpTimes.push(await viaMcp());
+      rawTimes.push(await viaRawHttp());
       pipelineTimes.push(await viaPipeline());
     }
     stop();
+    raw.close();
 
     const cdp = median(cdpTimes);
     const result = {
@@ -272,15 +287,19 @@ async function main(): Promise<void> {
         cdpRoundTripMedianMs: cdp,
         serviceMedianMs: median(serviceTimes),
         mcpHttpMedianMs: median(mcpTimes),
+        mcpRawHttpMedianMs: median(rawTimes),
         pipelineMedianMs: median(pipelineTimes),
         /** The WebMCP service alone (registry lookup, invocation record, events). */
         overheadServiceMs: Math.round((median(serviceTimes) - cdp) * 1000) / 1000,
+        /** What an agent pays, minus the SDK client's own fetch/SSE parsing. */
+        overheadMcpRawHttpMs: Math.round((median(rawTimes) - cdp) * 1000) / 1000,
         overheadMcpHttpMs: Math.round((median(mcpTimes) - cdp) * 1000) / 1000,
         overheadPipelineMs: Math.round((median(pipelineTimes) - cdp) * 1000) / 1000,
         p90: {
           cdp: p90(cdpTimes),
           service: p90(serviceTimes),
           mcpHttp: p90(mcpTimes),
+          mcpRawHttp: p90(rawTimes),
           pipeline: p90(pipelineTimes),
         },
         targetMs: 2,
