@@ -99,7 +99,12 @@ describe('tools and categories (e2e)', () => {
     await page.focus('aria/Network[role="switch"]');
     await page.keyboard.press('Space');
     await waitFor(() => agent.listChanged() > changes, 10_000, 'tools/list_changed');
-    expect(await switchState('Network')).toBe(false);
+    // The UI hears of the change over its own connection, which may come a moment later.
+    await waitFor(
+      async () => (await switchState('Network')) === false,
+      5_000,
+      'the Network switch to show off',
+    );
     await page.keyboard.press('Space');
     await waitFor(async () => await switchState('Network'), 5_000, 'network back on');
   });
