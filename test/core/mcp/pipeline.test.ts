@@ -5,57 +5,47 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {
+  call,
+  openPage,
+  pageIdFrom,
+  startEngine,
+  useEngineWithFixtures,
+  waitFor,
+} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
+const fx = useEngineWithFixtures({
+  flags: ['--telemetryLog', path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`)],
+  clientName: 'pipeline-client',
+});
 const events: EventEnvelope[] = [];
 
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine([
-    '--telemetryLog',
-    path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`),
-  ]);
-  engine.engine.hub.onEvent(envelope => events.push(envelope));
-  client = await engine.connect('pipeline-client');
+beforeAll(() => {
+  fx.engine.engine.hub.onEvent(envelope => events.push(envelope));
 });
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
-});
-
-async function openPage(c: Client, pathname: string): Promise<number> {
-  const {text} = await call(c, 'new_page', {url: server.url(pathname)});
-  return pageIdFrom(text, pathname);
-}
 
 describe('step 1: disabled tools', () => {
   it('are not listed, and calling one names the switch that enables it', async () => {
-    await engine.engine.handleCommand({
+    await fx.engine.engine.handleCommand({
       type: 'setCategoryEnabled',
       category: 'debugging',
       enabled: false,
     });
     try {
-      const {tools} = await client.listTools();
+      const {tools} = await fx.client.listTools();
       expect(tools.map(tool => tool.name)).not.toContain('take_snapshot');
-      const {isError, text} = await call(client, 'take_snapshot', {pageId: 1});
+      const {isError, text} = await call(fx.client, 'take_snapshot', {pageId: 1});
       expect(isError).toBe(true);
       expect(text).toContain('Tool take_snapshot is in category Debugging, which is off.');
       expect(text).toContain('--categoryDebugging');
     } finally {
-      await engine.engine.handleCommand({
+      await fx.engine.engine.handleCommand({
         type: 'setCategoryEnabled',
         category: 'debugging',
         enabled: true,
@@ -83,39 +73,39 @@ describe('step 1: disabled tools', () => {
 
 describe('step 2: argument checks', () => {
   it("answers an unknown argument with chrome-devtools-mcp's self-healing text", async () => {
-    const one = await call(client, 'navigate_page', {
+    const one = await call(fx.client, 'navigate_page', {
       pageId: 1,
-      url: server.url('/index.html'),
+      url: fx.server.url('/index.html'),
       selector: '#x',
     });
     expect(one.isError).toBe(true);
     expect(one.text).toBe(
       'Unknown argument for tool "navigate_page": "selector". Expected arguments: "type", "url", "ignoreCache", "handleBeforeUnload", "initScript", "timeout", "pageId". Remove it and retry.',
     );
-    const two = await call(client, 'new_page', {url: 'about:blank', a: 1, b: 2});
+    const two = await call(fx.client, 'new_page', {url: 'about:blank', a: 1, b: 2});
     expect(two.text).toContain('Unknown arguments for tool "new_page": "a", "b".');
     expect(two.text).toContain('Remove them and retry.');
-    const none = await call(client, 'list_pages', {verbose: true});
+    const none = await call(fx.client, 'list_pages', {verbose: true});
     expect(none.text).toBe(
       'Unknown argument for tool "list_pages": "verbose". This tool does not accept any arguments. Remove it and retry.',
     );
   });
 
   it('explains invalid and missing arguments, and unknown tools', async () => {
-    const missingPage = await call(client, 'navigate_page', {url: server.url('/index.html')});
+    const missingPage = await call(fx.client, 'navigate_page', {url: fx.server.url('/index.html')});
     expect(missingPage.text).toBe(
       'Invalid arguments for tool "navigate_page": pageId is required. Call list_pages to see page ids.',
     );
-    const wrongType = await call(client, 'new_page', {url: 42});
+    const wrongType = await call(fx.client, 'new_page', {url: 42});
     expect(wrongType.text).toContain('Invalid arguments for tool "new_page": url:');
-    const badEnum = await call(client, 'navigate_page', {pageId: 1, type: 'sideways'});
+    const badEnum = await call(fx.client, 'navigate_page', {pageId: 1, type: 'sideways'});
     expect(badEnum.text).toContain('type:');
-    const unknownTool = await call(client, 'teleport', {});
+    const unknownTool = await call(fx.client, 'teleport', {});
     expect(unknownTool.isError).toBe(true);
     expect(unknownTool.text).toContain('Unknown tool "teleport". Available tools:');
-    const unknownPage = await call(client, 'navigate_page', {
+    const unknownPage = await call(fx.client, 'navigate_page', {
       pageId: 4242,
-      url: server.url('/index.html'),
+      url: fx.server.url('/index.html'),
     });
     expect(unknownPage.text).toContain('No page with id 4242.');
   });
@@ -123,11 +113,11 @@ describe('step 2: argument checks', () => {
 
 describe('step 3: serialization', () => {
   it('calls on different pages do not wait for each other; calls on one page run one at a time', async () => {
-    const other = await engine.connect('second-client');
-    const pageA = await openPage(client, '/index.html?a');
-    const pageB = await openPage(other, '/index.html?b');
+    const other = await fx.engine.connect('second-client');
+    const pageA = await fx.openPage('/index.html?a');
+    const pageB = await openPage(other, fx.server.url('/index.html?b'), '/index.html?b');
     const order: string[] = [];
-    const slow = call(client, 'evaluate_script', {
+    const slow = call(fx.client, 'evaluate_script', {
       pageId: pageA,
       function: '() => new Promise(r => setTimeout(() => r("slow"), 1500))',
     }).then(r => {
@@ -206,7 +196,7 @@ describe('step 5: file paths against the allowed roots', () => {
       c.setRequestHandler(ListRootsRequestSchema, () => ({
         roots: [{uri: pathToFileURL(clientRoot).href, name: 'project'}],
       }));
-      const {text} = await call(c, 'new_page', {url: server.url('/index.html')});
+      const {text} = await call(c, 'new_page', {url: fx.server.url('/index.html')});
       const id = pageIdFrom(text, 'index.html');
       const inRoot = await call(c, 'take_screenshot', {
         pageId: id,
@@ -249,7 +239,7 @@ describe('step 5: file paths against the allowed roots', () => {
       const c = await silent.connect('silent-roots', {capabilities: {roots: {listChanged: true}}});
       c.setRequestHandler(ListRootsRequestSchema, () => new Promise(() => undefined));
       const started = Date.now();
-      const {text} = await call(c, 'new_page', {url: server.url('/index.html')});
+      const {text} = await call(c, 'new_page', {url: fx.server.url('/index.html')});
       const id = pageIdFrom(text, 'index.html');
       const shot = await call(c, 'take_screenshot', {
         pageId: id,
@@ -271,7 +261,7 @@ describe('step 6: the open-dialog gate', () => {
     const gated = await startEngine();
     try {
       const c = await gated.connect();
-      const {text} = await call(c, 'new_page', {url: server.url('/dialogs.html')});
+      const {text} = await call(c, 'new_page', {url: fx.server.url('/dialogs.html')});
       const id = pageIdFrom(text, 'dialogs.html');
       const state = gated.engine.session.pages.byId(id);
       await state.page.evaluate(() => {
@@ -295,8 +285,8 @@ describe('step 6: the open-dialog gate', () => {
 
 describe('step 7: handler errors and cancellation', () => {
   it('renders a handler error as isError text', async () => {
-    const id = await openPage(client, '/index.html?err');
-    const result = await call(client, 'evaluate_script', {
+    const id = await fx.openPage('/index.html?err');
+    const result = await call(fx.client, 'evaluate_script', {
       pageId: id,
       function: '() => { throw new TypeError("nope") }',
     });
@@ -305,9 +295,9 @@ describe('step 7: handler errors and cancellation', () => {
   });
 
   it('a client cancel aborts the call and frees the page at once', async () => {
-    const id = await openPage(client, '/index.html?cancel');
+    const id = await fx.openPage('/index.html?cancel');
     const controller = new AbortController();
-    const pending = client.callTool(
+    const pending = fx.client.callTool(
       {name: 'evaluate_script', arguments: {pageId: id, function: '() => new Promise(() => {})'}},
       undefined,
       {signal: controller.signal},
@@ -337,7 +327,7 @@ describe('step 7: handler errors and cancellation', () => {
       'cancelled event',
     );
     const started = Date.now();
-    const next = await call(client, 'evaluate_script', {pageId: id, function: '() => "free"'});
+    const next = await call(fx.client, 'evaluate_script', {pageId: id, function: '() => "free"'});
     expect(next.text).toContain('"free"');
     expect(Date.now() - started).toBeLessThan(3_000);
   });
@@ -345,9 +335,9 @@ describe('step 7: handler errors and cancellation', () => {
 
 describe('step 9: inspector events and telemetry', () => {
   it('publishes start and end events with arguments, client, page, timing and a sanitized telemetry record', async () => {
-    const id = await openPage(client, '/index.html?events');
+    const id = await fx.openPage('/index.html?events');
     events.length = 0;
-    await call(client, 'evaluate_script', {pageId: id, function: '() => document.title'});
+    await call(fx.client, 'evaluate_script', {pageId: id, function: '() => document.title'});
     const started = events.find(e => e.event.type === 'toolCallStarted');
     const ended = events.find(e => e.event.type === 'toolCallEnded');
     if (started?.event.type !== 'toolCallStarted' || ended?.event.type !== 'toolCallEnded') {
@@ -386,8 +376,8 @@ describe('step 9: inspector events and telemetry', () => {
 
 describe('runtime tool switches', () => {
   it('a category switch notifies every connected client and changes the list', async () => {
-    const a = await engine.connect('watcher-a');
-    const b = await engine.connect('watcher-b');
+    const a = await fx.engine.connect('watcher-a');
+    const b = await fx.engine.connect('watcher-b');
     let notifiedA = 0;
     let notifiedB = 0;
     a.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -399,7 +389,7 @@ describe('runtime tool switches', () => {
     const before = (await a.listTools()).tools.map(tool => tool.name);
     expect(before).toContain('take_snapshot');
     expect(before).toEqual([...before].sort());
-    const reply = await engine.engine.handleCommand({
+    const reply = await fx.engine.engine.handleCommand({
       type: 'setCategoryEnabled',
       category: 'debugging',
       enabled: false,
@@ -409,7 +399,7 @@ describe('runtime tool switches', () => {
     const after = (await b.listTools()).tools.map(tool => tool.name);
     expect(after).not.toContain('take_snapshot');
     expect(after).toContain('navigate_page');
-    await engine.engine.handleCommand({
+    await fx.engine.engine.handleCommand({
       type: 'setCategoryEnabled',
       category: 'debugging',
       enabled: true,
@@ -427,8 +417,8 @@ describe('--slim', () => {
       const {tools} = await c.listTools();
       expect(tools.map(tool => tool.name)).toEqual(['evaluate', 'navigate', 'screenshot']);
       expect(JSON.stringify(tools).length).toBeLessThan(1_500);
-      const nav = await call(c, 'navigate', {url: server.url('/index.html')});
-      expect(nav.text).toBe(`Navigated to ${server.url('/index.html')}.`);
+      const nav = await call(c, 'navigate', {url: fx.server.url('/index.html')});
+      expect(nav.text).toBe(`Navigated to ${fx.server.url('/index.html')}.`);
       const evaluated = await call(c, 'evaluate', {script: 'document.title'});
       expect(evaluated.text).toBe('"Fixture home"');
       const shot = await call(c, 'screenshot', {});

@@ -6,7 +6,14 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {webmcpDoctorReportSchema} from '../../../src/shared/protocol.js';
 import {diagnose, majorVersion, type DoctorFacts} from '../../../src/core/webmcp/doctor.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {
+  call,
+  pageIdFrom,
+  startEngine,
+  useEngineWithFixtures,
+  waitFor,
+  type TestEngine,
+} from '../../helpers/engine.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {FixtureServer} from '../../helpers/fixtureServer.js';
 
@@ -166,37 +173,31 @@ describe('diagnose', () => {
 });
 
 describe('in a launched browser', () => {
-  let server: FixtureServer;
-  let engine: TestEngine;
-
-  beforeAll(async () => {
-    server = await new FixtureServer().start();
-    engine = await startEngine([
+  const fx = useEngineWithFixtures({
+    flags: [
       '--categoryExperimentalWebmcp',
       '--chromeArg=--host-resolver-rules=MAP insecure.test 127.0.0.1',
-    ]);
-  });
-  afterAll(async () => {
-    await engine.stop();
-    await server.stop();
+    ],
   });
 
   it('says the browser is not running before the first call', async () => {
-    const reply = await engine.engine.handleCommand({type: 'webmcpDoctor'});
+    const reply = await fx.engine.engine.handleCommand({type: 'webmcpDoctor'});
     expect(reply.ok).toBe(true);
     const report = webmcpDoctorReportSchema.parse(reply.ok ? reply.value : undefined);
     expect(report.problems[0]?.code).toBe('browser-not-running');
   });
 
   it('reports WebMCP available with the browser status, and an insecure page', async () => {
-    const client = await engine.connect();
-    const insecureUrl = server.url('/webmcp/imperative.html').replace('127.0.0.1', 'insecure.test');
+    const client = fx.client;
+    const insecureUrl = fx.server
+      .url('/webmcp/imperative.html')
+      .replace('127.0.0.1', 'insecure.test');
     const opened = await call(client, 'new_page', {url: insecureUrl});
     expect(opened.isError, opened.text).toBe(false);
     const pageId = pageIdFrom(opened.text, 'insecure.test');
-    expect(engine.engine.session.status.webmcp).toEqual({available: true});
+    expect(fx.engine.engine.session.status.webmcp).toEqual({available: true});
 
-    const reply = await engine.engine.handleCommand({type: 'webmcpDoctor', pageId});
+    const reply = await fx.engine.engine.handleCommand({type: 'webmcpDoctor', pageId});
     const report = webmcpDoctorReportSchema.parse(reply.ok ? reply.value : undefined);
     expect(report.available).toBe(false);
     expect(report.problems).toHaveLength(1);

@@ -3,8 +3,7 @@
  * does it (late registration, abort signal, removed form, navigation), frames and out-of-process
  * iframes, every invocation status, cancel, and invocations started by the page itself.
  */
-import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import {z} from 'zod';
 import type {
   InspectorEvent,
@@ -12,30 +11,20 @@ import type {
   WebMcpToolView,
 } from '../../../src/shared/protocol.js';
 import type {PageState} from '../../../src/core/browser/PageState.js';
-import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
-import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
-let server: FixtureServer;
-let engine: TestEngine;
-let client: Client;
+const fx = useEngineWithFixtures({
+  flags: ['--categoryExperimentalWebmcp'],
+  clientName: 'registry-test',
+});
 const events: InspectorEvent[] = [];
 
-beforeAll(async () => {
-  server = await new FixtureServer().start();
-  engine = await startEngine(['--categoryExperimentalWebmcp']);
-  engine.engine.hub.onEvent(envelope => events.push(envelope.event));
-  client = await engine.connect('registry-test');
-});
-
-afterAll(async () => {
-  await engine.stop();
-  await server.stop();
+beforeAll(() => {
+  fx.engine.engine.hub.onEvent(envelope => events.push(envelope.event));
 });
 
 async function open(path: string): Promise<PageState> {
-  const {text, isError} = await call(client, 'new_page', {url: server.url(path)});
-  expect(isError, text).toBe(false);
-  return engine.engine.session.pages.byId(pageIdFrom(text, path));
+  return fx.engine.engine.session.pages.byId(await fx.openPage(path));
 }
 
 async function evaluate(page: PageState, expression: string): Promise<unknown> {
@@ -55,7 +44,7 @@ function names(tools: readonly WebMcpToolView[]): string[] {
 }
 
 async function toolsOf(page: PageState): Promise<WebMcpToolView[]> {
-  return engine.engine.webmcp.toolsOf(page);
+  return fx.engine.engine.webmcp.toolsOf(page);
 }
 
 function lastToolsEvent(pageId: number): WebMcpToolView[] | undefined {
@@ -82,7 +71,7 @@ async function run(
   input: Record<string, unknown> = {},
   options: {timeoutMs?: number; frameId?: string; signal?: AbortSignal} = {},
 ): Promise<WebMcpInvocation> {
-  const outcome = await engine.engine.webmcp.execute({
+  const outcome = await fx.engine.engine.webmcp.execute({
     page,
     toolName,
     input,
@@ -113,25 +102,25 @@ describe('registry', () => {
     expect(echo).toMatchObject({
       pageId: page.id,
       frameId: page.mainFrameId,
-      frameUrl: server.url('/webmcp/imperative.html'),
-      origin: server.origin,
+      frameUrl: fx.server.url('/webmcp/imperative.html'),
+      origin: fx.server.origin,
       description: 'Echoes the text back.',
       declarative: false,
       mainFrame: true,
       annotations: {readOnly: true, untrustedContent: true},
       inputSchema: {type: 'object', required: ['text']},
     });
-    expect(echo?.location?.url).toBe(server.url('/webmcp/imperative.js'));
+    expect(echo?.location?.url).toBe(fx.server.url('/webmcp/imperative.js'));
     expect(echo?.location?.line).toBeGreaterThan(0);
     expect(tools.find(tool => tool.name === 'buy_now')?.annotations.consequential).toBe(true);
     // The hub carries the same list for the inspector, and so do the commands and the state.
     await waitFor(() => lastToolsEvent(page.id)?.some(tool => tool.name === 'echo'));
-    const listed = await engine.engine.handleCommand({type: 'webmcpListTools', pageId: page.id});
+    const listed = await fx.engine.engine.handleCommand({type: 'webmcpListTools', pageId: page.id});
     expect(listed.ok && Array.isArray(listed.value) ? listed.value.length : 0).toBe(tools.length);
-    expect(engine.engine.state().webmcpTools.filter(tool => tool.pageId === page.id)).toEqual(
+    expect(fx.engine.engine.state().webmcpTools.filter(tool => tool.pageId === page.id)).toEqual(
       tools,
     );
-    const highlighted = await engine.engine.handleCommand({
+    const highlighted = await fx.engine.engine.handleCommand({
       type: 'webmcpHighlightForm',
       pageId: page.id,
       frameId: page.mainFrameId,
@@ -181,7 +170,7 @@ describe('registry', () => {
       },
     });
     expect(reserve?.formBackendNodeId).toBeTypeOf('number');
-    const box = await engine.engine.handleCommand({
+    const box = await fx.engine.engine.handleCommand({
       type: 'webmcpHighlightForm',
       pageId: page.id,
       frameId: page.mainFrameId,
@@ -210,7 +199,7 @@ describe('registry', () => {
     );
     expect(names(await toolsOf(page))).toContain('only_this_document');
 
-    const reloaded = await call(client, 'navigate_page', {pageId: page.id, type: 'reload'});
+    const reloaded = await call(fx.client, 'navigate_page', {pageId: page.id, type: 'reload'});
     expect(reloaded.isError, reloaded.text).toBe(false);
     const after = names(await toolsOf(page));
     expect(after).not.toContain('only_this_document');
@@ -253,7 +242,7 @@ describe('frames', () => {
   it('reports the blocked iframe in the doctor', async () => {
     const page = await open('/webmcp/iframes.html?doctor');
     await waitFor(async () => names(await toolsOf(page)).includes('allowed_tool'), 15_000);
-    const report = await engine.engine.webmcp.doctor(page);
+    const report = await fx.engine.engine.webmcp.doctor(page);
     expect(report.available).toBe(true);
     const blocked = report.problems.filter(problem => problem.code === 'iframe-not-allowed');
     expect(blocked).toHaveLength(1);
@@ -296,7 +285,7 @@ describe('invocations', () => {
   });
 
   it('Canceled when cancelled by id', async () => {
-    const record = await engine.engine.webmcp.start({
+    const record = await fx.engine.engine.webmcp.start({
       page,
       toolName: 'slow',
       input: {},
@@ -304,9 +293,12 @@ describe('invocations', () => {
       timeoutMs: 30_000,
     });
     const id = record.view.invocationId;
-    const cancelled = await engine.engine.handleCommand({type: 'webmcpCancel', invocationId: id});
+    const cancelled = await fx.engine.engine.handleCommand({
+      type: 'webmcpCancel',
+      invocationId: id,
+    });
     expect(cancelled.ok).toBe(true);
-    const final = await engine.engine.webmcp.settled(record);
+    const final = await fx.engine.engine.webmcp.settled(record);
     expect(final.view.status).toBe('Canceled');
     expect(final.view.cancelRequested).toBe(true);
   });
@@ -325,14 +317,14 @@ describe('invocations', () => {
     expect(Date.now() - started).toBeLessThan(6_500);
     // The page answers later; the settled status stays.
     await waitFor(async () => (await evaluate(page, '1')) === 1, 15_000, 'page free again');
-    expect(engine.engine.webmcp.invocation(result.invocationId)?.status).toBe('TimedOut');
+    expect(fx.engine.engine.webmcp.invocation(result.invocationId)?.status).toBe('TimedOut');
   }, 30_000);
 
   it('records invocations the page starts itself', async () => {
     const output = await evaluate(page, "window.runFromPage('echo', {text: 'from page'})");
     expect(output).toBe('{"echo":"from page"}');
     const invocation = await waitFor(() =>
-      engine.engine.webmcp
+      fx.engine.engine.webmcp
         .invocations()
         .find(
           candidate =>
@@ -345,31 +337,31 @@ describe('invocations', () => {
 
   it('Interrupted when the page navigates or closes while the tool runs', async () => {
     const navPage = await open('/webmcp/imperative.html?interrupt');
-    const running = await engine.engine.webmcp.start({
+    const running = await fx.engine.engine.webmcp.start({
       page: navPage,
       toolName: 'slow',
       input: {},
       invoker: {kind: 'inspector'},
       timeoutMs: 60_000,
     });
-    await call(client, 'navigate_page', {
+    await call(fx.client, 'navigate_page', {
       pageId: navPage.id,
-      url: server.url('/webmcp/declarative.html'),
+      url: fx.server.url('/webmcp/declarative.html'),
     });
-    const navigated = await engine.engine.webmcp.settled(running);
+    const navigated = await fx.engine.engine.webmcp.settled(running);
     expect(navigated.view.status).toBe('Interrupted');
     expect(navigated.view.errorText).toContain('The page navigated to');
 
     const closing = await open('/webmcp/imperative.html?close');
-    const pending = await engine.engine.webmcp.start({
+    const pending = await fx.engine.engine.webmcp.start({
       page: closing,
       toolName: 'slow',
       input: {},
       invoker: {kind: 'inspector'},
       timeoutMs: 60_000,
     });
-    await call(client, 'close_page', {pageId: closing.id});
-    const closed = await engine.engine.webmcp.settled(pending);
+    await call(fx.client, 'close_page', {pageId: closing.id});
+    const closed = await fx.engine.engine.webmcp.settled(pending);
     expect(closed.view).toMatchObject({
       status: 'Interrupted',
       errorText: 'The page was closed before the tool answered.',
@@ -386,7 +378,7 @@ describe('invocations', () => {
 
   it('a form without autosubmit runs until a person submits it', async () => {
     const formPage = await open('/webmcp/declarative.html?manual');
-    const record = await engine.engine.webmcp.start({
+    const record = await fx.engine.engine.webmcp.start({
       page: formPage,
       toolName: 'search_menu',
       input: {dish: 'soup'},
@@ -395,7 +387,7 @@ describe('invocations', () => {
     });
     expect(record.view.status).toBe('running');
     await evaluate(formPage, "document.querySelector('#manual button').click()");
-    const final = await engine.engine.webmcp.settled(record);
+    const final = await fx.engine.engine.webmcp.settled(record);
     expect(final.view).toMatchObject({status: 'Completed'});
     expect(JSON.parse(final.view.output ?? 'null')).toEqual({form: 'manual', dish: 'soup'});
   });
