@@ -101,7 +101,7 @@ describe('tools and categories (e2e)', () => {
     await waitFor(() => agent.listChanged() > changes, 10_000, 'tools/list_changed');
     // The UI hears of the change over its own connection, which may come a moment later.
     await waitFor(
-      async () => (await switchState('Network')) === false,
+      async () => !(await switchState('Network')),
       5_000,
       'the Network switch to show off',
     );
