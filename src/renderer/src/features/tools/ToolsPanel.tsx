@@ -107,6 +107,7 @@ function ToolList(props: {tools: readonly ToolInfo[]}): React.JSX.Element {
 function ToolItem(props: {tool: ToolInfo}): React.JSX.Element {
   const {tool} = props;
   const params = toolParams(tool.inputSchema);
+  const [firstLine = '', ...moreLines] = tool.description.split('\n');
   return (
     <li className={`tool${tool.enabled ? '' : ' tool--off'}`} data-tool={tool.name}>
       <details>
@@ -117,11 +118,14 @@ function ToolItem(props: {tool: ToolInfo}): React.JSX.Element {
           <span className="tool__cost muted">
             {formatCount(tool.definitionChars)} chars · ~{formatCount(tool.estimatedTokens)} tokens
           </span>
-          <span className="tool__summary muted">{tool.description.split('\n')[0]}</span>
+          <span className="tool__summary muted">{firstLine}</span>
         </summary>
         <div className="tool__body">
           {tool.disabledReason ? <p className="notice">{tool.disabledReason}</p> : null}
-          <p className="tool__description">{tool.description}</p>
+          {/* The summary line already shows the first line; the rest only when there is more. */}
+          {moreLines.length > 0 ? (
+            <p className="tool__description">{moreLines.join('\n').trim()}</p>
+          ) : null}
           {params.length === 0 ? (
             <p className="muted">No parameters.</p>
           ) : (
