@@ -364,10 +364,18 @@ describe('step 9: inspector events and telemetry', () => {
     });
     expect(ended.event.telemetry?.mcp_client).toBe(3);
     expect(ended.event.telemetry?.raw_client_name).toBe('pipeline-client');
-    const log = fs
-      .readFileSync(path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`), 'utf8')
-      .trim()
-      .split('\n');
+    // The log is appended through a write stream: wait for the line to land.
+    const log = await waitFor(
+      () => {
+        const lines = fs
+          .readFileSync(path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`), 'utf8')
+          .trim()
+          .split('\n');
+        return lines.at(-1)?.includes('"tool_name":"evaluate_script"') ? lines : undefined;
+      },
+      5_000,
+      'the telemetry line for evaluate_script',
+    );
     const last = JSON.parse(log.at(-1) ?? '{}') as {tool_invocation?: {tool_name?: string}};
     expect(last.tool_invocation?.tool_name).toBe('evaluate_script');
     expect(log.join('\n')).not.toContain('document.title');
