@@ -9,6 +9,7 @@ import {
   ApiMessageEntry,
   ExceptionEntry,
   MAX_MESSAGES_PER_NAVIGATION,
+  type ConsoleCollector,
   type ConsoleEntry,
   type IssueEntry,
 } from '../browser/collectors/ConsoleCollector.js';
@@ -116,17 +117,37 @@ function conciseLines({entry, count}: GroupedEntry, includeStack: boolean): stri
   return [line, ...listStack(entry).map(frame => `  ${frame}`)];
 }
 
-export function renderConsoleList(
-  page: PageState,
-  options: {
-    pageSize?: number | undefined;
-    pageIdx?: number | undefined;
-    types?: readonly string[] | undefined;
-    includePreservedMessages?: boolean | undefined;
-    includeStackTraces?: boolean | undefined;
-  },
-): string {
+interface ConsoleListOptions {
+  pageSize?: number | undefined;
+  pageIdx?: number | undefined;
+  types?: readonly string[] | undefined;
+  includePreservedMessages?: boolean | undefined;
+  includeStackTraces?: boolean | undefined;
+}
+
+/** The last listing per collector: an agent polling an idle page gets it without re-rendering. */
+const lastListing = new WeakMap<ConsoleCollector, {key: string; text: string}>();
+
+export function renderConsoleList(page: PageState, options: ConsoleListOptions): string {
   const collector = consoleCollectorFeature.get(page);
+  const key = JSON.stringify([
+    collector.log.version,
+    options.pageSize,
+    options.pageIdx,
+    options.types,
+    options.includePreservedMessages,
+    options.includeStackTraces,
+  ]);
+  const cached = lastListing.get(collector);
+  if (cached?.key === key) {
+    return cached.text;
+  }
+  const text = renderConsoleListNow(collector, options);
+  lastListing.set(collector, {key, text});
+  return text;
+}
+
+function renderConsoleListNow(collector: ConsoleCollector, options: ConsoleListOptions): string {
   const includePreserved = options.includePreservedMessages ?? false;
   let entries = collector.entries(includePreserved);
   const types = options.types;

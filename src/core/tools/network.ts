@@ -75,16 +75,67 @@ function originOf(url: string): string | undefined {
   }
 }
 
-export function renderNetworkList(
-  page: PageState,
-  options: {
-    pageSize?: number | undefined;
-    pageIdx?: number | undefined;
-    resourceTypes?: readonly string[] | undefined;
-    includePreservedRequests?: boolean | undefined;
-  },
-): string {
+interface ListLine {
+  origin: string | undefined;
+  text: string;
+  /** Printed as a path relative to `origin`. */
+  relative: boolean;
+}
+
+/** Lines of finished requests never change (for one page origin): lists of 1,000 reuse them. */
+const finishedLines = new WeakMap<NetworkEntry, ListLine>();
+
+function listLine(entry: NetworkEntry, pageOrigin: string | undefined): ListLine {
+  const cached = finishedLines.get(entry);
+  if (cached !== undefined && cached.origin === pageOrigin) {
+    return cached;
+  }
+  const status = entry.status();
+  const line: ListLine = {
+    origin: pageOrigin,
+    text: requestLine(entry.id, entry.request, status, pageOrigin),
+    relative: pageOrigin !== undefined && entry.request.url().startsWith(`${pageOrigin}/`),
+  };
+  if (status !== 'pending') {
+    finishedLines.set(entry, line);
+  }
+  return line;
+}
+
+interface NetworkListOptions {
+  pageSize?: number | undefined;
+  pageIdx?: number | undefined;
+  resourceTypes?: readonly string[] | undefined;
+  includePreservedRequests?: boolean | undefined;
+}
+
+/** The last listing per collector: an agent polling an idle page gets it without re-rendering. */
+const lastListing = new WeakMap<NetworkCollector, {key: string; text: string}>();
+
+export function renderNetworkList(page: PageState, options: NetworkListOptions): string {
   const collector = networkCollectorFeature.get(page);
+  const key = JSON.stringify([
+    collector.log.version,
+    page.url,
+    options.pageSize,
+    options.pageIdx,
+    options.resourceTypes,
+    options.includePreservedRequests,
+  ]);
+  const cached = lastListing.get(collector);
+  if (cached?.key === key) {
+    return cached.text;
+  }
+  const text = renderNetworkListNow(page, collector, options);
+  lastListing.set(collector, {key, text});
+  return text;
+}
+
+function renderNetworkListNow(
+  page: PageState,
+  collector: NetworkCollector,
+  options: NetworkListOptions,
+): string {
   const includePreserved = options.includePreservedRequests ?? false;
   let entries = collector.entries(includePreserved);
   const types = options.resourceTypes;
@@ -99,14 +150,12 @@ export function renderNetworkList(
     const shown = paginate(entries, options);
     out.push(...paginationLines(shown, entries.length));
     const pageOrigin = originOf(page.url);
-    if (
-      pageOrigin !== undefined &&
-      shown.items.some(entry => entry.request.url().startsWith(`${pageOrigin}/`))
-    ) {
+    const lines = shown.items.map(entry => listLine(entry, pageOrigin));
+    if (pageOrigin !== undefined && lines.some(line => line.relative)) {
       out.push(`Paths below without an origin are on ${pageOrigin}.`);
     }
-    for (const entry of shown.items) {
-      out.push(requestLine(entry.id, entry.request, entry.status(), pageOrigin));
+    for (const line of lines) {
+      out.push(line.text);
     }
   }
   const dropped = collector.log.dropped(includePreserved);

@@ -29,6 +29,21 @@ function add(log: NavigationLog<Item>, label: string): number {
 }
 
 describe('NavigationLog', () => {
+  it('changes its version on every change a listing could show, and only then', () => {
+    const log = makeLog(5);
+    const versions = [log.version];
+    add(log, 'a');
+    versions.push(log.version);
+    log.touch();
+    versions.push(log.version);
+    log.startNavigation();
+    versions.push(log.version);
+    expect(new Set(versions).size).toBe(4);
+    log.entries(true);
+    log.find(1);
+    expect(log.version).toBe(versions.at(-1));
+  });
+
   it('caps each navigation, dropping (and counting) the oldest entries', () => {
     const evicted: {item: Item; reason: string}[] = [];
     const log = makeLog(5, evicted);

@@ -172,6 +172,32 @@ describe('list_network_requests', () => {
     expect(defaultSize.text).toContain(`Showing 1-${Math.min(20, total)} of ${total}`);
   });
 
+  it('a repeated listing shows new requests and a pending request once it is answered', async () => {
+    let answer: (() => void) | undefined;
+    fx.server.route('/net/held', (_request, response) => {
+      answer = () => response.writeHead(200, {'Content-Type': 'text/plain'}).end('held');
+    });
+    const id = await fx.openPage('/other.html?held');
+    const first = await call(fx.client, 'list_network_requests', {pageId: id});
+    expect(first.text).not.toContain('/net/held');
+    await call(fx.client, 'evaluate_script', {
+      pageId: id,
+      function: '() => { window.held = fetch("/net/held").then(r => r.text()); return true; }',
+    });
+    const pending = await waitFor(async () => {
+      const {text} = await call(fx.client, 'list_network_requests', {pageId: id});
+      return text.includes('/net/held [pending]') ? text : undefined;
+    });
+    // Asked again with nothing changed: the same listing.
+    expect((await call(fx.client, 'list_network_requests', {pageId: id})).text).toBe(pending);
+    await waitFor(() => answer !== undefined, 5_000, 'the held request to reach the server');
+    answer?.();
+    await waitFor(async () => {
+      const {text} = await call(fx.client, 'list_network_requests', {pageId: id});
+      return text.includes('/net/held [200]') && !text.includes('[pending]');
+    });
+  });
+
   it('keeps earlier navigations on request, and moves the document request with its navigation', async () => {
     const id = await openNetworkPage();
     const before = await call(fx.client, 'list_network_requests', {pageId: id});

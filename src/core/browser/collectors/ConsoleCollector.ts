@@ -257,6 +257,7 @@ export class ConsoleCollector {
     if (entry.resources.length < MAX_ISSUE_RESOURCES) {
       entry.resources.push(resource);
     }
+    this.log.touch();
   }
 
   #startNavigation(): void {

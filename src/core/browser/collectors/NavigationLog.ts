@@ -91,6 +91,7 @@ export class NavigationLog<T extends Identified> {
   /** Newest first: index 0 is the current navigation. */
   #buckets: NavigationBucket<T>[];
   #nextId = 1;
+  #version = 0;
 
   constructor(private readonly options: NavigationLogOptions<T>) {
     this.#buckets = [new NavigationBucket<T>(options.perNavigationLimit)];
@@ -111,7 +112,18 @@ export class NavigationLog<T extends Identified> {
     return fresh;
   }
 
+  /** Changes whenever a listing of this log could read differently (see touch). */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** An entry changed in place (a response arrived, a repeat was counted). */
+  touch(): void {
+    this.#version++;
+  }
+
   add(item: T): void {
+    this.#version++;
     const evicted = this.#current.push(item);
     if (evicted !== undefined) {
       this.options.onEvict?.(evicted, 'full');
@@ -123,6 +135,7 @@ export class NavigationLog<T extends Identified> {
    * entries belong to the new navigation already, e.g. the request that loaded the new document.
    */
   startNavigation(carryFrom?: (entries: readonly T[]) => number): void {
+    this.#version++;
     const fresh = new NavigationBucket<T>(this.options.perNavigationLimit);
     const current = this.#buckets[0];
     if (current && carryFrom) {

@@ -58,17 +58,24 @@ export class NetworkCollector {
       this.#byRequest.set(request, entry);
       this.log.add(entry);
     };
+    // A request's status shows in listings: its response and its end change them.
+    const onResponse = (): void => {
+      this.log.touch();
+    };
     const onSettled = (request: HTTPRequest): void => {
+      this.log.touch();
       const entry = this.#byRequest.get(request);
       if (entry) {
         entry.settled = true;
       }
     };
     page.on('request', onRequest);
+    page.on('response', onResponse);
     page.on('requestfinished', onSettled);
     page.on('requestfailed', onSettled);
     this.#unsubscribe.push(() => {
       page.off('request', onRequest);
+      page.off('response', onResponse);
       page.off('requestfinished', onSettled);
       page.off('requestfailed', onSettled);
     });
