@@ -27,6 +27,7 @@ import type {PageState} from '../browser/PageState.js';
 import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
+import {LastListing} from './lastListing.js';
 
 const MESSAGE_TYPES = [
   'log',
@@ -125,26 +126,22 @@ interface ConsoleListOptions {
   includeStackTraces?: boolean | undefined;
 }
 
-/** The last listing per collector: an agent polling an idle page gets it without re-rendering. */
-const lastListing = new WeakMap<ConsoleCollector, {key: string; text: string}>();
+const lastListing = new LastListing<ConsoleCollector>();
 
 export function renderConsoleList(page: PageState, options: ConsoleListOptions): string {
   const collector = consoleCollectorFeature.get(page);
-  const key = JSON.stringify([
-    collector.log.version,
-    options.pageSize,
-    options.pageIdx,
-    options.types,
-    options.includePreservedMessages,
-    options.includeStackTraces,
-  ]);
-  const cached = lastListing.get(collector);
-  if (cached?.key === key) {
-    return cached.text;
-  }
-  const text = renderConsoleListNow(collector, options);
-  lastListing.set(collector, {key, text});
-  return text;
+  return lastListing.text(
+    collector,
+    [
+      collector.log.version,
+      options.pageSize,
+      options.pageIdx,
+      options.types,
+      options.includePreservedMessages,
+      options.includeStackTraces,
+    ],
+    () => renderConsoleListNow(collector, options),
+  );
 }
 
 function renderConsoleListNow(collector: ConsoleCollector, options: ConsoleListOptions): string {

@@ -19,6 +19,7 @@ import type {FileAccess} from '../mcp/files.js';
 import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
+import {LastListing} from './lastListing.js';
 
 const RESOURCE_TYPES = [
   'document',
@@ -109,26 +110,22 @@ interface NetworkListOptions {
   includePreservedRequests?: boolean | undefined;
 }
 
-/** The last listing per collector: an agent polling an idle page gets it without re-rendering. */
-const lastListing = new WeakMap<NetworkCollector, {key: string; text: string}>();
+const lastListing = new LastListing<NetworkCollector>();
 
 export function renderNetworkList(page: PageState, options: NetworkListOptions): string {
   const collector = networkCollectorFeature.get(page);
-  const key = JSON.stringify([
-    collector.log.version,
-    page.url,
-    options.pageSize,
-    options.pageIdx,
-    options.resourceTypes,
-    options.includePreservedRequests,
-  ]);
-  const cached = lastListing.get(collector);
-  if (cached?.key === key) {
-    return cached.text;
-  }
-  const text = renderNetworkListNow(page, collector, options);
-  lastListing.set(collector, {key, text});
-  return text;
+  return lastListing.text(
+    collector,
+    [
+      collector.log.version,
+      page.url,
+      options.pageSize,
+      options.pageIdx,
+      options.resourceTypes,
+      options.includePreservedRequests,
+    ],
+    () => renderNetworkListNow(page, collector, options),
+  );
 }
 
 function renderNetworkListNow(
