@@ -76,33 +76,6 @@ function originOf(url: string): string | undefined {
   }
 }
 
-interface ListLine {
-  origin: string | undefined;
-  text: string;
-  /** Printed as a path relative to `origin`. */
-  relative: boolean;
-}
-
-/** Lines of finished requests never change (for one page origin): lists of 1,000 reuse them. */
-const finishedLines = new WeakMap<NetworkEntry, ListLine>();
-
-function listLine(entry: NetworkEntry, pageOrigin: string | undefined): ListLine {
-  const cached = finishedLines.get(entry);
-  if (cached !== undefined && cached.origin === pageOrigin) {
-    return cached;
-  }
-  const status = entry.status();
-  const line: ListLine = {
-    origin: pageOrigin,
-    text: requestLine(entry.id, entry.request, status, pageOrigin),
-    relative: pageOrigin !== undefined && entry.request.url().startsWith(`${pageOrigin}/`),
-  };
-  if (status !== 'pending') {
-    finishedLines.set(entry, line);
-  }
-  return line;
-}
-
 interface NetworkListOptions {
   pageSize?: number | undefined;
   pageIdx?: number | undefined;
@@ -147,12 +120,14 @@ function renderNetworkListNow(
     const shown = paginate(entries, options);
     out.push(...paginationLines(shown, entries.length));
     const pageOrigin = originOf(page.url);
-    const lines = shown.items.map(entry => listLine(entry, pageOrigin));
-    if (pageOrigin !== undefined && lines.some(line => line.relative)) {
+    if (
+      pageOrigin !== undefined &&
+      shown.items.some(entry => entry.request.url().startsWith(`${pageOrigin}/`))
+    ) {
       out.push(`Paths below without an origin are on ${pageOrigin}.`);
     }
-    for (const line of lines) {
-      out.push(line.text);
+    for (const entry of shown.items) {
+      out.push(requestLine(entry.id, entry.request, entry.status(), pageOrigin));
     }
   }
   const dropped = collector.log.dropped(includePreserved);

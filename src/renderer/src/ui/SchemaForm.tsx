@@ -8,8 +8,17 @@ import {cfWorkerValidator} from './schemaValidator.js';
 
 export type FormValues = Record<string, unknown>;
 
-export function isFormValues(value: unknown): value is FormValues {
+function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isFormValues(value: unknown): value is FormValues {
+  return isPlainObject(value);
+}
+
+/** Only an object schema can be rendered as a form. */
+export function isSchemaObject(value: unknown): value is RJSFSchema {
+  return isPlainObject(value);
 }
 
 export function SchemaForm(props: {

@@ -2,17 +2,13 @@
  * Run any enabled tool by hand: a form generated from the tool's JSON schema (or raw JSON), and
  * the result. The call goes through the engine's normal pipeline and shows in the log.
  */
-import type {RJSFSchema, UiSchema} from '@rjsf/utils';
+import type {UiSchema} from '@rjsf/utils';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {JsonView} from '../../ui/JsonView.js';
-import {SchemaForm} from '../../ui/SchemaForm.js';
+import {isSchemaObject, SchemaForm} from '../../ui/SchemaForm.js';
 import {type RunModel, type RunOutcome, useRunModel} from './useRunModel.js';
 import './run.css';
-
-function isSchemaObject(value: unknown): value is RJSFSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function RunPanel(): React.JSX.Element {
   const model = useRunModel();

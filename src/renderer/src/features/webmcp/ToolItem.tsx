@@ -3,10 +3,10 @@
  * Execute and Cancel buttons; opened, it shows the full description, the schema (as text), the
  * input form or raw JSON, where it was registered, and its last result.
  */
-import type {RJSFSchema, UiSchema} from '@rjsf/utils';
+import type {UiSchema} from '@rjsf/utils';
 import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
 import {formatDuration} from '../../ui/format.js';
-import {SchemaForm} from '../../ui/SchemaForm.js';
+import {isSchemaObject, SchemaForm} from '../../ui/SchemaForm.js';
 import {memo} from 'react';
 import type {ToolActions, ToolActivity, ToolDraft} from './useWebMcpModel.js';
 import {
@@ -19,10 +19,6 @@ import {
   statusLabel,
   statusTone,
 } from './webmcpView.js';
-
-function isSchemaObject(value: unknown): value is RJSFSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const FORM_UI: UiSchema = {'ui:submitButtonOptions': {norender: true}};
 
