@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {beforeAll, describe, expect, it} from 'vitest';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
+import {bucketLatency} from '../../../src/core/telemetry/sanitize.js';
 import {
   call,
   openPage,
@@ -355,10 +356,14 @@ describe('step 9: inspector events and telemetry', () => {
     expect(ended.event.durationMs).toBeGreaterThan(0);
     expect(ended.event.result.text).toContain('Fixture home');
     expect(ended.seq).toBeGreaterThan(started.seq);
+    // Telemetry keeps a bucket of the call's latency, measured just before the end event's duration.
+    const duration = ended.event.durationMs;
+    const latency = ended.event.telemetry?.tool_invocation.latency_ms;
+    expect([bucketLatency(Math.max(0, duration - 5)), bucketLatency(duration)]).toContain(latency);
     expect(ended.event.telemetry?.tool_invocation).toEqual({
       tool_name: 'evaluate_script',
       success: true,
-      latency_ms: 50,
+      latency_ms: latency,
       tool_params: {evaluate_script_params: {page_id: id, function_length: 20}},
       context: {is_localhost: true},
     });
