@@ -17,7 +17,7 @@ import type {
   InspectorState,
   LiveFrame,
 } from '../shared/protocol.js';
-import {BrowserSession} from './browser/BrowserSession.js';
+import {BrowserSession, type BrowserView} from './browser/BrowserSession.js';
 import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
 import {emulationFeatures} from './browser/emulationState.js';
@@ -29,7 +29,9 @@ import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
 import {attachInspectorSocket} from './inspector/InspectorSocket.js';
 import {DEFAULT_WATCHER, LiveView} from './inspector/LiveView.js';
-import {FileAccess} from './mcp/files.js';
+import {BrowserFileRoots} from './files/roots.js';
+import {TemporaryFiles} from './files/temporary.js';
+import {FileAccess, type FileAccessShared} from './mcp/files.js';
 import {McpSession} from './mcp/McpSession.js';
 import {resultView, ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
@@ -70,12 +72,22 @@ export class Engine {
   #http: HttpServer | undefined;
   #stdioSession: McpSession | undefined;
   #stopped = false;
+  /** The server's temporary files (large screenshots…), removed when it stops. */
+  readonly temporaryFiles: TemporaryFiles;
+  /** Which file: URLs the browser may load; shared with every session's file checks. */
+  readonly browserFileRoots: BrowserFileRoots;
+  /** The inspector's own runs see the browser like one more client. */
+  readonly #inspectorView: BrowserView = {generation: 0};
 
   constructor(
     readonly config: ServerConfig,
     private readonly options: EngineOptions,
   ) {
     this.token = resolveToken(config.token, options.configDir);
+    this.temporaryFiles = new TemporaryFiles(undefined, dir =>
+      options.log(`Temporary files (removed when the server stops) go to ${dir}`),
+    );
+    this.browserFileRoots = new BrowserFileRoots(config.workspaceRoots);
     const features: AttachableFeature[] = [
       snapshotFeature,
       slowdownFeature,
@@ -86,6 +98,7 @@ export class Engine {
       config: config.browser,
       features,
       log: options.log,
+      fileUrls: this.browserFileRoots,
       ...(options.env ? {env: options.env} : {}),
     });
     this.webmcp = new WebMcpService({
@@ -141,6 +154,8 @@ export class Engine {
         runner: this.runner,
         version: this.options.version,
         workspaceRoots: this.config.workspaceRoots,
+        files: this.#fileShared(),
+        browserGeneration: () => this.session.generation,
         log: this.options.log,
         onConnected: session => {
           const client: ConnectedClient = {
@@ -161,6 +176,15 @@ export class Engine {
     );
   }
 
+  #fileShared(): FileAccessShared {
+    return {temporary: this.temporaryFiles, browserRoots: this.browserFileRoots};
+  }
+
+  /** A browser problem found before the first call (missing executable), as one line. */
+  preflight(): string | undefined {
+    return this.session.preflight();
+  }
+
   get http(): HttpServer | undefined {
     return this.#http;
   }
@@ -179,6 +203,9 @@ export class Engine {
         createSession: () => this.createMcpSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),
         log: this.options.log,
+        sessionLimits: this.config.sessions,
+        onSessionReaped: (session, reason, idleMs) =>
+          this.hub.publish({type: 'sessionExpired', client: session.client, reason, idleMs}),
       });
     let server = create(this.config.port);
     try {
@@ -319,12 +346,15 @@ export class Engine {
       case 'getToolsList':
         return {tools: this.catalog.listDefinitions()};
       case 'runTool': {
-        const files = new FileAccess(this.config.workspaceRoots, {
-          clientRoots: () => Promise.resolve([]),
-        });
+        const files = new FileAccess(
+          this.config.workspaceRoots,
+          {clientRoots: () => Promise.resolve([])},
+          this.#fileShared(),
+        );
         const result = await this.runner.call(command.tool, command.args, {
           client: INSPECTOR_CLIENT,
           files,
+          browserView: this.#inspectorView,
         });
         return {...resultView(result), isError: result.isError === true};
       }
@@ -353,6 +383,8 @@ export class Engine {
     await this.liveView.stop();
     await this.#stdioSession?.close();
     await this.#http?.close();
+    // Before the browser (whose close may run into the exit backstop).
+    this.temporaryFiles.removeAll();
     await this.session.close();
     await this.telemetry.close();
   }

@@ -226,6 +226,13 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('browserStatus'), status: browserStatusSchema}),
   z.object({type: z.literal('clientConnected'), client: clientRefSchema}),
   z.object({type: z.literal('clientDisconnected'), clientId: z.string()}),
+  /** The server closed a client's session: idle past the expiry, or the oldest idle over the cap. */
+  z.object({
+    type: z.literal('sessionExpired'),
+    client: clientRefSchema,
+    reason: z.enum(['idle', 'limit']),
+    idleMs: z.number(),
+  }),
   z.object({
     type: z.literal('telemetry'),
     callId: z.string().optional(),

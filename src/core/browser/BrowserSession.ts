@@ -10,13 +10,21 @@ import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/flags.js';
 import {defaultProfileDir} from '../config/paths.js';
 import {findExecutable, mergeEnableFeatures} from './executable.js';
+import {FileNavigationGuard, type FileUrlPolicy} from './fileGuard.js';
 import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import type {AttachableFeature} from './PageState.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 export const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
-const PROTOCOL_TIMEOUT_MS = 60_000;
+/** Attaching is quick when the browser answers at all; a half-open endpoint fails sooner. */
+export const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
+/**
+ * Backstop for any single CDP command; shorter than the 45 s lock wait (LOCK_WAIT_MS), so a
+ * command that never answers cannot make the next call on its page fail. In-page evaluations
+ * have their own, shorter bounds (evaluation.ts).
+ */
+const PROTOCOL_TIMEOUT_MS = 30_000;
 
 export const RECONNECT_NOTE =
   'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
@@ -34,6 +42,15 @@ export interface BrowserSessionOptions {
   log: (line: string) => void;
   env?: Record<string, string | undefined>;
   platform?: NodeJS.Platform;
+  /** Which file: URLs the browser may load (default: none are policed). */
+  fileUrls?: FileUrlPolicy;
+  /** Override of the start/attach bound (tests). */
+  acquireTimeoutMs?: number;
+}
+
+/** What one client last saw of the browser, so each is told once about a restart. */
+export interface BrowserView {
+  generation: number;
 }
 
 /** The final Chromium argument list for a launch (exported for tests). */
@@ -60,9 +77,10 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
   #browser: Browser | undefined;
   #starting: Promise<Browser> | undefined;
   #closing = false;
-  #everStarted = false;
-  #reconnectNotePending = false;
+  /** Counts successful starts/attaches; a client that saw an older one gets the reconnect note. */
+  #generation = 0;
   #status: BrowserStatus;
+  readonly #fileGuard: FileNavigationGuard | undefined;
   /** WebMCP availability as the WebMCP service found it; shown with the running status. */
   #webmcp: BrowserStatus['webmcp'];
   readonly #env: Record<string, string | undefined>;
@@ -74,6 +92,41 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     this.#env = options.env ?? process.env;
     this.#platform = options.platform ?? process.platform;
     this.#status = {state: 'idle', mode: this.mode};
+    this.#fileGuard = options.fileUrls
+      ? new FileNavigationGuard(options.fileUrls, options.log)
+      : undefined;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Finds a browser problem before the first call (no browser is started): undefined when the
+   * executable is there, else one line saying what is wrong and how to fix it.
+   */
+  preflight(): string | undefined {
+    if (this.mode !== 'launch') {
+      return undefined;
+    }
+    const {config} = this.options;
+    try {
+      findExecutable({
+        ...(config.executablePath === undefined ? {} : {executablePath: config.executablePath}),
+        ...(config.channel === undefined ? {} : {channel: config.channel}),
+        env: this.#env,
+        platform: this.#platform,
+      });
+      return undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const line =
+        config.executablePath !== undefined
+          ? message
+          : `No ${config.channel ? `Chrome ${config.channel}` : 'Chrome or Chromium'} browser found. Install one, or pass --executablePath /path/to/chrome (or set CHROME_PATH), or attach with --browserUrl http://127.0.0.1:9222.`;
+      this.#setStatus({state: 'error', mode: this.mode, error: line});
+      return `${line} Tool calls will fail until this is fixed.`;
+    }
   }
 
   get mode(): 'launch' | 'connect' {
@@ -127,35 +180,60 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     }
   }
 
-  /** The running browser, starting or reattaching it if needed. Concurrent callers share one attempt. */
+  /**
+   * The running browser, starting or reattaching it if needed. Concurrent callers share one
+   * attempt; an attempt that overruns its bound is abandoned (the next call starts a fresh one)
+   * and its late result, if any, is discarded.
+   */
   async ensure(): Promise<Browser> {
     if (this.#browser?.connected) {
       return this.#browser;
     }
-    if (!this.#starting) {
-      const attempt = this.#start();
-      this.#starting = attempt;
-      attempt.then(
-        () => (this.#starting = undefined),
-        () => (this.#starting = undefined),
+    let attempt = this.#starting;
+    if (!attempt) {
+      const started = this.#start(() => this.#starting !== started);
+      attempt = started;
+      this.#starting = started;
+      const clear = (): void => {
+        if (this.#starting === started) {
+          this.#starting = undefined;
+        }
+      };
+      started.then(clear, clear);
+    }
+    const timeoutMs =
+      this.options.acquireTimeoutMs ??
+      (this.mode === 'launch' ? BROWSER_ACQUIRE_TIMEOUT_MS : BROWSER_CONNECT_TIMEOUT_MS);
+    try {
+      return await withTimeout(
+        attempt,
+        timeoutMs,
+        `Timed out after ${timeoutMs / 1000} s waiting for the browser to ${this.mode === 'launch' ? 'start' : 'connect'}${this.endpoint === undefined ? '' : ` at ${this.endpoint}`}. The next call will try again.`,
       );
+    } catch (error) {
+      if (this.#starting === attempt && !this.#browser?.connected) {
+        // Abandon it: a later call starts over instead of waiting on the same dead attempt.
+        this.#starting = undefined;
+        if (this.#status.state === 'starting') {
+          this.#setStatus({
+            state: 'error',
+            mode: this.mode,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      throw error;
     }
-    return withTimeout(
-      this.#starting,
-      BROWSER_ACQUIRE_TIMEOUT_MS,
-      `Timed out after ${BROWSER_ACQUIRE_TIMEOUT_MS / 1000} s waiting for the browser to ${this.mode === 'launch' ? 'start' : 'connect'}. The next call will try again.`,
-    );
   }
 
-  takeReconnectNote(): string | undefined {
-    if (!this.#reconnectNotePending) {
-      return undefined;
-    }
-    this.#reconnectNotePending = false;
-    return RECONNECT_NOTE;
+  /** The one-time note for a client that last saw an older browser; updates what it saw. */
+  reconnectNoteFor(view: BrowserView): string | undefined {
+    const due = view.generation >= 1 && this.#generation > view.generation;
+    view.generation = this.#generation;
+    return due ? RECONNECT_NOTE : undefined;
   }
 
-  async #start(): Promise<Browser> {
+  async #start(abandoned: () => boolean): Promise<Browser> {
     const {config, log} = this.options;
     this.#webmcp = undefined;
     this.#setStatus({state: 'starting', mode: this.mode});
@@ -164,17 +242,23 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
       browser = this.mode === 'launch' ? await this.#launch() : await this.#connect();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#setStatus({state: 'error', mode: this.mode, error: message});
+      if (!abandoned()) {
+        this.#setStatus({state: 'error', mode: this.mode, error: message});
+      }
       throw error;
     }
-    const versionReady = browser.version().catch(() => 'unknown');
-    if (this.#everStarted) {
-      this.#reconnectNotePending = true;
+    if (abandoned() || this.#closing) {
+      // Too late: the caller gave up and a newer attempt (or shutdown) owns the session now.
+      await this.#discard(browser);
+      throw new Error('A browser start that had timed out finished late; it was discarded.');
     }
-    this.#everStarted = true;
+    const versionReady = browser.version().catch(() => 'unknown');
+    this.#generation++;
     this.#browser = browser;
     browser.once('disconnected', () => this.#onDisconnected(browser));
+    await this.#fileGuard?.attach(browser, this.pages);
     await this.pages.attach(browser);
+    await this.#fileGuard?.clearForbidden(this.pages.list());
     if (this.pages.list().length === 0) {
       await this.pages.register(await browser.newPage());
     }
@@ -265,11 +349,19 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     }
   }
 
+  async #discard(browser: Browser): Promise<void> {
+    const work = this.mode === 'launch' ? browser.close() : browser.disconnect();
+    await withTimeout(work, 5_000, 'Browser did not close in 5 s').catch(() => {
+      browser.process()?.kill('SIGKILL');
+    });
+  }
+
   #onDisconnected(browser: Browser): void {
     if (this.#browser !== browser) {
       return;
     }
     this.#browser = undefined;
+    this.#fileGuard?.detach();
     this.pages.detachAll();
     if (!this.#closing) {
       this.options.log('The browser went away; it will be started again on the next tool call.');

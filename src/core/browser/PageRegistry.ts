@@ -14,7 +14,11 @@ import {
   type Target,
 } from 'puppeteer-core';
 import type {PageInfo} from '../../shared/protocol.js';
+import {Mutex, withTimeout} from './lock.js';
 import {PageState, type AttachableFeature} from './PageState.js';
+
+/** Creating a tab is quick; bounded well below the lock wait so new_page never stalls others. */
+const TAB_CREATE_TIMEOUT_MS = 15_000;
 
 export class PageNotFoundError extends Error {}
 
@@ -40,6 +44,7 @@ export class PageRegistry extends EventEmitter<{
   #browserSession: CDPSession | undefined;
   #detachListeners: (() => void)[] = [];
   #changeScheduled = false;
+  readonly #creating = new Mutex('Opening a tab');
 
   readonly #features: AttachableFeature[];
 
@@ -287,7 +292,24 @@ export class PageRegistry extends EventEmitter<{
     return note;
   }
 
+  /**
+   * Opens a tab. Tab creation is serialized and bounded here (the only browser-wide step of
+   * new_page); loading it is the caller's business and holds no browser-wide lock.
+   */
   async newPage(options: {isolatedContext?: string}): Promise<PageState> {
+    const release = await this.#creating.acquire('new_page', TAB_CREATE_TIMEOUT_MS);
+    try {
+      return await withTimeout(
+        this.#createPage(options),
+        TAB_CREATE_TIMEOUT_MS,
+        `The browser did not open a tab within ${TAB_CREATE_TIMEOUT_MS / 1000} s. Retry; if it keeps failing, close some tabs (close_page).`,
+      );
+    } finally {
+      release();
+    }
+  }
+
+  async #createPage(options: {isolatedContext?: string}): Promise<PageState> {
     const browser = this.#browser;
     if (!browser) {
       throw new Error('The browser is not running.');

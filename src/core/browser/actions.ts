@@ -8,6 +8,7 @@
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {elementRect, type Rect, type ResolvedElement} from './elements.js';
+import {callFunctionInPage} from './evaluation.js';
 import {isTypeableCharacter, keyEventFields, modifierBit, type KeyCombo} from './keyboard.js';
 import {PageFeature, type PageState} from './PageState.js';
 
@@ -221,7 +222,8 @@ async function callOn<T>(
   args: readonly unknown[],
   schema: z.ZodType<T>,
 ): Promise<T> {
-  const reply = await state.session.send('Runtime.callFunctionOn', {
+  // Bounded and raced against dialogs: a page handler the helper triggers may open one.
+  const reply = await callFunctionInPage(state, {
     functionDeclaration: declaration,
     objectId,
     arguments: args.map(value => ({value})),

@@ -6,6 +6,9 @@
 
 export class LockTimeoutError extends Error {}
 
+/** A call waits at most this long for another call on the same page (or the browser) to finish. */
+export const LOCK_WAIT_MS = 45_000;
+
 interface Waiter {
   exclusive: boolean;
   grant: () => void;

@@ -5,7 +5,7 @@
  */
 import type {HTTPRequest, HTTPResponse, Protocol} from 'puppeteer-core';
 import {onEvent} from './cdp.js';
-import {withTimeout} from './lock.js';
+import {evaluateInPage, inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {OpenDialog, PageState} from './PageState.js';
 
 const COUNTER_KEY = 'mcp-browser-inspector.mutations';
@@ -231,8 +231,11 @@ class RequestTracker {
   }
 }
 
+/** Over puppeteer's own session (see the probe in actAndSettle); bounded and raced against dialogs. */
 async function evaluateOnPageSession(state: PageState, expression: string): Promise<number> {
-  const value: unknown = await state.page.evaluate(expression);
+  const value: unknown = await inPage(state, () => state.page.evaluate(expression), {
+    timeoutMs: PROBE_TIMEOUT_MS,
+  });
   return typeof value === 'number' ? value : -1;
 }
 
@@ -240,12 +243,13 @@ async function evaluateNumber(
   state: PageState,
   expression: string,
   awaitPromise: boolean,
+  timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<number> {
-  const result = await state.session.send('Runtime.evaluate', {
-    expression,
-    awaitPromise,
-    returnByValue: true,
-  });
+  const result = await evaluateInPage(
+    state,
+    {expression, awaitPromise, returnByValue: true},
+    {timeoutMs},
+  );
   const value: unknown = result.result.value;
   return typeof value === 'number' ? value : -1;
 }
@@ -318,10 +322,11 @@ export async function actAndSettle<T>(
         before >= 0
       ) {
         await Promise.race([
-          withTimeout(
-            evaluateNumber(state, waitQuietExpression(quietMs, domTimeoutMs), true),
+          evaluateNumber(
+            state,
+            waitQuietExpression(quietMs, domTimeoutMs),
+            true,
             domTimeoutMs + 1_000,
-            'DOM wait timed out',
           ).catch(() => -1),
           dialogOpened,
         ]);
@@ -369,11 +374,7 @@ export async function settleDom(
     const before = await evaluateNumber(state, READ_COUNTER, false);
     const after = await evaluateNumber(state, PROBE_COUNTER, true);
     if (before >= 0 && after > before && !options.signal?.aborted) {
-      await withTimeout(
-        evaluateNumber(state, waitQuietExpression(quietMs, maxMs), true),
-        maxMs + 1_000,
-        'DOM wait timed out',
-      );
+      await evaluateNumber(state, waitQuietExpression(quietMs, maxMs), true, maxMs + 1_000);
     }
   } catch {
     // A document that navigates away or blocks on a dialog is settled as far as we can tell.

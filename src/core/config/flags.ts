@@ -54,7 +54,12 @@ export interface ServerConfig {
   redactNetworkHeaders: boolean;
   screenshot: {format: ScreenshotFormat; quality?: number; maxWidth?: number; maxHeight?: number};
   workspaceRoots: string[];
+  /** MCP HTTP sessions: idle expiry and how many may be open at once. */
+  sessions: {idleTimeoutMs: number; max: number};
 }
+
+export const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60;
+export const DEFAULT_MAX_SESSIONS = 100;
 
 type FlagKind = 'boolean' | 'string' | 'array';
 
@@ -290,6 +295,20 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     group: 'Output',
     accepts: 'a positive integer',
     description: 'Downscale screenshots taller than this.',
+  },
+  {
+    name: 'sessionIdleTimeout',
+    kind: 'string',
+    group: 'Server',
+    accepts: 'a positive number of seconds',
+    description: `Close an MCP session after this long without requests or open streams (default ${DEFAULT_SESSION_IDLE_SECONDS}).`,
+  },
+  {
+    name: 'maxSessions',
+    kind: 'string',
+    group: 'Server',
+    accepts: 'a positive integer',
+    description: `Most MCP sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_SESSIONS}).`,
   },
   {
     name: 'workspace',
@@ -695,6 +714,21 @@ function buildConfig(
       ),
     },
     workspaceRoots: stringArray(args, 'workspace'),
+    sessions: sessionLimits(args),
+  };
+}
+
+function sessionLimits(args: Record<string, unknown>): ServerConfig['sessions'] {
+  const idleRaw = optionalString(args, 'sessionIdleTimeout');
+  const maxRaw = optionalString(args, 'maxSessions');
+  const idleSeconds =
+    idleRaw === undefined
+      ? DEFAULT_SESSION_IDLE_SECONDS
+      : parseWith('sessionIdleTimeout', z.coerce.number().positive().finite(), idleRaw);
+  return {
+    idleTimeoutMs: Math.round(idleSeconds * 1000),
+    max:
+      maxRaw === undefined ? DEFAULT_MAX_SESSIONS : parseWith('maxSessions', positiveIntSchema, maxRaw),
   };
 }
 

@@ -24,7 +24,8 @@ import {
   tokenFromProtocols,
   type SecurityPolicy,
 } from './security.js';
-import {contentSecurityPolicy, serveStatic} from './static.js';
+import {SessionTable, type ReapReason, type SessionLimits} from './SessionTable.js';
+import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -36,37 +37,81 @@ export interface HttpServerOptions {
   createSession: () => McpSession;
   onInspectorSocket: (socket: WebSocket) => void;
   log: (line: string) => void;
-}
-
-interface HttpMcpSession {
-  transport: StreamableHTTPServerTransport;
-  session: McpSession;
+  /** Idle expiry and cap of MCP sessions. */
+  sessionLimits: SessionLimits;
+  /** Told when a session is closed by the server (idle or over the cap). */
+  onSessionReaped?: (session: McpSession, reason: ReapReason, idleMs: number) => void;
 }
 
 class BodyTooLargeError extends Error {}
 
+/**
+ * An oversized body is still read (and thrown away) up to this much, so the client finishes
+ * sending and can read the 413; closing while it still sends would give it EPIPE instead.
+ */
+export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+const DISCARD_TIMEOUT_MS = 10_000;
+
+/** Reads the body up to `limit`; past it, discards the rest (bounded) and then rejects. */
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length'] ?? '0');
-    if (declared > limit) {
-      reject(new BodyTooLargeError());
-      request.resume();
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on('data', (chunk: Buffer) => {
+    let tooLarge = declared > limit;
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = (): void => {
+      request.off('data', onData);
+      clearTimeout(timer);
+      reject(new BodyTooLargeError());
+    };
+    const startDiscarding = (): void => {
+      tooLarge = true;
+      chunks.length = 0;
+      timer = setTimeout(giveUp, DISCARD_TIMEOUT_MS);
+      timer.unref();
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
+      if (tooLarge) {
+        if (size > MAX_DISCARD_BYTES) {
+          giveUp();
+        }
+        return;
+      }
       if (size > limit) {
-        reject(new BodyTooLargeError());
-        request.destroy();
+        startDiscarding();
         return;
       }
       chunks.push(chunk);
+    };
+    if (tooLarge) {
+      if (declared > MAX_DISCARD_BYTES) {
+        reject(new BodyTooLargeError());
+        return;
+      }
+      startDiscarding();
+    }
+    request.on('data', onData);
+    request.on('end', () => {
+      clearTimeout(timer);
+      if (tooLarge) {
+        reject(new BodyTooLargeError());
+      } else {
+        resolve(Buffer.concat(chunks));
+      }
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
+    request.on('error', error => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
+}
+
+/** RFC 6750 challenge; the description says what is wrong in words a person can act on. */
+export function bearerChallenge(description: string): string {
+  const quoted = description.replace(/["\\]/g, "'");
+  return `Bearer realm="mcp-browser-inspector", error="invalid_token", error_description="${quoted}"`;
 }
 
 function sendJson(
@@ -97,13 +142,19 @@ function jsonRpcError(
 export class HttpServer {
   readonly #server: http.Server;
   readonly #wss: WebSocketServer;
-  readonly #sessions = new Map<string, HttpMcpSession>();
+  readonly #sessions: SessionTable;
   #policy: SecurityPolicy;
   #csp = '';
   #port = 0;
 
   constructor(private readonly options: HttpServerOptions) {
     this.#policy = buildPolicy(options.host, options.port, options.token);
+    this.#sessions = new SessionTable(options.sessionLimits, (session, reason, idleMs) => {
+      options.log(
+        `Closed MCP session of ${session.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.sessionLimits.max} sessions`}).`,
+      );
+      options.onSessionReaped?.(session, reason, idleMs);
+    });
     this.#server = http.createServer((request, response) => {
       void this.#handle(request, response).catch((error: unknown) => {
         options.log(
@@ -143,7 +194,7 @@ export class HttpServer {
   }
 
   get sessions(): McpSession[] {
-    return [...this.#sessions.values()].map(entry => entry.session);
+    return this.#sessions.sessions();
   }
 
   async listen(): Promise<void> {
@@ -182,11 +233,14 @@ export class HttpServer {
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // Only the UI's own files exist besides /mcp: anything else (OAuth discovery and client
+      // registration probes from mcp-remote, say) is not here at all.
+      const known = isStaticFile(this.options.rendererDir, url.pathname);
       sendJson(
         response,
-        405,
-        {error: 'Method not allowed'},
-        {Allow: 'GET, HEAD', Connection: 'close'},
+        known ? 405 : 404,
+        {error: known ? 'Method not allowed' : 'Not found'},
+        known ? {Allow: 'GET, HEAD', Connection: 'close'} : {Connection: 'close'},
       );
       return;
     }
@@ -206,7 +260,7 @@ export class HttpServer {
         response,
         auth.status,
         {error: auth.message},
-        {'WWW-Authenticate': 'Bearer realm="mcp-browser-inspector"', Connection: 'close'},
+        {'WWW-Authenticate': bearerChallenge(auth.message), Connection: 'close'},
       );
       return;
     }
@@ -239,6 +293,7 @@ export class HttpServer {
         jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
         return;
       }
+      this.#sessions.track(existing, response);
       await existing.transport.handleRequest(request, response, body);
       return;
     }
@@ -251,11 +306,20 @@ export class HttpServer {
       );
       return;
     }
+    if (!(await this.#sessions.makeRoom())) {
+      jsonRpcError(
+        response,
+        503,
+        -32000,
+        `Too many MCP sessions: all ${this.options.sessionLimits.max} are busy. Retry when one finishes, or restart the server with a larger --maxSessions.`,
+      );
+      return;
+    }
     const session = this.options.createSession();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: id => {
-        this.#sessions.set(id, {transport, session});
+        this.#sessions.track(this.#sessions.add(id, transport, session), response);
       },
       onsessionclosed: id => {
         this.#sessions.delete(id);
@@ -299,10 +363,7 @@ export class HttpServer {
   }
 
   async close(): Promise<void> {
-    for (const {session} of this.#sessions.values()) {
-      await session.close();
-    }
-    this.#sessions.clear();
+    await this.#sessions.closeAll();
     for (const client of this.#wss.clients) {
       client.terminate();
     }

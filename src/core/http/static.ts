@@ -58,6 +58,22 @@ export function findRendererDir(startDir: string): string | undefined {
   return undefined;
 }
 
+/** Whether `pathname` names a file of the built UI (for 405 versus 404). */
+export function isStaticFile(rendererDir: string | undefined, pathname: string): boolean {
+  if (pathname === '/') {
+    return true;
+  }
+  if (!rendererDir) {
+    return false;
+  }
+  try {
+    const file = path.resolve(rendererDir, `.${decodeURIComponent(pathname)}`);
+    return file.startsWith(rendererDir + path.sep) && fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export function serveStatic(
   rendererDir: string | undefined,
   pathname: string,

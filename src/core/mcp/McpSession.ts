@@ -18,7 +18,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
-import {FileAccess, type RootsSource} from './files.js';
+import type {BrowserView} from '../browser/BrowserSession.js';
+import {FileAccess, type FileAccessShared, type RootsSource} from './files.js';
 import type {ToolRunner} from './ToolRunner.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 
@@ -33,6 +34,10 @@ export interface McpSessionDeps {
   runner: ToolRunner;
   version: string;
   workspaceRoots: readonly string[];
+  /** Temporary files and the browser-wide file: URL policy, shared by every session. */
+  files: FileAccessShared;
+  /** The browser generation now, so a session created after a restart gets no reconnect note. */
+  browserGeneration: () => number;
   log: (line: string) => void;
   onConnected: (session: McpSession) => void;
   onClosed: (session: McpSession) => void;
@@ -95,6 +100,8 @@ export class McpSession {
   #client: ClientRef;
   calls = 0;
   readonly connectedAt = Date.now();
+  /** What this client last saw of the browser; each client is told once about a restart. */
+  readonly browserView: BrowserView;
   #closed = false;
 
   constructor(
@@ -102,6 +109,7 @@ export class McpSession {
     readonly transportKind: 'http' | 'stdio',
   ) {
     this.#client = {id: this.id, name: 'unknown', version: '', transport: transportKind};
+    this.browserView = {generation: deps.browserGeneration()};
     this.server = new Server(
       {name: APP_ID, title: 'MCP Browser Inspector', version: deps.version},
       {capabilities: {tools: {listChanged: true}, logging: {}}, instructions: INSTRUCTIONS},
@@ -116,8 +124,9 @@ export class McpSession {
       const roots: RootsSource = {clientRoots: () => this.#roots.get(extra.requestId)};
       return deps.runner.call(request.params.name, request.params.arguments ?? {}, {
         client: this.#client,
-        files: new FileAccess(deps.workspaceRoots, roots),
+        files: new FileAccess(deps.workspaceRoots, roots, deps.files),
         signal: extra.signal,
+        browserView: this.browserView,
       });
     });
     // Clients may set a log level; the server logs to stderr only, so there is nothing to change.

@@ -8,9 +8,9 @@ import crypto from 'node:crypto';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {CallStatus, ClientRef, ToolResultView} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {BrowserSession, BrowserView} from '../browser/BrowserSession.js';
 import type {Release} from '../browser/lock.js';
-import {ReadWriteLock} from '../browser/lock.js';
+import {LOCK_WAIT_MS, ReadWriteLock} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
 import type {ServerConfig} from '../config/flags.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
@@ -23,8 +23,7 @@ import {decorateResponse} from './decorators.js';
 import {renderResponse} from './render.js';
 import {ResponseBuilder} from './ResponseBuilder.js';
 
-/** A call waits at most this long for another call on the same page (or the browser) to finish. */
-export const LOCK_WAIT_MS = 45_000;
+export {LOCK_WAIT_MS} from '../browser/lock.js';
 /** After a cancel, the lock is held at most this long for the handler to wind down. */
 const CANCEL_GRACE_MS = 10_000;
 
@@ -32,6 +31,8 @@ export interface CallOrigin {
   client: ClientRef;
   files: FileAccess;
   signal?: AbortSignal | undefined;
+  /** What this client last saw of the browser (one per MCP session), for the reconnect note. */
+  browserView: BrowserView;
 }
 
 export interface ToolRunnerDeps {
@@ -161,7 +162,7 @@ export class ToolRunner {
     signal.throwIfAborted();
 
     await session.ensure();
-    const reconnectNote = session.takeReconnectNote();
+    const reconnectNote = session.reconnectNoteFor(origin.browserView);
     if (reconnectNote) {
       response.notes.push(reconnectNote);
     }
@@ -185,11 +186,11 @@ export class ToolRunner {
     const releases: Release[] = [];
     const label = tool.name;
     try {
-      releases.push(
-        tool.browserLock === 'exclusive'
-          ? await this.#browserLock.acquireExclusive(label, LOCK_WAIT_MS, signal)
-          : await this.#browserLock.acquireShared(label, LOCK_WAIT_MS, signal),
-      );
+      if (tool.browserLock === 'exclusive') {
+        releases.push(await this.#browserLock.acquireExclusive(label, LOCK_WAIT_MS, signal));
+      } else if (tool.browserLock === 'shared') {
+        releases.push(await this.#browserLock.acquireShared(label, LOCK_WAIT_MS, signal));
+      }
       if (page) {
         releases.push(await page.lock.acquire(label, LOCK_WAIT_MS, signal));
         if (page.closed) {

@@ -1,73 +1,68 @@
 /**
  * File access for tools: every path a tool reads or writes is canonicalised (symlinks resolved,
  * missing tail segments re-appended) and must fall inside an allowed root: the client's MCP roots,
- * --workspace, and the OS temp dir.
+ * --workspace, and the OS temp dir. Every read and write goes through here, and the file actually
+ * opened is checked again (files/safeOpen.ts), so a folder swapped for a link mid-call cannot
+ * redirect it outside.
  */
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {
+  BrowserFileRoots,
+  canonicalPath,
+  FileAccessError,
+  filePathOfUrl,
+  isInside,
+  resolveRoots,
+  WORKSPACE_REMEDY,
+} from '../files/roots.js';
+import {openForReadingInside, openForWritingInside, removeInside} from '../files/safeOpen.js';
+import {TEMPORARY_NOTE, TemporaryFiles} from '../files/temporary.js';
 
-export class FileAccessError extends Error {}
-
-/** realpath of the nearest existing ancestor, with the missing segments appended again. */
-export async function canonicalPath(input: string): Promise<string> {
-  const absolute = path.resolve(input);
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      const real = await fs.promises.realpath(current);
-      return missing.length ? path.join(real, ...missing.reverse()) : real;
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) {
-        throw new FileAccessError(`Access denied: Cannot resolve base path for ${input}.`);
-      }
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
-function isInside(child: string, root: string): boolean {
-  if (child === root) {
-    return true;
-  }
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return child.startsWith(prefix);
-}
+export {canonicalPath, FileAccessError} from '../files/roots.js';
 
 export interface RootsSource {
   /** The client's roots as file paths; resolves within the roots timeout. */
   clientRoots(): Promise<string[]>;
 }
 
+export interface FileAccessShared {
+  /** The server's temporary folder (removed on exit). */
+  temporary?: TemporaryFiles;
+  /** Browser-wide file: URL policy; told about client roots a navigation used. */
+  browserRoots?: BrowserFileRoots;
+}
+
+const fallbackTemporary = new TemporaryFiles();
+
 export class FileAccess {
+  readonly #temporary: TemporaryFiles;
+
   constructor(
     private readonly workspaceRoots: readonly string[],
     private readonly roots: RootsSource,
-  ) {}
+    private readonly shared: FileAccessShared = {},
+  ) {
+    this.#temporary = shared.temporary ?? fallbackTemporary;
+  }
 
   async allowedRoots(): Promise<string[]> {
-    const candidates = [...(await this.roots.clientRoots()), ...this.workspaceRoots, os.tmpdir()];
-    const resolved: string[] = [];
-    for (const root of candidates) {
-      try {
-        resolved.push(await fs.promises.realpath(root));
-      } catch {
-        // A root that does not exist cannot contain anything.
-      }
-    }
-    return [...new Set(resolved)];
+    return resolveRoots([...(await this.roots.clientRoots()), ...this.workspaceRoots, os.tmpdir()]);
   }
 
   /** Returns the canonical path, or throws naming the roots and how to allow the path. */
   async validatePath(input: string): Promise<string> {
+    return (await this.#check(input)).canonical;
+  }
+
+  async #check(input: string): Promise<{canonical: string; root: string; roots: string[]}> {
     const canonical = await canonicalPath(input);
     const roots = await this.allowedRoots();
-    if (roots.some(root => isInside(canonical, root))) {
-      return canonical;
+    const root = roots.find(candidate => isInside(canonical, candidate));
+    if (root !== undefined) {
+      return {canonical, root, roots};
     }
     throw new FileAccessError(
       `Access denied: path ${input} (canonical: ${canonical}) is not within any of the allowed roots (${roots.join(', ')}). Use a path inside them, or start the server with --workspace <dir>.`,
@@ -89,25 +84,36 @@ export class FileAccess {
   }
 
   /**
+   * A file: URL the browser is asked to load must name a file inside the roots. The root it is in
+   * is granted to the browser-wide policy, so the page's own files (styles, frames) load too.
+   */
+  async checkFileNavigation(url: string): Promise<void> {
+    const file = filePathOfUrl(url);
+    const refuse = (detail: string): FileAccessError =>
+      new FileAccessError(
+        `Access denied: ${url} ${detail}. Only files inside the allowed roots can be opened; ${WORKSPACE_REMEDY} (e.g. --workspace ${path.dirname(file ?? os.homedir())}).`,
+      );
+    if (file === undefined) {
+      throw refuse('is not a local file path');
+    }
+    let checked: {root: string};
+    try {
+      checked = await this.#check(file);
+    } catch {
+      const roots = await this.allowedRoots();
+      throw refuse(`is outside the allowed roots (${roots.join(', ')})`);
+    }
+    this.shared.browserRoots?.grant(checked.root);
+  }
+
+  /**
    * Opens a file for writing: validated again, parent folders created, mode 0600, never following
-   * a symlink. For streams (heap snapshots, videos); the caller closes the handle.
+   * a symlink, and the opened file proven inside the roots. For streams (heap snapshots, videos);
+   * the caller closes the handle.
    */
   async openForWriting(file: string): Promise<{target: string; handle: fs.promises.FileHandle}> {
-    const target = await this.validatePath(file);
-    await fs.promises.mkdir(path.dirname(target), {recursive: true});
-    const flags =
-      fs.constants.O_WRONLY |
-      fs.constants.O_CREAT |
-      fs.constants.O_TRUNC |
-      (process.platform === 'win32' ? 0 : fs.constants.O_NOFOLLOW);
-    try {
-      return {target, handle: await fs.promises.open(target, flags, 0o600)};
-    } catch (error) {
-      throw new FileAccessError(
-        `Could not write ${target}: ${error instanceof Error ? error.message : String(error)}`,
-        {cause: error},
-      );
-    }
+    const {canonical, roots} = await this.#check(file);
+    return {target: canonical, handle: await openForWritingInside(canonical, roots)};
   }
 
   /** Writes a whole file through openForWriting. */
@@ -126,11 +132,38 @@ export class FileAccess {
     return target;
   }
 
-  /** Writes into a fresh private folder under the OS temp dir. */
-  async writeTemporaryFile(name: string, data: string | Uint8Array): Promise<string> {
-    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mcp-browser-inspector-'));
-    return this.writeFile(path.join(dir, name), data);
+  /** Reads a whole text file, checked like a write. */
+  async readTextFile(file: string): Promise<string> {
+    const {canonical, roots} = await this.#check(file);
+    const handle = await openForReadingInside(canonical, roots);
+    try {
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   }
+
+  /** Removes a file inside the roots (a partial output); a missing file is fine. */
+  async remove(file: string): Promise<void> {
+    const {canonical, roots} = await this.#check(file);
+    await removeInside(canonical, roots);
+  }
+
+  /** Writes into the server's temporary folder (removed when the server stops). */
+  async writeTemporaryFile(name: string, data: string | Uint8Array): Promise<string> {
+    const dir = await this.#temporary.newFolder();
+    return this.writeFile(path.join(dir, path.basename(name)), data);
+  }
+
+  /** A fresh folder in the server's temporary folder, for outputs written later. */
+  temporaryFolder(): Promise<string> {
+    return this.#temporary.newFolder();
+  }
+}
+
+/** How a reply names a temporary file, so the agent knows it will not outlive the server. */
+export function temporaryFileNote(file: string): string {
+  return `${file} (${TEMPORARY_NOTE})`;
 }
 
 /** Replaces the extension (shot.txt → shot.png), as chrome-devtools-mcp does for typed outputs. */

@@ -28,6 +28,9 @@ export interface PageToolCall<P> extends ToolCall<P> {
   page: PageState;
 }
 
+/** How a call holds the browser-wide lock for its whole run. */
+export type BrowserLockMode = 'none' | 'shared' | 'exclusive';
+
 export type FilePathScope = 'always' | 'localBrowser';
 
 interface ToolSpecBase<S extends z.ZodRawShape> {
@@ -54,8 +57,11 @@ export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
 }
 
 export interface BrowserToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
-  /** `exclusive` for tools that add, remove or reselect pages; others share the browser. */
-  browserLock?: 'shared' | 'exclusive';
+  /**
+   * `exclusive` for tools that remove pages; `none` for tools that only hold the browser lock
+   * briefly themselves (new_page, while the tab is created); others share the browser.
+   */
+  browserLock?: BrowserLockMode;
   handler: (call: ToolCall<z.infer<z.ZodObject<S>>>, response: ResponseBuilder) => Promise<void>;
 }
 
@@ -85,7 +91,7 @@ export interface Tool {
   readonly conditions: readonly ToolCondition[];
   readonly pageScoped: boolean;
   readonly blockedByDialog: boolean;
-  readonly browserLock: 'shared' | 'exclusive';
+  readonly browserLock: BrowserLockMode;
   readonly slim: boolean | undefined;
   readonly filePaths: readonly {param: string; scope: FilePathScope}[];
   /** Declared parameter names (without pageId). */
@@ -175,7 +181,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 function makeTool<S extends z.ZodRawShape>(
   spec: ToolSpecBase<S>,
   pageScoped: boolean,
-  browserLock: 'shared' | 'exclusive',
+  browserLock: BrowserLockMode,
   invoke: (
     params: z.infer<z.ZodObject<S>>,
     context: ToolRunContext,
@@ -290,7 +296,9 @@ export function unknownArgumentsMessage(
 }
 
 export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): Tool {
-  return makeTool(spec, true, 'shared', async (params, context, response) => {
+  // Page tools are serialized by their page's own lock; they never wait for the browser lock, so a
+  // long call on one page cannot delay work on other pages or the opening of new ones.
+  return makeTool(spec, true, 'none', async (params, context, response) => {
     const page = context.page;
     if (!page) {
       throw new Error(`Tool ${spec.name} needs a page, but none was resolved.`);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type * as Lighthouse from 'lighthouse';
 import {z} from 'zod';
 import {reapplyEmulation} from '../browser/emulationState.js';
+import {temporaryFileNote} from '../mcp/files.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 
@@ -256,7 +257,11 @@ export const lighthouseAudit = definePageTool({
       path.join(path.dirname(jsonPath), 'report.html'),
       html,
     );
-    const text = formatResults({mode, device, lhr, reports: [jsonPath, htmlPath]});
+    const reports =
+      outputDirPath === undefined
+        ? [jsonPath, htmlPath].map(temporaryFileNote)
+        : [jsonPath, htmlPath];
+    const text = formatResults({mode, device, lhr, reports});
     response.addSection(SECTION_ORDER.lighthouse, () => text);
   },
 });

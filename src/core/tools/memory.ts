@@ -2,7 +2,7 @@
  * Tool family: memory — take_heapsnapshot. The analysis tools behind chrome-devtools-mcp's
  * --memoryDebugging need DevTools' heap-snapshot worker and are not offered here.
  */
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
 import {withExtension} from '../mcp/files.js';
@@ -79,7 +79,7 @@ export const takeHeapSnapshot = definePageTool({
       await handle.close();
       if (!complete) {
         // A truncated snapshot would only fail later, in whatever tool loads it.
-        await fs.promises.rm(target, {force: true});
+        await call.files.remove(target).catch(() => undefined);
       }
     }
     response.appendLine(`Heap snapshot saved to ${target}`);

@@ -2,7 +2,11 @@
  * Navigation automation: list, select, open, close and navigate pages.
  */
 import {z} from 'zod';
-import type {PageState} from '../browser/PageState.js';
+import {inPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
+import {LOCK_WAIT_MS} from '../browser/lock.js';
+import type {OpenDialog, PageState} from '../browser/PageState.js';
+import {WORKSPACE_REMEDY} from '../files/roots.js';
+
 import {settleDom} from '../browser/settle.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
@@ -46,7 +50,8 @@ export const newPage = defineTool({
   description: 'Open a new tab, load a URL and select it. Use the project URL if none is given.',
   category: 'navigation',
   readOnly: false,
-  browserLock: 'exclusive',
+  // The browser is held only while the tab is created (inside pages.newPage), not while it loads.
+  browserLock: 'none',
   schema: {
     url: z.string().describe('URL to load.'),
     background: z.boolean().optional().describe('Open without focusing the tab. Default false.'),
@@ -59,23 +64,29 @@ export const newPage = defineTool({
     timeout: timeoutSchema,
   },
   handler: async (call, response) => {
-    checkNavigableUrl(call.params.url, call.config.javascriptEvaluation);
+    await checkNavigableUrl(call, call.params.url);
     const page = await call.session.pages.newPage(
       call.params.isolatedContext === undefined
         ? {}
         : {isolatedContext: call.params.isolatedContext},
     );
-    call.session.pages.select(page);
-    response.setPage(page);
-    if (!call.params.background) {
-      await page.page.bringToFront().catch(() => undefined);
+    // Other calls on the new tab (its id is listed at once) wait until it has loaded.
+    const release = await page.lock.acquire('new_page', LOCK_WAIT_MS, call.signal);
+    try {
+      call.session.pages.select(page);
+      response.setPage(page);
+      if (!call.params.background) {
+        await page.page.bringToFront().catch(() => undefined);
+      }
+      await navigate(call, page, response, {
+        type: 'url',
+        url: call.params.url,
+        timeout: call.params.timeout,
+        quiet: true,
+      });
+    } finally {
+      release();
     }
-    await navigate(call, page, response, {
-      type: 'url',
-      url: call.params.url,
-      timeout: call.params.timeout,
-      quiet: true,
-    });
     response.includePages();
     pageToolSections(call, response, page);
   },
@@ -133,7 +144,7 @@ export const navigatePage = definePageTool({
       if (url === undefined) {
         throw new Error('A URL is required for navigation of type=url.');
       }
-      checkNavigableUrl(url, call.config.javascriptEvaluation);
+      await checkNavigableUrl(call, url);
     }
     if (call.params.initScript !== undefined && !call.config.javascriptEvaluation) {
       throw new Error('initScript is disabled by --no-javascript-evaluation.');
@@ -153,17 +164,25 @@ export const navigatePage = definePageTool({
 
 const BLOCKED_WITHOUT_JS = ['javascript:', 'data:', 'vbscript:'];
 
-function checkNavigableUrl(url: string, javascriptEvaluation: boolean): void {
-  let protocol: string;
+/**
+ * Refuses URLs the server must not open: javascript:/data:/vbscript: with --no-javascript-evaluation,
+ * and file: URLs (also behind view-source:) outside the allowed roots.
+ */
+export async function checkNavigableUrl(call: ToolCall<unknown>, url: string): Promise<void> {
+  let parsed: URL;
   try {
-    protocol = new URL(url).protocol;
+    parsed = new URL(url);
   } catch {
     throw new Error(
       `Invalid URL ${JSON.stringify(url)}. Pass an absolute URL such as http://localhost:3000/.`,
     );
   }
-  if (!javascriptEvaluation && BLOCKED_WITHOUT_JS.includes(protocol)) {
-    throw new Error(`${protocol} URLs are disabled by --no-javascript-evaluation.`);
+  if (!call.config.javascriptEvaluation && BLOCKED_WITHOUT_JS.includes(parsed.protocol)) {
+    throw new Error(`${parsed.protocol} URLs are disabled by --no-javascript-evaluation.`);
+  }
+  const inner = parsed.protocol === 'view-source:' ? url.slice('view-source:'.length) : url;
+  if (/^file:/i.test(inner)) {
+    await call.files.checkFileNavigation(inner);
   }
 }
 
@@ -191,8 +210,12 @@ export async function navigate(
   const timeout = navigationTimeout(slowdownFeature.get(page), request.timeout);
   const options = {timeout, waitUntil: 'load' as const, signal: call.signal};
   const beforeUnload = {answered: false, dismissed: false, handled: Promise.resolve()};
+  let dialogOpened: (dialog: OpenDialog) => void = () => undefined;
+  const blockedByDialog = new Promise<OpenDialog>(resolve => (dialogOpened = resolve));
   const stopDialogWatch = page.onDialog(dialog => {
     if (dialog.type !== 'beforeunload') {
+      // A dialog blocks the page: stop waiting for the load; the response shows the dialog.
+      dialogOpened(dialog);
       return;
     }
     beforeUnload.answered = true;
@@ -209,9 +232,14 @@ export async function navigate(
       initScriptId = (await page.page.evaluateOnNewDocument(request.initScript)).identifier;
     }
     try {
+      const untilLoaded = <T>(loading: Promise<T>): Promise<T | OpenDialog> => {
+        loading.catch(() => undefined);
+        return Promise.race([loading, blockedByDialog]);
+      };
+      let blocked = false;
       switch (request.type) {
         case 'url':
-          await page.page.goto(request.url ?? '', options);
+          blocked = isDialog(await untilLoaded(page.page.goto(request.url ?? '', options)));
           if (!request.quiet) {
             response.appendLine(`Successfully navigated to ${request.url ?? ''}.`);
           }
@@ -220,24 +248,34 @@ export async function navigate(
           if (!(await hasHistory(page, -1))) {
             throw new Error('there is no previous page in the history');
           }
-          await page.page.goBack(options);
+          blocked = isDialog(await untilLoaded(page.page.goBack(options)));
           response.appendLine(`Successfully navigated back to ${page.page.url()}.`);
           break;
         case 'forward':
           if (!(await hasHistory(page, 1))) {
             throw new Error('there is no next page in the history');
           }
-          await page.page.goForward(options);
+          blocked = isDialog(await untilLoaded(page.page.goForward(options)));
           response.appendLine(`Successfully navigated forward to ${page.page.url()}.`);
           break;
         case 'reload':
-          await page.page.reload({...options, ...(request.ignoreCache ? {ignoreCache: true} : {})});
+          blocked = isDialog(
+            await untilLoaded(
+              page.page.reload({...options, ...(request.ignoreCache ? {ignoreCache: true} : {})}),
+            ),
+          );
           response.appendLine('Successfully reloaded the page.');
           break;
       }
-      await settleDom(page, {signal: call.signal});
-      // The title event from the browser can trail the load; read it so the page list is current.
-      page.title = await page.page.title().catch(() => page.title);
+      if (blocked) {
+        response.appendLine('The page opened a dialog before it finished loading.');
+      } else {
+        await settleDom(page, {signal: call.signal});
+      }
+      // The title event from the browser can trail the load; read it (bounded: a dialog blocks it).
+      page.title = await inPage(page, () => page.page.title(), {timeoutMs: PROBE_TIMEOUT_MS}).catch(
+        () => page.title,
+      );
       page.url = page.page.url();
     } catch (error) {
       call.signal.throwIfAborted();
@@ -248,7 +286,7 @@ export async function navigate(
         );
         return;
       }
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = navigationFailure(error, request.url);
       const what = {
         url: 'navigate in',
         back: 'navigate back in',
@@ -267,6 +305,19 @@ export async function navigate(
       await page.page.removeScriptToEvaluateOnNewDocument(initScriptId).catch(() => undefined);
     }
   }
+}
+
+function isDialog(value: unknown): value is OpenDialog {
+  return typeof value === 'object' && value !== null && 'dialog' in value && 'message' in value;
+}
+
+/** The browser's reason, with the remedy when the file: guard refused a file outside the roots. */
+function navigationFailure(error: unknown, url: string | undefined): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (reason.includes('ERR_ACCESS_DENIED') && url !== undefined && /^file:/i.test(url)) {
+    return `${reason} (files outside the allowed roots cannot be opened; ${WORKSPACE_REMEDY})`;
+  }
+  return reason;
 }
 
 async function hasHistory(page: PageState, delta: number): Promise<boolean> {

@@ -2,13 +2,11 @@
  * Tool family: screencast — record the page as an mp4 with Chrome's built-in recorder (no ffmpeg),
  * one recording per page at a time.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {z} from 'zod';
 import {PageFeature} from '../browser/PageState.js';
 import {startScreenRecording, stopScreenRecording, viewportPixelSize} from '../browser/recorder.js';
-import {withExtension} from '../mcp/files.js';
+import {temporaryFileNote, withExtension} from '../mcp/files.js';
 import {definePageTool, type Tool} from './definition.js';
 
 interface ActiveRecording {
@@ -45,10 +43,8 @@ export const startScreencast = definePageTool({
     let temporaryDir: string | undefined;
     let filePath: string;
     if (call.params.filePath === undefined) {
-      // Canonical, so the path in this reply is the one screencast_stop reports.
-      temporaryDir = await fs.promises.realpath(
-        await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mcp-browser-inspector-')),
-      );
+      // In the server's temporary folder (canonical), removed when the server stops.
+      temporaryDir = await call.files.temporaryFolder();
       filePath = path.join(temporaryDir, 'screencast.mp4');
     } else {
       filePath = withExtension(call.params.filePath, '.mp4');
@@ -57,14 +53,12 @@ export const startScreencast = definePageTool({
     try {
       stream = await startScreenRecording(call.page, await viewportPixelSize(call.page));
     } catch (error) {
-      if (temporaryDir !== undefined) {
-        await fs.promises.rm(temporaryDir, {recursive: true, force: true});
-      }
+      // An unused temporary folder is empty and goes with the rest when the server stops.
       throw error;
     }
     state.active = {stream, filePath, temporaryDir};
     response.appendLine(
-      `Screencast recording started. The recording will be saved to ${filePath}. Use screencast_stop to stop recording.`,
+      `Screencast recording started. The recording will be saved to ${temporaryDir === undefined ? filePath : temporaryFileNote(filePath)}. Use screencast_stop to stop recording.`,
     );
   },
 });
@@ -91,7 +85,7 @@ export const stopScreencast = definePageTool({
     } finally {
       await handle.close();
       if (bytes === 0) {
-        await fs.promises.rm(active.temporaryDir ?? target, {recursive: true, force: true});
+        await call.files.remove(target).catch(() => undefined);
       }
     }
     if (bytes === 0) {
@@ -99,7 +93,9 @@ export const stopScreencast = definePageTool({
         'Chrome produced an empty recording (no frames were painted). Keep the page visible and changing while recording, then try again.',
       );
     }
-    response.appendLine(`The screencast recording has been stopped and saved to ${target}.`);
+    response.appendLine(
+      `The screencast recording has been stopped and saved to ${active.temporaryDir === undefined ? target : temporaryFileNote(target)}.`,
+    );
   },
 });
 

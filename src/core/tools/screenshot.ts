@@ -6,6 +6,7 @@ import {z} from 'zod';
 import {elementRect, releaseObject, resolveUid} from '../browser/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/flags.js';
+import {temporaryFileNote} from '../mcp/files.js';
 import {definePageTool} from './definition.js';
 
 /** Larger images go to a file instead of the context (chrome-devtools-mcp uses the same limit). */
@@ -81,7 +82,7 @@ export const takeScreenshot = definePageTool({
         bytes,
       );
       response.appendLine(
-        `The image is ${Math.round(bytes.length / 1024)} KB, too large to return inline. Saved screenshot to ${saved}.`,
+        `The image is ${Math.round(bytes.length / 1024)} KB, too large to return inline. Saved screenshot to ${temporaryFileNote(saved)}.`,
       );
     } else {
       response.attachImage({data: capture.data, mimeType: capture.mimeType});

@@ -2,15 +2,24 @@
  * evaluate_script: run a function (or a classic script) in the page and return its JSON result.
  * Runs over the page's own CDP session in one round trip when no DOM change follows.
  */
-import fs from 'node:fs/promises';
 import {fileURLToPath} from 'node:url';
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {releaseObject, resolveUid, type ResolvedElement} from '../browser/elements.js';
 import type {OpenDialog, PageState} from '../browser/PageState.js';
-import {abortable} from '../browser/lock.js';
+import {
+  callFunctionInPage,
+  clampTimeout,
+  evaluateInPage,
+  EvaluationTimeoutError,
+  MAX_EVALUATION_TIMEOUT_MS,
+  PROBE_TIMEOUT_MS,
+  SCRIPT_TIMEOUT_MS,
+  type InPageOptions,
+} from '../browser/evaluation.js';
 import {actAndSettle} from '../browser/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
+import type {FileAccess} from '../mcp/files.js';
 import {definePageTool} from './definition.js';
 
 export class ScriptError extends Error {}
@@ -20,37 +29,82 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
   return description.split('\n').slice(0, 8).join('\n');
 }
 
+/** How a script run is bounded: its timeout and the call's cancel signal. */
+export interface ScriptRun {
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Agent code runs bounded and is stopped in the page on timeout or cancel; dialogs it opens are
+ * answered by the caller (actAndSettle's onDialog), so they do not end the run.
+ */
+function scriptOptions(state: PageState, run: ScriptRun): InPageOptions {
+  return {
+    timeoutMs: clampTimeout(run.timeoutMs, SCRIPT_TIMEOUT_MS),
+    signal: run.signal,
+    terminate: true,
+    dialogs: 'continue',
+    session: state.session,
+    what: 'The script',
+  };
+}
+
+/** Says what happened to a script that ran too long and what the agent can do about it. */
+function explainTimeout(error: unknown): never {
+  if (error instanceof EvaluationTimeoutError) {
+    throw new ScriptError(
+      `${error.message} The page is usable again. Make the function finish sooner (no endless loops; await only what settles), or pass a larger timeout (at most ${MAX_EVALUATION_TIMEOUT_MS} ms).`,
+    );
+  }
+  throw error instanceof Error ? error : new Error(String(error));
+}
+
 /** JSON.stringify of what the function returns, computed in the page (undefined stays "undefined"). */
 export async function evaluateFunction(
   state: PageState,
   source: string,
   elements: readonly ResolvedElement[],
+  run: ScriptRun = {},
 ): Promise<string> {
   const functionSource = source.trimEnd().replace(/;$/, '');
   const declaration = `async function (...args) { const fn = (\n${functionSource}\n); return JSON.stringify(await fn(...args)); }`;
+  const options = scriptOptions(state, run);
   let response: Protocol.Runtime.CallFunctionOnResponse | Protocol.Runtime.EvaluateResponse;
-  if (elements.length > 0) {
-    const frames = new Set(elements.map(element => element.frameId));
-    if (frames.size > 1) {
-      throw new ScriptError("Elements from different frames can't be evaluated together.");
+  try {
+    if (elements.length > 0) {
+      const frames = new Set(elements.map(element => element.frameId));
+      if (frames.size > 1) {
+        throw new ScriptError("Elements from different frames can't be evaluated together.");
+      }
+      const first = elements[0];
+      response = await callFunctionInPage(
+        state,
+        {
+          functionDeclaration: declaration,
+          objectId: first?.objectId,
+          arguments: elements.map(element => ({objectId: element.objectId})),
+          awaitPromise: true,
+          returnByValue: true,
+          userGesture: true,
+        },
+        options,
+      );
+    } else {
+      response = await evaluateInPage(
+        state,
+        {
+          expression: `(${declaration})()`,
+          awaitPromise: true,
+          returnByValue: true,
+          userGesture: true,
+          replMode: false,
+        },
+        options,
+      );
     }
-    const first = elements[0];
-    response = await state.session.send('Runtime.callFunctionOn', {
-      functionDeclaration: declaration,
-      objectId: first?.objectId,
-      arguments: elements.map(element => ({objectId: element.objectId})),
-      awaitPromise: true,
-      returnByValue: true,
-      userGesture: true,
-    });
-  } else {
-    response = await state.session.send('Runtime.evaluate', {
-      expression: `(${declaration})()`,
-      awaitPromise: true,
-      returnByValue: true,
-      userGesture: true,
-      replMode: false,
-    });
+  } catch (error) {
+    explainTimeout(error);
   }
   if (response.exceptionDetails) {
     throw new ScriptError(exceptionText(response.exceptionDetails));
@@ -60,12 +114,22 @@ export async function evaluateFunction(
 }
 
 /** A classic script: its completion value, stringified. */
-export async function evaluateScript(state: PageState, source: string): Promise<string> {
-  const evaluated = await state.session.send('Runtime.evaluate', {
-    expression: source,
-    awaitPromise: true,
-    userGesture: true,
-  });
+export async function evaluateScript(
+  state: PageState,
+  source: string,
+  run: ScriptRun = {},
+): Promise<string> {
+  const options = scriptOptions(state, run);
+  let evaluated: Protocol.Runtime.EvaluateResponse;
+  try {
+    evaluated = await evaluateInPage(
+      state,
+      {expression: source, awaitPromise: true, userGesture: true},
+      options,
+    );
+  } catch (error) {
+    explainTimeout(error);
+  }
   if (evaluated.exceptionDetails) {
     throw new ScriptError(exceptionText(evaluated.exceptionDetails));
   }
@@ -75,11 +139,15 @@ export async function evaluateScript(state: PageState, source: string): Promise<
     return value === undefined ? 'undefined' : JSON.stringify(value);
   }
   try {
-    const stringified = await state.session.send('Runtime.callFunctionOn', {
-      functionDeclaration: 'function () { return JSON.stringify(this); }',
-      objectId,
-      returnByValue: true,
-    });
+    const stringified = await callFunctionInPage(
+      state,
+      {
+        functionDeclaration: 'function () { return JSON.stringify(this); }',
+        objectId,
+        returnByValue: true,
+      },
+      {...options, timeoutMs: PROBE_TIMEOUT_MS},
+    ).catch(explainTimeout);
     if (stringified.exceptionDetails) {
       throw new ScriptError(exceptionText(stringified.exceptionDetails));
     }
@@ -107,10 +175,10 @@ export function dialogResponder(
   };
 }
 
-async function readSource(path: string): Promise<string> {
+async function readSource(files: FileAccess, path: string): Promise<string> {
   const file = path.startsWith('file:') ? fileURLToPath(path) : path;
   try {
-    return await fs.readFile(file, 'utf8');
+    return await files.readTextFile(file);
   } catch (error) {
     throw new Error(
       `Unable to read script source from ${path}: ${error instanceof Error ? error.message : String(error)}`,
@@ -162,6 +230,13 @@ export const evaluateScriptTool = definePageTool({
       .boolean()
       .optional()
       .describe('Wait for DOM changes the script causes to settle. Default true.'),
+    timeout: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        `Max run time in ms before the script is stopped (default ${SCRIPT_TIMEOUT_MS}, max ${MAX_EVALUATION_TIMEOUT_MS}).`,
+      ),
   },
   filePaths: [
     {param: 'filePath', scope: 'always'},
@@ -172,7 +247,7 @@ export const evaluateScriptTool = definePageTool({
     if ((params.function === undefined) === (params.sourcePath === undefined)) {
       throw new Error('Specify exactly one of function or sourcePath.');
     }
-    const source = params.function ?? (await readSource(params.sourcePath ?? ''));
+    const source = params.function ?? (await readSource(call.files, params.sourcePath ?? ''));
     const format = params.format ?? 'function';
     const uids = params.args ?? [];
     if (format === 'script' && uids.length > 0) {
@@ -186,14 +261,13 @@ export const evaluateScriptTool = definePageTool({
     try {
       const outcome = await actAndSettle(
         page,
-        // A page promise cannot be cancelled, but the call stops waiting for it (and frees the page).
-        () =>
-          abortable(
-            format === 'script'
-              ? evaluateScript(page, source)
-              : evaluateFunction(page, source, elements),
-            call.signal,
-          ),
+        // Bounded; on timeout or cancel the script is stopped in the page, which stays usable.
+        () => {
+          const run = {timeoutMs: params.timeout, signal: call.signal};
+          return format === 'script'
+            ? evaluateScript(page, source, run)
+            : evaluateFunction(page, source, elements, run);
+        },
         {
           signal: call.signal,
           waitForDom: params.waitForStableDom ?? true,

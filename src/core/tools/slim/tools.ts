@@ -38,7 +38,7 @@ export const slimEvaluate = definePageTool({
   blockedByDialog: true,
   schema: {script: z.string().describe('JS script to run on the page')},
   handler: async (call, response) => {
-    response.appendLine(await evaluateScript(call.page, call.params.script));
+    response.appendLine(await evaluateScript(call.page, call.params.script, {signal: call.signal}));
   },
 });
 

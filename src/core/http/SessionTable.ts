@@ -1,0 +1,129 @@
+/**
+ * The open MCP HTTP sessions, reaped so they cannot pile up: a session with no request or open
+ * stream for the idle timeout is closed (a client killed with SIGKILL never says goodbye), and when
+ * the cap is reached a new session closes the longest-idle one. A session with a request or a
+ * stream in flight is never reaped.
+ */
+import type {ServerResponse} from 'node:http';
+import type {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type {McpSession} from '../mcp/McpSession.js';
+
+export interface SessionLimits {
+  idleTimeoutMs: number;
+  max: number;
+}
+
+export type ReapReason = 'idle' | 'limit';
+
+export interface SessionEntry {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly session: McpSession;
+  lastActive: number;
+  inFlight: number;
+}
+
+export class SessionTable {
+  readonly #entries = new Map<string, SessionEntry>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly onReap: (session: McpSession, reason: ReapReason, idleMs: number) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  sessions(): McpSession[] {
+    return [...this.#entries.values()].map(entry => entry.session);
+  }
+
+  get(id: string): SessionEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  add(id: string, transport: StreamableHTTPServerTransport, session: McpSession): SessionEntry {
+    const entry: SessionEntry = {transport, session, lastActive: this.now(), inFlight: 0};
+    this.#entries.set(id, entry);
+    this.#schedule();
+    return entry;
+  }
+
+  delete(id: string): void {
+    this.#entries.delete(id);
+  }
+
+  /** One request (or stream) on a session: it counts as active until its response closes. */
+  track(entry: SessionEntry, response: ServerResponse): void {
+    entry.inFlight++;
+    entry.lastActive = this.now();
+    response.once('close', () => {
+      entry.inFlight--;
+      entry.lastActive = this.now();
+    });
+  }
+
+  /**
+   * Makes room for one more session: at the cap, the longest-idle session without a request in
+   * flight is closed. False when every session is busy.
+   */
+  async makeRoom(): Promise<boolean> {
+    if (this.#entries.size < this.limits.max) {
+      return true;
+    }
+    let oldest: [string, SessionEntry] | undefined;
+    for (const item of this.#entries) {
+      if (item[1].inFlight === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) {
+        oldest = item;
+      }
+    }
+    if (!oldest) {
+      return false;
+    }
+    await this.#reap(oldest[0], oldest[1], 'limit');
+    return true;
+  }
+
+  async #reap(id: string, entry: SessionEntry, reason: ReapReason): Promise<void> {
+    this.#entries.delete(id);
+    this.onReap(entry.session, reason, this.now() - entry.lastActive);
+    await entry.session.close();
+  }
+
+  #schedule(): void {
+    if (this.#timer) {
+      return;
+    }
+    // Checked a few times per timeout, at most once a minute.
+    const every = Math.min(60_000, Math.max(100, Math.floor(this.limits.idleTimeoutMs / 4)));
+    this.#timer = setInterval(() => void this.#sweep(), every);
+    this.#timer.unref();
+  }
+
+  async #sweep(): Promise<void> {
+    const now = this.now();
+    for (const [id, entry] of [...this.#entries]) {
+      if (entry.inFlight === 0 && now - entry.lastActive >= this.limits.idleTimeoutMs) {
+        await this.#reap(id, entry, 'idle');
+      }
+    }
+    if (this.#entries.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    if (this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    for (const entry of entries) {
+      await entry.session.close();
+    }
+  }
+}
