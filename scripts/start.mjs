@@ -213,6 +213,18 @@ async function main() {
       stopChildren(signal);
     });
   }
+  // npm passes a SIGTERM to its `sh -c` only, which dies and leaves this script re-parented: when
+  // npm started us, losing the parent means stopping (the children get the signal as above).
+  if (process.env.npm_lifecycle_event !== undefined && process.platform !== 'win32') {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) {
+        clearInterval(watch);
+        process.emit('SIGTERM', 'SIGTERM');
+      }
+    }, 250);
+    watch.unref();
+  }
   // A crash of this script must not orphan the app or the server.
   process.on('exit', () => {
     for (const child of children) {

@@ -9,6 +9,7 @@ import {detectDisplay, parseFlags} from '../core/config/flags.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
+import {watchNpmParent} from './parentWatch.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -54,6 +55,18 @@ async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(0));
   }
+  // Even on a hard exit, leave no temporary files behind.
+  process.on('exit', () => engine.temporaryFiles.removeAll());
+  watchNpmParent(process.env, () => {
+    log('The npm process that started the server is gone; stopping.');
+    shutdown(0);
+  });
+
+  // Said at start-up, so the person starting the server sees it; the browser still starts lazily.
+  const browserProblem = engine.preflight();
+  if (browserProblem !== undefined) {
+    log(`Warning: ${browserProblem}`);
+  }
 
   try {
     await engine.startHttp(config.stdio);
@@ -71,10 +84,44 @@ async function main(): Promise<number> {
     await engine.connectStdio();
   }
   if (config.readyFile !== undefined) {
-    engine.writeReadyFile(config.readyFile);
+    try {
+      engine.writeReadyFile(config.readyFile);
+    } catch (error) {
+      log(
+        `mcp-browser-inspector: Cannot write --readyFile ${config.readyFile}: ${readyFileProblem(error)}. Pass a path in a writable folder.`,
+      );
+      await engine.stop();
+      return 2;
+    }
   }
   log(engine.startupLine());
+  // One step to the inspector, as Jupyter does: the full URL with the token, only to a terminal
+  // (never in --stdio mode, where stdout is MCP, and never into logs or files).
+  if (!config.stdio && process.stdout.isTTY) {
+    const url = engine.inspectorUrlWithToken();
+    if (url !== undefined) {
+      process.stdout.write(`Open the inspector: ${url}\n`);
+    }
+  }
   return -1;
+}
+
+function readyFileProblem(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
+  const reasons: Record<string, string> = {
+    ENOTDIR: 'a folder on its path is a file',
+    EISDIR: 'it is a folder',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOENT: 'its folder cannot be created',
+  };
+  return (code !== undefined ? reasons[code] : undefined) ?? firstLine(error);
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }
 
 main().then(

@@ -282,6 +282,12 @@ export class Engine {
       : `MCP Browser Inspector ${this.options.version}`;
   }
 
+  /** The inspector URL with the token in its fragment: for a terminal only, never for logs. */
+  inspectorUrlWithToken(): string | undefined {
+    const server = this.#http;
+    return server ? `${server.inspectorUrl}#token=${this.token.token}` : undefined;
+  }
+
   state(): InspectorState {
     const server = this.#http;
     return {

@@ -27,15 +27,15 @@ describe('token from the URL fragment', () => {
   it('takes the token from #token=…, stores it for this tab and strips it from the address bar', () => {
     const storage = new MemoryStorage();
     const replaced: string[] = [];
-    const token = takeToken({hash: '#token=abc123', pathname: '/', search: '?x=1'}, storage, url =>
+    const token = takeToken({hash: '#token=abc123def456ghi789', pathname: '/', search: '?x=1'}, storage, url =>
       replaced.push(url),
     );
-    expect(token).toBe('abc123');
+    expect(token).toBe('abc123def456ghi789');
     expect(replaced).toEqual(['/?x=1']);
-    expect([...storage.values.values()]).toEqual(['abc123']);
+    expect([...storage.values.values()]).toEqual(['abc123def456ghi789']);
     // A reload has no fragment: the stored token is used.
     expect(takeToken({hash: '', pathname: '/', search: ''}, storage, () => undefined)).toBe(
-      'abc123',
+      'abc123def456ghi789',
     );
   });
 
@@ -90,7 +90,7 @@ function setup(probe: 'ok' | 'unauthorized' | 'unreachable' = 'ok') {
   const statuses: ConnectionStatus[] = [];
   const connection = new WebSocketConnection({
     origin: 'http://127.0.0.1:7624',
-    token: 'secret-token',
+    token: 'secret-token-0123456789',
     createSocket: (url, protocols) => {
       const socket = new FakeSocket(url, protocols);
       sockets.push(socket);
@@ -122,7 +122,7 @@ describe('WebSocketConnection', () => {
     const {last, statuses} = setup();
     const socket = last();
     expect(socket.url).toBe('ws://127.0.0.1:7624/inspector');
-    expect(socket.protocols).toEqual(['mcp-browser-inspector.v1', 'bearer.secret-token']);
+    expect(socket.protocols).toEqual(['mcp-browser-inspector.v1', 'bearer.secret-token-0123456789']);
     socket.open();
     expect(statuses.at(-1)).toEqual({state: 'open'});
     expect(socket.sent).toEqual([{kind: 'subscribe', fromSeq: 0}]);

@@ -6,7 +6,7 @@
 import type fs from 'node:fs';
 import {z} from 'zod';
 import {sendUntyped} from './cdp.js';
-import {withTimeout} from './lock.js';
+import {inPage} from './evaluation.js';
 import type {PageState} from './PageState.js';
 
 const streamReply = z.object({stream: z.string()});
@@ -26,15 +26,16 @@ export async function viewportPixelSize(
   const metrics = await page.session.send('Page.getLayoutMetrics');
   const {clientWidth, clientHeight} = metrics.cssVisualViewport;
   // The page may be stuck (a dialog blocks script): fall back to 1 rather than wait.
-  const ratio = await withTimeout(
-    sendUntyped(
-      page.session,
-      'Runtime.evaluate',
-      {expression: 'devicePixelRatio', returnByValue: true},
-      pixelRatioReply,
-    ),
-    1_000,
-    'devicePixelRatio timed out',
+  const ratio = await inPage(
+    page,
+    () =>
+      sendUntyped(
+        page.session,
+        'Runtime.evaluate',
+        {expression: 'devicePixelRatio', returnByValue: true},
+        pixelRatioReply,
+      ),
+    {timeoutMs: 1_000},
   )
     .then(reply => reply.result.value)
     .catch(() => undefined);

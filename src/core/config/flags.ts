@@ -12,7 +12,7 @@ import {
   categoryFlagName,
   type ToolCategory,
 } from '../../shared/categories.js';
-import {DEFAULT_PORT, TOKEN_ENV} from '../../shared/constants.js';
+import {DEFAULT_PORT, TOKEN_ENV, TOKEN_PATTERN} from '../../shared/constants.js';
 
 export const CHROME_CHANNELS = ['stable', 'beta', 'dev', 'canary'] as const;
 export type ChromeChannel = (typeof CHROME_CHANNELS)[number];
@@ -381,7 +381,7 @@ export function helpText(): string {
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const positiveIntSchema = z.coerce.number().int().positive();
 const qualitySchema = z.coerce.number().int().min(0).max(100);
-const tokenSchema = z.string().regex(/^[A-Za-z0-9._~-]{16,512}$/);
+const tokenSchema = z.string().regex(TOKEN_PATTERN);
 const wsHeadersSchema = z.record(z.string(), z.string());
 
 function valueError(spec: FlagSpec, given: unknown): FlagError {
@@ -724,7 +724,7 @@ function sessionLimits(args: Record<string, unknown>): ServerConfig['sessions'] 
   const idleSeconds =
     idleRaw === undefined
       ? DEFAULT_SESSION_IDLE_SECONDS
-      : parseWith('sessionIdleTimeout', z.coerce.number().positive().finite(), idleRaw);
+      : parseWith('sessionIdleTimeout', z.coerce.number().positive(), idleRaw);
   return {
     idleTimeoutMs: Math.round(idleSeconds * 1000),
     max:

@@ -29,6 +29,8 @@ type SectionRenderer = () => Promise<string | undefined> | string | undefined;
 export interface SnapshotRequest {
   verbose: boolean;
   filePath?: string | undefined;
+  /** The snapshot is what the call is for: failing to take or save it fails the call. */
+  required?: boolean;
 }
 
 export class ResponseBuilder {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {
-  BrowserFileRoots,
+  type BrowserFileRoots,
   canonicalPath,
   FileAccessError,
   filePathOfUrl,

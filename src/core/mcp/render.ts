@@ -39,10 +39,16 @@ export async function renderResponse(
   }
 
   const sections = response.sections;
-  // Snapshot failures are reported in place, not as a failed call: the action itself succeeded.
-  const snapshotPromise = renderSnapshot(response, files).catch(
-    (error: unknown) => `Could not take a snapshot: ${message(error)}`,
-  );
+  // A snapshot added to an action fails in place (the action itself succeeded); one the call
+  // exists for (take_snapshot), or one that could not be saved, fails the call.
+  const snapshotPromise = renderSnapshot(response, files).catch((error: unknown) => {
+    const request = response.snapshot;
+    if (request?.required || request?.filePath !== undefined) {
+      response.error ??= error instanceof Error ? error : new Error(message(error));
+      return undefined;
+    }
+    return `Could not take a snapshot: ${message(error)}`;
+  });
   const rendered = await Promise.all(
     sections.map(async section => ({
       order: section.order,

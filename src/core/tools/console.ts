@@ -22,7 +22,7 @@ import {
   stackTraceLines,
 } from '../browser/collectors/consoleFormat.js';
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
-import {abortable, withTimeout} from '../browser/lock.js';
+import {inPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
 import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
@@ -272,15 +272,12 @@ interface PageCallOptions {
 async function callInPage(
   client: CDPSession,
   params: Protocol.Runtime.CallFunctionOnRequest,
-  {signal}: PageCallOptions,
+  {page, signal}: PageCallOptions,
 ): Promise<unknown> {
-  const result = await abortable(
-    withTimeout(
-      client.send('Runtime.callFunctionOn', {...params, returnByValue: true}),
-      DETAIL_TIMEOUT_MS,
-      'The page did not answer in time.',
-    ),
-    signal,
+  const result = await inPage(
+    page,
+    () => client.send('Runtime.callFunctionOn', {...params, returnByValue: true}),
+    {timeoutMs: DETAIL_TIMEOUT_MS, signal, session: client, what: 'The page'},
   );
   if (result.exceptionDetails) {
     throw new Error(result.exceptionDetails.text);

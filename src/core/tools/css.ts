@@ -9,6 +9,7 @@
  */
 import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
+import {callFunctionInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
 import {releaseObject, resolveUid} from '../browser/elements.js';
 import type {PageState} from '../browser/PageState.js';
 import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
@@ -875,6 +876,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, message: string):
 
 /** Looks up the element each @container query of the matched rules resolves to. */
 async function containerLabels(
+  state: PageState,
   session: CDPSession,
   nodeId: number,
   matched: Protocol.CSS.GetMatchedStylesForNodeResponse,
@@ -908,11 +910,12 @@ async function containerLabels(
         if (!object.objectId) {
           return;
         }
-        const described = await session.send('Runtime.callFunctionOn', {
-          objectId: object.objectId,
-          functionDeclaration: DESCRIBE_ELEMENT,
-          returnByValue: true,
-        });
+        const objectId = object.objectId;
+        const described = await callFunctionInPage(
+          state,
+          {objectId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true},
+          {session, timeoutMs: PROBE_TIMEOUT_MS},
+        );
         const info = elementInfoSchema.safeParse(described.result.value);
         if (info.success) {
           labels.set(key, info.data.selector);
@@ -948,22 +951,26 @@ async function collectReport(state: PageState, uid: string): Promise<CssReport> 
       throw new Error(gone);
     }
     // Text nodes (what snapshots often point at) are styled through their parent element.
-    const elementRef = await session.send('Runtime.callFunctionOn', {
-      objectId: node.object.objectId,
-      functionDeclaration:
-        'function () { return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement; }',
-    });
+    const elementRef = await callFunctionInPage(
+      state,
+      {
+        objectId: node.object.objectId,
+        functionDeclaration:
+          'function () { return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement; }',
+      },
+      {session, timeoutMs: PROBE_TIMEOUT_MS},
+    );
     const elementId = elementRef.result.objectId;
     if (!elementId) {
       throw new Error(
         `Element with uid "${uid}" is not an element node and has no parent element.`,
       );
     }
-    const described = await session.send('Runtime.callFunctionOn', {
-      objectId: elementId,
-      functionDeclaration: DESCRIBE_ELEMENT,
-      returnByValue: true,
-    });
+    const described = await callFunctionInPage(
+      state,
+      {objectId: elementId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true},
+      {session, timeoutMs: PROBE_TIMEOUT_MS},
+    );
     const element = elementInfoSchema.safeParse(described.result.value);
     if (!element.success) {
       throw new Error(`Could not describe the element with uid "${uid}".`);
@@ -978,7 +985,7 @@ async function collectReport(state: PageState, uid: string): Promise<CssReport> 
     const matched = await session.send('CSS.getMatchedStylesForNode', {nodeId});
     const usesVariables = JSON.stringify(matched).includes('var(');
     const [containers, computed] = await Promise.all([
-      containerLabels(session, nodeId, matched),
+      containerLabels(state, session, nodeId, matched),
       usesVariables
         ? session
             .send('CSS.getComputedStyleForNode', {nodeId})

@@ -18,6 +18,7 @@ import {
   type GeolocationSetting,
   type ViewportSetting,
 } from '../browser/emulationState.js';
+import {DialogOpenedError, evaluateInPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
 import {registerResponseDecorator} from '../mcp/decorators.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
@@ -253,27 +254,23 @@ const innerSizeSchema = z.tuple([z.number(), z.number()]);
 const RESIZE_SETTLE_MS = 1_000;
 
 async function innerSize(page: PageState): Promise<{width: number; height: number}> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const {result} = await Promise.race([
-      page.session.send('Runtime.evaluate', {
-        expression: '[innerWidth, innerHeight]',
-        returnByValue: true,
-      }),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => {
-          reject(new Error('The page did not answer. It may be busy; retry when it responds.'));
-        }, RESIZE_SETTLE_MS * 2);
-      }),
-    ]);
-    const size = innerSizeSchema.safeParse(result.value);
-    if (!size.success) {
-      throw new Error('Could not read the page size back after resizing.');
+  const {result} = await evaluateInPage(
+    page,
+    {expression: '[innerWidth, innerHeight]', returnByValue: true},
+    {timeoutMs: RESIZE_SETTLE_MS * 2},
+  ).catch((error: unknown) => {
+    if (error instanceof DialogOpenedError) {
+      throw error;
     }
-    return {width: size.data[0], height: size.data[1]};
-  } finally {
-    clearTimeout(timer);
+    throw new Error('The page did not answer. It may be busy; retry when it responds.', {
+      cause: error,
+    });
+  });
+  const size = innerSizeSchema.safeParse(result.value);
+  if (!size.success) {
+    throw new Error('Could not read the page size back after resizing.');
   }
+  return {width: size.data[0], height: size.data[1]};
 }
 
 /** Reads window.innerWidth/innerHeight, waiting (bounded) for them to reach the requested size. */

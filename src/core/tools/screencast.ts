@@ -49,13 +49,8 @@ export const startScreencast = definePageTool({
     } else {
       filePath = withExtension(call.params.filePath, '.mp4');
     }
-    let stream: string;
-    try {
-      stream = await startScreenRecording(call.page, await viewportPixelSize(call.page));
-    } catch (error) {
-      // An unused temporary folder is empty and goes with the rest when the server stops.
-      throw error;
-    }
+    // An unused temporary folder is empty and goes with the rest when the server stops.
+    const stream = await startScreenRecording(call.page, await viewportPixelSize(call.page));
     state.active = {stream, filePath, temporaryDir};
     response.appendLine(
       `Screencast recording started. The recording will be saved to ${temporaryDir === undefined ? filePath : temporaryFileNote(filePath)}. Use screencast_stop to stop recording.`,

@@ -26,6 +26,7 @@ export const takeSnapshot = definePageTool({
     response.includeSnapshot({
       verbose: call.params.verbose ?? false,
       filePath: call.params.filePath,
+      required: true,
     });
     return Promise.resolve();
   },

@@ -150,7 +150,7 @@ export const executeThirdPartyDeveloperTool = definePageTool({
       return;
     }
 
-    const result = await executeEventTool(page, toolName, params);
+    const result = await executeEventTool(page, toolName, params, call.signal);
     if (result.json === undefined) {
       response.appendLine('Tool returned no result.');
     } else {

@@ -19,6 +19,7 @@ import type {
 import type {ToolCategory} from '../../shared/categories.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import {sendUntyped} from '../browser/cdp.js';
+import {evaluateInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
 import {PageFeature, type AttachableFeature, type PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {
@@ -677,10 +678,11 @@ export class WebMcpService {
 
   async #hasModelContext(page: PageState): Promise<boolean | undefined> {
     try {
-      const {result} = await page.session.send('Runtime.evaluate', {
-        expression: "'modelContext' in document",
-        returnByValue: true,
-      });
+      const {result} = await evaluateInPage(
+        page,
+        {expression: "'modelContext' in document", returnByValue: true},
+        {timeoutMs: PROBE_TIMEOUT_MS},
+      );
       return typeof result.value === 'boolean' ? result.value : undefined;
     } catch {
       return undefined;

@@ -13,6 +13,12 @@ import {resolveUid} from '../browser/elements.js';
 import type {PageState} from '../browser/PageState.js';
 import {snapshotFeature, takeSnapshot} from '../browser/snapshot.js';
 import {sendUntyped} from '../browser/cdp.js';
+import {
+  evaluateInPage,
+  inPage,
+  PROBE_TIMEOUT_MS,
+  SCRIPT_TIMEOUT_MS,
+} from '../browser/evaluation.js';
 
 export interface ThirdPartyTool {
   name: string;
@@ -204,11 +210,10 @@ export function replaceHtmlElementsWithUids(schema: unknown): void {
 }
 
 async function windowObjectId(page: PageState): Promise<string> {
-  const evaluated = await sendUntyped(
-    page.session,
-    'Runtime.evaluate',
-    {expression: 'window'},
-    evaluationSchema,
+  const evaluated = await inPage(
+    page,
+    () => sendUntyped(page.session, 'Runtime.evaluate', {expression: 'window'}, evaluationSchema),
+    {timeoutMs: PROBE_TIMEOUT_MS},
   );
   const objectId = evaluated.result.objectId;
   if (objectId === undefined) {
@@ -233,11 +238,17 @@ export async function discoverEventToolGroups(page: PageState): Promise<ThirdPar
   } finally {
     void page.session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
   }
-  const evaluated = await sendUntyped(
-    page.session,
-    'Runtime.evaluate',
-    {expression: DISCOVER_SCRIPT, awaitPromise: true, returnByValue: true},
-    evaluationSchema,
+  // The page's own handler runs here: bounded, raced against dialogs, stopped if it hangs.
+  const evaluated = await inPage(
+    page,
+    () =>
+      sendUntyped(
+        page.session,
+        'Runtime.evaluate',
+        {expression: DISCOVER_SCRIPT, awaitPromise: true, returnByValue: true},
+        evaluationSchema,
+      ),
+    {terminate: true, what: "The page's devtoolstooldiscovery handler"},
   );
   if (evaluated.exceptionDetails) {
     throw new Error(
@@ -292,6 +303,7 @@ export async function executeEventTool(
   page: PageState,
   toolName: string,
   params: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<ThirdPartyResult> {
   const elementIds: string[] = [];
   for (const value of Object.values(params)) {
@@ -311,21 +323,27 @@ export async function executeEventTool(
   let stashedCount: number;
   let json: string | undefined;
   try {
-    const called = await sendUntyped(
-      page.session,
-      'Runtime.callFunctionOn',
-      {
-        functionDeclaration: EXECUTE_FUNCTION,
-        objectId,
-        arguments: [
-          {value: toolName},
-          {value: params},
-          ...elementIds.map(elementId => ({objectId: elementId})),
-        ],
-        awaitPromise: true,
-        returnByValue: true,
-      },
-      evaluationSchema,
+    // The page's tool runs here: bounded, and stopped in the page on timeout or cancel.
+    const called = await inPage(
+      page,
+      () =>
+        sendUntyped(
+          page.session,
+          'Runtime.callFunctionOn',
+          {
+            functionDeclaration: EXECUTE_FUNCTION,
+            objectId,
+            arguments: [
+              {value: toolName},
+              {value: params},
+              ...elementIds.map(elementId => ({objectId: elementId})),
+            ],
+            awaitPromise: true,
+            returnByValue: true,
+          },
+          evaluationSchema,
+        ),
+      {timeoutMs: SCRIPT_TIMEOUT_MS, signal, terminate: true, what: `The page tool ${toolName}`},
     );
     if (called.exceptionDetails) {
       const description =
@@ -358,11 +376,16 @@ async function stashedBackendNodeIds(
   const ids: (number | undefined)[] = [];
   try {
     for (let index = 0; index < count; index++) {
-      const evaluated = await sendUntyped(
-        page.session,
-        'Runtime.evaluate',
-        {expression: `window.__dtmcp.stashedElements[${index}]`},
-        evaluationSchema,
+      const evaluated = await inPage(
+        page,
+        () =>
+          sendUntyped(
+            page.session,
+            'Runtime.evaluate',
+            {expression: `window.__dtmcp.stashedElements[${index}]`},
+            evaluationSchema,
+          ),
+        {timeoutMs: PROBE_TIMEOUT_MS},
       );
       const objectId = evaluated.result.objectId;
       if (objectId === undefined) {
@@ -379,11 +402,11 @@ async function stashedBackendNodeIds(
       ids.push(described?.node.backendNodeId);
     }
   } finally {
-    void page.session
-      .send('Runtime.evaluate', {
-        expression: 'window.__dtmcp && (window.__dtmcp.stashedElements = undefined)',
-      })
-      .catch(() => undefined);
+    void evaluateInPage(
+      page,
+      {expression: 'window.__dtmcp && (window.__dtmcp.stashedElements = undefined)'},
+      {timeoutMs: PROBE_TIMEOUT_MS},
+    ).catch(() => undefined);
   }
   return ids;
 }

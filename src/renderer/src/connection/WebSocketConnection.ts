@@ -21,6 +21,7 @@ import type {
   ServerMessage,
 } from '../../../shared/protocol.js';
 import {decodeInline, type Decoder} from './decode.js';
+import {isWellFormedToken} from './token.js';
 
 export interface SocketLike {
   readonly readyState: number;
@@ -49,6 +50,8 @@ const OPEN = 1;
 
 export const MISSING_TOKEN_MESSAGE =
   'This page needs the inspector token. Open the exact inspector URL the server printed at startup (it ends in #token=…), or use the token from the file named in that line.';
+export const MALFORMED_TOKEN_MESSAGE =
+  'The token in this address is not a valid inspector token (it must be 16 or more characters from A-Z a-z 0-9 . _ ~ -; "<token>" is only a placeholder). Open the inspector URL with the real token from the file named in the startup line, or the full URL the server printed to its terminal.';
 export const WRONG_TOKEN_MESSAGE =
   'The server refused this token (it may have restarted with a new one). Open the inspector URL the server printed at startup (it ends in #token=…), or take the token from the file named in that line.';
 
@@ -102,6 +105,10 @@ export class WebSocketConnection implements InspectorConnection {
     };
     if (options.token === undefined) {
       this.#setStatus({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
+      return;
+    }
+    if (!isWellFormedToken(options.token)) {
+      this.#setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
       return;
     }
     this.#connect();
@@ -182,10 +189,17 @@ export class WebSocketConnection implements InspectorConnection {
       return;
     }
     const wsOrigin = this.#options.origin.replace(/^http/, 'ws');
-    const socket = this.#options.createSocket(`${wsOrigin}${INSPECTOR_WS_PATH}`, [
-      WS_PROTOCOL,
-      `${WS_TOKEN_PROTOCOL_PREFIX}${token}`,
-    ]);
+    let socket: SocketLike;
+    try {
+      socket = this.#options.createSocket(`${wsOrigin}${INSPECTOR_WS_PATH}`, [
+        WS_PROTOCOL,
+        `${WS_TOKEN_PROTOCOL_PREFIX}${token}`,
+      ]);
+    } catch {
+      // The browser refuses the sub-protocol (a token it cannot carry): retrying cannot help.
+      this.#setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
+      return;
+    }
     this.#socket = socket;
     let opened = false;
     socket.onopen = () => {

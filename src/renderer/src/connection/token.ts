@@ -3,6 +3,8 @@
  * server), is kept in sessionStorage for reloads of this tab, and is removed from the address bar
  * so it does not end up in screenshots, history or a copied link.
  */
+import {TOKEN_PATTERN} from '../../../shared/constants.js';
+
 const STORAGE_KEY = 'mcp-browser-inspector.token';
 
 export interface TokenLocation {
@@ -15,6 +17,11 @@ export interface TokenStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
+}
+
+/** Whether a token can be a server token at all (and be sent as a WebSocket sub-protocol). */
+export function isWellFormedToken(token: string): boolean {
+  return TOKEN_PATTERN.test(token);
 }
 
 export function tokenFromFragment(hash: string): string | undefined {
@@ -38,7 +45,12 @@ export function takeToken(
   const fromFragment = tokenFromFragment(location.hash);
   if (fromFragment !== undefined) {
     try {
-      storage.setItem(STORAGE_KEY, fromFragment);
+      // A malformed one (e.g. the "<token>" placeholder copied as printed) is not kept.
+      if (isWellFormedToken(fromFragment)) {
+        storage.setItem(STORAGE_KEY, fromFragment);
+      } else {
+        storage.removeItem(STORAGE_KEY);
+      }
     } catch {
       // Storage can be disabled; the token still works for this page load.
     }

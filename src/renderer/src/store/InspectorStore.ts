@@ -7,6 +7,7 @@
 import type {ConnectionStatus} from '../../../shared/connection.js';
 import type {
   BrowserStatus,
+  ClientRef,
   CategoryState,
   ConnectedClient,
   EventBatch,
@@ -74,6 +75,8 @@ export interface InspectorSnapshot {
   pages: readonly PageInfo[];
   browser: BrowserStatus | undefined;
   clients: readonly ConnectedClient[];
+  /** Sessions the server closed (idle expiry or session cap), newest last (bounded). */
+  expiredSessions: readonly ExpiredSession[];
   webmcpTools: readonly WebMcpToolView[];
   /** Latest state of each WebMCP invocation, oldest first (bounded). */
   webmcpInvocations: readonly WebMcpInvocation[];
@@ -85,7 +88,16 @@ export interface InspectorSnapshot {
   lastSeq: number;
 }
 
+export interface ExpiredSession {
+  client: ClientRef;
+  reason: 'idle' | 'limit';
+  idleMs: number;
+  /** Server time of the event. */
+  at: number;
+}
+
 export const TELEMETRY_CAPACITY = 5_000;
+export const EXPIRED_SESSION_CAPACITY = 20;
 export const WEBMCP_INVOCATION_CAPACITY = 1_000;
 
 const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], tools: []};
@@ -118,6 +130,7 @@ export class InspectorStore {
       pages: [],
       browser: undefined,
       clients: [],
+      expiredSessions: [],
       webmcpTools: [],
       webmcpInvocations: [],
       telemetry: [],
@@ -259,6 +272,14 @@ export class InspectorStore {
         case 'clientDisconnected':
           clients ??= this.#snapshot.clients.slice();
           clients = clients.filter(client => client.id !== event.clientId);
+          break;
+        case 'sessionExpired':
+          clients ??= this.#snapshot.clients.slice();
+          clients = clients.filter(client => client.id !== event.client.id);
+          patch.expiredSessions = [
+            ...(patch.expiredSessions ?? this.#snapshot.expiredSessions),
+            {client: event.client, reason: event.reason, idleMs: event.idleMs, at: envelope.time},
+          ].slice(-EXPIRED_SESSION_CAPACITY);
           break;
         case 'telemetry':
           telemetry ??= this.#snapshot.telemetry.slice();

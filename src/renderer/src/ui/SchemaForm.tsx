@@ -4,6 +4,7 @@
  */
 import Form from '@rjsf/core';
 import type {RJSFSchema, UiSchema} from '@rjsf/utils';
+import {revealInvisible} from './revealInvisible.js';
 import {cfWorkerValidator} from './schemaValidator.js';
 
 export type FormValues = Record<string, unknown>;
@@ -21,6 +22,36 @@ export function isSchemaObject(value: unknown): value is RJSFSchema {
   return isPlainObject(value);
 }
 
+type SchemaDefinition = NonNullable<RJSFSchema['properties']>[string];
+
+/**
+ * The schema as shown: labels and descriptions (page-supplied text) with invisible and bidi
+ * characters made visible. Property names and values are left alone, so what is sent is unchanged.
+ */
+export function displaySchema(schema: RJSFSchema): RJSFSchema {
+  const shown: RJSFSchema = {...schema};
+  if (schema.title !== undefined) {
+    shown.title = revealInvisible(schema.title);
+  }
+  if (schema.description !== undefined) {
+    shown.description = revealInvisible(schema.description);
+  }
+  if (schema.properties) {
+    const properties: Record<string, SchemaDefinition> = {};
+    for (const [key, child] of Object.entries(schema.properties)) {
+      properties[key] =
+        typeof child === 'boolean'
+          ? child
+          : {...displaySchema(child), title: revealInvisible(child.title ?? key)};
+    }
+    shown.properties = properties;
+  }
+  if (schema.items !== undefined && !Array.isArray(schema.items) && typeof schema.items !== 'boolean') {
+    shown.items = displaySchema(schema.items);
+  }
+  return shown;
+}
+
 export function SchemaForm(props: {
   schema: RJSFSchema;
   uiSchema: UiSchema;
@@ -32,7 +63,7 @@ export function SchemaForm(props: {
   const {onChange, onSubmit} = props;
   return (
     <Form
-      schema={props.schema}
+      schema={displaySchema(props.schema)}
       uiSchema={props.uiSchema}
       formData={props.formData}
       validator={cfWorkerValidator}

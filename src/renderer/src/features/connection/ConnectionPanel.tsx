@@ -4,7 +4,8 @@
  */
 import {CopyButton} from '../../ui/CopyButton.js';
 import {EmptyState} from '../../ui/EmptyState.js';
-import {formatClock} from '../../ui/format.js';
+import {formatClock, formatDuration} from '../../ui/format.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 import {type ConnectionModel, useConnectionModel} from './useConnectionModel.js';
 import './connection.css';
 
@@ -38,6 +39,7 @@ export function ConnectionPanel(): React.JSX.Element {
       )}
       <h2>Connected clients</h2>
       <Clients model={model} />
+      <ExpiredSessions model={model} />
       <h2>Browser</h2>
       <Browser model={model} />
     </div>
@@ -80,6 +82,31 @@ function Endpoint(props: {model: ConnectionModel}): React.JSX.Element {
   );
 }
 
+/** Sessions the server closed itself, so a vanished client is explained. */
+function ExpiredSessions(props: {model: ConnectionModel}): React.JSX.Element | null {
+  const {expiredSessions} = props.model;
+  if (expiredSessions.length === 0) {
+    return null;
+  }
+  return (
+    <section className="expired-sessions" aria-label="Sessions closed by the server">
+      <h3>Closed by the server</h3>
+      <ul>
+        {[...expiredSessions].reverse().map(expired => (
+          <li key={`${expired.client.id}-${expired.at}`} data-client-id={expired.client.id}>
+            <span className="mono">{formatClock(expired.at)}</span>{' '}
+            {revealInvisible(expired.client.name)}
+            {expired.client.version ? ` ${revealInvisible(expired.client.version)}` : ''}:{' '}
+            {expired.reason === 'idle'
+              ? `idle for ${formatDuration(expired.idleMs)}`
+              : `closed to make room (session limit), idle for ${formatDuration(expired.idleMs)}`}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function Clients(props: {model: ConnectionModel}): React.JSX.Element {
   const {clients} = props.model;
   if (clients.length === 0) {
@@ -103,8 +130,8 @@ function Clients(props: {model: ConnectionModel}): React.JSX.Element {
       <tbody>
         {clients.map(client => (
           <tr key={client.id} data-client-id={client.id}>
-            <td>{client.name}</td>
-            <td className="mono">{client.version}</td>
+            <td>{revealInvisible(client.name)}</td>
+            <td className="mono">{revealInvisible(client.version)}</td>
             <td>{client.transport}</td>
             <td className="mono">{client.calls}</td>
             <td className="mono">{formatClock(client.connectedAt)}</td>
@@ -140,7 +167,7 @@ function Browser(props: {model: ConnectionModel}): React.JSX.Element {
       {browser.version ? (
         <>
           <dt>Version</dt>
-          <dd className="mono">{browser.version}</dd>
+          <dd className="mono">{revealInvisible(browser.version)}</dd>
         </>
       ) : null}
       {browser.note ? (

@@ -40,6 +40,31 @@ export function clientSetups(mcpUrl: string, token: string): ClientSetup[] {
       text: json({servers: {[SERVER_NAME]: {type: 'http', url: mcpUrl, headers}}}),
     },
     {
+      id: 'claude-desktop',
+      client: 'Claude Desktop',
+      where:
+        'claude_desktop_config.json (Settings → Developer → Edit Config); needs Node for npx mcp-remote',
+      // mcp-remote bridges stdio to HTTP. The header value has a space, so it travels in env
+      // (arguments with spaces break on Windows).
+      text: json({
+        mcpServers: {
+          [SERVER_NAME]: {
+            command: 'npx',
+            args: [
+              '-y',
+              'mcp-remote',
+              mcpUrl,
+              '--transport',
+              'http-only',
+              '--header',
+              'Authorization:${AUTH_HEADER}',
+            ],
+            env: {AUTH_HEADER: authorization},
+          },
+        },
+      }),
+    },
+    {
       id: 'gemini',
       client: 'Gemini CLI',
       where: '~/.gemini/settings.json (or .gemini/settings.json in a project)',

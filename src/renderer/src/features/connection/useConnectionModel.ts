@@ -5,6 +5,7 @@
 import {useState} from 'react';
 import {z} from 'zod';
 import type {BrowserStatus, ConnectedClient} from '../../../../shared/protocol.js';
+import type {ExpiredSession} from '../../store/InspectorStore.js';
 import {useCommand, useSnapshot} from '../../app/InspectorContext.js';
 import {type ClientSetup, clientSetups, MASKED_TOKEN} from './clientSetup.js';
 
@@ -23,6 +24,8 @@ export interface ConnectionModel {
   /** The same setups with the real token, for copying. */
   setupText: (id: string) => Promise<string>;
   clients: readonly ConnectedClient[];
+  /** Sessions the server closed itself (idle or over the cap), newest last. */
+  expiredSessions: readonly ExpiredSession[];
   browser: BrowserStatus | undefined;
   serverVersion: string | undefined;
 }
@@ -31,6 +34,7 @@ export function useConnectionModel(): ConnectionModel {
   const send = useCommand();
   const server = useSnapshot(snapshot => snapshot.server);
   const clients = useSnapshot(snapshot => snapshot.clients);
+  const expiredSessions = useSnapshot(snapshot => snapshot.expiredSessions);
   const browser = useSnapshot(snapshot => snapshot.browser);
   const [token, setToken] = useState<string | undefined>();
   const [revealed, setRevealed] = useState(false);
@@ -74,6 +78,7 @@ export function useConnectionModel(): ConnectionModel {
       return setup?.text ?? '';
     },
     clients,
+    expiredSessions,
     browser,
     serverVersion: server?.serverVersion,
   };

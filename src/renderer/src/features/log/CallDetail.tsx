@@ -8,6 +8,7 @@ import {CopyButton} from '../../ui/CopyButton.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {formatJson, JsonView} from '../../ui/JsonView.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 
 export function CallDetail(props: {
   record: CallRecord | undefined;
@@ -53,8 +54,8 @@ export function CallDetail(props: {
       <dl className="call-detail__facts">
         <dt>Client</dt>
         <dd>
-          {record.client.name}
-          {record.client.version ? ` ${record.client.version}` : ''}{' '}
+          {revealInvisible(record.client.name)}
+          {record.client.version ? ` ${revealInvisible(record.client.version)}` : ''}{' '}
           <span className="muted">({record.client.transport})</span>
         </dd>
         <dt>Page</dt>
@@ -76,7 +77,7 @@ export function CallDetail(props: {
       {record.errorText === undefined ? null : (
         <section aria-label="Error">
           <h3>Error</h3>
-          <pre className="code-block call-detail__error">{record.errorText}</pre>
+          <pre className="code-block call-detail__error">{revealInvisible(record.errorText)}</pre>
         </section>
       )}
 
@@ -93,7 +94,7 @@ export function CallDetail(props: {
               <p className="muted">No text.</p>
             ) : (
               <pre className="code-block" tabIndex={0} aria-label="Response text">
-                {result.text}
+                {revealInvisible(result.text)}
               </pre>
             )}
             {result.images.map((image, index) => (

@@ -6,6 +6,7 @@ import {useVirtualizer} from '@tanstack/react-virtual';
 import {memo, useCallback, useLayoutEffect, useRef, useState} from 'react';
 import type {CallRecord} from '../../store/CallLog.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 
 const ROW_HEIGHT = 28;
 const RECYCLE_SLOTS = 128;
@@ -184,7 +185,7 @@ const LogRow = memo(function LogRow(props: {
         {record.client.transport === 'inspector' ? (
           <span className="badge badge--inspector">Inspector</span>
         ) : (
-          record.client.name
+          revealInvisible(record.client.name)
         )}
       </span>
       <span role="gridcell" className="log-cell log-cell--tool mono">
@@ -205,5 +206,7 @@ const LogRow = memo(function LogRow(props: {
 
 function clientTitle(record: CallRecord): string {
   const {client} = record;
-  return client.version ? `${client.name} ${client.version} (${client.transport})` : client.name;
+  return revealInvisible(
+    client.version ? `${client.name} ${client.version} (${client.transport})` : client.name,
+  );
 }

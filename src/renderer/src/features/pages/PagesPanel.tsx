@@ -3,6 +3,7 @@ import {EmptyState} from '../../ui/EmptyState.js';
 import {imageDataUrl} from '../../ui/ImageView.js';
 import {type PagesModel, usePagesModel} from './usePagesModel.js';
 import './pages.css';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 
 export function PagesPanel(): React.JSX.Element {
   const model = usePagesModel();
@@ -50,15 +51,15 @@ function PageList(props: {model: PagesModel}): React.JSX.Element {
           >
             <div className="page-item__main">
               <span className="page-item__id mono">{page.id}</span>
-              <span className="page-item__title">{page.title || 'Untitled'}</span>
+              <span className="page-item__title">{revealInvisible(page.title) || 'Untitled'}</span>
               {page.selected ? <span className="badge badge--selected">selected</span> : null}
               {page.isolatedContext ? (
                 <span className="badge" title="Isolated browser context">
-                  {page.isolatedContext}
+                  {revealInvisible(page.isolatedContext)}
                 </span>
               ) : null}
             </div>
-            <div className="page-item__url mono muted">{page.url}</div>
+            <div className="page-item__url mono muted">{revealInvisible(page.url)}</div>
             <button
               type="button"
               aria-pressed={watched}

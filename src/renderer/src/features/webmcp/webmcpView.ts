@@ -10,6 +10,7 @@ import type {
   WebMcpStatus,
   WebMcpToolView,
 } from '../../../../shared/protocol.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 
 export function toolKey(tool: Pick<WebMcpToolView, 'pageId' | 'frameId' | 'name'>): string {
   return `${tool.pageId}|${tool.frameId}|${tool.name}`;
@@ -19,15 +20,8 @@ export function invocationToolKey(invocation: WebMcpInvocation): string {
   return `${invocation.pageId}|${invocation.frameId}|${invocation.toolName}`;
 }
 
-const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-
-/** Bidi overrides, zero-width and other invisible characters, shown as ⟨U+XXXX⟩. */
-export function revealInvisible(text: string): string {
-  return text.replace(
-    INVISIBLE,
-    char => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
-  );
-}
+/** The one shared helper (ui/revealInvisible.ts), re-exported for the panel's modules. */
+export {revealInvisible};
 
 /** A one-line preview of a long text (the full text is shown when the tool is opened). */
 export function preview(text: string, limit = 240): string {
