@@ -348,6 +348,8 @@ describe('take_screenshot', () => {
     const full = await call(fx.client, 'take_screenshot', {pageId: id, fullPage: true});
     expect(full.text).toContain('Took a screenshot of the full current page.');
     // A 400-section page is tall: large images go to a file rather than into the context.
-    expect(full.text).toMatch(/Saved screenshot to .*screenshot\.png\.|\[image/);
+    expect(full.text).toMatch(
+      /Saved screenshot to .*screenshot\.png \(a temporary file, removed when the server stops\)\.|\[image/,
+    );
   });
 });

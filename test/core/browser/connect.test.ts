@@ -1,0 +1,163 @@
+/**
+ * A half-open browser endpoint (accepts, never answers) must not wedge the session: the timed-out
+ * attempt is abandoned, the next call really tries again, and a late answer is discarded.
+ * A real Chromium behind a real TCP proxy whose first connections hang.
+ */
+import net from 'node:net';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {BrowserSession} from '../../../src/core/browser/BrowserSession.js';
+import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
+import {call, startEngine} from '../../helpers/engine.js';
+
+/** Forwards to `target`, except that connections are held (unanswered) while `hold` is true. */
+function proxy(target: {host: string; port: number}): {
+  port: () => number;
+  hold: {value: boolean};
+  accepted: () => number;
+  releaseHeld: () => void;
+  close: () => Promise<void>;
+  server: net.Server;
+} {
+  const hold = {value: true};
+  let accepted = 0;
+  const held: (() => void)[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer(client => {
+    accepted++;
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    const forward = (): void => {
+      const upstream = net.connect(target.port, target.host);
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+      client.pipe(upstream).pipe(client);
+    };
+    if (hold.value) {
+      client.pause();
+      held.push(() => {
+        client.resume();
+        forward();
+      });
+    } else {
+      forward();
+    }
+  });
+  return {
+    server,
+    port: () => {
+      const address = server.address();
+      return typeof address === 'object' && address ? address.port : 0;
+    },
+    hold,
+    accepted: () => accepted,
+    releaseHeld: () => {
+      for (const release of held.splice(0)) {
+        release();
+      }
+    },
+    close: async () => {
+      for (const socket of sockets) {
+        socket.destroy();
+      }
+      await new Promise<void>(resolve => server.close(() => resolve()));
+    },
+  };
+}
+
+let chromium: DebuggableChromium;
+
+beforeAll(async () => {
+  chromium = await launchDebuggableChromium();
+});
+
+afterAll(async () => {
+  await chromium.stop();
+});
+
+describe('a hung browser connect', () => {
+  it('is abandoned on timeout, retried by the next call, and a late answer is discarded', async () => {
+    const upstream = new URL(chromium.browserUrl);
+    const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
+    await new Promise<void>(resolve => relay.server.listen(0, '127.0.0.1', resolve));
+    const logs: string[] = [];
+    const session = new BrowserSession({
+      config: {
+        headless: true,
+        headlessBecauseNoDisplay: false,
+        isolated: true,
+        chromeArgs: [],
+        ignoreDefaultChromeArgs: [],
+        acceptInsecureCerts: false,
+        browserUrl: `http://127.0.0.1:${relay.port()}`,
+      },
+      features: [],
+      log: line => logs.push(line),
+      acquireTimeoutMs: 1_000,
+    });
+    try {
+      await expect(session.ensure()).rejects.toThrow(
+        /Timed out after 1 s waiting for the browser to connect.*The next call will try again/,
+      );
+      const afterFirst = relay.accepted();
+      expect(afterFirst).toBeGreaterThanOrEqual(1);
+
+      // The next call starts a new attempt (a new connection), instead of waiting on the old one.
+      relay.hold.value = false;
+      const browser = await session.ensure();
+      expect(relay.accepted()).toBeGreaterThan(afterFirst);
+      expect(browser.connected).toBe(true);
+      expect(session.status.state).toBe('running');
+
+      // The first attempt now gets its answer: it must not replace the live browser.
+      relay.releaseHeld();
+      await new Promise(resolve => setTimeout(resolve, 1_500));
+      expect(session.browser).toBe(browser);
+      expect(browser.connected).toBe(true);
+    } finally {
+      await session.close();
+      await relay.close();
+    }
+  });
+
+  it('over MCP, the next tool call tries again and succeeds', async () => {
+    const stuck = new Set<net.Socket>();
+    const hung = net.createServer(socket => {
+      stuck.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>(resolve => hung.listen(0, '127.0.0.1', resolve));
+    const address = hung.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const upstream = new URL(chromium.browserUrl);
+    // First the endpoint hangs; then it is replaced by a relay to the real browser on that port.
+    const engine = await startEngine(['--browserUrl', `http://127.0.0.1:${port}`]);
+    try {
+      const client = await engine.connect('retrier');
+      const first = call(client, 'list_pages');
+      await new Promise(resolve => setTimeout(resolve, 200));
+      // Stop accepting (the held connection stays open and unanswered).
+      hung.close();
+      const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
+      relay.hold.value = false;
+      await new Promise<void>(resolve => relay.server.listen(port, '127.0.0.1', resolve));
+      try {
+        const firstResult = await first;
+        // The hung attempt times out (20 s in connect mode), the next one gets through.
+        expect(firstResult.isError).toBe(true);
+        expect(firstResult.text).toContain('The next call will try again.');
+        const second = await call(client, 'list_pages');
+        expect(second.isError, second.text).toBe(false);
+        expect(second.text).toContain('## Pages');
+      } finally {
+        await relay.close();
+      }
+    } finally {
+      for (const socket of stuck) {
+        socket.destroy();
+      }
+      await engine.stop();
+    }
+  }, 60_000);
+});
