@@ -87,7 +87,10 @@ export class Engine {
     this.temporaryFiles = new TemporaryFiles(undefined, dir =>
       options.log(`Temporary files (removed when the server stops) go to ${dir}`),
     );
-    this.browserFileRoots = new BrowserFileRoots(config.workspaceRoots);
+    this.browserFileRoots = new BrowserFileRoots(
+      config.workspaceRoots,
+      this.token.file === undefined ? [] : [path.dirname(this.token.file)],
+    );
     const features: AttachableFeature[] = [
       snapshotFeature,
       slowdownFeature,

@@ -66,7 +66,20 @@ export const WORKSPACE_REMEDY = 'start the server with --workspace <dir> to allo
 export class BrowserFileRoots {
   readonly #granted = new Set<string>();
 
-  constructor(private readonly workspaceRoots: readonly string[]) {}
+  /**
+   * `forbidden`: folders never readable or writable even inside a root (the server's own config
+   * folder, which holds its token).
+   */
+  constructor(
+    private readonly workspaceRoots: readonly string[],
+    readonly forbidden: readonly string[] = [],
+  ) {}
+
+  /** Whether a canonical path lies in a forbidden folder. */
+  async isForbidden(canonical: string): Promise<boolean> {
+    const folders = await resolveRoots(this.forbidden);
+    return folders.some(folder => isInside(canonical, folder));
+  }
 
   /** A root a tool call was allowed to navigate into (a client's MCP root). */
   grant(root: string): void {
@@ -86,7 +99,7 @@ export class BrowserFileRoots {
     try {
       const canonical = await canonicalPath(file);
       const roots = await this.roots();
-      return roots.some(root => isInside(canonical, root));
+      return roots.some(root => isInside(canonical, root)) && !(await this.isForbidden(canonical));
     } catch {
       return false;
     }

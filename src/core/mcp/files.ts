@@ -61,6 +61,11 @@ export class FileAccess {
     const canonical = await canonicalPath(input);
     const roots = await this.allowedRoots();
     const root = roots.find(candidate => isInside(canonical, candidate));
+    if (root !== undefined && (await this.shared.browserRoots?.isForbidden(canonical))) {
+      throw new FileAccessError(
+        `Access denied: ${input} is in the server's own configuration folder (it holds the token). Use another path.`,
+      );
+    }
     if (root !== undefined) {
       return {canonical, root, roots};
     }
