@@ -110,6 +110,7 @@ function readyFileProblem(error: unknown): string {
   const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
   const reasons: Record<string, string> = {
     ENOTDIR: 'a folder on its path is a file',
+    EEXIST: 'a folder on its path is a file',
     EISDIR: 'it is a folder',
     EACCES: 'permission denied',
     EPERM: 'permission denied',

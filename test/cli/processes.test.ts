@@ -1,0 +1,213 @@
+/**
+ * The server as a newcomer starts it: through npm (SIGTERM to npm must stop the server and its
+ * Chromium), with a wrong browser (said at start-up), with an unusable --readyFile (one line, exit
+ * 2), and in a terminal (the full inspector URL, once, only there). Real processes and signals.
+ */
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {afterEach, describe, expect, it} from 'vitest';
+import {ROOT, waitFor} from '../helpers/engine.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-proc-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function env(configDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
+    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    DISPLAY: '',
+    MBI_SKIP_BUILD: '1',
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Direct children of a process, from /proc. */
+function childPids(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) {
+    if (child.pid !== undefined && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }
+  }
+  for (const dir of dirs.splice(0)) {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+async function startsBrowser(mcpUrl: string, token: string): Promise<void> {
+  const client = new Client({name: 'signal-test', version: '1'});
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      requestInit: {headers: {Authorization: `Bearer ${token}`}},
+    }),
+  );
+  await client.callTool({name: 'list_pages', arguments: {}});
+  await client.close();
+}
+
+describe('SIGTERM to npm', () => {
+  for (const script of ['serve', 'start']) {
+    it(`npm ${script === 'start' ? 'start' : 'run serve'} stops the server and its Chromium`, async () => {
+      const dir = tempDir();
+      const readyFile = path.join(dir, 'ready.json');
+      const args = [
+        ...(script === 'start' ? ['start'] : ['run', 'serve']),
+        '--',
+        '--headless',
+        '--isolated',
+        '--port',
+        '0',
+        '--readyFile',
+        readyFile,
+      ];
+      const npm = spawn('npm', args, {cwd: ROOT, env: env(dir), stdio: 'ignore', detached: true});
+      children.push(npm);
+      const ready = JSON.parse(
+        await waitFor(
+          () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
+          30_000,
+          'ready file',
+        ),
+      ) as {mcpUrl: string; token: string; pid: number};
+      await startsBrowser(ready.mcpUrl, ready.token);
+      const browsers = childPids(ready.pid);
+      expect(browsers.length).toBeGreaterThan(0);
+
+      process.kill(npm.pid ?? 0, 'SIGTERM');
+      await waitFor(() => !alive(ready.pid), 15_000, 'the server to stop');
+      await waitFor(() => browsers.every(pid => !alive(pid)), 15_000, 'Chromium to stop');
+    }, 60_000);
+  }
+});
+
+describe('start-up checks', () => {
+  it('says at start-up, in one line, that the browser executable is missing', async () => {
+    const dir = tempDir();
+    const readyFile = path.join(dir, 'ready.json');
+    const child = spawn(
+      process.execPath,
+      [CLI, '--port', '0', '--readyFile', readyFile, '--executablePath', '/nonexistent/chrome'],
+      {env: env(dir), stdio: ['ignore', 'pipe', 'pipe']},
+    );
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitFor(() => stderr.includes('MCP Browser Inspector'), 20_000, 'the ready line');
+    const warning = stderr.split('\n').filter(line => line.startsWith('Warning:'));
+    expect(warning).toEqual([
+      'Warning: --executablePath /nonexistent/chrome is not an executable file. Point it at a Chrome or Chromium binary. Tool calls will fail until this is fixed.',
+    ]);
+    // The server still runs (the browser starts lazily once it is fixed).
+    expect(child.exitCode).toBeNull();
+  });
+
+  it('an unusable --readyFile is one line and exit code 2', () => {
+    const dir = tempDir();
+    const blocker = path.join(dir, 'a-file');
+    fs.writeFileSync(blocker, 'x');
+    const result = spawnSync(
+      process.execPath,
+      [CLI, '--port', '0', '--readyFile', path.join(blocker, 'ready.json')],
+      {env: env(dir), encoding: 'utf8', timeout: 20_000},
+    );
+    expect(result.status).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.at(-1)).toBe(
+      `mcp-browser-inspector: Cannot write --readyFile ${path.join(blocker, 'ready.json')}: a folder on its path is a file. Pass a path in a writable folder.`,
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the inspector URL', () => {
+  it('is printed in full (token in the fragment) only when stdout is a terminal', async () => {
+    const dir = tempDir();
+    const readyFile = path.join(dir, 'ready.json');
+    const command = [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', readyFile]
+      .map(part => `'${part}'`)
+      .join(' ');
+    // `script` gives the server a real pseudo-terminal as stdout.
+    const terminal = spawn('script', ['-qfec', `'${process.execPath}' ${command}`, '/dev/null'], {
+      env: env(dir),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    children.push(terminal);
+    let output = '';
+    terminal.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const ready = JSON.parse(
+      await waitFor(
+        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
+        20_000,
+        'ready file',
+      ),
+    ) as {inspectorUrl: string; token: string};
+    await waitFor(() => output.includes('Open the inspector:'), 10_000, 'the URL line');
+    expect(output).toContain(`Open the inspector: ${ready.inspectorUrl}#token=${ready.token}`);
+
+    // Piped (a log file, a supervisor): the token is never printed.
+    const piped = tempDir();
+    const pipedReady = path.join(piped, 'ready.json');
+    const child = spawn(
+      process.execPath,
+      [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', pipedReady],
+      {env: env(piped), stdio: ['ignore', 'pipe', 'pipe']},
+    );
+    children.push(child);
+    let all = '';
+    child.stdout.on('data', (chunk: Buffer) => (all += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (all += chunk.toString()));
+    const pipedInfo = JSON.parse(
+      await waitFor(
+        () => (fs.existsSync(pipedReady) ? fs.readFileSync(pipedReady, 'utf8') : undefined),
+        20_000,
+        'ready file',
+      ),
+    ) as {token: string};
+    await waitFor(() => all.includes('MCP Browser Inspector'), 10_000, 'the startup line');
+    expect(all).not.toContain(pipedInfo.token);
+    expect(all).not.toContain('Open the inspector:');
+  });
+});
