@@ -27,8 +27,10 @@ describe('token from the URL fragment', () => {
   it('takes the token from #token=…, stores it for this tab and strips it from the address bar', () => {
     const storage = new MemoryStorage();
     const replaced: string[] = [];
-    const token = takeToken({hash: '#token=abc123def456ghi789', pathname: '/', search: '?x=1'}, storage, url =>
-      replaced.push(url),
+    const token = takeToken(
+      {hash: '#token=abc123def456ghi789', pathname: '/', search: '?x=1'},
+      storage,
+      url => replaced.push(url),
     );
     expect(token).toBe('abc123def456ghi789');
     expect(replaced).toEqual(['/?x=1']);
@@ -122,7 +124,10 @@ describe('WebSocketConnection', () => {
     const {last, statuses} = setup();
     const socket = last();
     expect(socket.url).toBe('ws://127.0.0.1:7624/inspector');
-    expect(socket.protocols).toEqual(['mcp-browser-inspector.v1', 'bearer.secret-token-0123456789']);
+    expect(socket.protocols).toEqual([
+      'mcp-browser-inspector.v1',
+      'bearer.secret-token-0123456789',
+    ]);
     socket.open();
     expect(statuses.at(-1)).toEqual({state: 'open'});
     expect(socket.sent).toEqual([{kind: 'subscribe', fromSeq: 0}]);
@@ -217,5 +222,41 @@ describe('WebSocketConnection', () => {
     connection.close();
     expect(statuses.at(-1)).toEqual({state: 'closed'});
     await expect(connection.command({type: 'getState'})).resolves.toMatchObject({ok: false});
+  });
+});
+
+describe('a malformed token (the "<token>" placeholder opened as printed)', () => {
+  it('is not stored, and the connection shows the token help instead of throwing', async () => {
+    const {MALFORMED_TOKEN_MESSAGE, WebSocketConnection} =
+      await import('../../src/renderer/src/connection/WebSocketConnection.js');
+    const stored = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => void stored.set(key, value),
+      removeItem: (key: string) => void stored.delete(key),
+    };
+    const token = takeToken({hash: '#token=<token>', pathname: '/', search: ''}, storage, () => {});
+    expect(token).toBe('<token>');
+    expect(stored.size).toBe(0);
+    let created = 0;
+    const connection = new WebSocketConnection({
+      origin: 'http://127.0.0.1:7624',
+      token,
+      createSocket: () => {
+        created++;
+        throw new Error("Failed to construct 'WebSocket': The subprotocol is invalid");
+      },
+    });
+    expect(created).toBe(0);
+    expect(connection.status).toEqual({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
+    // A well-formed token the browser still refuses as a sub-protocol gets the same screen.
+    const refused = new WebSocketConnection({
+      origin: 'http://127.0.0.1:7624',
+      token: 'well-formed-token-0123',
+      createSocket: () => {
+        throw new Error('SyntaxError');
+      },
+    });
+    expect(refused.status).toEqual({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
   });
 });

@@ -123,3 +123,31 @@ describe('images from tools', () => {
     expect(imageDataUrl('image/png', '')).toBeUndefined();
   });
 });
+
+describe('page- and client-supplied text', () => {
+  it('shows bidi and invisible characters visibly, in labels only (names and values unchanged)', async () => {
+    const {revealInvisible} = await import('../../src/renderer/src/ui/revealInvisible.js');
+    const {displaySchema} = await import('../../src/renderer/src/ui/SchemaForm.js');
+    expect(revealInvisible('a\u202Eb\u2066c\u2069d\u202Ae')).toBe(
+      'a⟨U+202E⟩b⟨U+2066⟩c⟨U+2069⟩d⟨U+202A⟩e',
+    );
+    const shown = displaySchema({
+      type: 'object',
+      title: 'Pay\u202Eyou',
+      properties: {
+        'amount\u202E': {type: 'number', description: 'in \u2067EUR'},
+        note: {type: 'string', title: 'N\u202Dote', enum: ['x\u202Ey']},
+      },
+    });
+    expect(shown.title).toBe('Pay⟨U+202E⟩you');
+    const properties = shown.properties ?? {};
+    // The property name (sent back as is) is unchanged; its label shows the character.
+    expect(Object.keys(properties)).toEqual(['amount\u202E', 'note']);
+    expect(properties['amount\u202E']).toEqual({
+      type: 'number',
+      description: 'in ⟨U+2067⟩EUR',
+      title: 'amount⟨U+202E⟩',
+    });
+    expect(properties.note).toEqual({type: 'string', title: 'N⟨U+202D⟩ote', enum: ['x\u202Ey']});
+  });
+});

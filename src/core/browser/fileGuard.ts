@@ -37,7 +37,9 @@ export class FileNavigationGuard {
   async #decide(session: CDPSession, event: Protocol.Fetch.RequestPausedEvent): Promise<void> {
     const allowed = await this.policy.allowsUrl(event.request.url).catch(() => false);
     if (allowed) {
-      await session.send('Fetch.continueRequest', {requestId: event.requestId}).catch(() => undefined);
+      await session
+        .send('Fetch.continueRequest', {requestId: event.requestId})
+        .catch(() => undefined);
       return;
     }
     this.log(

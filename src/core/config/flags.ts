@@ -728,7 +728,9 @@ function sessionLimits(args: Record<string, unknown>): ServerConfig['sessions'] 
   return {
     idleTimeoutMs: Math.round(idleSeconds * 1000),
     max:
-      maxRaw === undefined ? DEFAULT_MAX_SESSIONS : parseWith('maxSessions', positiveIntSchema, maxRaw),
+      maxRaw === undefined
+        ? DEFAULT_MAX_SESSIONS
+        : parseWith('maxSessions', positiveIntSchema, maxRaw),
   };
 }
 

@@ -137,7 +137,11 @@ export async function openForWritingInside(
   let created = true;
   try {
     try {
-      handle = await fs.promises.open(target, base | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+      handle = await fs.promises.open(
+        target,
+        base | fs.constants.O_CREAT | fs.constants.O_EXCL,
+        0o600,
+      );
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
         throw error;

@@ -148,6 +148,13 @@ export class McpSession {
   }
 
   get client(): ClientRef {
+    if (this.#client.name === 'unknown') {
+      // Known from the initialize request already, even if notifications/initialized never came.
+      const info = this.server.getClientVersion();
+      if (info) {
+        return {...this.#client, name: info.name, version: info.version};
+      }
+    }
     return this.#client;
   }
 

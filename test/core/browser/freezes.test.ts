@@ -86,13 +86,17 @@ describe('a runaway script', () => {
     expect(opened.value.isError, opened.value.text).toBe(false);
     expect(opened.ms).toBeLessThan(1_500);
     expect(stopped.value.isError).toBe(true);
-    expect(stopped.value.text).toContain('The script did not finish within 2000 ms, so it was stopped.');
+    expect(stopped.value.text).toContain(
+      'The script did not finish within 2000 ms, so it was stopped.',
+    );
     expect(stopped.value.text).toContain('pass a larger timeout');
     expect(stopped.value.text).not.toContain('protocolTimeout');
     expect(stopped.ms).toBeLessThan(5_000);
 
     // The loop is gone: the page answers the next call at once.
-    const next = await timed(call(fx.client, 'evaluate_script', {pageId: id, function: '() => 1 + 1'}));
+    const next = await timed(
+      call(fx.client, 'evaluate_script', {pageId: id, function: '() => 1 + 1'}),
+    );
     expect(next.value.text).toContain('2');
     expect(next.ms).toBeLessThan(1_000);
   });

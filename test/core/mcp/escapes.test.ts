@@ -10,7 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {call, openPage, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {
+  call,
+  openPage,
+  pageIdFrom,
+  startEngine,
+  waitFor,
+  type TestEngine,
+} from '../../helpers/engine.js';
 import {FixtureServer} from '../../helpers/fixtureServer.js';
 
 let workspace: string;

@@ -25,7 +25,11 @@ const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'raw', version: '1'}},
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: {name: 'raw', version: '1'},
+  },
 };
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -210,7 +214,12 @@ describe('the HTTP edge', () => {
   });
 
   it('lets a client that sends 5 MB read the 413 instead of failing with EPIPE', async () => {
-    const big = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'x', params: {pad: 'a'.repeat(5 * 1024 * 1024)}});
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'x',
+      params: {pad: 'a'.repeat(5 * 1024 * 1024)},
+    });
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await fetch(engine.mcpUrl, {
         method: 'POST',

@@ -46,7 +46,11 @@ export function displaySchema(schema: RJSFSchema): RJSFSchema {
     }
     shown.properties = properties;
   }
-  if (schema.items !== undefined && !Array.isArray(schema.items) && typeof schema.items !== 'boolean') {
+  if (
+    schema.items !== undefined &&
+    !Array.isArray(schema.items) &&
+    typeof schema.items !== 'boolean'
+  ) {
     shown.items = displaySchema(schema.items);
   }
   return shown;

@@ -34,7 +34,7 @@ export function CallDetail(props: {
       data-testid="call-detail"
     >
       <header className="call-detail__header">
-        <h2 className="call-detail__title mono">{record.tool}</h2>
+        <h2 className="call-detail__title mono">{revealInvisible(record.tool)}</h2>
         <span className={`status status--${record.status}`}>{record.status}</span>
         <span className="toolbar__spacer" />
         <CopyButton

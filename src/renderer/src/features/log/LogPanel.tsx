@@ -7,6 +7,7 @@ import {formatCount} from '../../ui/format.js';
 import {CallDetail} from './CallDetail.js';
 import {LogTable} from './LogTable.js';
 import {type LogModel, useLogModel} from './useLogModel.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 import './log.css';
 
 export function LogPanel(): React.JSX.Element {
@@ -103,7 +104,7 @@ function LogToolbar(props: {model: LogModel}): React.JSX.Element {
           <option value="">All tools</option>
           {model.toolNames.map(name => (
             <option key={name} value={name}>
-              {name}
+              {revealInvisible(name)}
             </option>
           ))}
         </select>
@@ -134,7 +135,7 @@ function LogToolbar(props: {model: LogModel}): React.JSX.Element {
           <option value="">All clients</option>
           {model.clients.map(client => (
             <option key={client.id} value={client.id}>
-              {client.name}
+              {revealInvisible(client.name)}
             </option>
           ))}
         </select>

@@ -189,7 +189,7 @@ const LogRow = memo(function LogRow(props: {
         )}
       </span>
       <span role="gridcell" className="log-cell log-cell--tool mono">
-        {record.tool}
+        {revealInvisible(record.tool)}
       </span>
       <span role="gridcell" className="log-cell log-cell--page mono">
         {record.pageId ?? ''}
