@@ -14,7 +14,7 @@ import {
   type Target,
 } from 'puppeteer-core';
 import type {PageInfo} from '../../shared/protocol.js';
-import {Mutex, withTimeout} from './lock.js';
+import {LOCK_WAIT_MS, Semaphore, withTimeout} from './lock.js';
 import {PageState, type AttachableFeature} from './PageState.js';
 
 /** Creating a tab is quick; bounded well below the lock wait so new_page never stalls others. */
@@ -44,7 +44,8 @@ export class PageRegistry extends EventEmitter<{
   #browserSession: CDPSession | undefined;
   #detachListeners: (() => void)[] = [];
   #changeScheduled = false;
-  readonly #creating = new Mutex('Opening a tab');
+  /** A few tabs are created at once; a burst of new_page calls queues here (bounded). */
+  readonly #creating = new Semaphore('Opening tabs', 4);
 
   readonly #features: AttachableFeature[];
 
@@ -297,7 +298,7 @@ export class PageRegistry extends EventEmitter<{
    * new_page); loading it is the caller's business and holds no browser-wide lock.
    */
   async newPage(options: {isolatedContext?: string}): Promise<PageState> {
-    const release = await this.#creating.acquire('new_page', TAB_CREATE_TIMEOUT_MS);
+    const release = await this.#creating.acquire(LOCK_WAIT_MS);
     try {
       return await withTimeout(
         this.#createPage(options),

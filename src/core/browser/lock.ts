@@ -154,6 +154,59 @@ export class Mutex {
   }
 }
 
+/** At most `size` holders at once; waiting is bounded like the locks'. */
+export class Semaphore {
+  #free: number;
+  readonly #queue: (() => void)[] = [];
+
+  constructor(
+    readonly name: string,
+    size: number,
+  ) {
+    this.#free = size;
+  }
+
+  acquire(timeoutMs: number): Promise<Release> {
+    const take = (): Release => {
+      let released = false;
+      return () => {
+        if (released) {
+          return;
+        }
+        released = true;
+        const next = this.#queue.shift();
+        if (next) {
+          next();
+        } else {
+          this.#free++;
+        }
+      };
+    };
+    if (this.#free > 0) {
+      this.#free--;
+      return Promise.resolve(take());
+    }
+    return new Promise<Release>((resolve, reject) => {
+      const grant = (): void => {
+        clearTimeout(timer);
+        resolve(take());
+      };
+      const timer = setTimeout(() => {
+        const index = this.#queue.indexOf(grant);
+        if (index >= 0) {
+          this.#queue.splice(index, 1);
+        }
+        reject(
+          new LockTimeoutError(
+            `${this.name} is still busy after ${Math.round(timeoutMs / 1000)} s. Retry in a moment.`,
+          ),
+        );
+      }, timeoutMs);
+      this.#queue.push(grant);
+    });
+  }
+}
+
 /** Runs `work` with a deadline; the timer never keeps the process alive. */
 export async function withTimeout<T>(
   work: Promise<T>,
