@@ -235,7 +235,11 @@ describe('a malformed token (the "<token>" placeholder opened as printed)', () =
       setItem: (key: string, value: string) => void stored.set(key, value),
       removeItem: (key: string) => void stored.delete(key),
     };
-    const token = takeToken({hash: '#token=<token>', pathname: '/', search: ''}, storage, () => {});
+    const token = takeToken(
+      {hash: '#token=<token>', pathname: '/', search: ''},
+      storage,
+      () => undefined,
+    );
     expect(token).toBe('<token>');
     expect(stored.size).toBe(0);
     let created = 0;
