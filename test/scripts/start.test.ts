@@ -193,7 +193,14 @@ describe('npm start (scripts/start.mjs)', () => {
             .filter(name => name.startsWith('mbi-start-'))
             .map(name => path.join(os.tmpdir(), name, 'ready.json'))
             .filter(file => fs.existsSync(file))
-            .map(file => JSON.parse(fs.readFileSync(file, 'utf8')) as {pid: number; appDir: string})
+            .flatMap(file => {
+              // Another test's app may be writing its file right now: skip a partial one.
+              try {
+                return [JSON.parse(fs.readFileSync(file, 'utf8')) as {pid: number; appDir: string}];
+              } catch {
+                return [];
+              }
+            })
             .find(info => info.appDir === ROOT && isAlive(info.pid));
           return found?.pid;
         },

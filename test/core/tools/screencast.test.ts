@@ -65,18 +65,24 @@ describe('screencast', () => {
     expect(stopAgain.isError).toBe(true);
   });
 
-  it('defaults to screencast.mp4 in a fresh temporary folder', async () => {
+  it('defaults to screencast.mp4 in a fresh folder of the server temporary folder', async () => {
     const pageId = await fx.openPage('/perf-animated.html?default-path');
     const started = await call(fx.client, 'screencast_start', {pageId});
     expect(started.isError, started.text).toBe(false);
-    const file = /will be saved to (\S+screencast\.mp4)\./.exec(started.text)?.[1] ?? '';
-    expect(path.dirname(path.dirname(file))).toBe(fs.realpathSync(os.tmpdir()));
+    const file =
+      /will be saved to (\S+screencast\.mp4) \(a temporary file, removed when the server stops\)\./.exec(
+        started.text,
+      )?.[1] ?? '';
+    expect(path.dirname(path.dirname(path.dirname(file)))).toBe(fs.realpathSync(os.tmpdir()));
+    expect(path.basename(path.dirname(path.dirname(file)))).toMatch(/^mcp-browser-inspector-\d+-/);
     // Frames keep coming from the animation; wait until the page has painted a few.
     const painted = await call(fx.client, 'wait_for', {pageId, text: ['Painted 30 frames']});
     expect(painted.isError, painted.text).toBe(false);
     const stopped = await call(fx.client, 'screencast_stop', {pageId});
     expect(stopped.isError, stopped.text).toBe(false);
-    expect(stopped.text).toContain(`saved to ${file}.`);
+    expect(stopped.text).toContain(
+      `saved to ${file} (a temporary file, removed when the server stops).`,
+    );
     expect(isMp4(file)).toBe(true);
     fs.rmSync(path.dirname(file), {recursive: true, force: true});
   });

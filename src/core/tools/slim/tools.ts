@@ -5,7 +5,7 @@
 import {z} from 'zod';
 import {captureScreenshot} from '../../browser/screenshot.js';
 import {definePageTool} from '../definition.js';
-import {navigate as navigatePage} from '../pages.js';
+import {checkNavigableUrl, navigate as navigatePage} from '../pages.js';
 import {evaluateScript} from '../script.js';
 
 export const slimNavigate = definePageTool({
@@ -16,6 +16,7 @@ export const slimNavigate = definePageTool({
   slim: true,
   schema: {url: z.string().describe('URL to load')},
   handler: async (call, response) => {
+    await checkNavigableUrl(call, call.params.url);
     await navigatePage(call, call.page, response, {
       type: 'url',
       url: call.params.url,
