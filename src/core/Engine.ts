@@ -36,6 +36,7 @@ import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
+import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 
 export interface EngineOptions {
   version: string;
@@ -65,6 +66,7 @@ export class Engine {
   readonly token: ResolvedToken;
   readonly liveView: LiveView;
   readonly webmcp: WebMcpService;
+  readonly heapSnapshots = new HeapSnapshotStore();
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
@@ -101,6 +103,7 @@ export class Engine {
       categories: config.categories,
       conditions: {
         experimentalVision: config.experimentalVision,
+        memoryDebugging: config.memoryDebugging,
         javascriptEvaluation: config.javascriptEvaluation,
       },
     });
@@ -111,7 +114,7 @@ export class Engine {
       config,
       hub: this.hub,
       telemetry: this.telemetry,
-      services: {hub: this.hub, webmcp: this.webmcp},
+      services: {hub: this.hub, webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
     });
 
     this.catalog.on('changed', () => {
@@ -354,6 +357,7 @@ export class Engine {
     await this.#stdioSession?.close();
     await this.#http?.close();
     await this.session.close();
+    await this.heapSnapshots.closeAll();
     await this.telemetry.close();
   }
 }

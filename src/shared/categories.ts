@@ -49,5 +49,9 @@ export function categoryFlagName(category: ToolCategory): string {
 }
 
 /** Feature flags that gate single tools (chrome-devtools-mcp calls them conditions). */
-export const TOOL_CONDITIONS = ['experimentalVision', 'javascriptEvaluation'] as const;
+export const TOOL_CONDITIONS = [
+  'experimentalVision',
+  'memoryDebugging',
+  'javascriptEvaluation',
+] as const;
 export type ToolCondition = (typeof TOOL_CONDITIONS)[number];

@@ -7,6 +7,7 @@ import {cssTools} from './css.js';
 import type {Tool} from './definition.js';
 import {emulationTools} from './emulation.js';
 import {inputTools} from './input.js';
+import {heapAnalysisTools} from './heapAnalysis.js';
 import {lighthouseTools} from './lighthouse.js';
 import {memoryTools} from './memory.js';
 import {networkTools} from './network.js';
@@ -36,6 +37,7 @@ export function allTools(): Tool[] {
     ...performanceTools,
     ...lighthouseTools,
     ...memoryTools,
+    ...heapAnalysisTools,
     ...screencastTools,
     ...webmcpTools,
     ...thirdPartyTools,
