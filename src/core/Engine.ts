@@ -88,6 +88,7 @@ export class Engine {
       config: config.browser,
       features,
       log: options.log,
+      extensionsEnabled: () => !this.catalog.slim && this.catalog.isCategoryEnabled('extensions'),
       ...(options.env ? {env: options.env} : {}),
     });
     this.webmcp = new WebMcpService({

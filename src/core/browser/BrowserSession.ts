@@ -10,6 +10,7 @@ import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/flags.js';
 import {defaultProfileDir} from '../config/paths.js';
 import {findExecutable, mergeEnableFeatures} from './executable.js';
+import {EXTENSION_URL_PREFIX, ExtensionWorkers} from './extensionWorkers.js';
 import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import type {AttachableFeature} from './PageState.js';
@@ -21,17 +22,14 @@ const PROTOCOL_TIMEOUT_MS = 60_000;
 export const RECONNECT_NOTE =
   'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
 
-const HIDDEN_TARGET_PREFIXES = [
-  'chrome://',
-  'chrome-untrusted://',
-  'chrome-extension://',
-  'devtools://',
-];
+const HIDDEN_TARGET_PREFIXES = ['chrome://', 'chrome-untrusted://', 'devtools://'];
 
 export interface BrowserSessionOptions {
   config: BrowserConfig;
   features: readonly AttachableFeature[];
   log: (line: string) => void;
+  /** Whether the Extensions category is on now: a launch then loads Chromium with extension support. */
+  extensionsEnabled?: () => boolean;
   env?: Record<string, string | undefined>;
   platform?: NodeJS.Platform;
 }
@@ -57,6 +55,8 @@ export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): 
 
 export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
   readonly pages: PageRegistry;
+  readonly extensionWorkers = new ExtensionWorkers();
+  #launchedWithExtensions = false;
   #browser: Browser | undefined;
   #starting: Promise<Browser> | undefined;
   #closing = false;
@@ -147,6 +147,17 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     );
   }
 
+  /** Why the extension tools cannot work with this browser, or undefined when they can. */
+  extensionSupportProblem(): string | undefined {
+    if (this.mode === 'connect') {
+      return `Extensions need a browser this server launches (over a pipe, with --enable-unsafe-extension-debugging); this one is attached via ${this.options.config.browserUrl === undefined ? '--wsEndpoint' : '--browserUrl'}. Restart the server without --browserUrl/--wsEndpoint, with --categoryExtensions.`;
+    }
+    if (this.#browser && !this.#launchedWithExtensions) {
+      return 'The browser was started before the Extensions category was switched on, so it runs without extension support. Restart the server with --categoryExtensions (or close the browser so the next tool call starts it again with extensions).';
+    }
+    return undefined;
+  }
+
   takeReconnectNote(): string | undefined {
     if (!this.#reconnectNotePending) {
       return undefined;
@@ -174,6 +185,9 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     this.#everStarted = true;
     this.#browser = browser;
     browser.once('disconnected', () => this.#onDisconnected(browser));
+    if (this.#launchedWithExtensions) {
+      this.extensionWorkers.attach(browser);
+    }
     await this.pages.attach(browser);
     if (this.pages.list().length === 0) {
       await this.pages.register(await browser.newPage());
@@ -197,6 +211,9 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
 
   #targetFilter = (target: Target): boolean => {
     const url = target.url();
+    if (url.startsWith(EXTENSION_URL_PREFIX)) {
+      return this.#launchedWithExtensions;
+    }
     return !HIDDEN_TARGET_PREFIXES.some(prefix => url.startsWith(prefix));
   };
 
@@ -215,6 +232,8 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     const userDataDir = config.isolated
       ? undefined
       : (config.userDataDir ?? defaultProfileDir(config.channel, this.#env));
+    // Set before launch: the target filter reads it for the targets that exist at start.
+    this.#launchedWithExtensions = this.options.extensionsEnabled?.() ?? false;
     try {
       return await puppeteer.launch({
         executablePath,
@@ -229,6 +248,8 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
+        // Drops --disable-extensions and adds --enable-unsafe-extension-debugging (for Extensions.*).
+        enableExtensions: this.#launchedWithExtensions,
         ...(userDataDir === undefined ? {} : {userDataDir}),
       });
     } catch (error) {

@@ -13,7 +13,7 @@ import {
   type ToolCondition,
 } from '../../shared/categories.js';
 import type {CategoryState, ToolInfo} from '../../shared/protocol.js';
-import type {Tool} from './definition.js';
+import type {SchemaOptions, Tool} from './definition.js';
 
 export type ToolStatus = {enabled: true} | {enabled: false; reason: string};
 
@@ -50,6 +50,14 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
 
   get pageIdRouting(): boolean {
     return this.options.pageIdRouting && !this.options.slim;
+  }
+
+  /** Routing and the categories in force: they decide which parameters tools take now. */
+  schemaOptions(): SchemaOptions {
+    return {
+      pageIdRouting: this.pageIdRouting,
+      categoryOn: category => !this.options.slim && this.#categories[category],
+    };
   }
 
   get(name: string): Tool | undefined {
@@ -112,7 +120,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     return {
       name: tool.name,
       description: tool.description,
-      inputSchema: {type: 'object', ...tool.inputSchema({pageIdRouting: this.pageIdRouting})},
+      inputSchema: {type: 'object', ...tool.inputSchema(this.schemaOptions())},
       annotations: {readOnlyHint: tool.readOnly},
     };
   }
@@ -146,7 +154,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
           readOnly: tool.readOnly,
           enabled: status.enabled,
           ...(status.enabled ? {} : {disabledReason: status.reason}),
-          inputSchema: tool.inputSchema({pageIdRouting: this.pageIdRouting}),
+          inputSchema: tool.inputSchema(this.schemaOptions()),
           definitionChars: definition.length,
           estimatedTokens: Math.ceil(definition.length / 4),
         };

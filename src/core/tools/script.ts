@@ -4,16 +4,25 @@
  */
 import fs from 'node:fs/promises';
 import {fileURLToPath} from 'node:url';
-import type {Protocol} from 'puppeteer-core';
+import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {releaseObject, resolveUid, type ResolvedElement} from '../browser/elements.js';
 import type {OpenDialog, PageState} from '../browser/PageState.js';
-import {abortable} from '../browser/lock.js';
+import {abortable, withTimeout} from '../browser/lock.js';
 import {actAndSettle} from '../browser/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import {definePageTool} from './definition.js';
+import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import {definePageTool, type PageToolCall} from './definition.js';
+
+/** A script in a service worker may run this long (below the 45 s lock wait). */
+const SERVICE_WORKER_EVAL_MS = 30_000;
 
 export class ScriptError extends Error {}
+
+/** Where a script runs: a page's session, or an extension service worker's. */
+export interface EvaluationTarget {
+  session: CDPSession;
+}
 
 function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
   const description = details.exception?.description ?? details.text;
@@ -22,7 +31,7 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
 
 /** JSON.stringify of what the function returns, computed in the page (undefined stays "undefined"). */
 export async function evaluateFunction(
-  state: PageState,
+  state: EvaluationTarget,
   source: string,
   elements: readonly ResolvedElement[],
 ): Promise<string> {
@@ -60,7 +69,7 @@ export async function evaluateFunction(
 }
 
 /** A classic script: its completion value, stringified. */
-export async function evaluateScript(state: PageState, source: string): Promise<string> {
+export async function evaluateScript(state: EvaluationTarget, source: string): Promise<string> {
   const evaluated = await state.session.send('Runtime.evaluate', {
     expression: source,
     awaitPromise: true,
@@ -86,7 +95,7 @@ export async function evaluateScript(state: PageState, source: string): Promise<
     const value: unknown = stringified.result.value;
     return typeof value === 'string' ? value : 'undefined';
   } finally {
-    releaseObject(state, objectId);
+    void state.session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
   }
 }
 
@@ -117,6 +126,55 @@ async function readSource(path: string): Promise<string> {
       {cause: error},
     );
   }
+}
+
+async function reportResult(
+  call: PageToolCall<unknown>,
+  response: ResponseBuilder,
+  result: string,
+  filePath: string | undefined,
+): Promise<void> {
+  if (filePath !== undefined) {
+    const saved = await call.files.writeFile(filePath, result);
+    response.appendLine(`Script ran on page. Output saved to ${saved}.`);
+  } else {
+    response.appendLine('Script ran on page and returned:');
+    response.appendLine('```json');
+    response.appendLine(result);
+    response.appendLine('```');
+  }
+}
+
+/** Runs the source in an extension service worker; bounded, since a worker has no dialogs to race. */
+async function evaluateInServiceWorker(
+  call: PageToolCall<unknown>,
+  serviceWorkerId: string,
+  source: string,
+  format: 'function' | 'script',
+): Promise<string> {
+  const problem = call.session.extensionSupportProblem();
+  if (problem !== undefined) {
+    throw new Error(problem);
+  }
+  const found = call.session.extensionWorkers.find(call.session.browser, serviceWorkerId);
+  if (!found) {
+    throw new Error(
+      'Service worker not found. Call list_pages to see extension service worker ids.',
+    );
+  }
+  const worker = await found.target.worker();
+  if (!worker) {
+    throw new Error('Service worker target not found.');
+  }
+  const target = {session: worker.client};
+  return withTimeout(
+    abortable(
+      format === 'script' ? evaluateScript(target, source) : evaluateFunction(target, source, []),
+      call.signal,
+    ),
+    SERVICE_WORKER_EVAL_MS,
+    `The script did not finish in the service worker within ${SERVICE_WORKER_EVAL_MS / 1000} s.`,
+  );
 }
 
 export const evaluateScriptTool = definePageTool({
@@ -162,7 +220,15 @@ export const evaluateScriptTool = definePageTool({
       .boolean()
       .optional()
       .describe('Wait for DOM changes the script causes to settle. Default true.'),
+    serviceWorkerId: z
+      .string()
+      .optional()
+      .describe(
+        'Run in this extension service worker (id from list_pages) instead of a page; omit pageId. No args.',
+      ),
   },
+  categoryParams: {serviceWorkerId: 'extensions'},
+  pageIdOptionalWith: 'extensions',
   filePaths: [
     {param: 'filePath', scope: 'always'},
     {param: 'sourcePath', scope: 'always'},
@@ -177,6 +243,20 @@ export const evaluateScriptTool = definePageTool({
     const uids = params.args ?? [];
     if (format === 'script' && uids.length > 0) {
       throw new Error('args cannot be used when format is "script".');
+    }
+    if (params.serviceWorkerId !== undefined) {
+      if (uids.length > 0) {
+        throw new Error('args (element uids) cannot be used when evaluating in a service worker.');
+      }
+      if (call.pageIdGiven) {
+        throw new Error('specify either a pageId or a serviceWorkerId.');
+      }
+      const result = await evaluateInServiceWorker(call, params.serviceWorkerId, source, format);
+      await reportResult(call, response, result, params.filePath);
+      return;
+    }
+    if (call.config.pageIdRouting && !call.pageIdGiven) {
+      throw new Error('specify either a pageId or a serviceWorkerId.');
     }
     const elements: ResolvedElement[] = [];
     for (const uid of uids) {
@@ -201,16 +281,7 @@ export const evaluateScriptTool = definePageTool({
           onDialog: dialog => respond(dialog, page),
         },
       );
-      const result = outcome.value ?? 'undefined';
-      if (params.filePath !== undefined) {
-        const saved = await call.files.writeFile(params.filePath, result);
-        response.appendLine(`Script ran on page. Output saved to ${saved}.`);
-      } else {
-        response.appendLine('Script ran on page and returned:');
-        response.appendLine('```json');
-        response.appendLine(result);
-        response.appendLine('```');
-      }
+      await reportResult(call, response, outcome.value ?? 'undefined', params.filePath);
       response.setNavigatedTo(outcome.navigatedTo);
     } finally {
       for (const element of elements) {
