@@ -134,6 +134,7 @@ export class Engine {
       type: 'toolsChanged',
       slim: this.catalog.slim,
       categories: this.catalog.categoryStates(),
+      conditions: this.catalog.conditionStates(),
       tools: this.catalog.toolInfos(),
     });
   }
@@ -269,6 +270,7 @@ export class Engine {
         : {telemetryLogPath: this.config.telemetryLog}),
       slim: this.catalog.slim,
       categories: this.catalog.categoryStates(),
+      conditions: this.catalog.conditionStates(),
       tools: this.catalog.toolInfos(),
       pages: this.session.pages.infos(),
       browser: this.session.status,
@@ -320,6 +322,14 @@ export class Engine {
         }
         this.catalog.setCategoryEnabled(command.category, command.enabled);
         return this.catalog.categoryStates();
+      case 'setConditionEnabled':
+        if (this.catalog.slim) {
+          throw new Error(
+            'Feature flags do not apply in --slim mode. Restart without --slim to switch them.',
+          );
+        }
+        this.catalog.setConditionEnabled(command.condition, command.enabled);
+        return this.catalog.conditionStates();
       case 'getToolsList':
         return {tools: this.catalog.listDefinitions()};
       case 'runTool': {
