@@ -53,12 +53,13 @@ async function writeChunks(file: string, chunks: Iterable<string>): Promise<void
   const stream = fs.createWriteStream(file);
   for (const chunk of chunks) {
     if (!stream.write(chunk)) {
-      await new Promise(resolve => stream.once('drain', resolve));
+      await new Promise<void>(resolve => stream.once('drain', () => resolve()));
     }
   }
-  await new Promise<void>((resolve, reject) =>
-    stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
+  await new Promise<void>((resolve, reject) => {
+    stream.once('error', reject);
+    stream.end(() => resolve());
+  });
 }
 
 /** Node 0 is the synthetic root; node i has children 2i+1, 2i+2 and one cross reference. */

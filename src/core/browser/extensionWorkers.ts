@@ -3,7 +3,13 @@
  * are never reused, not even across browser restarts, so a stale id fails instead of reaching
  * another worker.
  */
-import type {Browser, ConsoleMessage, Protocol, Target} from 'puppeteer-core';
+import {
+  TargetType,
+  type Browser,
+  type ConsoleMessage,
+  type Protocol,
+  type Target,
+} from 'puppeteer-core';
 
 export const EXTENSION_URL_PREFIX = 'chrome-extension://';
 
@@ -34,7 +40,10 @@ export class ExtensionWorkers {
   /** Collects the console of every extension service worker of this browser from now on. */
   attach(browser: Browser): void {
     const onTarget = (target: Target): void => {
-      if (target.type() === 'service_worker' && target.url().startsWith(EXTENSION_URL_PREFIX)) {
+      if (
+        target.type() === TargetType.SERVICE_WORKER &&
+        target.url().startsWith(EXTENSION_URL_PREFIX)
+      ) {
         void this.#subscribe(target).catch(() => undefined);
       }
     };
@@ -79,7 +88,9 @@ export class ExtensionWorkers {
   /** The extension service workers running now, in the order they were first seen. */
   list(browser: Browser | undefined): ExtensionWorker[] {
     const targets = (browser?.targets() ?? []).filter(
-      target => target.type() === 'service_worker' && target.url().startsWith(EXTENSION_URL_PREFIX),
+      target =>
+        target.type() === TargetType.SERVICE_WORKER &&
+        target.url().startsWith(EXTENSION_URL_PREFIX),
     );
     const current = new Set(targets);
     for (const target of this.#ids.keys()) {
