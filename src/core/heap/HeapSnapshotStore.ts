@@ -20,9 +20,12 @@ const WORKER_FILE = 'heapSnapshotWorker.js';
 
 const VALID_EXTENSIONS = ['.heapsnapshot', '.heaptimeline'];
 
-/** Finds out/heap/heapSnapshotWorker.js from the bundle (out/node/cli, out/main) or the sources. */
+/**
+ * Finds out/heap/heapSnapshotWorker.js from the bundle (out/node/cli, out/main) or the sources. In
+ * the packaged desktop app it lies in app.asar.unpacked (electron-builder's asarUnpack).
+ */
 export function findWorkerFile(startDir: string): string | undefined {
-  let dir = startDir;
+  let dir = startDir.replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked');
   for (let depth = 0; depth < 6; depth++) {
     for (const candidate of [
       path.join(dir, 'out', 'heap', WORKER_FILE),
