@@ -159,7 +159,6 @@ const launchPwa = defineTool({
     if (state.page.url() === '' || state.page.url() === 'about:blank') {
       await state.page.waitForNavigation({timeout: LAUNCH_WAIT_MS}).catch(() => undefined);
     }
-    call.session.pages.select(state);
     response.appendLine(`Launched PWA with manifest ID: ${manifestId} (${state.page.url()})`);
     response.includePages();
   },

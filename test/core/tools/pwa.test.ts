@@ -33,9 +33,8 @@ describe('PWA tools', () => {
     const launched = await call(fx.client, 'launch_pwa', {manifestId});
     expect(launched.isError, launched.text).toBe(false);
     expect(launched.text).toContain(`Launched PWA with manifest ID: ${manifestId} (${installUrl})`);
-    expect(launched.text).toMatch(
-      new RegExp(`^\\d+: MBI PWA \\(${installUrl}\\) \\[selected\\]$`, 'm'),
-    );
+    // Listed like any page (and, as in chrome-devtools-mcp, not selected by the launch).
+    expect(launched.text).toMatch(new RegExp(`^\\d+: MBI PWA \\(${installUrl}\\)$`, 'm'));
 
     // The app page sets its badge once it runs as an installed app.
     const badged = await waitFor(async () => {
