@@ -338,4 +338,19 @@ describe('parity with chrome-devtools-mcp 1.11', () => {
     expect(common.size).toBeGreaterThan(0);
     expect(ourSize).toBeLessThanOrEqual(0.8 * peerSize);
   });
+
+  it('keeps the optional tools (every category and flag on) no larger than the peer', () => {
+    const optional = peerAll
+      .map(tool => tool.name)
+      .filter(name => !peerDefault.some(tool => tool.name === name));
+    const size = (tools: readonly Tool[]): number =>
+      JSON.stringify(sortedByName(tools.filter(tool => optional.includes(tool.name)))).length;
+    const peerSize = size(peerAll);
+    const ourSize = size(oursAll);
+    console.log(
+      `tools/list JSON for ${optional.length} optional tools: ours ${ourSize} chars, peer ${peerSize} chars (ratio ${(ourSize / peerSize).toFixed(3)})`,
+    );
+    expect(optional.length).toBeGreaterThanOrEqual(25);
+    expect(ourSize).toBeLessThanOrEqual(peerSize);
+  });
 });

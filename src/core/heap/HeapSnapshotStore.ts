@@ -159,7 +159,10 @@ export class LoadedSnapshot {
 }
 
 export class HeapSnapshotStore {
-  readonly #snapshots = new Map<string, {snapshot: LoadedSnapshot; started: number}>();
+  readonly #snapshots = new Map<
+    string,
+    {snapshot: LoadedSnapshot; started: number; version: string}
+  >();
   #nextUid = 1;
   #workerFile: string | undefined;
 
@@ -181,19 +184,27 @@ export class HeapSnapshotStore {
     if (!VALID_EXTENSIONS.some(extension => filePath.endsWith(extension))) {
       throw new Error(`File ${filePath} must have a .heapsnapshot or .heaptimeline extension.`);
     }
-    let entry = this.#snapshots.get(filePath);
-    if (!entry) {
-      const stat = await fs.promises.stat(filePath).catch((error: unknown) => {
-        throw new Error(`Cannot read heap snapshot ${filePath}: ${errorMessage(error)}`, {
-          cause: error,
-        });
+    const stat = await fs.promises.stat(filePath).catch((error: unknown) => {
+      throw new Error(`Cannot read heap snapshot ${filePath}: ${errorMessage(error)}`, {
+        cause: error,
       });
-      if (!stat.isFile()) {
-        throw new Error(`${filePath} is not a file. Pass the path of a .heapsnapshot file.`);
-      }
+    });
+    if (!stat.isFile()) {
+      throw new Error(`${filePath} is not a file. Pass the path of a .heapsnapshot file.`);
+    }
+    // A new snapshot written to the same path (take_heapsnapshot again) replaces the cached one.
+    const version = `${stat.size}:${stat.mtimeMs}`;
+    let entry = this.#snapshots.get(filePath);
+    if (entry && entry.version !== version) {
+      this.#snapshots.delete(filePath);
+      void entry.snapshot.close();
+      entry = undefined;
+    }
+    if (!entry) {
       entry = {
         snapshot: new LoadedSnapshot(filePath, this.#nextUid++, this.#resolveWorkerFile()),
         started: Date.now(),
+        version,
       };
       this.#snapshots.set(filePath, entry);
       const added = entry;

@@ -3,6 +3,7 @@
  * detached <div>s and a growing array of LeakyRecord objects: taken with take_heapsnapshot before
  * and after the page leaks 500 more of each.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures} from '../../helpers/engine.js';
@@ -221,6 +222,22 @@ describe('heap snapshot analysis', () => {
     });
     expect(outside.isError).toBe(true);
     expect(outside.text).toMatch(/not within|outside|allowed/i);
+  });
+
+  it('reports a file that is not a heap snapshot, and reloads a path written again', async () => {
+    const garbage = path.join(fx.tmp, 'garbage.heapsnapshot');
+    fs.writeFileSync(garbage, '{"not": "a snapshot"}');
+    const broken = await call(fx.client, 'get_heapsnapshot_summary', {filePath: garbage});
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toContain(`Could not load heap snapshot ${fs.realpathSync(garbage)}`);
+
+    const reused = path.join(fx.tmp, 'reused.heapsnapshot');
+    fs.copyFileSync(before, reused);
+    const first = await ok('get_heapsnapshot_details', {filePath: reused});
+    expect(rowOf(first, /^\d+,LeakyRecord,/)[2]).toBe('100');
+    fs.copyFileSync(after, reused);
+    const second = await ok('get_heapsnapshot_details', {filePath: reused});
+    expect(rowOf(second, /^\d+,LeakyRecord,/)[2]).toBe('600');
   });
 
   it('closes a loaded snapshot once, then says it was not loaded', async () => {
