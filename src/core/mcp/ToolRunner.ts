@@ -160,10 +160,12 @@ export class ToolRunner {
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
 
-    await session.ensure();
-    const reconnectNote = session.takeReconnectNote();
-    if (reconnectNote) {
-      response.notes.push(reconnectNote);
+    if (tool.browserLock !== 'none') {
+      await session.ensure();
+      const reconnectNote = session.takeReconnectNote();
+      if (reconnectNote) {
+        response.notes.push(reconnectNote);
+      }
     }
 
     let page: PageState | undefined;
@@ -185,11 +187,13 @@ export class ToolRunner {
     const releases: Release[] = [];
     const label = tool.name;
     try {
-      releases.push(
-        tool.browserLock === 'exclusive'
-          ? await this.#browserLock.acquireExclusive(label, LOCK_WAIT_MS, signal)
-          : await this.#browserLock.acquireShared(label, LOCK_WAIT_MS, signal),
-      );
+      if (tool.browserLock !== 'none') {
+        releases.push(
+          tool.browserLock === 'exclusive'
+            ? await this.#browserLock.acquireExclusive(label, LOCK_WAIT_MS, signal)
+            : await this.#browserLock.acquireShared(label, LOCK_WAIT_MS, signal),
+        );
+      }
       if (page) {
         releases.push(await page.lock.acquire(label, LOCK_WAIT_MS, signal));
         if (page.closed) {

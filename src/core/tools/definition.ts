@@ -60,8 +60,12 @@ export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
 }
 
 export interface BrowserToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
-  /** `exclusive` for tools that add, remove or reselect pages; others share the browser. */
-  browserLock?: 'shared' | 'exclusive';
+  /**
+   * `exclusive` for tools that add, remove or reselect pages; others share the browser. `none` for
+   * offline tools (heap snapshot analysis): no browser start, no lock, so their long work never
+   * holds up browser calls.
+   */
+  browserLock?: 'shared' | 'exclusive' | 'none';
   handler: (call: ToolCall<z.infer<z.ZodObject<S>>>, response: ResponseBuilder) => Promise<void>;
 }
 
@@ -98,7 +102,7 @@ export interface Tool {
   readonly conditions: readonly ToolCondition[];
   readonly pageScoped: boolean;
   readonly blockedByDialog: boolean;
-  readonly browserLock: 'shared' | 'exclusive';
+  readonly browserLock: 'shared' | 'exclusive' | 'none';
   readonly slim: boolean | undefined;
   readonly filePaths: readonly {param: string; scope: FilePathScope}[];
   /** Declared parameter names (without pageId). */
@@ -188,7 +192,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 function makeTool<S extends z.ZodRawShape>(
   spec: ToolSpecBase<S>,
   pageScoped: boolean,
-  browserLock: 'shared' | 'exclusive',
+  browserLock: 'shared' | 'exclusive' | 'none',
   invoke: (
     params: z.infer<z.ZodObject<S>>,
     context: ToolRunContext,

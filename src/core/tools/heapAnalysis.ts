@@ -104,6 +104,7 @@ const getSummary = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {filePath: filePathSchema, maxNameLength: maxNameLengthSchema},
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {
@@ -120,6 +121,7 @@ const getDetails = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     filterName: filterSchema,
@@ -152,6 +154,7 @@ const getClassNodes = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     id: z.number().describe('The ID for the class, obtained from details.'),
@@ -186,6 +189,7 @@ const getRetainers = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     nodeId: nodeIdSchema('retainers'),
@@ -212,6 +216,7 @@ const getEdges = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     nodeId: nodeIdSchema('outgoing edges'),
@@ -257,6 +262,7 @@ const getRetainingPaths = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     nodeId: nodeIdSchema('retaining paths'),
@@ -304,6 +310,7 @@ const getDominators = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     nodeId: nodeIdSchema('the dominator chain'),
@@ -331,6 +338,7 @@ const getObjectDetails = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     nodeId: nodeIdSchema('object details'),
@@ -355,6 +363,7 @@ const getDuplicateStrings = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {filePath: filePathSchema, ...paging, maxNameLength: maxNameLengthSchema},
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {
@@ -377,6 +386,7 @@ const queryObjects = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     className: z.string().optional().describe('Regex or text matching the class name.'),
@@ -476,6 +486,7 @@ const compareSnapshots = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     baseFilePath: z.string().describe('A path to the base .heapsnapshot file (earlier snapshot).'),
     currentFilePath: z
@@ -504,6 +515,7 @@ const analyzeContexts = defineTool({
   category: 'memory',
   readOnly: true,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {
     filePath: filePathSchema,
     retainedSize: byteSizeRangeSchema(
@@ -569,6 +581,7 @@ const closeSnapshot = defineTool({
   category: 'memory',
   readOnly: false,
   conditions: ['memoryDebugging'],
+  browserLock: 'none',
   schema: {filePath: z.string().describe('A path to the .heapsnapshot file to close.')},
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {

@@ -250,6 +250,24 @@ describe('heap snapshot analysis', () => {
   });
 });
 
+describe('offline', () => {
+  const broken = useEngineWithFixtures({
+    flags: ['--memoryDebugging', '--executablePath=/nonexistent/chromium'],
+  });
+  it('analyzes snapshot files without starting (or needing) a browser', async () => {
+    const summary = await call(broken.client, 'get_heapsnapshot_details', {
+      filePath: after,
+      pageSize: 1,
+    });
+    expect(summary.isError, summary.text).toBe(false);
+    expect(summary.text).toContain('id,className,count,selfSize,retainedSize');
+    expect(broken.engine.engine.session.status.state).toBe('idle');
+    // A browser tool on the same server still reports the launch problem.
+    const pages = await call(broken.client, 'list_pages');
+    expect(pages.isError).toBe(true);
+  });
+});
+
 describe('without --memoryDebugging', () => {
   const plain = useEngineWithFixtures();
   it('offers only take_heapsnapshot and names the flag', async () => {
