@@ -65,11 +65,14 @@ module.exports = {
     'out/main/**',
     'out/preload/**',
     'out/renderer/**',
+    // The heap snapshot worker runs as a worker thread: unpacked, since it is loaded by file path.
+    'out/heap/**',
     'resources/icon.png',
     'package.json',
     '!**/*.map',
   ],
   asar: true,
+  asarUnpack: ['out/heap/**'],
   icon: 'resources/icon.png',
   afterPack: flipElectronFuses,
   linux: {

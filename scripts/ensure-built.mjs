@@ -26,6 +26,7 @@ function mtime(file) {
 const built = Math.min(
   mtime(path.join(root, 'out/node/cli/index.js')),
   mtime(path.join(root, 'out/renderer/index.html')),
+  mtime(path.join(root, 'out/heap/heapSnapshotWorker.js')),
 );
 if (built < newest(path.join(root, 'src'))) {
   process.stderr.write('Building (out/ is missing or older than src/)…\n');

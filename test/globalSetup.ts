@@ -54,6 +54,7 @@ function isStale(): boolean {
   const outputs = Math.min(
     outputMtime(path.join(root, 'out/node/cli/index.js')),
     outputMtime(path.join(root, 'out/renderer/index.html')),
+    outputMtime(path.join(root, 'out/heap/heapSnapshotWorker.js')),
   );
   return outputs < sources;
 }

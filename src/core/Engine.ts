@@ -38,6 +38,7 @@ import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
+import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 
 export interface EngineOptions {
   version: string;
@@ -67,6 +68,7 @@ export class Engine {
   readonly token: ResolvedToken;
   readonly liveView: LiveView;
   readonly webmcp: WebMcpService;
+  readonly heapSnapshots = new HeapSnapshotStore();
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
@@ -102,6 +104,7 @@ export class Engine {
       features,
       log: options.log,
       fileUrls: this.browserFileRoots,
+      extensionsEnabled: () => !this.catalog.slim && this.catalog.isCategoryEnabled('extensions'),
       ...(options.env ? {env: options.env} : {}),
     });
     this.webmcp = new WebMcpService({
@@ -117,6 +120,7 @@ export class Engine {
       categories: config.categories,
       conditions: {
         experimentalVision: config.experimentalVision,
+        memoryDebugging: config.memoryDebugging,
         javascriptEvaluation: config.javascriptEvaluation,
       },
     });
@@ -127,7 +131,7 @@ export class Engine {
       config,
       hub: this.hub,
       telemetry: this.telemetry,
-      services: {hub: this.hub, webmcp: this.webmcp},
+      services: {hub: this.hub, webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
     });
 
     this.catalog.on('changed', () => {
@@ -146,6 +150,7 @@ export class Engine {
       type: 'toolsChanged',
       slim: this.catalog.slim,
       categories: this.catalog.categoryStates(),
+      conditions: this.catalog.conditionStates(),
       tools: this.catalog.toolInfos(),
     });
   }
@@ -301,6 +306,7 @@ export class Engine {
         : {telemetryLogPath: this.config.telemetryLog}),
       slim: this.catalog.slim,
       categories: this.catalog.categoryStates(),
+      conditions: this.catalog.conditionStates(),
       tools: this.catalog.toolInfos(),
       pages: this.session.pages.infos(),
       browser: this.session.status,
@@ -352,6 +358,14 @@ export class Engine {
         }
         this.catalog.setCategoryEnabled(command.category, command.enabled);
         return this.catalog.categoryStates();
+      case 'setConditionEnabled':
+        if (this.catalog.slim) {
+          throw new Error(
+            'Feature flags do not apply in --slim mode. Restart without --slim to switch them.',
+          );
+        }
+        this.catalog.setConditionEnabled(command.condition, command.enabled);
+        return this.catalog.conditionStates();
       case 'getToolsList':
         return {tools: this.catalog.listDefinitions()};
       case 'runTool': {
@@ -395,6 +409,7 @@ export class Engine {
     // Before the browser (whose close may run into the exit backstop).
     this.temporaryFiles.removeAll();
     await this.session.close();
+    await this.heapSnapshots.closeAll();
     await this.telemetry.close();
   }
 }

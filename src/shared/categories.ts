@@ -49,5 +49,28 @@ export function categoryFlagName(category: ToolCategory): string {
 }
 
 /** Feature flags that gate single tools (chrome-devtools-mcp calls them conditions). */
-export const TOOL_CONDITIONS = ['experimentalVision', 'javascriptEvaluation'] as const;
+export const TOOL_CONDITIONS = [
+  'experimentalVision',
+  'memoryDebugging',
+  'javascriptEvaluation',
+] as const;
 export type ToolCondition = (typeof TOOL_CONDITIONS)[number];
+
+export const CONDITION_LABELS: Record<ToolCondition, string> = {
+  experimentalVision: 'Vision (coordinates)',
+  memoryDebugging: 'Memory debugging',
+  javascriptEvaluation: 'JavaScript evaluation',
+};
+
+/**
+ * Conditions the inspector may switch at run time, like categories. --no-javascript-evaluation is
+ * a safety setting chosen at start, so it stays as started.
+ */
+export const SWITCHABLE_CONDITIONS: readonly ToolCondition[] = [
+  'experimentalVision',
+  'memoryDebugging',
+];
+
+export function isToolCondition(value: string): value is ToolCondition {
+  return TOOL_CONDITIONS.some(condition => condition === value);
+}

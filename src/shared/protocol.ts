@@ -3,10 +3,11 @@
  * (commands). The same schemas validate the WebSocket (web mode) and IPC (desktop) traffic.
  */
 import {z} from 'zod';
-import {TOOL_CATEGORIES} from './categories.js';
+import {TOOL_CATEGORIES, TOOL_CONDITIONS} from './categories.js';
 import {telemetryRecordSchema} from './telemetry.js';
 
 const categorySchema = z.enum(TOOL_CATEGORIES);
+const conditionSchema = z.enum(TOOL_CONDITIONS);
 
 export const clientRefSchema = z.object({
   /** Stable id of the connection (one MCP session, the stdio peer, or an inspector UI). */
@@ -39,6 +40,8 @@ export const toolInfoSchema = z.object({
   name: z.string(),
   description: z.string(),
   category: categorySchema,
+  /** Feature flags the tool needs besides its category. */
+  conditions: z.array(conditionSchema).optional(),
   readOnly: z.boolean(),
   enabled: z.boolean(),
   /** Why the tool is not offered to clients, naming the switch that turns it on. */
@@ -58,6 +61,18 @@ export const categoryStateSchema = z.object({
   flag: z.string(),
 });
 export type CategoryState = z.infer<typeof categoryStateSchema>;
+
+/** A feature flag that gates single tools (--memoryDebugging, --experimentalVision, …). */
+export const conditionStateSchema = z.object({
+  id: conditionSchema,
+  label: z.string(),
+  enabled: z.boolean(),
+  /** The flag that turns it on (or, for javascriptEvaluation, off). */
+  flag: z.string(),
+  /** Whether the inspector may switch it at run time. */
+  switchable: z.boolean(),
+});
+export type ConditionState = z.infer<typeof conditionStateSchema>;
 
 export const pageInfoSchema = z.object({
   id: z.number(),
@@ -220,6 +235,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
     type: z.literal('toolsChanged'),
     slim: z.boolean(),
     categories: z.array(categoryStateSchema),
+    conditions: z.array(conditionStateSchema).optional(),
     tools: z.array(toolInfoSchema),
   }),
   z.object({type: z.literal('pagesChanged'), pages: z.array(pageInfoSchema)}),
@@ -263,6 +279,7 @@ export const inspectorStateSchema = z.object({
   telemetryLogPath: z.string().optional(),
   slim: z.boolean(),
   categories: z.array(categoryStateSchema),
+  conditions: z.array(conditionStateSchema).optional(),
   tools: z.array(toolInfoSchema),
   pages: z.array(pageInfoSchema),
   browser: browserStatusSchema,
@@ -276,6 +293,11 @@ export type InspectorState = z.infer<typeof inspectorStateSchema>;
 export const inspectorCommandSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('getState')}),
   z.object({type: z.literal('setCategoryEnabled'), category: categorySchema, enabled: z.boolean()}),
+  z.object({
+    type: z.literal('setConditionEnabled'),
+    condition: conditionSchema,
+    enabled: z.boolean(),
+  }),
   /** Exactly the tools/list result an MCP client receives now. */
   z.object({type: z.literal('getToolsList')}),
   z.object({

@@ -44,54 +44,8 @@ interface Allowance {
 /** Deliberate differences in the default tool set (none so far). */
 const ALLOWED_DIFFERENCES: Allowance[] = [];
 
-/** Peer tools and parameters outside what DESIGN.md says this app supports. */
-const KNOWN_GAPS: Allowance[] = [
-  ...[
-    'install_extension',
-    'list_extensions',
-    'reload_extension',
-    'trigger_extension_action',
-    'uninstall_extension',
-  ].map(tool => ({
-    tool,
-    reason:
-      'Extensions category: no issue covers it; it needs a pipe-launched Chrome that loads unpacked extensions.',
-  })),
-  ...['get_os_app_state', 'install_pwa', 'launch_pwa', 'uninstall_pwa'].map(tool => ({
-    tool,
-    reason: 'PWA category: no issue covers it (pipe connection and OS app integration only).',
-  })),
-  ...[
-    'analyze_heapsnapshot_contexts',
-    'close_heapsnapshot',
-    'compare_heapsnapshots',
-    'get_heapsnapshot_class_nodes',
-    'get_heapsnapshot_details',
-    'get_heapsnapshot_dominators',
-    'get_heapsnapshot_duplicate_strings',
-    'get_heapsnapshot_edges',
-    'get_heapsnapshot_object_details',
-    'get_heapsnapshot_retainers',
-    'get_heapsnapshot_retaining_paths',
-    'get_heapsnapshot_summary',
-    'query_heapsnapshot_objects',
-  ].map(tool => ({
-    tool,
-    reason:
-      "Heap analysis behind --memoryDebugging: not among DESIGN.md's flags; it runs DevTools' heap-snapshot worker, which is not a dependency here.",
-  })),
-  {
-    tool: 'evaluate_script',
-    param: 'serviceWorkerId',
-    reason: 'Targets extension service workers: part of the unsupported Extensions category.',
-  },
-  {
-    tool: 'evaluate_script',
-    param: 'pageId',
-    reason:
-      'The peer makes pageId optional only when serviceWorkerId (Extensions category) can stand in for it.',
-  },
-];
+/** Peer tools and parameters this app leaves out on purpose (none: the whole surface is here). */
+const KNOWN_GAPS: Allowance[] = [];
 
 interface JsonSchema {
   type?: string;
@@ -353,13 +307,16 @@ describe('parity with chrome-devtools-mcp 1.11', () => {
     expect(problems, report('Default tool set', problems)).toEqual([]);
   });
 
-  it('matches with every category on, except the known gaps', () => {
+  it('matches the full surface with every category and condition on: every tool, same parameters', () => {
     expect(peerAll.length).toBeGreaterThan(peerDefault.length);
     const {problems, skippedGaps} = compareToolSets(peerAll, oursAll, KNOWN_GAPS);
-    const reasons = [...new Set(KNOWN_GAPS.map(gap => gap.reason))];
+    const peerNames = peerAll.map(tool => tool.name);
+    const ourNames = new Set(oursAll.map(tool => tool.name));
     console.log(
-      `${report('All categories', problems)}\nKnown gaps (${skippedGaps.length} tools absent): ${skippedGaps.join(', ')}\n${reasons.map(reason => `  * ${reason}`).join('\n')}`,
+      `${report('All categories', problems)}\n${peerNames.filter(name => ourNames.has(name)).length}/${peerNames.length} peer tools present`,
     );
+    expect(skippedGaps).toEqual([]);
+    expect(peerNames.filter(name => !ourNames.has(name))).toEqual([]);
     expect(problems, report('All categories', problems)).toEqual([]);
   });
 
@@ -380,5 +337,20 @@ describe('parity with chrome-devtools-mcp 1.11', () => {
     );
     expect(common.size).toBeGreaterThan(0);
     expect(ourSize).toBeLessThanOrEqual(0.8 * peerSize);
+  });
+
+  it('keeps the optional tools (every category and flag on) no larger than the peer', () => {
+    const optional = peerAll
+      .map(tool => tool.name)
+      .filter(name => !peerDefault.some(tool => tool.name === name));
+    const size = (tools: readonly Tool[]): number =>
+      JSON.stringify(sortedByName(tools.filter(tool => optional.includes(tool.name)))).length;
+    const peerSize = size(peerAll);
+    const ourSize = size(oursAll);
+    console.log(
+      `tools/list JSON for ${optional.length} optional tools: ours ${ourSize} chars, peer ${peerSize} chars (ratio ${(ourSize / peerSize).toFixed(3)})`,
+    );
+    expect(optional.length).toBeGreaterThanOrEqual(25);
+    expect(ourSize).toBeLessThanOrEqual(peerSize);
   });
 });

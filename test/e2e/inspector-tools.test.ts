@@ -109,6 +109,62 @@ describe('tools and categories (e2e)', () => {
     await waitFor(async () => await switchState('Network'), 5_000, 'network back on');
   });
 
+  it('shows Extensions and PWA with their tools, and --memoryDebugging as a switch', async () => {
+    expect(await switchState('Extensions')).toBe(false);
+    expect(await switchState('Progressive Web Apps')).toBe(false);
+    const extensionTools = await page.$$eval('[data-category=extensions] [data-tool]', items =>
+      items.map(item => item.getAttribute('data-tool') ?? ''),
+    );
+    expect(extensionTools.sort()).toEqual([
+      'install_extension',
+      'list_extensions',
+      'reload_extension',
+      'trigger_extension_action',
+      'uninstall_extension',
+    ]);
+    expect(await page.$$eval('[data-category=pwa] [data-tool]', items => items.length)).toBe(4);
+    await page.$eval('[data-category=extensions]', element => element.scrollIntoView());
+    await screenshot(page, 'tools-extensions-pwa');
+
+    expect(await switchState('Memory debugging')).toBe(false);
+    const gated = await page.$$eval('[data-condition=memoryDebugging] [data-tool]', items =>
+      items.map(item => item.getAttribute('data-tool') ?? ''),
+    );
+    expect(gated).toHaveLength(13);
+    expect(await clientToolNames()).not.toContain('get_heapsnapshot_summary');
+    const changes = agent.listChanged();
+    await page.click('aria/Memory debugging[role="switch"]');
+    await waitFor(() => agent.listChanged() > changes, 10_000, 'tools/list_changed');
+    const names = await clientToolNames();
+    for (const name of gated) {
+      expect(names).toContain(name);
+    }
+    await waitFor(
+      async () => await switchState('Memory debugging'),
+      5_000,
+      'the switch to show on',
+    );
+    const meta = await page.$eval(
+      '[data-condition=memoryDebugging] .category__meta',
+      element => element.textContent,
+    );
+    expect(meta).toContain('13 of 13 tools on');
+    await page.$eval('[data-condition=memoryDebugging]', element => element.scrollIntoView());
+    await screenshot(page, 'tools-memory-debugging');
+
+    // A start-time safety flag is shown, not switchable.
+    const jsSwitch = await page.$eval(
+      '[data-condition=javascriptEvaluation] input[role=switch]',
+      element => (element instanceof HTMLInputElement ? element.disabled : undefined),
+    );
+    expect(jsSwitch).toBe(true);
+
+    const changesOff = agent.listChanged();
+    await page.click('aria/Memory debugging[role="switch"]');
+    await waitFor(() => agent.listChanged() > changesOff, 10_000, 'second tools/list_changed');
+    expect(await clientToolNames()).not.toContain('get_heapsnapshot_summary');
+  });
+
   it('shows exactly the tools/list a client receives', async () => {
     await page.click('aria/Show tools/list');
     const pre = await page.waitForSelector('[data-testid=tools-list]');

@@ -10,6 +10,7 @@ import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/flags.js';
 import {defaultProfileDir} from '../config/paths.js';
 import {findExecutable, mergeEnableFeatures} from './executable.js';
+import {EXTENSION_URL_PREFIX, ExtensionWorkers} from './extensionWorkers.js';
 import {FileNavigationGuard, type FileUrlPolicy} from './fileGuard.js';
 import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
@@ -29,17 +30,14 @@ const PROTOCOL_TIMEOUT_MS = 30_000;
 export const RECONNECT_NOTE =
   'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
 
-const HIDDEN_TARGET_PREFIXES = [
-  'chrome://',
-  'chrome-untrusted://',
-  'chrome-extension://',
-  'devtools://',
-];
+const HIDDEN_TARGET_PREFIXES = ['chrome://', 'chrome-untrusted://', 'devtools://'];
 
 export interface BrowserSessionOptions {
   config: BrowserConfig;
   features: readonly AttachableFeature[];
   log: (line: string) => void;
+  /** Whether the Extensions category is on now: a launch then loads Chromium with extension support. */
+  extensionsEnabled?: () => boolean;
   env?: Record<string, string | undefined>;
   platform?: NodeJS.Platform;
   /** Which file: URLs the browser may load (default: none are policed). */
@@ -74,6 +72,8 @@ export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): 
 
 export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
   readonly pages: PageRegistry;
+  readonly extensionWorkers = new ExtensionWorkers();
+  #launchedWithExtensions = false;
   #browser: Browser | undefined;
   #starting: Promise<Browser> | undefined;
   #closing = false;
@@ -226,6 +226,17 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     }
   }
 
+  /** Why the extension tools cannot work with this browser, or undefined when they can. */
+  extensionSupportProblem(): string | undefined {
+    if (this.mode === 'connect') {
+      return `Extensions need a browser this server launches (over a pipe, with --enable-unsafe-extension-debugging); this one is attached via ${this.options.config.browserUrl === undefined ? '--wsEndpoint' : '--browserUrl'}. Restart the server without --browserUrl/--wsEndpoint, with --categoryExtensions.`;
+    }
+    if (this.#browser && !this.#launchedWithExtensions) {
+      return 'The browser was started before the Extensions category was switched on, so it runs without extension support. Restart the server with --categoryExtensions (or close the browser so the next tool call starts it again with extensions).';
+    }
+    return undefined;
+  }
+
   /** The one-time note for a client that last saw an older browser; updates what it saw. */
   reconnectNoteFor(view: BrowserView): string | undefined {
     const due = view.generation >= 1 && this.#generation > view.generation;
@@ -257,6 +268,9 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     this.#browser = browser;
     browser.once('disconnected', () => this.#onDisconnected(browser));
     await this.#fileGuard?.attach(browser, this.pages);
+    if (this.#launchedWithExtensions) {
+      this.extensionWorkers.attach(browser);
+    }
     await this.pages.attach(browser);
     await this.#fileGuard?.clearForbidden(this.pages.list());
     if (this.pages.list().length === 0) {
@@ -281,6 +295,9 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
 
   #targetFilter = (target: Target): boolean => {
     const url = target.url();
+    if (url.startsWith(EXTENSION_URL_PREFIX)) {
+      return this.#launchedWithExtensions;
+    }
     return !HIDDEN_TARGET_PREFIXES.some(prefix => url.startsWith(prefix));
   };
 
@@ -299,6 +316,8 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     const userDataDir = config.isolated
       ? undefined
       : (config.userDataDir ?? defaultProfileDir(config.channel, this.#env));
+    // Set before launch: the target filter reads it for the targets that exist at start.
+    this.#launchedWithExtensions = this.options.extensionsEnabled?.() ?? false;
     try {
       return await puppeteer.launch({
         executablePath,
@@ -313,6 +332,8 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
+        // Drops --disable-extensions and adds --enable-unsafe-extension-debugging (for Extensions.*).
+        enableExtensions: this.#launchedWithExtensions,
         ...(userDataDir === undefined ? {} : {userDataDir}),
       });
     } catch (error) {

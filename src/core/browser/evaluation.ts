@@ -73,8 +73,29 @@ export function inPage<T>(
   work: () => Promise<T>,
   options: InPageOptions = {},
 ): Promise<T> {
+  return bounded(state, state.session, work, options);
+}
+
+/**
+ * The same rules for code that runs outside a page (an extension service worker has no dialogs to
+ * race): bounded, cancellable, and stopped on timeout when asked.
+ */
+export function inWorker<T>(
+  session: CDPSession,
+  work: () => Promise<T>,
+  options: InPageOptions = {},
+): Promise<T> {
+  return bounded(undefined, session, work, {...options, dialogs: 'continue'});
+}
+
+function bounded<T>(
+  state: PageState | undefined,
+  defaultSession: CDPSession,
+  work: () => Promise<T>,
+  options: InPageOptions,
+): Promise<T> {
   const dialogs = options.dialogs ?? 'reject';
-  if (dialogs === 'reject' && state.dialog) {
+  if (dialogs === 'reject' && state?.dialog) {
     return Promise.reject(new DialogOpenedError(state.dialog));
   }
   const signal = options.signal;
@@ -82,7 +103,7 @@ export function inPage<T>(
     return Promise.reject(abortError(signal));
   }
   const timeoutMs = clampTimeout(options.timeoutMs, IN_PAGE_TIMEOUT_MS);
-  const session = options.session ?? state.session;
+  const session = options.session ?? defaultSession;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const finish = (settle: () => void): void => {
@@ -110,7 +131,7 @@ export function inPage<T>(
     }, timeoutMs);
     timer.unref();
     const stopDialogWatch =
-      dialogs === 'reject'
+      dialogs === 'reject' && state
         ? state.onDialog(dialog => finish(() => reject(new DialogOpenedError(dialog))))
         : () => undefined;
     const onAbort = (): void => {

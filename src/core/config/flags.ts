@@ -49,6 +49,7 @@ export interface ServerConfig {
   categories: Record<ToolCategory, boolean>;
   slim: boolean;
   experimentalVision: boolean;
+  memoryDebugging: boolean;
   pageIdRouting: boolean;
   javascriptEvaluation: boolean;
   redactNetworkHeaders: boolean;
@@ -244,6 +245,14 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     defaultValue: false,
     group: 'Tools',
     description: 'Add coordinate-based tools (click_at).',
+  },
+  {
+    name: 'memoryDebugging',
+    kind: 'boolean',
+    defaultValue: false,
+    group: 'Tools',
+    aliases: ['experimentalMemory'],
+    description: 'Add the heap snapshot analysis tools (memory category).',
   },
   {
     name: 'pageIdRouting',
@@ -686,6 +695,7 @@ function buildConfig(
     categories: categoryState,
     slim: booleanFlag(args, 'slim'),
     experimentalVision: booleanFlag(args, 'experimentalVision'),
+    memoryDebugging: booleanFlag(args, 'memoryDebugging'),
     pageIdRouting: booleanFlag(args, 'pageIdRouting'),
     javascriptEvaluation: booleanFlag(args, 'javascriptEvaluation'),
     redactNetworkHeaders: booleanFlag(args, 'redactNetworkHeaders'),

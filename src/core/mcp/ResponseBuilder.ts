@@ -14,6 +14,7 @@ export const SECTION_ORDER = {
   snapshot: 90,
   heap: 100,
   detail: 110,
+  extensions: 115,
   pageTools: 120,
   networkList: 130,
   consoleList: 140,
@@ -45,6 +46,8 @@ export class ResponseBuilder {
   error: Error | undefined;
   /** Element the tool acted on, for the inspector's live view highlight. */
   actedOn: Rect | undefined;
+  /** Extension service workers listed with the pages (Extensions category on). */
+  extensionWorkers: {id: string; url: string}[] | undefined;
   /** A one-time note shown first (browser reconnect). */
   readonly notes: string[] = [];
 

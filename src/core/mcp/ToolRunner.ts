@@ -115,7 +115,7 @@ export class ToolRunner {
     if (!status.enabled) {
       return finish(errorResult(status.reason), 'error', {});
     }
-    const validation = tool.validate(args, {pageIdRouting: catalog.pageIdRouting});
+    const validation = tool.validate(args, catalog.schemaOptions());
     if (!validation.ok) {
       return finish(errorResult(validation.message), 'error', {});
     }
@@ -161,10 +161,12 @@ export class ToolRunner {
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
 
-    await session.ensure();
-    const reconnectNote = session.reconnectNoteFor(origin.browserView);
-    if (reconnectNote) {
-      response.notes.push(reconnectNote);
+    if (!tool.offline) {
+      await session.ensure();
+      const reconnectNote = session.reconnectNoteFor(origin.browserView);
+      if (reconnectNote) {
+        response.notes.push(reconnectNote);
+      }
     }
 
     let page: PageState | undefined;
@@ -225,6 +227,7 @@ export class ToolRunner {
             client: origin.client,
             signal,
             services,
+            pageIdGiven: catalog.pageIdRouting && typeof validation.params.pageId === 'number',
             resolvePath: value =>
               tool.filePaths.some(entry => entry.scope === 'localBrowser') && !session.isLocal
                 ? Promise.resolve(value)
@@ -260,6 +263,11 @@ export class ToolRunner {
       return errorResult('The call was cancelled by the client.');
     }
     try {
+      if (response.includePagesList && catalog.isCategoryEnabled('extensions')) {
+        response.extensionWorkers = session.extensionWorkers
+          .list(session.browser)
+          .map(({id, url}) => ({id, url}));
+      }
       decorateResponse(response);
       return await renderResponse(response, session.pages, origin.files);
     } finally {

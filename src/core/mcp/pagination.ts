@@ -6,7 +6,9 @@
 
 import {z} from 'zod';
 
-export const DEFAULT_PAGE_SIZE = 20;
+import {pageWindow, type PageRequest, type PageWindow} from './pageWindow.js';
+
+export {DEFAULT_PAGE_SIZE, type PageRequest} from './pageWindow.js';
 
 /** The `pageSize` / `pageIdx` parameters of a list tool, with the peer's descriptions. */
 export function pagingParams(items: string) {
@@ -26,64 +28,20 @@ export function pagingParams(items: string) {
   };
 }
 
-export interface PageRequest {
-  pageSize?: number | undefined;
-  pageIdx?: number | undefined;
-}
-
-export interface Paginated<T> {
+export interface Paginated<T> extends PageWindow {
   items: readonly T[];
-  /** 0-based. */
-  currentPage: number;
-  totalPages: number;
-  /** Index of the first item shown (0-based) and one past the last. */
-  startIndex: number;
-  endIndex: number;
-  invalidPage: boolean;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  /** True when the caller asked for a page (pageSize or pageIdx given). */
-  paged: boolean;
 }
 
 export function paginate<T>(items: readonly T[], request: PageRequest = {}): Paginated<T> {
-  const total = items.length;
-  const paged = request.pageSize !== undefined || request.pageIdx !== undefined;
-  if (!paged) {
-    return {
-      items,
-      currentPage: 0,
-      totalPages: 1,
-      startIndex: 0,
-      endIndex: total,
-      invalidPage: false,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      paged,
-    };
-  }
-  const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
-  const totalPages = Math.max(1, Math.ceil(total / pageSize));
-  const requested = request.pageIdx ?? 0;
-  const invalidPage = requested < 0 || requested >= totalPages;
-  const currentPage = invalidPage ? 0 : requested;
-  const startIndex = currentPage * pageSize;
-  const slice = items.slice(startIndex, startIndex + pageSize);
+  const window = pageWindow(items.length, request);
   return {
-    items: slice,
-    currentPage,
-    totalPages,
-    startIndex,
-    endIndex: startIndex + slice.length,
-    invalidPage,
-    hasNextPage: currentPage < totalPages - 1,
-    hasPreviousPage: currentPage > 0,
-    paged,
+    ...window,
+    items: window.paged ? items.slice(window.startIndex, window.endIndex) : items,
   };
 }
 
 /** The header lines: optional invalid-page note, `Showing a-b of N (Page p of P).`, next/previous. */
-export function paginationLines(result: Paginated<unknown>, total: number): string[] {
+export function paginationLines(result: PageWindow, total: number): string[] {
   const lines: string[] = [];
   if (result.invalidPage) {
     lines.push('Invalid page number provided. Showing first page.');

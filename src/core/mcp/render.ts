@@ -86,7 +86,17 @@ export async function renderResponse(
     if (note) {
       out.push(note);
     }
-    out.push('## Pages', ...pages.infos().map(formatPageLine));
+    const infos = pages.infos();
+    const isExtensionPage = (page: PageInfo): boolean => page.url.startsWith('chrome-extension://');
+    out.push('## Pages', ...infos.filter(page => !isExtensionPage(page)).map(formatPageLine));
+    const extensionPages = infos.filter(isExtensionPage);
+    if (extensionPages.length > 0) {
+      out.push('## Extension Pages', ...extensionPages.map(formatPageLine));
+    }
+    const workers = response.extensionWorkers ?? [];
+    if (workers.length > 0) {
+      out.push('## Extension Service Workers', ...workers.map(({id, url}) => `${id}: ${url}`));
+    }
   }
   pushSections(50, SECTION_ORDER.snapshot);
   const snapshotText = await snapshotPromise;

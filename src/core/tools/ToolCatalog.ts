@@ -7,13 +7,16 @@ import type {Tool as McpTool} from '@modelcontextprotocol/sdk/types.js';
 import {
   CATEGORIES_OFF_BY_DEFAULT,
   CATEGORY_LABELS,
+  CONDITION_LABELS,
+  SWITCHABLE_CONDITIONS,
   TOOL_CATEGORIES,
+  TOOL_CONDITIONS,
   categoryFlagName,
   type ToolCategory,
   type ToolCondition,
 } from '../../shared/categories.js';
-import type {CategoryState, ToolInfo} from '../../shared/protocol.js';
-import type {Tool} from './definition.js';
+import type {CategoryState, ConditionState, ToolInfo} from '../../shared/protocol.js';
+import type {SchemaOptions, Tool} from './definition.js';
 
 export type ToolStatus = {enabled: true} | {enabled: false; reason: string};
 
@@ -31,6 +34,7 @@ function kebab(name: string): string {
 export class ToolCatalog extends EventEmitter<{changed: []}> {
   readonly #tools: Map<string, Tool>;
   readonly #categories: Record<ToolCategory, boolean>;
+  readonly #conditions: Record<ToolCondition, boolean>;
   #definitions: McpTool[] | undefined;
 
   constructor(
@@ -42,6 +46,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
       [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
     );
     this.#categories = {...options.categories};
+    this.#conditions = {...options.conditions};
   }
 
   get slim(): boolean {
@@ -50,6 +55,14 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
 
   get pageIdRouting(): boolean {
     return this.options.pageIdRouting && !this.options.slim;
+  }
+
+  /** Routing and the categories in force: they decide which parameters tools take now. */
+  schemaOptions(): SchemaOptions {
+    return {
+      pageIdRouting: this.pageIdRouting,
+      categoryOn: category => !this.options.slim && this.#categories[category],
+    };
   }
 
   get(name: string): Tool | undefined {
@@ -75,6 +88,26 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     return true;
   }
 
+  isConditionEnabled(condition: ToolCondition): boolean {
+    return this.#conditions[condition];
+  }
+
+  /** Switches a run-time condition (SWITCHABLE_CONDITIONS); true if anything changed. */
+  setConditionEnabled(condition: ToolCondition, enabled: boolean): boolean {
+    if (!SWITCHABLE_CONDITIONS.includes(condition)) {
+      throw new Error(
+        `--${condition === 'javascriptEvaluation' ? 'no-javascript-evaluation' : condition} is set when the server starts. Restart the server to change it.`,
+      );
+    }
+    if (this.#conditions[condition] === enabled) {
+      return false;
+    }
+    this.#conditions[condition] = enabled;
+    this.#definitions = undefined;
+    this.emit('changed');
+    return true;
+  }
+
   status(tool: Tool): ToolStatus {
     const slimTool = tool.slim === true;
     if (this.options.slim !== slimTool) {
@@ -93,11 +126,11 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
       };
     }
     for (const condition of tool.conditions) {
-      if (!this.options.conditions[condition]) {
+      if (!this.#conditions[condition]) {
         const reason =
           condition === 'javascriptEvaluation'
             ? `Tool ${tool.name} is disabled by --no-${kebab(condition)}. Restart without that flag to use it.`
-            : `Tool ${tool.name} requires the --${condition} flag, which is off. Restart the server with --${condition} to use it.`;
+            : `Tool ${tool.name} requires the --${condition} flag, which is off. Turn it on with the "${CONDITION_LABELS[condition]}" switch in the inspector's Tools panel, or start the server with --${condition}.`;
         return {enabled: false, reason};
       }
     }
@@ -112,7 +145,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     return {
       name: tool.name,
       description: tool.description,
-      inputSchema: {type: 'object', ...tool.inputSchema({pageIdRouting: this.pageIdRouting})},
+      inputSchema: {type: 'object', ...tool.inputSchema(this.schemaOptions())},
       annotations: {readOnlyHint: tool.readOnly},
     };
   }
@@ -133,6 +166,16 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     }));
   }
 
+  conditionStates(): ConditionState[] {
+    return TOOL_CONDITIONS.map(condition => ({
+      id: condition,
+      label: CONDITION_LABELS[condition],
+      enabled: this.#conditions[condition],
+      flag: condition === 'javascriptEvaluation' ? `--no-${kebab(condition)}` : `--${condition}`,
+      switchable: SWITCHABLE_CONDITIONS.includes(condition),
+    }));
+  }
+
   toolInfos(): ToolInfo[] {
     return this.all()
       .filter(tool => (tool.slim === true) === this.options.slim)
@@ -143,10 +186,11 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
           name: tool.name,
           description: tool.description,
           category: tool.category,
+          ...(tool.conditions.length > 0 ? {conditions: [...tool.conditions]} : {}),
           readOnly: tool.readOnly,
           enabled: status.enabled,
           ...(status.enabled ? {} : {disabledReason: status.reason}),
-          inputSchema: tool.inputSchema({pageIdRouting: this.pageIdRouting}),
+          inputSchema: tool.inputSchema(this.schemaOptions()),
           definitionChars: definition.length,
           estimatedTokens: Math.ceil(definition.length / 4),
         };

@@ -28,6 +28,7 @@ import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
 import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
+import {inlineText, renderWorkerConsole, type ConsoleListOptions} from './workerConsole.js';
 
 const MESSAGE_TYPES = [
   'log',
@@ -53,7 +54,6 @@ const MESSAGE_TYPES = [
 ] as const;
 
 /** List lines stay one line each and bounded; get_console_message shows the full text. */
-const LIST_TEXT_LIMIT = 1_000;
 /** Longest wait for the page to describe argument values. */
 const DETAIL_TIMEOUT_MS = 5_000;
 const STACK_LIST_NOTE = 'Note: stack trace line and column numbers use 1-based indexing';
@@ -85,14 +85,6 @@ export function groupConsecutive(entries: readonly ConsoleEntry[]): GroupedEntry
   return grouped;
 }
 
-function inlineText(text: string): string {
-  const single = text.replace(/\r?\n/g, '\\n');
-  if (single.length <= LIST_TEXT_LIMIT) {
-    return single;
-  }
-  return `${single.slice(0, LIST_TEXT_LIMIT)}… (${single.length - LIST_TEXT_LIMIT} more characters; get_console_message shows all)`;
-}
-
 function listStack(entry: ApiMessageEntry | ExceptionEntry): string[] {
   const lines = stackTraceLines(entry.stack);
   if (entry instanceof ExceptionEntry) {
@@ -116,14 +108,6 @@ function conciseLines({entry, count}: GroupedEntry, includeStack: boolean): stri
     return [line];
   }
   return [line, ...listStack(entry).map(frame => `  ${frame}`)];
-}
-
-interface ConsoleListOptions {
-  pageSize?: number | undefined;
-  pageIdx?: number | undefined;
-  types?: readonly string[] | undefined;
-  includePreservedMessages?: boolean | undefined;
-  includeStackTraces?: boolean | undefined;
 }
 
 const lastListing = new LastListing<ConsoleCollector>();
@@ -429,15 +413,23 @@ const listConsoleMessages = definePageTool({
       .optional()
       .describe('Only messages of this extension service worker (needs --categoryExtensions).'),
   },
-  handler: ({page, params, config}, response) => {
+  handler: ({page, params, session}, response) => {
     if (params.serviceWorkerId !== undefined) {
-      return Promise.reject(
-        new Error(
-          config.categories.extensions
-            ? 'Console messages of extension service workers are not collected by this server. Omit serviceWorkerId to list the page messages.'
-            : 'serviceWorkerId selects an extension service worker, which needs the extensions tools: restart the server with --categoryExtensions. Omit serviceWorkerId to list the page messages.',
-        ),
-      );
+      const problem = session.extensionSupportProblem();
+      const messages = problem
+        ? undefined
+        : session.extensionWorkers.consoleOf(session.browser, params.serviceWorkerId);
+      if (messages === undefined) {
+        return Promise.reject(
+          new Error(
+            problem ??
+              `No extension service worker ${params.serviceWorkerId}. Call list_pages (with the Extensions category on) to see the worker ids, or omit serviceWorkerId for the page messages.`,
+          ),
+        );
+      }
+      const text = renderWorkerConsole(messages, params);
+      response.addSection(SECTION_ORDER.consoleList, () => text);
+      return Promise.resolve();
     }
     response.addSection(SECTION_ORDER.consoleList, () => renderConsoleList(page, params));
     return Promise.resolve();

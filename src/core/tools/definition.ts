@@ -21,6 +21,8 @@ export interface ToolCall<P> {
   client: ClientRef;
   /** Aborted when the client cancels the call (notifications/cancelled). */
   signal: AbortSignal;
+  /** The client named the page (pageId); false when the call fell back to the selected page. */
+  pageIdGiven: boolean;
   services: EngineServices;
 }
 
@@ -47,6 +49,10 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   filePaths?: {param: keyof S & string; scope: FilePathScope}[];
   /** Only in --slim mode (the slim trio), or never in it. */
   slim?: boolean;
+  /** Parameters that exist only while a category is on (others reject them as unknown). */
+  categoryParams?: Partial<Record<keyof S & string, ToolCategory>>;
+  /** With this category on, pageId becomes optional (chrome-devtools-mcp's evaluate_script). */
+  pageIdOptionalWith?: ToolCategory;
 }
 
 export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
@@ -59,9 +65,15 @@ export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
 export interface BrowserToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
   /**
    * `exclusive` for tools that remove pages; `none` for tools that only hold the browser lock
-   * briefly themselves (new_page, while the tab is created); others share the browser.
+   * briefly themselves (new_page, while the tab is created) and for offline tools; others share
+   * the browser.
    */
   browserLock?: BrowserLockMode;
+  /**
+   * Offline tools (heap snapshot analysis) work on files only: no browser start and no lock, so
+   * their long work never holds up browser calls.
+   */
+  offline?: boolean;
   handler: (call: ToolCall<z.infer<z.ZodObject<S>>>, response: ResponseBuilder) => Promise<void>;
 }
 
@@ -83,6 +95,13 @@ export type ValidationResult =
 
 export type ParamKind = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'other';
 
+/** What shapes a tool's parameters at this moment. */
+export interface SchemaOptions {
+  pageIdRouting: boolean;
+  /** Whether a category is on now; omitted = every category-bound parameter is hidden. */
+  categoryOn?: (category: ToolCategory) => boolean;
+}
+
 export interface Tool {
   readonly name: string;
   readonly description: string;
@@ -92,14 +111,16 @@ export interface Tool {
   readonly pageScoped: boolean;
   readonly blockedByDialog: boolean;
   readonly browserLock: BrowserLockMode;
+  /** Needs no browser at all (see BrowserToolSpec.offline). */
+  readonly offline: boolean;
   readonly slim: boolean | undefined;
   readonly filePaths: readonly {param: string; scope: FilePathScope}[];
   /** Declared parameter names (without pageId). */
   readonly paramNames: readonly string[];
   /** Parameter kinds for telemetry sanitizing. */
   readonly paramKinds: Readonly<Record<string, ParamKind>>;
-  inputSchema(options: {pageIdRouting: boolean}): Record<string, unknown>;
-  validate(args: Record<string, unknown>, options: {pageIdRouting: boolean}): ValidationResult;
+  inputSchema(options: SchemaOptions): Record<string, unknown>;
+  validate(args: Record<string, unknown>, options: SchemaOptions): ValidationResult;
 }
 
 const PAGE_ID_DESCRIPTION = 'Id of the page to act on (from list_pages).';
@@ -182,20 +203,45 @@ function makeTool<S extends z.ZodRawShape>(
   spec: ToolSpecBase<S>,
   pageScoped: boolean,
   browserLock: BrowserLockMode,
+  offline: boolean,
   invoke: (
     params: z.infer<z.ZodObject<S>>,
     context: ToolRunContext,
     response: ResponseBuilder,
   ) => Promise<void>,
 ): Tool {
+  // Hidden category parameters are refused as unknown before this parses, so the full shape serves.
   const base = z.object(spec.schema).strict();
   const pageIdSchema = z.number({error: 'expected a number'});
   const paramNames = Object.keys(spec.schema);
+  const categoryParams: Partial<Record<string, ToolCategory>> = spec.categoryParams ?? {};
+  /** The parameters, page id rule and zod object in force for these options. */
+  const shapeFor = (options: SchemaOptions) => {
+    const active = paramNames.filter(name => {
+      const category = categoryParams[name];
+      return category === undefined || (options.categoryOn?.(category) ?? false);
+    });
+    const shape: Record<string, z.ZodType> = {};
+    for (const name of active) {
+      const schema: unknown = spec.schema[name];
+      if (schema instanceof z.ZodType) {
+        shape[name] = schema;
+      }
+    }
+    const routed = pageScoped && options.pageIdRouting;
+    const pageIdOptional =
+      routed &&
+      spec.pageIdOptionalWith !== undefined &&
+      (options.categoryOn?.(spec.pageIdOptionalWith) ?? false);
+    const key = `${routed}|${pageIdOptional}|${active.join(',')}`;
+    return {active, shape, routed, pageIdOptional, key};
+  };
+
   const paramKinds: Record<string, ParamKind> = {};
   for (const [name, schema] of Object.entries(spec.schema)) {
     paramKinds[name] = schema instanceof z.ZodType ? kindOf(schema) : 'other';
   }
-  const schemaCache = new Map<boolean, Record<string, unknown>>();
+  const schemaCache = new Map<string, Record<string, unknown>>();
 
   return {
     name: spec.name,
@@ -206,34 +252,36 @@ function makeTool<S extends z.ZodRawShape>(
     pageScoped,
     blockedByDialog: spec.blockedByDialog ?? false,
     browserLock,
+    offline,
     slim: spec.slim,
     filePaths: spec.filePaths ?? [],
     paramNames,
     paramKinds,
-    inputSchema({pageIdRouting}) {
-      const routed = pageScoped && pageIdRouting;
-      let cached = schemaCache.get(routed);
+    inputSchema(options) {
+      const {shape, routed, pageIdOptional, key} = shapeFor(options);
+      let cached = schemaCache.get(key);
       if (!cached) {
         // pageId comes first, as in chrome-devtools-mcp's listing.
+        const pageId = z.number().describe(PAGE_ID_DESCRIPTION);
         const object = routed
-          ? z.object({pageId: z.number().describe(PAGE_ID_DESCRIPTION), ...spec.schema})
-          : base;
+          ? z.object({pageId: pageIdOptional ? pageId.optional() : pageId, ...shape})
+          : z.object(shape);
         const json = tidyJsonSchema(z.toJSONSchema(object, {io: 'input', unrepresentable: 'any'}));
         cached = isRecord(json) ? json : {type: 'object'};
-        schemaCache.set(routed, cached);
+        schemaCache.set(key, cached);
       }
       return cached;
     },
-    validate(args, {pageIdRouting}) {
-      const routed = pageScoped && pageIdRouting;
-      const known = routed ? [...paramNames, 'pageId'] : paramNames;
+    validate(args, options) {
+      const {active, routed, pageIdOptional} = shapeFor(options);
+      const known = routed ? [...active, 'pageId'] : active;
       const unknown = Object.keys(args).filter(key => !known.includes(key));
       if (unknown.length > 0) {
         return {ok: false, message: unknownArgumentsMessage(spec.name, unknown, known)};
       }
       const {pageId, ...rest} = args;
       const issues: string[] = [];
-      if (routed) {
+      if (routed && !(pageIdOptional && pageId === undefined)) {
         const checked = pageIdSchema.safeParse(pageId);
         if (!checked.success) {
           issues.push(pageId === undefined ? 'pageId is required' : 'pageId: expected a number');
@@ -253,7 +301,8 @@ function makeTool<S extends z.ZodRawShape>(
         };
       }
       const data = parsed.data;
-      const params: Record<string, unknown> = routed ? {...data, pageId} : {...data};
+      const params: Record<string, unknown> =
+        routed && pageId !== undefined ? {...data, pageId} : {...data};
       return {
         ok: true,
         params,
@@ -298,7 +347,7 @@ export function unknownArgumentsMessage(
 export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): Tool {
   // Page tools are serialized by their page's own lock; they never wait for the browser lock, so a
   // long call on one page cannot delay work on other pages or the opening of new ones.
-  return makeTool(spec, true, 'none', async (params, context, response) => {
+  return makeTool(spec, true, 'none', false, async (params, context, response) => {
     const page = context.page;
     if (!page) {
       throw new Error(`Tool ${spec.name} needs a page, but none was resolved.`);
@@ -308,7 +357,12 @@ export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): 
 }
 
 export function defineTool<S extends z.ZodRawShape>(spec: BrowserToolSpec<S>): Tool {
-  return makeTool(spec, false, spec.browserLock ?? 'shared', async (params, context, response) => {
+  return makeTool(
+    spec,
+    false,
+    spec.browserLock ?? 'shared',
+    spec.offline ?? false,
+    async (params, context, response) => {
     await spec.handler({...context, params}, response);
   });
 }

@@ -6,12 +6,15 @@ import {consoleTools} from './console.js';
 import {cssTools} from './css.js';
 import type {Tool} from './definition.js';
 import {emulationTools} from './emulation.js';
+import {extensionTools} from './extensions.js';
 import {inputTools} from './input.js';
+import {heapAnalysisTools} from './heapAnalysis.js';
 import {lighthouseTools} from './lighthouse.js';
 import {memoryTools} from './memory.js';
 import {networkTools} from './network.js';
 import {pageTools} from './pages.js';
 import {performanceTools} from './performance.js';
+import {pwaTools} from './pwa.js';
 import {screencastTools} from './screencast.js';
 import {screenshotTools} from './screenshot.js';
 import {scriptTools} from './script.js';
@@ -36,9 +39,12 @@ export function allTools(): Tool[] {
     ...performanceTools,
     ...lighthouseTools,
     ...memoryTools,
+    ...heapAnalysisTools,
     ...screencastTools,
     ...webmcpTools,
     ...thirdPartyTools,
+    ...extensionTools,
+    ...pwaTools,
     ...slimTools,
   ];
 }

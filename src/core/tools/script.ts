@@ -3,7 +3,7 @@
  * Runs over the page's own CDP session in one round trip when no DOM change follows.
  */
 import {fileURLToPath} from 'node:url';
-import type {Protocol} from 'puppeteer-core';
+import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {releaseObject, resolveUid, type ResolvedElement} from '../browser/elements.js';
 import type {OpenDialog, PageState} from '../browser/PageState.js';
@@ -12,6 +12,7 @@ import {
   clampTimeout,
   evaluateInPage,
   EvaluationTimeoutError,
+  inWorker,
   MAX_EVALUATION_TIMEOUT_MS,
   PROBE_TIMEOUT_MS,
   SCRIPT_TIMEOUT_MS,
@@ -20,7 +21,8 @@ import {
 import {actAndSettle} from '../browser/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {FileAccess} from '../mcp/files.js';
-import {definePageTool} from './definition.js';
+import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import {definePageTool, type PageToolCall} from './definition.js';
 
 export class ScriptError extends Error {}
 
@@ -36,17 +38,56 @@ export interface ScriptRun {
 }
 
 /**
- * Agent code runs bounded and is stopped in the page on timeout or cancel; dialogs it opens are
- * answered by the caller (actAndSettle's onDialog), so they do not end the run.
+ * Where agent code runs: a page or an extension service worker. Either way it runs bounded and is
+ * stopped on timeout or cancel; in a page, dialogs it opens are answered by the caller
+ * (actAndSettle's onDialog), so they do not end the run.
  */
-function scriptOptions(state: PageState, run: ScriptRun): InPageOptions {
+export interface ScriptHost {
+  evaluate(
+    params: Protocol.Runtime.EvaluateRequest,
+    timeoutMs?: number,
+  ): Promise<Protocol.Runtime.EvaluateResponse>;
+  callFunction(
+    params: Protocol.Runtime.CallFunctionOnRequest,
+    timeoutMs?: number,
+  ): Promise<Protocol.Runtime.CallFunctionOnResponse>;
+  release(objectId: string): void;
+}
+
+function scriptOptions(run: ScriptRun, timeoutMs: number | undefined): InPageOptions {
   return {
-    timeoutMs: clampTimeout(run.timeoutMs, SCRIPT_TIMEOUT_MS),
+    timeoutMs: timeoutMs ?? clampTimeout(run.timeoutMs, SCRIPT_TIMEOUT_MS),
     signal: run.signal,
     terminate: true,
     dialogs: 'continue',
-    session: state.session,
     what: 'The script',
+  };
+}
+
+export function pageScriptHost(state: PageState, run: ScriptRun = {}): ScriptHost {
+  return {
+    evaluate: (params, timeoutMs) => evaluateInPage(state, params, scriptOptions(run, timeoutMs)),
+    callFunction: (params, timeoutMs) =>
+      callFunctionInPage(state, params, scriptOptions(run, timeoutMs)),
+    release: objectId => releaseObject(state, objectId),
+  };
+}
+
+function workerScriptHost(session: CDPSession, run: ScriptRun): ScriptHost {
+  return {
+    evaluate: (params, timeoutMs) =>
+      inWorker(session, () => session.send('Runtime.evaluate', params), {
+        ...scriptOptions(run, timeoutMs),
+        what: 'The script in the service worker',
+      }),
+    callFunction: (params, timeoutMs) =>
+      inWorker(session, () => session.send('Runtime.callFunctionOn', params), {
+        ...scriptOptions(run, timeoutMs),
+        what: 'The script in the service worker',
+      }),
+    release: objectId => {
+      void session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
+    },
   };
 }
 
@@ -62,14 +103,12 @@ function explainTimeout(error: unknown): never {
 
 /** JSON.stringify of what the function returns, computed in the page (undefined stays "undefined"). */
 export async function evaluateFunction(
-  state: PageState,
+  host: ScriptHost,
   source: string,
   elements: readonly ResolvedElement[],
-  run: ScriptRun = {},
 ): Promise<string> {
   const functionSource = source.trimEnd().replace(/;$/, '');
   const declaration = `async function (...args) { const fn = (\n${functionSource}\n); return JSON.stringify(await fn(...args)); }`;
-  const options = scriptOptions(state, run);
   let response: Protocol.Runtime.CallFunctionOnResponse | Protocol.Runtime.EvaluateResponse;
   try {
     if (elements.length > 0) {
@@ -78,30 +117,22 @@ export async function evaluateFunction(
         throw new ScriptError("Elements from different frames can't be evaluated together.");
       }
       const first = elements[0];
-      response = await callFunctionInPage(
-        state,
-        {
-          functionDeclaration: declaration,
-          objectId: first?.objectId,
-          arguments: elements.map(element => ({objectId: element.objectId})),
-          awaitPromise: true,
-          returnByValue: true,
-          userGesture: true,
-        },
-        options,
-      );
+      response = await host.callFunction({
+        functionDeclaration: declaration,
+        objectId: first?.objectId,
+        arguments: elements.map(element => ({objectId: element.objectId})),
+        awaitPromise: true,
+        returnByValue: true,
+        userGesture: true,
+      });
     } else {
-      response = await evaluateInPage(
-        state,
-        {
-          expression: `(${declaration})()`,
-          awaitPromise: true,
-          returnByValue: true,
-          userGesture: true,
-          replMode: false,
-        },
-        options,
-      );
+      response = await host.evaluate({
+        expression: `(${declaration})()`,
+        awaitPromise: true,
+        returnByValue: true,
+        userGesture: true,
+        replMode: false,
+      });
     }
   } catch (error) {
     explainTimeout(error);
@@ -114,19 +145,10 @@ export async function evaluateFunction(
 }
 
 /** A classic script: its completion value, stringified. */
-export async function evaluateScript(
-  state: PageState,
-  source: string,
-  run: ScriptRun = {},
-): Promise<string> {
-  const options = scriptOptions(state, run);
+export async function evaluateScript(host: ScriptHost, source: string): Promise<string> {
   let evaluated: Protocol.Runtime.EvaluateResponse;
   try {
-    evaluated = await evaluateInPage(
-      state,
-      {expression: source, awaitPromise: true, userGesture: true},
-      options,
-    );
+    evaluated = await host.evaluate({expression: source, awaitPromise: true, userGesture: true});
   } catch (error) {
     explainTimeout(error);
   }
@@ -139,22 +161,23 @@ export async function evaluateScript(
     return value === undefined ? 'undefined' : JSON.stringify(value);
   }
   try {
-    const stringified = await callFunctionInPage(
-      state,
-      {
-        functionDeclaration: 'function () { return JSON.stringify(this); }',
-        objectId,
-        returnByValue: true,
-      },
-      {...options, timeoutMs: PROBE_TIMEOUT_MS},
-    ).catch(explainTimeout);
+    const stringified = await host
+      .callFunction(
+        {
+          functionDeclaration: 'function () { return JSON.stringify(this); }',
+          objectId,
+          returnByValue: true,
+        },
+        PROBE_TIMEOUT_MS,
+      )
+      .catch(explainTimeout);
     if (stringified.exceptionDetails) {
       throw new ScriptError(exceptionText(stringified.exceptionDetails));
     }
     const value: unknown = stringified.result.value;
     return typeof value === 'string' ? value : 'undefined';
   } finally {
-    releaseObject(state, objectId);
+    host.release(objectId);
   }
 }
 
@@ -185,6 +208,49 @@ async function readSource(files: FileAccess, path: string): Promise<string> {
       {cause: error},
     );
   }
+}
+
+async function reportResult(
+  call: PageToolCall<unknown>,
+  response: ResponseBuilder,
+  result: string,
+  filePath: string | undefined,
+): Promise<void> {
+  if (filePath !== undefined) {
+    const saved = await call.files.writeFile(filePath, result);
+    response.appendLine(`Script ran on page. Output saved to ${saved}.`);
+  } else {
+    response.appendLine('Script ran on page and returned:');
+    response.appendLine('```json');
+    response.appendLine(result);
+    response.appendLine('```');
+  }
+}
+
+/** Runs the source in an extension service worker (id from list_pages). */
+async function evaluateInServiceWorker(
+  call: PageToolCall<unknown>,
+  serviceWorkerId: string,
+  source: string,
+  format: 'function' | 'script',
+  run: ScriptRun,
+): Promise<string> {
+  const problem = call.session.extensionSupportProblem();
+  if (problem !== undefined) {
+    throw new Error(problem);
+  }
+  const found = call.session.extensionWorkers.find(call.session.browser, serviceWorkerId);
+  if (!found) {
+    throw new Error(
+      'Service worker not found. Call list_pages to see extension service worker ids.',
+    );
+  }
+  const worker = await found.target.worker();
+  if (!worker) {
+    throw new Error('Service worker target not found.');
+  }
+  const host = workerScriptHost(worker.client, run);
+  return format === 'script' ? evaluateScript(host, source) : evaluateFunction(host, source, []);
 }
 
 export const evaluateScriptTool = definePageTool({
@@ -237,7 +303,15 @@ export const evaluateScriptTool = definePageTool({
       .describe(
         `Max run time in ms before the script is stopped (default ${SCRIPT_TIMEOUT_MS}, max ${MAX_EVALUATION_TIMEOUT_MS}).`,
       ),
+    serviceWorkerId: z
+      .string()
+      .optional()
+      .describe(
+        'Run in this extension service worker (id from list_pages) instead of a page; omit pageId. No args.',
+      ),
   },
+  categoryParams: {serviceWorkerId: 'extensions'},
+  pageIdOptionalWith: 'extensions',
   filePaths: [
     {param: 'filePath', scope: 'always'},
     {param: 'sourcePath', scope: 'always'},
@@ -253,6 +327,27 @@ export const evaluateScriptTool = definePageTool({
     if (format === 'script' && uids.length > 0) {
       throw new Error('args cannot be used when format is "script".');
     }
+    const run: ScriptRun = {timeoutMs: params.timeout, signal: call.signal};
+    if (params.serviceWorkerId !== undefined) {
+      if (uids.length > 0) {
+        throw new Error('args (element uids) cannot be used when evaluating in a service worker.');
+      }
+      if (call.pageIdGiven) {
+        throw new Error('specify either a pageId or a serviceWorkerId.');
+      }
+      const result = await evaluateInServiceWorker(
+        call,
+        params.serviceWorkerId,
+        source,
+        format,
+        run,
+      );
+      await reportResult(call, response, result, params.filePath);
+      return;
+    }
+    if (call.config.pageIdRouting && !call.pageIdGiven) {
+      throw new Error('specify either a pageId or a serviceWorkerId.');
+    }
     const elements: ResolvedElement[] = [];
     for (const uid of uids) {
       elements.push(await resolveUid(page, uid));
@@ -263,10 +358,10 @@ export const evaluateScriptTool = definePageTool({
         page,
         // Bounded; on timeout or cancel the script is stopped in the page, which stays usable.
         () => {
-          const run = {timeoutMs: params.timeout, signal: call.signal};
+          const host = pageScriptHost(page, run);
           return format === 'script'
-            ? evaluateScript(page, source, run)
-            : evaluateFunction(page, source, elements, run);
+            ? evaluateScript(host, source)
+            : evaluateFunction(host, source, elements);
         },
         {
           signal: call.signal,
@@ -275,16 +370,7 @@ export const evaluateScriptTool = definePageTool({
           onDialog: dialog => respond(dialog, page),
         },
       );
-      const result = outcome.value ?? 'undefined';
-      if (params.filePath !== undefined) {
-        const saved = await call.files.writeFile(params.filePath, result);
-        response.appendLine(`Script ran on page. Output saved to ${saved}.`);
-      } else {
-        response.appendLine('Script ran on page and returned:');
-        response.appendLine('```json');
-        response.appendLine(result);
-        response.appendLine('```');
-      }
+      await reportResult(call, response, outcome.value ?? 'undefined', params.filePath);
       response.setNavigatedTo(outcome.navigatedTo);
     } finally {
       for (const element of elements) {

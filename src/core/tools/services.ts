@@ -1,3 +1,4 @@
+import type {HeapSnapshotStore} from '../heap/HeapSnapshotStore.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 
@@ -5,4 +6,6 @@ import type {WebMcpService} from '../webmcp/WebMcpService.js';
 export interface EngineServices {
   hub: InspectorHub;
   webmcp: WebMcpService;
+  /** Heap snapshots loaded by the analysis tools (workers start on first use). */
+  heapSnapshots: HeapSnapshotStore;
 }

@@ -113,11 +113,17 @@ describe('attaching to a running browser', () => {
       chromium.wsEndpoint,
       '--wsHeaders',
       '{"X-Test":"1"}',
+      '--categoryExtensions',
     ]);
     try {
       const client = await viaWs.connect();
       const listing = await call(client, 'list_pages');
       expect(listing.text).toContain('## Pages');
+      // Extensions need a browser launched over a pipe: the error says what to restart.
+      const extensions = await call(client, 'list_extensions');
+      expect(extensions.isError).toBe(true);
+      expect(extensions.text).toContain('this one is attached via --wsEndpoint');
+      expect(extensions.text).toContain('Restart the server without --browserUrl/--wsEndpoint');
     } finally {
       await viaWs.stop();
     }

@@ -105,6 +105,14 @@ describe('parseFlags', () => {
     expect(c.browser.proxyServer).toBe('http://127.0.0.1:3128');
   });
 
+  it('takes --memoryDebugging (off by default) and its peer alias --experimentalMemory', () => {
+    expect(config([]).memoryDebugging).toBe(false);
+    expect(config(['--memoryDebugging']).memoryDebugging).toBe(true);
+    expect(config(['--memory-debugging']).memoryDebugging).toBe(true);
+    expect(config(['--experimentalMemory']).memoryDebugging).toBe(true);
+    expect(config(['--memoryDebugging=false']).memoryDebugging).toBe(false);
+  });
+
   it('has a --category<Name> flag for every category', () => {
     for (const category of TOOL_CATEGORIES) {
       const name = categoryFlagName(category);

@@ -422,6 +422,56 @@ describe('runtime tool switches', () => {
     await waitFor(() => notifiedA > 1, 5_000, 'second tools/list_changed');
     expect((await a.listTools()).tools.map(tool => tool.name)).toContain('take_snapshot');
   });
+
+  it('--memoryDebugging switches like a category; --no-javascript-evaluation does not', async () => {
+    const client = await fx.engine.connect('condition-watcher');
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notified++;
+    });
+    const refused = await call(client, 'get_heapsnapshot_summary', {
+      filePath: '/tmp/none.heapsnapshot',
+    });
+    expect(refused.text).toBe(
+      'Tool get_heapsnapshot_summary requires the --memoryDebugging flag, which is off. Turn it on with the "Memory debugging" switch in the inspector\'s Tools panel, or start the server with --memoryDebugging.',
+    );
+    const on = await fx.engine.engine.handleCommand({
+      type: 'setConditionEnabled',
+      condition: 'memoryDebugging',
+      enabled: true,
+    });
+    expect(on.ok).toBe(true);
+    await waitFor(() => notified > 0, 5_000, 'tools/list_changed');
+    const names = (await client.listTools()).tools.map(tool => tool.name);
+    expect(names).toContain('get_heapsnapshot_summary');
+    expect(names).toContain('compare_heapsnapshots');
+    const state = fx.engine.engine.state().conditions ?? [];
+    expect(state.find(condition => condition.id === 'memoryDebugging')).toMatchObject({
+      enabled: true,
+      flag: '--memoryDebugging',
+      switchable: true,
+    });
+    await fx.engine.engine.handleCommand({
+      type: 'setConditionEnabled',
+      condition: 'memoryDebugging',
+      enabled: false,
+    });
+    await waitFor(() => notified > 1, 5_000, 'second tools/list_changed');
+    expect((await client.listTools()).tools.map(tool => tool.name)).not.toContain(
+      'get_heapsnapshot_summary',
+    );
+
+    const safety = await fx.engine.engine.handleCommand({
+      type: 'setConditionEnabled',
+      condition: 'javascriptEvaluation',
+      enabled: false,
+    });
+    expect(safety).toEqual({
+      ok: false,
+      error:
+        '--no-javascript-evaluation is set when the server starts. Restart the server to change it.',
+    });
+  });
 });
 
 describe('--slim', () => {

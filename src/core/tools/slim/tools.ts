@@ -6,7 +6,7 @@ import {z} from 'zod';
 import {captureScreenshot} from '../../browser/screenshot.js';
 import {definePageTool} from '../definition.js';
 import {checkNavigableUrl, navigate as navigatePage} from '../pages.js';
-import {evaluateScript} from '../script.js';
+import {evaluateScript, pageScriptHost} from '../script.js';
 
 export const slimNavigate = definePageTool({
   name: 'navigate',
@@ -39,7 +39,9 @@ export const slimEvaluate = definePageTool({
   blockedByDialog: true,
   schema: {script: z.string().describe('JS script to run on the page')},
   handler: async (call, response) => {
-    response.appendLine(await evaluateScript(call.page, call.params.script, {signal: call.signal}));
+    response.appendLine(
+      await evaluateScript(pageScriptHost(call.page, {signal: call.signal}), call.params.script),
+    );
   },
 });
 

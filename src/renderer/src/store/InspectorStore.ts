@@ -9,6 +9,7 @@ import type {
   BrowserStatus,
   ClientRef,
   CategoryState,
+  ConditionState,
   ConnectedClient,
   EventBatch,
   EventEnvelope,
@@ -31,6 +32,7 @@ export interface ServerInfo {
 export interface ToolsSlice {
   slim: boolean;
   categories: readonly CategoryState[];
+  conditions: readonly ConditionState[];
   tools: readonly ToolInfo[];
 }
 
@@ -100,7 +102,7 @@ export const TELEMETRY_CAPACITY = 5_000;
 export const EXPIRED_SESSION_CAPACITY = 20;
 export const WEBMCP_INVOCATION_CAPACITY = 1_000;
 
-const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], tools: []};
+const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], tools: []};
 
 export class InspectorStore {
   readonly log: CallLog;
@@ -185,7 +187,12 @@ export class InspectorStore {
         ...(state.inspectorUrl === undefined ? {} : {inspectorUrl: state.inspectorUrl}),
         ...(state.telemetryLogPath === undefined ? {} : {telemetryLogPath: state.telemetryLogPath}),
       },
-      tools: {slim: state.slim, categories: state.categories, tools: state.tools},
+      tools: {
+        slim: state.slim,
+        categories: state.categories,
+        conditions: state.conditions ?? [],
+        tools: state.tools,
+      },
       pages: state.pages,
       browser: state.browser,
       clients: state.clients.map(client => ({
@@ -250,7 +257,12 @@ export class InspectorStore {
           break;
         }
         case 'toolsChanged':
-          patch.tools = {slim: event.slim, categories: event.categories, tools: event.tools};
+          patch.tools = {
+            slim: event.slim,
+            categories: event.categories,
+            conditions: event.conditions ?? [],
+            tools: event.tools,
+          };
           break;
         case 'pagesChanged':
           patch.pages = event.pages;

@@ -6,7 +6,12 @@
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount} from '../../ui/format.js';
 import {toolParams} from './schemaParams.js';
-import {type CategoryGroup, type ToolsModel, useToolsModel} from './useToolsModel.js';
+import {
+  type CategoryGroup,
+  type ConditionGroup,
+  type ToolsModel,
+  useToolsModel,
+} from './useToolsModel.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
 import './tools.css';
 
@@ -45,9 +50,18 @@ export function ToolsPanel(): React.JSX.Element {
       {model.slim ? (
         <ToolList tools={model.groups.flatMap(group => group.tools)} />
       ) : (
-        model.groups.map(group => (
-          <CategoryCard key={group.category.id} group={group} model={model} />
-        ))
+        <>
+          {model.groups.map(group => (
+            <CategoryCard key={group.category.id} group={group} model={model} />
+          ))}
+          <h2 className="tools-panel__flags-heading">Feature flags</h2>
+          <p className="muted">
+            Flags that gate single tools on top of their category, as in chrome-devtools-mcp.
+          </p>
+          {model.conditionGroups.map(group => (
+            <ConditionCard key={group.condition.id} group={group} model={model} />
+          ))}
+        </>
       )}
       <ToolsListSection model={model} />
     </div>
@@ -87,6 +101,53 @@ function CategoryCard(props: {group: CategoryGroup; model: ToolsModel}): React.J
           {' · '}
           <code>{category.enabled ? `--no-${category.flag.slice(2)}` : category.flag}</code>
           {category.offByDefault ? ' · off by default' : ''}
+        </span>
+      </header>
+      {group.tools.length > 0 ? <ToolList tools={group.tools} /> : null}
+    </section>
+  );
+}
+
+function ConditionCard(props: {group: ConditionGroup; model: ToolsModel}): React.JSX.Element {
+  const {group, model} = props;
+  const {condition} = group;
+  const pending = model.pendingConditions.has(condition.id);
+  const headingId = `condition-${condition.id}`;
+  // javascriptEvaluation is on unless the server started with --no-javascript-evaluation.
+  const flagHint =
+    condition.id === 'javascriptEvaluation'
+      ? condition.flag
+      : condition.enabled
+        ? `--${condition.id}=false`
+        : condition.flag;
+  return (
+    <section className="card category" aria-labelledby={headingId} data-condition={condition.id}>
+      <header className="category__header">
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={condition.enabled}
+            disabled={!condition.switchable}
+            aria-busy={pending}
+            onChange={event => {
+              if (!pending && condition.switchable) {
+                model.setConditionEnabled(condition.id, event.target.checked);
+              }
+            }}
+          />
+          <span className="switch__track" aria-hidden="true" />
+          <span className="category__label" id={headingId}>
+            {condition.label}
+          </span>
+        </label>
+        <span className="muted category__meta">
+          {group.tools.length === 0
+            ? 'no tools'
+            : `${group.enabledCount} of ${group.tools.length} tools on`}
+          {' · '}
+          <code>{flagHint}</code>
+          {condition.switchable ? ' · off by default' : ' · set when the server starts'}
         </span>
       </header>
       {group.tools.length > 0 ? <ToolList tools={group.tools} /> : null}

@@ -4,12 +4,19 @@
  */
 import {useEffect, useMemo, useState} from 'react';
 import {z} from 'zod';
-import type {ToolCategory} from '../../../../shared/categories.js';
-import type {CategoryState, ToolInfo} from '../../../../shared/protocol.js';
+import type {ToolCategory, ToolCondition} from '../../../../shared/categories.js';
+import type {CategoryState, ConditionState, ToolInfo} from '../../../../shared/protocol.js';
 import {useCommand, useSnapshot} from '../../app/InspectorContext.js';
 
 export interface CategoryGroup {
   category: CategoryState;
+  tools: ToolInfo[];
+  enabledCount: number;
+}
+
+/** A feature flag with the tools it gates (by their disabled reason naming the flag). */
+export interface ConditionGroup {
+  condition: ConditionState;
   tools: ToolInfo[];
   enabledCount: number;
 }
@@ -27,6 +34,7 @@ export interface ToolsModel {
   ready: boolean;
   slim: boolean;
   groups: CategoryGroup[];
+  conditionGroups: ConditionGroup[];
   /** Tools outside any category (slim mode lists its tools here). */
   enabledTools: number;
   totalChars: number;
@@ -34,6 +42,8 @@ export interface ToolsModel {
   pending: ReadonlySet<ToolCategory>;
   error: string | undefined;
   setCategoryEnabled: (category: ToolCategory, enabled: boolean) => void;
+  pendingConditions: ReadonlySet<ToolCondition>;
+  setConditionEnabled: (condition: ToolCondition, enabled: boolean) => void;
   toolsListOpen: boolean;
   setToolsListOpen: (open: boolean) => void;
   toolsList: ToolsListView | undefined;
@@ -45,6 +55,7 @@ export function useToolsModel(): ToolsModel {
   const ready = useSnapshot(snapshot => snapshot.ready);
   const tools = useSnapshot(snapshot => snapshot.tools);
   const [pending, setPending] = useState<ReadonlySet<ToolCategory>>(new Set());
+  const [pendingConditions, setPendingConditions] = useState<ReadonlySet<ToolCondition>>(new Set());
   const [error, setError] = useState<string | undefined>();
   const [toolsListOpen, setToolsListOpen] = useState(false);
   const [toolsList, setToolsList] = useState<ToolsListView | undefined>();
@@ -58,6 +69,18 @@ export function useToolsModel(): ToolsModel {
           category,
           tools: inCategory,
           enabledCount: inCategory.filter(tool => tool.enabled).length,
+        };
+      }),
+    [tools],
+  );
+  const conditionGroups = useMemo(
+    () =>
+      tools.conditions.map(condition => {
+        const gated = tools.tools.filter(tool => tool.conditions?.includes(condition.id) ?? false);
+        return {
+          condition,
+          tools: gated,
+          enabledCount: gated.filter(tool => tool.enabled).length,
         };
       }),
     [tools],
@@ -116,10 +139,24 @@ export function useToolsModel(): ToolsModel {
     });
   };
 
+  const setConditionEnabled = (condition: ToolCondition, enabled: boolean): void => {
+    setPendingConditions(current => new Set([...current, condition]));
+    setError(undefined);
+    void send({type: 'setConditionEnabled', condition, enabled}).then(reply => {
+      setPendingConditions(current => new Set([...current].filter(value => value !== condition)));
+      if (!reply.ok) {
+        setError(reply.error);
+      }
+    });
+  };
+
   return {
     ready,
     slim: tools.slim,
     groups,
+    conditionGroups,
+    pendingConditions,
+    setConditionEnabled,
     ...totals,
     pending,
     error,

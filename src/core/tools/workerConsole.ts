@@ -1,0 +1,47 @@
+/**
+ * list_console_messages for an extension service worker (serviceWorkerId): the messages the
+ * engine collected from the worker, in the same line form as a page's list.
+ */
+import type {WorkerConsoleEntry} from '../browser/extensionWorkers.js';
+import {paginate, paginationLines} from '../mcp/pagination.js';
+
+const LIST_TEXT_LIMIT = 1_000;
+
+export interface ConsoleListOptions {
+  pageSize?: number | undefined;
+  pageIdx?: number | undefined;
+  types?: readonly string[] | undefined;
+  includePreservedMessages?: boolean | undefined;
+  includeStackTraces?: boolean | undefined;
+}
+
+/** A message on one line, shortened for the list (get_console_message shows all). */
+export function inlineText(text: string): string {
+  const single = text.replace(/\r?\n/g, '\\n');
+  if (single.length <= LIST_TEXT_LIMIT) {
+    return single;
+  }
+  return `${single.slice(0, LIST_TEXT_LIMIT)}… (${single.length - LIST_TEXT_LIMIT} more characters; get_console_message shows all)`;
+}
+
+/** An extension service worker's console, in the page list's form. */
+export function renderWorkerConsole(
+  messages: readonly WorkerConsoleEntry[],
+  options: ConsoleListOptions,
+): string {
+  const types = options.types;
+  const entries =
+    types && types.length > 0 ? messages.filter(entry => types.includes(entry.type)) : messages;
+  if (entries.length === 0) {
+    return '## Console messages\n<no console messages found>';
+  }
+  const shown = paginate(entries, options);
+  return [
+    '## Console messages',
+    ...paginationLines(shown, entries.length),
+    ...shown.items.map(entry => {
+      const args = entry.argCount > 1 ? ` (${entry.argCount} args)` : '';
+      return `msgid=${entry.id} [${entry.type}] ${inlineText(entry.text)}${args}`;
+    }),
+  ].join('\n');
+}

@@ -1,0 +1,136 @@
+/**
+ * The extensions category against a real Chromium launched with extension support: the fixture
+ * extension (test/fixtures/extensions/action-worker) has a service worker and an action that
+ * marks the page it ran on.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {call, ROOT, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+
+const FIXTURE = path.join(ROOT, 'test/fixtures/extensions/action-worker');
+
+describe('with --categoryExtensions', () => {
+  const fx = useEngineWithFixtures({flags: ['--categoryExtensions', `--workspace=${ROOT}`]});
+
+  it('installs, lists, triggers, reloads and uninstalls an unpacked extension', async () => {
+    const pageId = await fx.openPage('/index.html');
+    const installed = await call(fx.client, 'install_extension', {path: FIXTURE});
+    expect(installed.isError, installed.text).toBe(false);
+    const id = /Extension installed\. Id: ([a-p]{32})/.exec(installed.text)?.[1];
+    expect(id, installed.text).toBeDefined();
+    if (id === undefined) {
+      return;
+    }
+
+    const listed = await call(fx.client, 'list_extensions');
+    expect(listed.text).toContain(`## Extensions\nid=${id} "MBI Test Extension" v1.2.3 Enabled`);
+
+    // The service worker shows with the pages and runs scripts.
+    const pages = await waitFor(async () => {
+      const {text} = await call(fx.client, 'list_pages');
+      return text.includes('## Extension Service Workers') ? text : undefined;
+    });
+    const workerId = new RegExp(`^(sw-\\d+): chrome-extension://${id}/worker\\.js$`, 'm').exec(
+      pages,
+    )?.[1];
+    expect(workerId, pages).toBeDefined();
+
+    await call(fx.client, 'select_page', {pageId});
+    const triggered = await call(fx.client, 'trigger_extension_action', {id});
+    expect(triggered.text).toContain(`Extension action triggered for ID ${id}`);
+    const clicks = await call(fx.client, 'evaluate_script', {
+      serviceWorkerId: workerId,
+      function: '() => self.actionClicks',
+    });
+    expect(clicks.isError, clicks.text).toBe(false);
+    expect(clicks.text).toContain('```json\n1\n```');
+    // The action ran on the selected page (activeTab + scripting).
+    const marked = await waitFor(async () => {
+      const {text} = await call(fx.client, 'evaluate_script', {
+        pageId,
+        function: '() => document.documentElement.dataset.mbiAction ?? null',
+      });
+      return text.includes('"1"') ? text : undefined;
+    });
+    expect(marked).toContain('"1"');
+
+    const consoleList = await call(fx.client, 'list_console_messages', {
+      pageId,
+      serviceWorkerId: workerId,
+    });
+    expect(consoleList.text).toMatch(/msgid=\d+ \[log\] action clicked 1/);
+
+    const both = await call(fx.client, 'evaluate_script', {
+      pageId,
+      serviceWorkerId: workerId,
+      function: '() => 1',
+    });
+    expect(both.isError).toBe(true);
+    expect(both.text).toContain('specify either a pageId or a serviceWorkerId.');
+    const neither = await call(fx.client, 'evaluate_script', {function: '() => 1'});
+    expect(neither.isError).toBe(true);
+    expect(neither.text).toContain('specify either a pageId or a serviceWorkerId.');
+
+    const reloaded = await call(fx.client, 'reload_extension', {id});
+    expect(reloaded.text).toContain('Extension reloaded.');
+
+    const removed = await call(fx.client, 'uninstall_extension', {id});
+    expect(removed.text).toContain(`Extension uninstalled. Id: ${id}`);
+    expect((await call(fx.client, 'list_extensions')).text).toContain('No extensions installed.');
+    const gone = await call(fx.client, 'trigger_extension_action', {id});
+    expect(gone.isError).toBe(true);
+    expect(gone.text).toContain(`Extension with ID ${id} not found.`);
+  });
+
+  it('refuses a folder outside the allowed roots', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.mbi-ext-outside-'));
+    try {
+      fs.cpSync(FIXTURE, outside, {recursive: true});
+      const refused = await call(fx.client, 'install_extension', {path: outside});
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/not within|outside|allowed/i);
+    } finally {
+      fs.rmSync(outside, {recursive: true, force: true});
+    }
+  });
+
+  it('lists serviceWorkerId on evaluate_script, with pageId optional', async () => {
+    const {tools} = await fx.client.listTools();
+    const evaluate = tools.find(tool => tool.name === 'evaluate_script');
+    expect(Object.keys(evaluate?.inputSchema.properties ?? {})).toContain('serviceWorkerId');
+    expect(evaluate?.inputSchema.required ?? []).not.toContain('pageId');
+  });
+});
+
+describe('switched on at run time', () => {
+  const fx = useEngineWithFixtures();
+
+  it('says what to restart when the browser started without extension support', async () => {
+    await fx.openPage('/index.html');
+    const before = await fx.client.listTools();
+    const evaluate = before.tools.find(tool => tool.name === 'evaluate_script');
+    expect(Object.keys(evaluate?.inputSchema.properties ?? {})).not.toContain('serviceWorkerId');
+    expect(evaluate?.inputSchema.required).toContain('pageId');
+
+    const reply = await fx.engine.engine.handleCommand({
+      type: 'setCategoryEnabled',
+      category: 'extensions',
+      enabled: true,
+    });
+    expect(reply.ok).toBe(true);
+    const refused = await call(fx.client, 'list_extensions');
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain(
+      'The browser was started before the Extensions category was switched on',
+    );
+    expect(refused.text).toContain('--categoryExtensions');
+    const listed = await fx.client.listTools();
+    const after = listed.tools.find(tool => tool.name === 'evaluate_script');
+    expect(Object.keys(after?.inputSchema.properties ?? {})).toContain('serviceWorkerId');
+    expect(textOf(await fx.client.callTool({name: 'list_pages', arguments: {}}))).toContain(
+      '## Pages',
+    );
+  });
+});
