@@ -363,8 +363,9 @@ export function defineTool<S extends z.ZodRawShape>(spec: BrowserToolSpec<S>): T
     spec.browserLock ?? 'shared',
     spec.offline ?? false,
     async (params, context, response) => {
-    await spec.handler({...context, params}, response);
-  });
+      await spec.handler({...context, params}, response);
+    },
+  );
 }
 
 // Shared parameter schemas -----------------------------------------------------------------------
