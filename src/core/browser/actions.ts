@@ -7,8 +7,15 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
-import {elementRect, type Rect, type ResolvedElement} from './elements.js';
+import {
+  elementRect,
+  isInChildFrame,
+  scrollIntoTopView,
+  type Rect,
+  type ResolvedElement,
+} from './elements.js';
 import {isTypeableCharacter, keyEventFields, modifierBit, type KeyCombo} from './keyboard.js';
+import {withTimeout} from './lock.js';
 import {PageFeature, type PageState} from './PageState.js';
 
 export interface Point {
@@ -76,102 +83,6 @@ const checkSchema = z.object({
 });
 
 /** What kind of control `fill` deals with, and whether it can be seen at all. */
-const CLASSIFY = `function () {
-  const el = this;
-  if (el.nodeType !== 1) return {kind: 'unknown', hidden: false};
-  const box = el.getBoundingClientRect();
-  const hidden = !el.checkVisibility({visibilityProperty: true}) || box.width === 0 || box.height === 0;
-  let kind = 'unknown';
-  if (el instanceof HTMLSelectElement) kind = 'select';
-  else if (el instanceof HTMLTextAreaElement) kind = 'text';
-  else if (el instanceof HTMLInputElement) {
-    switch (el.type) {
-      case 'checkbox': case 'radio': kind = 'checkable'; break;
-      case 'file': kind = 'file'; break;
-      case 'text': case 'url': case 'tel': case 'search': case 'password': case 'number': case 'email': kind = 'text'; break;
-      case 'button': case 'submit': case 'reset': case 'image': kind = 'unknown'; break;
-      default: kind = 'direct';
-    }
-  } else {
-    const role = el.getAttribute('role');
-    if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') kind = 'checkable';
-    else if (el.isContentEditable) kind = 'contenteditable';
-  }
-  return {kind, hidden};
-}`;
-
-const classifySchema = z.object({
-  kind: z.enum(['select', 'text', 'checkable', 'file', 'direct', 'contenteditable', 'unknown']),
-  hidden: z.boolean(),
-});
-
-const CHECKED_STATE = `function () {
-  if (this.indeterminate || this.getAttribute('aria-checked') === 'mixed') return 'mixed';
-  return this.checked === true || this.getAttribute('aria-checked') === 'true' ? 'true' : 'false';
-}`;
-
-/** Focuses a text control and selects its content so inserted text replaces it. */
-const PREPARE_TEXT = `function (value) {
-  const el = this;
-  const current = el.isContentEditable ? el.innerText : el.value;
-  if (current === value) return 'same';
-  el.focus();
-  const root = el.getRootNode();
-  const focused = root.activeElement === el || (el.isContentEditable && el.contains(root.activeElement));
-  if (!focused) return 'unfocused';
-  if (el.isContentEditable) {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-  } else {
-    el.select();
-  }
-  return 'ready';
-}`;
-
-/** Sets a value directly and fires the events a user edit would. Returns the value it ended with. */
-const SET_VALUE = `function (value) {
-  const el = this;
-  if (el.isContentEditable) el.innerText = value; else el.value = value;
-  el.dispatchEvent(new Event('input', {bubbles: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return el.isContentEditable ? el.innerText : el.value;
-}`;
-
-/** After text was inserted: the change event a committed edit fires, and the resulting value. */
-const FINISH_TEXT = `function () {
-  const el = this;
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return el.isContentEditable ? el.innerText : el.value;
-}`;
-
-/** Chooses an option of a <select> by its visible text (or, failing that, its value). */
-const SELECT_BY_TEXT = `function (text) {
-  const select = this;
-  if (!select.isConnected) return {state: 'detached'};
-  if (select.disabled) return {state: 'disabled'};
-  if (!select.checkVisibility({visibilityProperty: true})) return {state: 'hidden'};
-  const normalize = s => s.replace(/\\s+/g, ' ').trim();
-  const options = [...select.options];
-  const wanted = normalize(text);
-  const option = options.find(o => normalize(o.label || o.textContent || '') === wanted) ?? options.find(o => o.value === text);
-  if (!option) return {state: 'missing', options: options.slice(0, 25).map(o => normalize(o.label || o.textContent || ''))};
-  const before = options.map(o => o.selected).join();
-  if (select.multiple) { for (const o of options) o.selected = o === option; } else { option.selected = true; }
-  if (options.map(o => o.selected).join() !== before) {
-    select.dispatchEvent(new Event('input', {bubbles: true}));
-    select.dispatchEvent(new Event('change', {bubbles: true}));
-  }
-  return {state: 'ok'};
-}`;
-
-const selectSchema = z.object({
-  state: z.enum(['ok', 'detached', 'disabled', 'hidden', 'missing']),
-  options: z.array(z.string()).optional(),
-});
-
 /**
  * A native <option> of a drop-down <select> has no box to click: choose it through its select, as
  * a user picking it from the list would. 'no' = not such an option (click it like anything else).
@@ -198,14 +109,6 @@ const selectOptionSchema = z.object({
   rect: z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()}).optional(),
 });
 
-const FILE_INPUT_INFO = `function () {
-  const el = this;
-  if (el instanceof HTMLInputElement && el.type === 'file') return {file: true, multiple: el.multiple, disabled: el.disabled};
-  return {file: false, multiple: false, disabled: false};
-}`;
-
-const fileInputSchema = z.object({file: z.boolean(), multiple: z.boolean(), disabled: z.boolean()});
-
 /** Focus emulation makes every tab behave as the focused one (focus events, :focus styles). */
 const focusFeature = new PageFeature<Promise<void>>('inputFocus', state =>
   state.session
@@ -215,15 +118,14 @@ const focusFeature = new PageFeature<Promise<void>>('inputFocus', state =>
 );
 
 async function callOn<T>(
-  state: PageState,
-  objectId: string,
+  element: ResolvedElement,
   declaration: string,
   args: readonly unknown[],
   schema: z.ZodType<T>,
 ): Promise<T> {
-  const reply = await state.session.send('Runtime.callFunctionOn', {
+  const reply = await element.session.send('Runtime.callFunctionOn', {
     functionDeclaration: declaration,
-    objectId,
+    objectId: element.objectId,
     arguments: args.map(value => ({value})),
     returnByValue: true,
     awaitPromise: true,
@@ -240,8 +142,11 @@ async function callOn<T>(
   return parsed.data;
 }
 
-/** A call on an element whose document went away (navigation, frame removal) means it is gone. */
-async function onElement<T>(
+/**
+ * Calls a function on the element in its own document. A call whose document went away
+ * (navigation, frame removal) means the element is gone.
+ */
+export async function onElement<T>(
   state: PageState,
   element: ResolvedElement,
   declaration: string,
@@ -249,7 +154,11 @@ async function onElement<T>(
   schema: z.ZodType<T>,
 ): Promise<T> {
   try {
-    return await callOn(state, element.objectId, declaration, args, schema);
+    return await withTimeout(
+      callOn(element, declaration, args, schema),
+      IN_PAGE_CALL_TIMEOUT_MS,
+      'The page did not answer in time.',
+    );
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     if (/Cannot find context|Could not find object|Execution context was destroyed/i.test(text)) {
@@ -258,6 +167,9 @@ async function onElement<T>(
     throw error;
   }
 }
+
+/** Bound on one in-page call on an element (a page that blocks its main thread). */
+const IN_PAGE_CALL_TIMEOUT_MS = 10_000;
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise(resolve => {
@@ -283,7 +195,7 @@ type Attempt<T> = {done: T} | {waiting: string};
  * Runs `attempt` until it succeeds or the time is up. The first try is immediate; later ones back
  * off from 10 ms to 100 ms, so a ready element costs nothing extra.
  */
-async function retry<T>(
+export async function retry<T>(
   uid: string,
   options: ActOptions,
   attempt: () => Promise<Attempt<T>>,
@@ -322,7 +234,7 @@ export async function waitForActionable(
   element: ResolvedElement,
   options: ActOptions & {enabled: boolean; editable?: boolean},
 ): Promise<Actionable> {
-  const inChildFrame = element.frameId !== state.mainFrameId;
+  const inChildFrame = isInChildFrame(state, element);
   return retry<Actionable>(element.uid, options, async () => {
     const check = await onElement(
       state,
@@ -339,12 +251,10 @@ export async function waitForActionable(
     }
     if (inChildFrame) {
       // The frame itself may be scrolled out of the top-level viewport.
-      await state.session
-        .send('DOM.scrollIntoViewIfNeeded', {backendNodeId: element.backendNodeId})
-        .catch(() => undefined);
+      await scrollIntoTopView(state, element);
     }
-    const first = await elementRect(state, element.backendNodeId);
-    const second = first && (await elementRect(state, element.backendNodeId));
+    const first = await elementRect(state, element);
+    const second = first && (await elementRect(state, element));
     if (!first || !second) {
       return {waiting: 'hidden'};
     }
@@ -368,7 +278,7 @@ export async function waitForActionable(
   });
 }
 
-async function prepareInput(state: PageState): Promise<void> {
+export async function prepareInput(state: PageState): Promise<void> {
   await focusFeature.get(state);
 }
 
@@ -492,7 +402,7 @@ export async function dragElement(
 
 // Keyboard -------------------------------------------------------------------------------------
 
-function keyEvents(
+export function keyEvents(
   name: string,
   modifiers: number,
   kind: 'down' | 'up',
@@ -515,7 +425,7 @@ function keyEvents(
 }
 
 /** Sends key events back to back (CDP keeps their order) and reports the first failure. */
-async function sendKeys(
+export async function sendKeys(
   state: PageState,
   events: Protocol.Input.DispatchKeyEventRequest[],
 ): Promise<void> {
@@ -566,205 +476,4 @@ export async function typeText(state: PageState, text: string): Promise<void> {
     await state.session.send('Input.insertText', {text: character});
   }
   await sendKeys(state, batch);
-}
-
-// Forms ----------------------------------------------------------------------------------------
-
-export interface FillOptions extends ActOptions {
-  value: string;
-}
-
-/**
- * Fills one element: a <select> by option text, a checkbox/radio/switch by "true"/"false", a text
- * field or contenteditable by replacing its text (inserted as one edit, firing input and change),
- * other inputs (date, color, range…) by setting the value with input and change events.
- */
-export async function fillElement(
-  state: PageState,
-  element: ResolvedElement,
-  options: FillOptions,
-): Promise<Rect> {
-  const {value} = options;
-  const {kind, hidden} = await onElement(state, element, CLASSIFY, [], classifySchema);
-  switch (kind) {
-    case 'select': {
-      const target = await waitForActionable(state, element, {...options, enabled: true});
-      const result = await onElement(state, element, SELECT_BY_TEXT, [value], selectSchema);
-      if (result.state === 'missing') {
-        const listed = (result.options ?? []).map(option => JSON.stringify(option)).join(', ');
-        throw interactionFailure(
-          element.uid,
-          `Could not find option with text "${value}". Options: ${listed}.`,
-        );
-      }
-      if (result.state === 'detached') {
-        throw elementGone(element.uid);
-      }
-      return target.rect;
-    }
-    case 'checkable': {
-      if (value !== 'true' && value !== 'false') {
-        throw new ActionError(
-          `Checkboxes, radio boxes and toggles require "true" or "false" value, but ${value} was used`,
-        );
-      }
-      const current = await onElement(
-        state,
-        element,
-        CHECKED_STATE,
-        [],
-        z.enum(['true', 'false', 'mixed']),
-      );
-      const rect = (await elementRect(state, element.backendNodeId)) ?? {
-        x: 0,
-        y: 0,
-        width: 0,
-        height: 0,
-      };
-      if (current === value) {
-        return rect;
-      }
-      if (hidden) {
-        // A styled control often hides the native input; clicking it in the page toggles it the
-        // same way a click on its label would.
-        await retry(element.uid, options, async () => {
-          const disabled = await onElement(
-            state,
-            element,
-            'function () { return this.matches(":disabled"); }',
-            [],
-            z.boolean(),
-          );
-          return disabled ? {waiting: 'disabled'} : {done: true};
-        });
-        await onElement(
-          state,
-          element,
-          'function () { this.click(); return true; }',
-          [],
-          z.boolean(),
-        );
-        return rect;
-      }
-      return clickElement(state, element, {...options, clickCount: 1});
-    }
-    case 'text':
-    case 'contenteditable': {
-      const target = await waitForActionable(state, element, {
-        ...options,
-        enabled: true,
-        editable: true,
-      });
-      const prepared = await onElement(
-        state,
-        element,
-        PREPARE_TEXT,
-        [value],
-        z.enum(['same', 'unfocused', 'ready']),
-      );
-      if (prepared === 'same') {
-        return target.rect;
-      }
-      if (prepared === 'unfocused' || value === '') {
-        await onElement(state, element, SET_VALUE, [value], z.string());
-        return target.rect;
-      }
-      await prepareInput(state);
-      await state.session.send('Input.insertText', {text: value});
-      await onElement(state, element, FINISH_TEXT, [], z.string());
-      return target.rect;
-    }
-    case 'direct': {
-      const target = await waitForActionable(state, element, {
-        ...options,
-        enabled: true,
-        editable: true,
-      });
-      const result = await onElement(state, element, SET_VALUE, [value], z.string());
-      if (result !== value) {
-        throw interactionFailure(
-          element.uid,
-          `The input did not accept the value "${value}" (it now holds "${result}"). Use the format the input expects, e.g. "2024-05-31" for a date or "#ff0000" for a color.`,
-        );
-      }
-      return target.rect;
-    }
-    case 'file':
-      throw interactionFailure(element.uid, 'It is a file input. Use upload_file to choose files.');
-    case 'unknown':
-      throw interactionFailure(
-        element.uid,
-        'Element cannot be filled out. Fill text fields, selects, checkboxes, radios or switches; use click for buttons and links.',
-      );
-  }
-}
-
-// Files ----------------------------------------------------------------------------------------
-
-const chooserSchema = z.object({backendNodeId: z.number(), mode: z.string()});
-
-/**
- * Sets files on a file input; for any other element (a styled "Upload" button), clicks it and
- * answers the file chooser it opens within 3 s.
- */
-export async function uploadFiles(
-  state: PageState,
-  element: ResolvedElement,
-  files: string[],
-  options: ActOptions,
-): Promise<void> {
-  const info = await onElement(state, element, FILE_INPUT_INFO, [], fileInputSchema);
-  if (info.file) {
-    if (files.length > 1 && !info.multiple) {
-      throw new ActionError(
-        'Multiple file uploads only work with <input type=file multiple>. Upload one file, or use an input that accepts several.',
-      );
-    }
-    await state.session.send('DOM.setFileInputFiles', {
-      files,
-      backendNodeId: element.backendNodeId,
-    });
-    return;
-  }
-  await state.session.send('Page.setInterceptFileChooserDialog', {enabled: true});
-  let stop: () => void = () => undefined;
-  try {
-    const chooser = new Promise<z.infer<typeof chooserSchema> | undefined>(resolve => {
-      const timer = setTimeout(() => resolve(undefined), 3_000);
-      const listener = (event: Protocol.Page.FileChooserOpenedEvent): void => {
-        const parsed = chooserSchema.safeParse(event);
-        if (parsed.success) {
-          resolve(parsed.data);
-        }
-      };
-      state.session.on('Page.fileChooserOpened', listener);
-      stop = () => {
-        clearTimeout(timer);
-        state.session.off('Page.fileChooserOpened', listener);
-      };
-    });
-    let opened: z.infer<typeof chooserSchema> | undefined;
-    try {
-      await clickElement(state, element, {...options, clickCount: 1});
-      opened = await chooser;
-    } catch {
-      opened = undefined;
-    }
-    if (!opened) {
-      throw new ActionError(
-        'Failed to upload file. The element could not accept the file directly, and clicking it did not trigger a file chooser.',
-      );
-    }
-    if (files.length > 1 && opened.mode !== 'selectMultiple') {
-      throw new ActionError(
-        'Multiple file uploads only work with <input type=file multiple>. Upload one file, or use an input that accepts several.',
-      );
-    }
-    await state.session.send('DOM.setFileInputFiles', {files, backendNodeId: opened.backendNodeId});
-  } finally {
-    stop();
-    await state.session
-      .send('Page.setInterceptFileChooserDialog', {enabled: false})
-      .catch(() => undefined);
-  }
 }

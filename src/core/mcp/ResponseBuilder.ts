@@ -29,6 +29,8 @@ type SectionRenderer = () => Promise<string | undefined> | string | undefined;
 export interface SnapshotRequest {
   verbose: boolean;
   filePath?: string | undefined;
+  /** Only this element's subtree, with every option of its lists. */
+  rootUid?: string | undefined;
 }
 
 export class ResponseBuilder {

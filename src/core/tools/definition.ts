@@ -44,6 +44,11 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   filePaths?: {param: keyof S & string; scope: FilePathScope}[];
   /** Only in --slim mode (the slim trio), or never in it. */
   slim?: boolean;
+  /**
+   * Whether a call may change the page (default: unless readOnly). Tools that only write files
+   * (take_snapshot, take_screenshot) say false, so the snapshot cache survives them.
+   */
+  changesPage?: boolean;
 }
 
 export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
@@ -294,6 +299,9 @@ export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): 
     const page = context.page;
     if (!page) {
       throw new Error(`Tool ${spec.name} needs a page, but none was resolved.`);
+    }
+    if (spec.changesPage ?? !spec.readOnly) {
+      page.actionCount++;
     }
     await spec.handler({...context, params, page}, response);
   });

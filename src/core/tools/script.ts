@@ -35,7 +35,8 @@ export async function evaluateFunction(
       throw new ScriptError("Elements from different frames can't be evaluated together.");
     }
     const first = elements[0];
-    response = await state.session.send('Runtime.callFunctionOn', {
+    // Elements of a cross-site iframe live on that frame's own session.
+    response = await (first?.session ?? state.session).send('Runtime.callFunctionOn', {
       functionDeclaration: declaration,
       objectId: first?.objectId,
       arguments: elements.map(element => ({objectId: element.objectId})),
@@ -86,7 +87,7 @@ export async function evaluateScript(state: PageState, source: string): Promise<
     const value: unknown = stringified.result.value;
     return typeof value === 'string' ? value : 'undefined';
   } finally {
-    releaseObject(state, objectId);
+    releaseObject({session: state.session, objectId});
   }
 }
 
@@ -214,7 +215,7 @@ export const evaluateScriptTool = definePageTool({
       response.setNavigatedTo(outcome.navigatedTo);
     } finally {
       for (const element of elements) {
-        releaseObject(page, element.objectId);
+        releaseObject(element);
       }
     }
   },

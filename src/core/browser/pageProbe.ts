@@ -1,0 +1,323 @@
+/**
+ * What the snapshot reads from each document besides its accessibility tree, in an isolated world
+ * (the page's own scripts cannot see or tamper with it):
+ *
+ * - a change probe: a counter of DOM mutations (document and open shadow roots) and of events
+ *   that can change what the tree shows (input, focus, toggles, hover, scroll, animations…), plus
+ *   a fingerprint of state that changes without either (form values set by script, the focused
+ *   element, viewport size, style sheet rules). Equal readings mean the tree is still the same.
+ * - the elements with `aria-current` or `aria-sort`, which the AX properties do not carry.
+ */
+import type {CDPSession} from 'puppeteer-core';
+import {z} from 'zod';
+import {withTimeout} from './lock.js';
+import type {PageState} from './PageState.js';
+
+const WORLD_NAME = 'mcp-browser-inspector-snapshot';
+const PROBE_TIMEOUT_MS = 2_000;
+const OBJECT_GROUP = 'mcp-browser-inspector-marks';
+
+const EVENTS = [
+  'input',
+  'change',
+  'beforeinput',
+  'focusin',
+  'focusout',
+  'focus',
+  'blur',
+  'toggle',
+  'beforetoggle',
+  'close',
+  'cancel',
+  'scroll',
+  'wheel',
+  'resize',
+  'transitionrun',
+  'transitionstart',
+  'transitionend',
+  'transitioncancel',
+  'animationstart',
+  'animationend',
+  'animationiteration',
+  'animationcancel',
+  'mouseover',
+  'mouseout',
+  'mousedown',
+  'mouseup',
+  'click',
+  'dblclick',
+  'contextmenu',
+  'pointerdown',
+  'pointerup',
+  'pointerover',
+  'pointerout',
+  'keydown',
+  'keyup',
+  'compositionend',
+  'paste',
+  'cut',
+  'dragstart',
+  'dragend',
+  'drop',
+  'touchstart',
+  'touchend',
+  'load',
+  'error',
+  'hashchange',
+  'popstate',
+  'pageshow',
+  'visibilitychange',
+  'fullscreenchange',
+  'submit',
+  'reset',
+  'invalid',
+  'play',
+  'pause',
+  'ended',
+  'seeked',
+  'timeupdate',
+  'volumechange',
+  'ratechange',
+  'durationchange',
+  'loadedmetadata',
+];
+
+const MEDIA_QUERIES = [
+  '(prefers-color-scheme: dark)',
+  '(prefers-reduced-motion: reduce)',
+  '(prefers-contrast: more)',
+  '(forced-colors: active)',
+  'print',
+];
+
+/** Installs the probe once per document and returns `counter:fingerprint`. */
+const READ_PROBE = `(() => {
+  const g = globalThis;
+  let probe = g.__mbiProbe;
+  if (!probe) {
+    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1};
+    const bump = () => { probe.n++; };
+    const options = {subtree: true, childList: true, attributes: true, characterData: true};
+    const scan = start => {
+      const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
+      for (let el = walker.currentNode; el; el = walker.nextNode()) {
+        if (el.shadowRoot && !probe.roots.has(el.shadowRoot)) watch(el.shadowRoot);
+      }
+    };
+    const observer = new MutationObserver(records => {
+      probe.n += records.length;
+      for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) scan(node);
+    });
+    const watch = root => { probe.roots.add(root); observer.observe(root, options); scan(root); };
+    probe.observer = observer;
+    watch(document);
+    for (const type of ${JSON.stringify(EVENTS)}) g.addEventListener(type, bump, {capture: true, passive: true});
+    for (const query of ${JSON.stringify(MEDIA_QUERIES)}) g.matchMedia(query).addEventListener('change', bump);
+    g.__mbiProbe = probe;
+  }
+  probe.n += probe.observer.takeRecords().length;
+  let h = 0x811c9dc5;
+  const mix = text => {
+    const s = String(text);
+    for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
+    h ^= 10; h = Math.imul(h, 16777619);
+  };
+  const idOf = el => {
+    if (!el) return 0;
+    let id = probe.ids.get(el);
+    if (!id) { id = probe.next++; probe.ids.set(el, id); }
+    return id;
+  };
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  mix(idOf(active));
+  mix(g.innerWidth + 'x' + g.innerHeight);
+  let rules = 0;
+  let undefinedElements = 0;
+  for (const root of probe.roots) {
+    if (root !== document && !root.host.isConnected) continue;
+    for (const el of root.querySelectorAll('input,textarea,select')) {
+      mix(el.value);
+      mix((el.checked ? 'c' : '') + (el.indeterminate ? 'i' : '') + (el.disabled ? 'd' : ''));
+      if (el.selectedOptions) for (const option of el.selectedOptions) mix(idOf(option));
+    }
+    for (const sheet of [...root.styleSheets, ...(root.adoptedStyleSheets || [])]) {
+      try { rules += sheet.cssRules.length + (sheet.disabled ? 0.5 : 0); } catch { rules += 0.25; }
+    }
+    undefinedElements += root.querySelectorAll(':not(:defined)').length;
+  }
+  mix(rules + '/' + undefinedElements);
+  return probe.n + ':' + (h >>> 0);
+})()`;
+
+/** The elements whose aria-current or aria-sort the snapshot shows, or null. */
+const FIND_MARKED = `(() => {
+  const probe = globalThis.__mbiProbe;
+  const roots = probe ? [...probe.roots] : [document];
+  const out = [];
+  for (const root of roots) {
+    if (root !== document && !root.host.isConnected) continue;
+    for (const el of root.querySelectorAll('[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"])')) out.push(el);
+  }
+  return out.length ? out : null;
+})()`;
+
+interface World {
+  loaderId: string;
+  contextId: number;
+}
+
+const worlds = new WeakMap<CDPSession, Map<string, World>>();
+
+async function worldFor(
+  session: CDPSession,
+  frameId: string,
+  loaderId: string,
+  fresh: boolean,
+): Promise<number> {
+  let byFrame = worlds.get(session);
+  if (!byFrame) {
+    byFrame = new Map();
+    worlds.set(session, byFrame);
+  }
+  const known = byFrame.get(frameId);
+  if (known?.loaderId === loaderId && !fresh) {
+    return known.contextId;
+  }
+  const {executionContextId} = await session.send('Page.createIsolatedWorld', {
+    frameId,
+    worldName: WORLD_NAME,
+    grantUniveralAccess: false,
+  });
+  byFrame.set(frameId, {loaderId, contextId: executionContextId});
+  return executionContextId;
+}
+
+/** Runs an expression in the document's isolated world (recreated once if it went away). */
+async function evaluateInWorld(
+  state: PageState,
+  doc: ProbeTarget,
+  expression: string,
+  returnByValue: boolean,
+): Promise<{value: unknown; objectId: string | undefined}> {
+  for (let attempt = 0; ; attempt++) {
+    const contextId = await worldFor(doc.session, doc.frameId, doc.loaderId, attempt > 0);
+    try {
+      const reply = await raceDialog(
+        state,
+        doc.session.send('Runtime.evaluate', {
+          expression,
+          contextId,
+          returnByValue,
+          ...(returnByValue ? {} : {objectGroup: OBJECT_GROUP}),
+        }),
+      );
+      if (reply.exceptionDetails) {
+        throw new Error(reply.exceptionDetails.text);
+      }
+      return {value: reply.result.value, objectId: reply.result.objectId};
+    } catch (error) {
+      const gone = error instanceof Error && /context|Cannot find/i.test(error.message);
+      if (!gone || attempt > 0) {
+        throw error;
+      }
+    }
+  }
+}
+
+/** Bounded, and given up as soon as a JavaScript dialog blocks the page. */
+export function raceDialog<T>(state: PageState, work: Promise<T>): Promise<T> {
+  let stop: () => void = () => undefined;
+  const dialog = new Promise<never>((_, reject) => {
+    stop = state.onDialog(() => reject(new Error('A JavaScript dialog opened.')));
+  });
+  dialog.catch(() => undefined);
+  return withTimeout(
+    Promise.race([work, dialog]),
+    PROBE_TIMEOUT_MS,
+    'The page did not answer.',
+  ).finally(stop);
+}
+
+export interface ProbeTarget {
+  session: CDPSession;
+  frameId: string;
+  loaderId: string;
+}
+
+/** The probe reading of one document, or undefined when it cannot be read (treated as changed). */
+export async function readProbe(state: PageState, doc: ProbeTarget): Promise<string | undefined> {
+  try {
+    const {value} = await evaluateInWorld(state, doc, READ_PROBE, true);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Marks {
+  current: Map<number, string>;
+  sort: Map<number, string>;
+}
+
+const describeSchema = z.object({
+  node: z.object({backendNodeId: z.number(), attributes: z.array(z.string()).optional()}),
+});
+
+function attribute(attributes: readonly string[] | undefined, name: string): string | undefined {
+  const list = attributes ?? [];
+  for (let index = 0; index + 1 < list.length; index += 2) {
+    if (list[index] === name) {
+      return list[index + 1];
+    }
+  }
+  return undefined;
+}
+
+/** aria-current and aria-sort values by backend node id (empty when none or unreadable). */
+export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Marks> {
+  const marks: Marks = {current: new Map(), sort: new Map()};
+  try {
+    const {objectId} = await evaluateInWorld(state, doc, FIND_MARKED, false);
+    if (objectId === undefined) {
+      return marks;
+    }
+    const {result} = await raceDialog(
+      state,
+      doc.session.send('Runtime.getProperties', {objectId, ownProperties: true}),
+    );
+    const described = await Promise.all(
+      result.flatMap(property =>
+        property.value?.objectId !== undefined && /^\d+$/.test(property.name)
+          ? [
+              raceDialog(
+                state,
+                doc.session.send('DOM.describeNode', {objectId: property.value.objectId}),
+              ).then(reply => describeSchema.safeParse(reply)),
+            ]
+          : [],
+      ),
+    );
+    for (const parsed of described) {
+      if (!parsed.success) {
+        continue;
+      }
+      const {backendNodeId, attributes} = parsed.data.node;
+      const current = attribute(attributes, 'aria-current')?.trim().toLowerCase();
+      if (current !== undefined && current !== 'false') {
+        marks.current.set(backendNodeId, current === '' ? 'true' : current);
+      }
+      const sort = attribute(attributes, 'aria-sort')?.trim().toLowerCase();
+      if (sort !== undefined && sort !== 'none' && sort !== '') {
+        marks.sort.set(backendNodeId, sort);
+      }
+    }
+  } catch {
+    // Without the marks the snapshot still shows everything the AX tree has.
+  } finally {
+    void doc.session
+      .send('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP})
+      .catch(() => undefined);
+  }
+  return marks;
+}
