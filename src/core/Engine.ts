@@ -21,6 +21,7 @@ import {BrowserSession} from './browser/BrowserSession.js';
 import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
 import {emulationFeatures} from './browser/emulationState.js';
+import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import type {ServerConfig} from './config/flags.js';
@@ -77,6 +78,7 @@ export class Engine {
   ) {
     this.token = resolveToken(config.token, options.configDir);
     const features: AttachableFeature[] = [
+      frameTargetsFeature,
       snapshotFeature,
       slowdownFeature,
       ...collectorFeatures,

@@ -29,6 +29,8 @@ export interface TreeNode {
   current?: string;
   /** `aria-sort` other than "none" (read from the DOM). */
   sort?: string;
+  /** `aria-valuetext` from the DOM, for when the AX property is empty. */
+  valueText?: string;
   /** The active descendant of its listbox, combobox, grid or tree. */
   active: boolean;
 }

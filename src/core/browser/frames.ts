@@ -233,10 +233,16 @@ async function ownerContentBox(parent: CDPSession, frameId: string): Promise<Off
   return {x: content[0] ?? 0, y: content[1] ?? 0};
 }
 
+/**
+ * Eager: it must listen from the page's first moment, because the page session auto-attaches only
+ * once (the WebMCP feature asks for it too) and a frame attached before we listen is not re-sent.
+ */
 export const frameTargetsFeature = new PageFeature(
   'frameTargets',
-  state => new FrameTargets(state),
-  {
-    dispose: targets => targets.dispose(),
+  state => {
+    const targets = new FrameTargets(state);
+    void targets.ensure();
+    return targets;
   },
+  {eager: true, dispose: targets => targets.dispose()},
 );

@@ -6,7 +6,8 @@
  *   that can change what the tree shows (input, focus, toggles, hover, scroll, animations…), plus
  *   a fingerprint of state that changes without either (form values set by script, the focused
  *   element, viewport size, style sheet rules). Equal readings mean the tree is still the same.
- * - the elements with `aria-current` or `aria-sort`, which the AX properties do not carry.
+ * - the elements with `aria-current`, `aria-sort` or `aria-valuetext`, which the AX properties do
+ *   not carry (or, for the last, not always).
  */
 import type {CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
@@ -157,7 +158,7 @@ const FIND_MARKED = `(() => {
   const out = [];
   for (const root of roots) {
     if (root !== document && !root.host.isConnected) continue;
-    for (const el of root.querySelectorAll('[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"])')) out.push(el);
+    for (const el of root.querySelectorAll('[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"]),[aria-valuetext]')) out.push(el);
   }
   return out.length ? out : null;
 })()`;
@@ -258,6 +259,7 @@ export async function readProbe(state: PageState, doc: ProbeTarget): Promise<str
 export interface Marks {
   current: Map<number, string>;
   sort: Map<number, string>;
+  valueText: Map<number, string>;
 }
 
 const describeSchema = z.object({
@@ -276,7 +278,7 @@ function attribute(attributes: readonly string[] | undefined, name: string): str
 
 /** aria-current and aria-sort values by backend node id (empty when none or unreadable). */
 export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Marks> {
-  const marks: Marks = {current: new Map(), sort: new Map()};
+  const marks: Marks = {current: new Map(), sort: new Map(), valueText: new Map()};
   try {
     const {objectId} = await evaluateInWorld(state, doc, FIND_MARKED, false);
     if (objectId === undefined) {
@@ -310,6 +312,10 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       const sort = attribute(attributes, 'aria-sort')?.trim().toLowerCase();
       if (sort !== undefined && sort !== 'none' && sort !== '') {
         marks.sort.set(backendNodeId, sort);
+      }
+      const valueText = attribute(attributes, 'aria-valuetext')?.trim();
+      if (valueText) {
+        marks.valueText.set(backendNodeId, valueText);
       }
     }
   } catch {

@@ -118,6 +118,12 @@ async function loadDocument(
         node.sort = sort;
       }
     }
+    for (const [backendId, text] of marks.valueText) {
+      const node = tree.byBackendId.get(backendId);
+      if (node) {
+        node.valueText = text;
+      }
+    }
     return {doc, tree, ownerBackendId: owner?.backendNodeId};
   } catch {
     // A frame that went away (or a slow one) is left out; the rest of the page is still shown.

@@ -32,6 +32,38 @@ const VALUES: readonly [property: string, label: string][] = [
   ['roledescription', 'roledescription'],
 ];
 
+/** Orientation a role has unless told otherwise; only a different one is worth printing. */
+const VERTICAL_BY_DEFAULT = new Set([
+  'listbox',
+  'menu',
+  'tree',
+  'treegrid',
+  'scrollbar',
+  'radiogroup',
+]);
+
+/** Roles whose `level` says something (nesting of headings, tree items, treegrid rows). */
+const LEVEL_ROLES = new Set(['heading', 'treeitem', 'row']);
+
+function isDefault(node: TreeNode, property: string, text: string): boolean {
+  switch (property) {
+    case 'autocomplete':
+      return text === 'none';
+    case 'orientation':
+      return text === (VERTICAL_BY_DEFAULT.has(node.role) ? 'vertical' : 'horizontal');
+    case 'level':
+      return !LEVEL_ROLES.has(node.role);
+    default:
+      return false;
+  }
+}
+
+/** aria-valuetext (Chrome may leave the AX property empty), unless it only repeats the value. */
+function valueText(node: TreeNode): string {
+  const text = axString(node.properties.get('valuetext')) || (node.valueText ?? '');
+  return text === axString(node.ax.value) ? '' : text;
+}
+
 /** Roles whose live region is implied, so `live=` would only repeat the role. */
 const LIVE_ROLES = new Set(['alert', 'status', 'log', 'marquee', 'timer']);
 
@@ -47,6 +79,11 @@ function keyValue(key: string, value: string): string {
 
 /** Same-origin links print relative to the page (the root line carries the full URL). */
 export function relativeUrl(url: string, base: URL | undefined): string {
+  if (url.startsWith('data:')) {
+    // The payload is noise to an agent; the media type says what it is.
+    const comma = url.indexOf(',');
+    return comma > 0 && comma < url.length - 1 ? `${url.slice(0, comma + 1)}…` : url;
+  }
   if (!base) {
     return url;
   }
@@ -106,8 +143,8 @@ function stateWords(node: TreeNode, isRoot: boolean, base: URL | undefined): str
     words.push(keyValue('invalid', invalid));
   }
   for (const [property, label] of VALUES) {
-    const text = axString(props.get(property));
-    if (text && text !== 'false' && !(property === 'autocomplete' && text === 'none')) {
+    const text = property === 'valuetext' ? valueText(node) : axString(props.get(property));
+    if (text && text !== 'false' && !isDefault(node, property, text)) {
       words.push(keyValue(label, text));
     }
   }

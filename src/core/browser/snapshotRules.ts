@@ -106,7 +106,7 @@ export function isHidden(node: TreeNode): boolean {
 
 /** A state worth a line of its own even on a node that is otherwise plain structure. */
 function carriesState(node: TreeNode): boolean {
-  if (node.current !== undefined || node.active) {
+  if (node.current !== undefined || node.sort !== undefined || node.active) {
     return true;
   }
   const expanded = node.properties.get('expanded');
