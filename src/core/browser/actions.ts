@@ -5,7 +5,7 @@
  * and is repeated only while the element is not ready, so an action on a ready element costs a
  * handful of round trips and no fixed delay.
  */
-import type {Protocol} from 'puppeteer-core';
+import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {
   elementRect,
@@ -15,8 +15,9 @@ import {
   type ResolvedElement,
 } from './elements.js';
 import {isTypeableCharacter, keyEventFields, modifierBit, type KeyCombo} from './keyboard.js';
+import {frameTargetsFeature} from './frames.js';
 import {withTimeout} from './lock.js';
-import {PageFeature, type PageState} from './PageState.js';
+import {PageFeature, PageState} from './PageState.js';
 
 export interface Point {
   x: number;
@@ -75,6 +76,15 @@ const CHECK_ACTIONABLE = `function (needEnabled, needEditable) {
   if (!inView) element.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
   return {state: 'ok', width, height};
 }`;
+
+/**
+ * One animation frame of the top page, capped: a scroll that an iframe passed up to its parent
+ * lands asynchronously, so the element's box is read again only after it.
+ */
+const NEXT_FRAME = `new Promise(resolve => {
+  const timer = setTimeout(() => resolve(false), 100);
+  requestAnimationFrame(() => { clearTimeout(timer); resolve(true); });
+})`;
 
 const checkSchema = z.object({
   state: z.enum(['ok', 'detached', 'disabled', 'readonly', 'hidden']),
@@ -217,11 +227,22 @@ export async function retry<T>(
   }
 }
 
-export interface Actionable {
-  /** Where to point the mouse, in viewport CSS pixels. */
+/**
+ * Where mouse events for an element go: the top page's session with top-page coordinates, or, for
+ * an element of a cross-site frame, that frame's own session with its own viewport coordinates
+ * (the browser then needs no hit test, which a frame in a background tab cannot answer).
+ */
+export interface PointerTarget {
+  session: CDPSession;
   point: Point;
-  /** The element's box in viewport CSS pixels. */
+}
+
+export interface Actionable {
+  /** Where to point the mouse, in the top page's viewport CSS pixels. */
+  point: Point;
+  /** The element's box in the top page's viewport CSS pixels. */
   rect: Rect;
+  pointer: PointerTarget;
 }
 
 function sameRect(a: Rect, b: Rect): boolean {
@@ -254,6 +275,13 @@ export async function waitForActionable(
       await scrollIntoTopView(state, element);
     }
     const first = await elementRect(state, element);
+    if (first && inChildFrame) {
+      await withTimeout(
+        state.session.send('Runtime.evaluate', {expression: NEXT_FRAME, awaitPromise: true}),
+        1_000,
+        'frame wait timed out',
+      ).catch(() => undefined);
+    }
     const second = first && (await elementRect(state, element));
     if (!first || !second) {
       return {waiting: 'hidden'};
@@ -274,7 +302,12 @@ export async function waitForActionable(
         Math.min(second.y + second.height, check.height) - 1,
       );
     }
-    return {done: {point: {x, y}, rect: second}};
+    let pointer: PointerTarget = {session: state.session, point: {x, y}};
+    if (element.session !== state.session) {
+      const offset = await frameTargetsFeature.get(state).offsetOf(element.session);
+      pointer = {session: element.session, point: {x: x - offset.x, y: y - offset.y}};
+    }
+    return {done: {point: {x, y}, rect: second, pointer}};
   });
 }
 
@@ -285,30 +318,40 @@ export async function prepareInput(state: PageState): Promise<void> {
 // Mouse ----------------------------------------------------------------------------------------
 
 function mouse(
-  state: PageState,
+  target: PageState | CDPSession,
   params: Protocol.Input.DispatchMouseEventRequest,
 ): Promise<unknown> {
-  return state.session.send('Input.dispatchMouseEvent', params);
+  const session = target instanceof PageState ? target.session : target;
+  return session.send('Input.dispatchMouseEvent', params);
 }
 
 /**
  * Move, then press and release `clickCount` times. The events are sent back to back: CDP keeps
  * their order, and a click handler that opens a dialog holds the rest until it is handled.
  */
-export async function clickAt(state: PageState, point: Point, clickCount: number): Promise<void> {
+export async function clickAt(
+  state: PageState,
+  point: Point,
+  clickCount: number,
+  session: CDPSession = state.session,
+): Promise<void> {
   await prepareInput(state);
-  const sent: Promise<unknown>[] = [mouse(state, {type: 'mouseMoved', x: point.x, y: point.y})];
+  const sent: Promise<unknown>[] = [mouse(session, {type: 'mouseMoved', x: point.x, y: point.y})];
   for (let count = 1; count <= clickCount; count++) {
     const press = {x: point.x, y: point.y, button: 'left' as const, clickCount: count};
-    sent.push(mouse(state, {type: 'mousePressed', buttons: 1, ...press}));
-    sent.push(mouse(state, {type: 'mouseReleased', buttons: 0, ...press}));
+    sent.push(mouse(session, {type: 'mousePressed', buttons: 1, ...press}));
+    sent.push(mouse(session, {type: 'mouseReleased', buttons: 0, ...press}));
   }
   await Promise.all(sent);
 }
 
-export async function moveTo(state: PageState, point: Point): Promise<void> {
+export async function moveTo(
+  state: PageState,
+  point: Point,
+  session: CDPSession = state.session,
+): Promise<void> {
   await prepareInput(state);
-  await mouse(state, {type: 'mouseMoved', x: point.x, y: point.y});
+  await mouse(session, {type: 'mouseMoved', x: point.x, y: point.y});
 }
 
 /** Clicks an element (an <option> of a drop-down is chosen through its <select>). */
@@ -337,7 +380,7 @@ export async function clickElement(
     }
   }
   const target = await waitForActionable(state, element, {...options, enabled: true});
-  await clickAt(state, target.point, options.clickCount);
+  await clickAt(state, target.pointer.point, options.clickCount, target.pointer.session);
   return target.rect;
 }
 
@@ -347,7 +390,7 @@ export async function hoverElement(
   options: ActOptions,
 ): Promise<Rect> {
   const target = await waitForActionable(state, element, {...options, enabled: false});
-  await moveTo(state, target.point);
+  await moveTo(state, target.pointer.point, target.pointer.session);
   return target.rect;
 }
 
@@ -364,34 +407,39 @@ export async function dragElement(
   const source = await waitForActionable(state, from, {...options, enabled: false});
   const target = await waitForActionable(state, to, {...options, enabled: false});
   await prepareInput(state);
-  const {x, y} = source.point;
-  await mouse(state, {type: 'mouseMoved', x, y});
-  await mouse(state, {type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1});
+  // HTML drag and drop starts in the browser, which needs the top page's coordinates (events sent
+  // to a frame's own session would not start a drag).
+  const session = state.session;
+  const start = source.point;
+  const end = target.point;
+  const {x, y} = start;
+  await mouse(session, {type: 'mouseMoved', x, y});
+  await mouse(session, {type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1});
   try {
     // A few intermediate moves: drag starts after a threshold, and dragenter/dragover need moves
     // over the target.
     const steps = 3;
     for (let step = 1; step <= steps; step++) {
-      await mouse(state, {
+      await mouse(session, {
         type: 'mouseMoved',
-        x: x + ((target.point.x - x) * step) / steps,
-        y: y + ((target.point.y - y) * step) / steps,
+        x: x + ((end.x - x) * step) / steps,
+        y: y + ((end.y - y) * step) / steps,
         button: 'left',
         buttons: 1,
       });
     }
-    await mouse(state, {
+    await mouse(session, {
       type: 'mouseMoved',
-      x: target.point.x,
-      y: target.point.y,
+      x: end.x,
+      y: end.y,
       button: 'left',
       buttons: 1,
     });
   } finally {
-    await mouse(state, {
+    await mouse(session, {
       type: 'mouseReleased',
-      x: target.point.x,
-      y: target.point.y,
+      x: end.x,
+      y: end.y,
       button: 'left',
       buttons: 0,
       clickCount: 1,
