@@ -116,7 +116,7 @@ async function section(name: string, run: () => Promise<void>): Promise<void> {
 // --- Issue 2 -----------------------------------------------------------------------------------
 
 await section('cold start', async () => {
-  const times: Record<ServerKind, number[]> = {ours: [], peer: []};
+  const times: Record<'ours' | 'peer', number[]> = {ours: [], peer: []};
   for (let i = 0; i < 5; i++) {
     for (const kind of ['peer', 'ours'] as const) {
       const started = performance.now();
@@ -174,28 +174,100 @@ await section('evaluate_script', async () => {
   record('evaluate_script', 'ms', ours, peer, '≤ 0.25×');
 });
 
-await section('take_snapshot', async () => {
-  const chars: Partial<Record<ServerKind, number>> = {};
-  const {ours, peer} = await withBoth(async server => {
-    const id = await openPage(server, fixtures.url('/big.html'));
-    const times: number[] = [];
-    let text = '';
-    for (let i = 0; i < 7; i++) {
-      const result = await timed(() => callTool(server.client, 'take_snapshot', {pageId: id}));
-      times.push(result.ms);
-      text = result.value.text;
+// --- Issue 9 -----------------------------------------------------------------------------------
+
+/** A change the snapshot must show, made between timed snapshots so none is answered from a cache. */
+const MUTATE =
+  '() => { document.querySelector("h1").textContent = "Big page " + Math.random(); return 1; }';
+
+async function snapshotTimes(
+  server: Server,
+  mutate: boolean,
+): Promise<{ms: number; chars: number}> {
+  const playwright = server.kind === 'playwright';
+  let id = 0;
+  if (playwright) {
+    await callTool(server.client, 'browser_navigate', {url: fixtures.url('/big.html')});
+  } else {
+    id = await openPage(server, fixtures.url('/big.html'));
+  }
+  const snapshot = (): Promise<{text: string; isError: boolean}> =>
+    playwright
+      ? callTool(server.client, 'browser_snapshot', {})
+      : callTool(server.client, 'take_snapshot', {pageId: id});
+  await snapshot();
+  const times: number[] = [];
+  let chars = 0;
+  for (let i = 0; i < 9; i++) {
+    if (mutate) {
+      await (playwright
+        ? callTool(server.client, 'browser_evaluate', {function: MUTATE})
+        : callTool(server.client, 'evaluate_script', {pageId: id, function: MUTATE}));
     }
-    chars[server.kind] = text.length;
+    const result = await timed(snapshot);
+    times.push(result.ms);
+    chars = result.value.text.length;
+  }
+  return {ms: median(times), chars};
+}
+
+await section('take_snapshot', async () => {
+  const results: Partial<Record<ServerKind, {ms: number; chars: number}>> = {};
+  for (const kind of ['peer', 'playwright', 'ours'] as const) {
+    const server = await startServer(kind);
+    try {
+      results[kind] = await snapshotTimes(server, true);
+    } finally {
+      await server.close();
+    }
+  }
+  const missing = {ms: Number.NaN, chars: Number.NaN};
+  const ours = results.ours ?? missing;
+  const peer = results.peer ?? missing;
+  const playwright = results.playwright ?? missing;
+  record('take_snapshot (~6,000 AX nodes, changed) time', 'ms', ours.ms, peer.ms, '≤ 0.75×');
+  record('… time vs Playwright MCP', 'ms', ours.ms, playwright.ms, 'report');
+  record('take_snapshot (~6,000 AX nodes) size', 'chars', ours.chars, peer.chars, '≤ 0.7×');
+  record('… size vs Playwright MCP', 'chars', ours.chars, playwright.chars, 'report');
+  const unchanged: Partial<Record<ServerKind, number>> = {};
+  for (const kind of ['peer', 'ours'] as const) {
+    const server = await startServer(kind);
+    try {
+      unchanged[kind] = (await snapshotTimes(server, false)).ms;
+    } finally {
+      await server.close();
+    }
+  }
+  record(
+    'take_snapshot, page unchanged',
+    'ms',
+    unchanged.ours ?? Number.NaN,
+    unchanged.peer ?? Number.NaN,
+    '≤ 5 ms',
+  );
+});
+
+await section('fill 20 characters', async () => {
+  const value = 'abcdefghij0123456789';
+  const {ours, peer} = await withBoth(async server => {
+    const id = await openPage(server, fixtures.url('/bench/a.html'));
+    const snapshot = (await callTool(server.client, 'take_snapshot', {pageId: id})).text;
+    const field = uidOf(snapshot, 'textbox "Field"');
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      // A different value each time, so every call types all 20 characters.
+      const text = `${value.slice(i % 20)}${value.slice(0, i % 20)}`;
+      const result = await timed(() =>
+        callTool(server.client, 'fill', {pageId: id, uid: field, value: text}),
+      );
+      if (result.value.isError) {
+        throw new Error(`${server.kind} fill: ${result.value.text}`);
+      }
+      times.push(result.ms);
+    }
     return median(times);
   });
-  record('take_snapshot (~6,000 AX nodes) time', 'ms', ours, peer, '≤ 0.9×');
-  record(
-    'take_snapshot (~6,000 AX nodes) size',
-    'chars',
-    chars.ours ?? Number.NaN,
-    chars.peer ?? Number.NaN,
-    '≤ 0.7×',
-  );
+  record('fill (20 characters, typed)', 'ms', ours, peer, '≤ 0.5×');
 });
 
 await section('tool definitions', async () => {
