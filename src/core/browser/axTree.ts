@@ -31,6 +31,11 @@ export interface TreeNode {
   sort?: string;
   /** `aria-valuetext` from the DOM, for when the AX property is empty. */
   valueText?: string;
+  /**
+   * Set for a control that aria-hidden takes out of the AX tree while it stays visible and
+   * clickable: its role and name as the DOM gives them.
+   */
+  ariaHidden?: {role: string; name: string};
   /** The active descendant of its listbox, combobox, grid or tree. */
   active: boolean;
 }
@@ -57,10 +62,21 @@ export interface DocumentTree {
   byBackendId: Map<number, TreeNode>;
 }
 
-export function buildTree(nodes: readonly AXNode[], doc: DocumentRef): DocumentTree | undefined {
+/**
+ * Links the nodes of one document. `skipInlineText` leaves out the line boxes of text nodes
+ * (a quarter of a typical tree), which only the verbose snapshot prints.
+ */
+export function buildTree(
+  nodes: readonly AXNode[],
+  doc: DocumentRef,
+  skipInlineText = false,
+): DocumentTree | undefined {
   const byId = new Map<string, TreeNode>();
   const byBackendId = new Map<number, TreeNode>();
   for (const ax of nodes) {
+    if (skipInlineText && ax.role?.value === 'InlineTextBox') {
+      continue;
+    }
     const properties = new Map<string, Protocol.Accessibility.AXValue>();
     for (const property of ax.properties ?? []) {
       properties.set(property.name, property.value);

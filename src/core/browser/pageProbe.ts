@@ -152,13 +152,52 @@ const READ_PROBE = `(() => {
 })()`;
 
 /** The elements whose aria-current or aria-sort the snapshot shows, or null. */
+/**
+ * The marked elements, as a flat list of element, info pairs. The info is '' for aria-current /
+ * aria-sort / aria-valuetext, or, for a control that aria-hidden removes from the AX tree although
+ * a sighted user sees and can click it, its role and name as JSON.
+ */
 const FIND_MARKED = `(() => {
   const probe = globalThis.__mbiProbe;
   const roots = probe ? [...probe.roots] : [document];
   const out = [];
+  const CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex]:not([tabindex="-1"])';
+  const roleOf = el => {
+    const explicit = (el.getAttribute('role') || '').split(' ')[0];
+    if (explicit) return explicit;
+    const tag = el.localName;
+    if (tag === 'a') return 'link';
+    if (tag === 'select') return 'combobox';
+    if (tag === 'textarea') return 'textbox';
+    if (tag === 'summary') return 'DisclosureTriangle';
+    if (tag === 'input') {
+      const type = el.type;
+      if (type === 'checkbox' || type === 'radio') return type;
+      if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return 'button';
+      if (type === 'range') return 'slider';
+      return 'textbox';
+    }
+    return tag === 'button' ? 'button' : 'generic';
+  };
+  const nameOf = el => {
+    const label = el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].innerText) || '';
+    const text = label || el.innerText || el.value || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('alt') || '';
+    return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  };
+  const seen = new Set();
   for (const root of roots) {
     if (root !== document && !root.host.isConnected) continue;
-    for (const el of root.querySelectorAll('[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"]),[aria-valuetext]')) out.push(el);
+    for (const el of root.querySelectorAll('[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"]),[aria-valuetext]')) out.push(el, '');
+    for (const hidden of root.querySelectorAll('[aria-hidden="true"]')) {
+      const candidates = hidden.matches(CONTROLS) ? [hidden, ...hidden.querySelectorAll(CONTROLS)] : hidden.querySelectorAll(CONTROLS);
+      for (const el of candidates) {
+        if (seen.has(el) || el.matches(':disabled')) continue;
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || !el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+        seen.add(el);
+        out.push(el, JSON.stringify({role: roleOf(el), name: nameOf(el)}));
+      }
+    }
   }
   return out.length ? out : null;
 })()`;
@@ -256,11 +295,20 @@ export async function readProbe(state: PageState, doc: ProbeTarget): Promise<str
   }
 }
 
+export interface HiddenControl {
+  role: string;
+  name: string;
+}
+
 export interface Marks {
   current: Map<number, string>;
   sort: Map<number, string>;
   valueText: Map<number, string>;
+  /** Visible controls that aria-hidden takes out of the AX tree. */
+  hiddenControls: Map<number, HiddenControl>;
 }
+
+const hiddenControlSchema = z.object({role: z.string(), name: z.string()});
 
 const describeSchema = z.object({
   node: z.object({backendNodeId: z.number(), attributes: z.array(z.string()).optional()}),
@@ -278,7 +326,12 @@ function attribute(attributes: readonly string[] | undefined, name: string): str
 
 /** aria-current and aria-sort values by backend node id (empty when none or unreadable). */
 export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Marks> {
-  const marks: Marks = {current: new Map(), sort: new Map(), valueText: new Map()};
+  const marks: Marks = {
+    current: new Map(),
+    sort: new Map(),
+    valueText: new Map(),
+    hiddenControls: new Map(),
+  };
   try {
     const {objectId} = await evaluateInWorld(state, doc, FIND_MARKED, false);
     if (objectId === undefined) {
@@ -288,23 +341,34 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       state,
       doc.session.send('Runtime.getProperties', {objectId, ownProperties: true}),
     );
+    const byIndex = new Map(result.map(property => [property.name, property.value]));
+    const pairs: {objectId: string; info: unknown}[] = [];
+    for (let index = 0; byIndex.has(String(index)); index += 2) {
+      const objectId = byIndex.get(String(index))?.objectId;
+      if (objectId !== undefined) {
+        pairs.push({objectId, info: byIndex.get(String(index + 1))?.value});
+      }
+    }
     const described = await Promise.all(
-      result.flatMap(property =>
-        property.value?.objectId !== undefined && /^\d+$/.test(property.name)
-          ? [
-              raceDialog(
-                state,
-                doc.session.send('DOM.describeNode', {objectId: property.value.objectId}),
-              ).then(reply => describeSchema.safeParse(reply)),
-            ]
-          : [],
-      ),
+      pairs.map(async pair => ({
+        info: pair.info,
+        node: describeSchema.safeParse(
+          await raceDialog(state, doc.session.send('DOM.describeNode', {objectId: pair.objectId})),
+        ),
+      })),
     );
-    for (const parsed of described) {
-      if (!parsed.success) {
+    for (const {info, node} of described) {
+      if (!node.success) {
         continue;
       }
-      const {backendNodeId, attributes} = parsed.data.node;
+      const {backendNodeId, attributes} = node.data.node;
+      if (typeof info === 'string' && info !== '') {
+        const parsed = hiddenControlSchema.safeParse(JSON.parse(info));
+        if (parsed.success) {
+          marks.hiddenControls.set(backendNodeId, parsed.data);
+        }
+        continue;
+      }
       const current = attribute(attributes, 'aria-current')?.trim().toLowerCase();
       if (current !== undefined && current !== 'false') {
         marks.current.set(backendNodeId, current === '' ? 'true' : current);

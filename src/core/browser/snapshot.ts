@@ -90,6 +90,7 @@ async function loadDocument(
   state: PageState,
   doc: FrameDocument,
   isMain: boolean,
+  verbose: boolean,
 ): Promise<LoadedDocument | undefined> {
   try {
     const [ax, owner, marks] = await Promise.all([
@@ -102,7 +103,7 @@ async function loadDocument(
         : Promise.resolve(undefined),
       readMarks(state, doc),
     ]);
-    const tree = buildTree(ax.nodes, doc);
+    const tree = buildTree(ax.nodes, doc, !verbose);
     if (!tree) {
       return undefined;
     }
@@ -116,6 +117,15 @@ async function loadDocument(
       const node = tree.byBackendId.get(backendId);
       if (node) {
         node.sort = sort;
+      }
+    }
+    for (const [backendId, control] of marks.hiddenControls) {
+      const node = tree.byBackendId.get(backendId);
+      if (node?.ax.ignored === true) {
+        node.ariaHidden = control;
+        node.role = control.role;
+        node.name = control.name;
+        node.focusable = true;
       }
     }
     for (const [backendId, text] of marks.valueText) {
@@ -184,7 +194,9 @@ export async function takeSnapshot(
   // Probe before reading the trees: a change in between then shows up at the next comparison.
   const readings = await Promise.all(docs.map(doc => readProbe(state, doc)));
   const loaded = (
-    await Promise.all(docs.map((doc, index) => loadDocument(state, doc, index === 0)))
+    await Promise.all(
+      docs.map((doc, index) => loadDocument(state, doc, index === 0, options.verbose)),
+    )
   ).flatMap(entry => (entry ? [entry] : []));
   const main = loaded[0];
   if (!main || main.doc !== docs[0]) {

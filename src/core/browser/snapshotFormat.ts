@@ -174,8 +174,9 @@ export function formatNode(
   isRoot: boolean,
   base: URL | undefined,
 ): string {
-  const role =
-    node.ax.ignored || node.role === 'none'
+  const role = node.ariaHidden
+    ? node.role
+    : node.ax.ignored || node.role === 'none'
       ? 'ignored'
       : node.role === 'StaticText'
         ? ''
@@ -193,6 +194,10 @@ export function formatNode(
     line += ` description=${quote(description)}`;
   }
   const words = stateWords(node, isRoot, base);
+  if (node.ariaHidden) {
+    // Visible and clickable, but screen readers do not get it: worth knowing, and acting on.
+    words.push('aria-hidden');
+  }
   if (words.length > 0) {
     line += ` ${words.join(' ')}`;
   }

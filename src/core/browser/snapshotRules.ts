@@ -101,6 +101,9 @@ function isPlainTextField(node: TreeNode): boolean {
 
 /** Whether the node is hidden from the agent (ignored by the AX tree, or hidden). */
 export function isHidden(node: TreeNode): boolean {
+  if (node.ariaHidden) {
+    return false;
+  }
   return node.ax.ignored || node.hidden || node.role === 'Ignored';
 }
 

@@ -297,6 +297,13 @@ describe('containers (3)', () => {
     expect(await evaluate(fx.client, id, '() => document.getElementById("out").textContent')).toBe(
       'Went to deals',
     );
+    // A visible button that aria-hidden takes from screen readers is still shown, and clickable.
+    expect(lineOf(snapshot, 'button "Buy now"')).toContain('aria-hidden');
+    expect(snapshot).not.toContain('Really hidden');
+    await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Buy now"')});
+    expect(await evaluate(fx.client, id, '() => document.getElementById("out").textContent')).toBe(
+      'Bought now',
+    );
   });
 });
 
