@@ -182,7 +182,7 @@ const FIND_MARKED = `(() => {
   const nameOf = el => {
     const label = el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].innerText) || '';
     const text = label || el.innerText || el.value || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('alt') || '';
-    return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+    return text.replace(/\\s+/g, ' ').trim().slice(0, 200);
   };
   const seen = new Set();
   for (const root of roots) {
