@@ -157,6 +157,8 @@ export async function startServer(kind: ServerKind, extraFlags: string[] = []): 
             '--isolated',
             '--no-sandbox',
             `--executable-path=${CHROMIUM}`,
+            // Its files (snapshots, console logs) go to the temporary directory, not the repository.
+            `--output-dir=${configDir}`,
             ...extraFlags,
           ],
           cleanEnv({}),

@@ -40,6 +40,9 @@ interface ChildTarget {
   rootFrameId: string;
 }
 
+/** Listeners on one session, removed when it goes away. */
+type Unsubscribers = (() => void)[];
+
 export interface Offset {
   x: number;
   y: number;
@@ -50,7 +53,7 @@ export class FrameTargets {
   readonly #state: PageState;
   readonly #children = new Map<CDPSession, ChildTarget>();
   readonly #pending = new Set<Promise<void>>();
-  readonly #off: (() => void)[] = [];
+  readonly #off = new Map<CDPSession, Unsubscribers>();
   #started: Promise<void> | undefined;
   /** Bumped whenever a frame target comes, goes or navigates: cached snapshots are then stale. */
   generation = 0;
@@ -144,11 +147,26 @@ export class FrameTargets {
   }
 
   dispose(): void {
-    for (const off of this.#off) {
+    for (const offs of this.#off.values()) {
+      for (const off of offs) {
+        off();
+      }
+    }
+    this.#off.clear();
+    this.#children.clear();
+  }
+
+  #listen(session: CDPSession, off: () => void): void {
+    const list = this.#off.get(session) ?? [];
+    list.push(off);
+    this.#off.set(session, list);
+  }
+
+  #forget(session: CDPSession): void {
+    for (const off of this.#off.get(session) ?? []) {
       off();
     }
-    this.#off.length = 0;
-    this.#children.clear();
+    this.#off.delete(session);
   }
 
   async #watch(session: CDPSession): Promise<void> {
@@ -157,15 +175,14 @@ export class FrameTargets {
       this.#pending.add(setup);
     };
     const onDetached = (child: CDPSession): void => {
-      const known = this.#children.get(child);
-      if (known) {
-        this.#children.delete(child);
+      this.#forget(child);
+      if (this.#children.delete(child)) {
         this.generation++;
       }
     };
     session.on(CDPSessionEvent.SessionAttached, onAttached);
     session.on(CDPSessionEvent.SessionDetached, onDetached);
-    this.#off.push(() => {
+    this.#listen(session, () => {
       session.off(CDPSessionEvent.SessionAttached, onAttached);
       session.off(CDPSessionEvent.SessionDetached, onDetached);
     });
@@ -190,7 +207,7 @@ export class FrameTargets {
     };
     child.on('Page.frameNavigated', onNavigated);
     child.on('Page.frameDetached', onFrameDetached);
-    this.#off.push(() => {
+    this.#listen(child, () => {
       child.off('Page.frameNavigated', onNavigated);
       child.off('Page.frameDetached', onFrameDetached);
     });

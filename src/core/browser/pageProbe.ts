@@ -184,6 +184,17 @@ const FIND_MARKED = `(() => {
     const text = label || el.innerText || el.value || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('alt') || '';
     return text.replace(/\\s+/g, ' ').trim().slice(0, 200);
   };
+  // Outside the box of an ancestor that clips its overflow (an off-screen carousel slide).
+  const clipped = (el, box) => {
+    let node = el.parentElement;
+    for (let depth = 0; node && depth < 40; depth++, node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const outer = node.getBoundingClientRect();
+      if (box.right <= outer.left || box.left >= outer.right || box.bottom <= outer.top || box.top >= outer.bottom) return true;
+    }
+    return false;
+  };
   const seen = new Set();
   for (const root of roots) {
     if (root !== document && !root.host.isConnected) continue;
@@ -194,6 +205,7 @@ const FIND_MARKED = `(() => {
         if (seen.has(el) || el.matches(':disabled')) continue;
         const box = el.getBoundingClientRect();
         if (box.width === 0 || box.height === 0 || !el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+        if (clipped(el, box)) continue;
         seen.add(el);
         out.push(el, JSON.stringify({role: roleOf(el), name: nameOf(el)}));
       }

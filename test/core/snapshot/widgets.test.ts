@@ -300,6 +300,7 @@ describe('containers (3)', () => {
     // A visible button that aria-hidden takes from screen readers is still shown, and clickable.
     expect(lineOf(snapshot, 'button "Buy now"')).toContain('aria-hidden');
     expect(snapshot).not.toContain('Really hidden');
+    expect(snapshot).not.toContain('Clipped slide');
     await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Buy now"')});
     expect(await evaluate(fx.client, id, '() => document.getElementById("out").textContent')).toBe(
       'Bought now',
