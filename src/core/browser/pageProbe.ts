@@ -96,13 +96,15 @@ const READ_PROBE = `(() => {
   const g = globalThis;
   let probe = g.__mbiProbe;
   if (!probe) {
-    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1};
+    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1, undefinedElements: new Set()};
     const bump = () => { probe.n++; };
     const options = {subtree: true, childList: true, attributes: true, characterData: true};
     const scan = start => {
       const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
       for (let el = walker.currentNode; el; el = walker.nextNode()) {
         if (el.shadowRoot && !probe.roots.has(el.shadowRoot)) watch(el.shadowRoot);
+        // A custom element not defined yet changes when it is upgraded, without a mutation.
+        if (el.localName && el.localName.includes('-') && !el.matches(':defined')) probe.undefinedElements.add(el);
       }
     };
     const observer = new MutationObserver(records => {
@@ -111,6 +113,9 @@ const READ_PROBE = `(() => {
     });
     const watch = root => { probe.roots.add(root); observer.observe(root, options); scan(root); };
     probe.observer = observer;
+    // Live collections: Chromium keeps their contents until the DOM changes, so reading the form
+    // state of a quiet page does not walk the document.
+    probe.fields = ['input', 'textarea', 'select'].map(tag => document.getElementsByTagName(tag));
     watch(document);
     for (const type of ${JSON.stringify(EVENTS)}) g.addEventListener(type, bump, {capture: true, passive: true});
     for (const query of ${JSON.stringify(MEDIA_QUERIES)}) g.matchMedia(query).addEventListener('change', bump);
@@ -133,19 +138,26 @@ const READ_PROBE = `(() => {
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   mix(idOf(active));
   mix(g.innerWidth + 'x' + g.innerHeight);
+  const mixField = el => {
+    mix(el.value);
+    mix((el.checked ? 'c' : '') + (el.indeterminate ? 'i' : '') + (el.disabled ? 'd' : ''));
+    if (el.selectedOptions) for (const option of el.selectedOptions) mix(idOf(option));
+  };
+  for (const collection of probe.fields) for (const el of collection) mixField(el);
   let rules = 0;
-  let undefinedElements = 0;
   for (const root of probe.roots) {
-    if (root !== document && !root.host.isConnected) continue;
-    for (const el of root.querySelectorAll('input,textarea,select')) {
-      mix(el.value);
-      mix((el.checked ? 'c' : '') + (el.indeterminate ? 'i' : '') + (el.disabled ? 'd' : ''));
-      if (el.selectedOptions) for (const option of el.selectedOptions) mix(idOf(option));
+    if (root !== document) {
+      if (!root.host.isConnected) continue;
+      for (const el of root.querySelectorAll('input,textarea,select')) mixField(el);
     }
     for (const sheet of [...root.styleSheets, ...(root.adoptedStyleSheets || [])]) {
       try { rules += sheet.cssRules.length + (sheet.disabled ? 0.5 : 0); } catch { rules += 0.25; }
     }
-    undefinedElements += root.querySelectorAll(':not(:defined)').length;
+  }
+  let undefinedElements = 0;
+  for (const el of probe.undefinedElements) {
+    if (!el.isConnected || el.matches(':defined')) { probe.undefinedElements.delete(el); probe.n++; }
+    else undefinedElements++;
   }
   mix(rules + '/' + undefinedElements);
   return probe.n + ':' + (h >>> 0);

@@ -58,6 +58,11 @@ describe('snapshot cache', () => {
       'button "Shadow changed"',
     ],
     [
+      'a custom element upgraded into a closed shadow root',
+      'customElements.define("x-later", class extends HTMLElement { constructor() { super(); this.attachShadow({mode: "closed"}).innerHTML = "<button>Upgraded</button>"; } })',
+      'button "Upgraded"',
+    ],
+    [
       'a same-site iframe',
       'document.getElementById("frame").contentDocument.querySelector("button").textContent = "Frame changed"',
       'button "Frame changed"',
