@@ -233,6 +233,20 @@ interface World {
 
 const worlds = new WeakMap<CDPSession, Map<string, World>>();
 
+/** The isolated world already made for the document, if any. */
+function knownWorld(doc: ProbeTarget): number | undefined {
+  const known = worlds.get(doc.session)?.get(doc.frameId);
+  return known?.loaderId === doc.loaderId ? known.contextId : undefined;
+}
+
+/**
+ * Whether a probe of the document is sent at once, in the same turn, so that a command sent right
+ * after it on the same session (the tree read) is answered after it.
+ */
+export function probeSendsAtOnce(doc: ProbeTarget): boolean {
+  return knownWorld(doc) !== undefined;
+}
+
 async function worldFor(
   session: CDPSession,
   frameId: string,
@@ -265,7 +279,10 @@ async function evaluateInWorld(
   returnByValue: boolean,
 ): Promise<{value: unknown; objectId: string | undefined}> {
   for (let attempt = 0; ; attempt++) {
-    const contextId = await worldFor(doc.session, doc.frameId, doc.loaderId, attempt > 0);
+    // A known world is used without awaiting, so the evaluation is sent in this very turn.
+    const contextId =
+      (attempt === 0 ? knownWorld(doc) : undefined) ??
+      (await worldFor(doc.session, doc.frameId, doc.loaderId, attempt > 0));
     try {
       const reply = await raceDialog(
         state,

@@ -10,7 +10,7 @@ import type {CDPSession} from 'puppeteer-core';
 import {buildTree, type DocumentTree, type TreeNode} from './axTree.js';
 import {frameTargetsFeature, type FrameDocument} from './frames.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
-import {raceDialog, readMarks, readProbe} from './pageProbe.js';
+import {probeSendsAtOnce, raceDialog, readMarks, readProbe} from './pageProbe.js';
 import {PageFeature, type PageState} from './PageState.js';
 import {formatNode} from './snapshotFormat.js';
 import {isDocumentRoot, selectInteresting} from './snapshotRules.js';
@@ -192,12 +192,16 @@ export async function takeSnapshot(
   const frameGeneration = frames.generation;
   const docs = await frames.documents();
   // Probe before reading the trees: a change in between then shows up at the next comparison.
-  const readings = await Promise.all(docs.map(doc => readProbe(state, doc)));
-  const loaded = (
-    await Promise.all(
-      docs.map((doc, index) => loadDocument(state, doc, index === 0, options.verbose)),
-    )
-  ).flatMap(entry => (entry ? [entry] : []));
+  // When every probe goes out at once, it is ahead of the tree read on its session anyway.
+  const probing = Promise.all(docs.map(doc => readProbe(state, doc)));
+  if (!docs.every(probeSendsAtOnce)) {
+    await probing;
+  }
+  const [readings, loadedDocs] = await Promise.all([
+    probing,
+    Promise.all(docs.map((doc, index) => loadDocument(state, doc, index === 0, options.verbose))),
+  ]);
+  const loaded = loadedDocs.flatMap(entry => (entry ? [entry] : []));
   const main = loaded[0];
   if (!main || main.doc !== docs[0]) {
     return {text: '', nodeCount: 0, cached: false};
