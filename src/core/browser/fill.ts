@@ -12,14 +12,13 @@ import {
   clickElement,
   elementGone,
   interactionFailure,
-  keyEvents,
   onElement,
   prepareInput,
   retry,
-  sendKeys,
   waitForActionable,
   type ActOptions,
 } from './actions.js';
+import {keyEvents, sendKeys} from './keyInput.js';
 import {elementRect, type Rect, type ResolvedElement} from './elements.js';
 import {isTypeableCharacter} from './keyboard.js';
 import type {PageState} from './PageState.js';

@@ -11,9 +11,8 @@ import {
   dragElement,
   hoverElement,
   interactionFailure,
-  pressCombo,
-  typeText,
 } from '../browser/actions.js';
+import {pressCombo, typeText} from '../browser/keyInput.js';
 import {fillElement} from '../browser/fill.js';
 import {uploadFiles} from '../browser/upload.js';
 import {releaseObject, resolveUid, type Rect, type ResolvedElement} from '../browser/elements.js';
