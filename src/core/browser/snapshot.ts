@@ -13,7 +13,7 @@ import {windowOptions, type OptionWindows} from './optionWindow.js';
 import {probeSendsAtOnce, raceDialog, readMarks, readProbe} from './pageProbe.js';
 import {PageFeature, type PageState} from './PageState.js';
 import {formatNode} from './snapshotFormat.js';
-import {isDocumentRoot, selectInteresting} from './snapshotRules.js';
+import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
 import {snapshotFeature, type UidTarget} from './snapshotStore.js';
 
 export {normalizeUid, snapshotFeature, SnapshotStore} from './snapshotStore.js';
@@ -220,7 +220,13 @@ export async function takeSnapshot(
     }
     start = node;
   }
-  const result = render(state, start, main, options);
+  const quietLabels = new Set<TreeNode>();
+  for (const entry of loaded) {
+    for (const label of redundantLabels(entry.tree.byBackendId)) {
+      quietLabels.add(label);
+    }
+  }
+  const result = render(state, {start, main, quietLabels}, options);
   if (options.rootUid === undefined) {
     cacheFeature.get(state).last = readings.every(reading => reading !== undefined)
       ? {
@@ -240,10 +246,10 @@ export async function takeSnapshot(
 /** The lines of the tree below `start`, and the uids they hand out. */
 function render(
   state: PageState,
-  start: TreeNode,
-  main: LoadedDocument,
+  tree: {start: TreeNode; main: LoadedDocument; quietLabels: ReadonlySet<TreeNode>},
   options: SnapshotOptions,
 ): {text: string; nodeCount: number} {
+  const {start, main, quietLabels} = tree;
   const store = snapshotFeature.get(state);
   store.beginSnapshot();
   const seen = new Map<string, string>();
@@ -284,7 +290,7 @@ function render(
     };
     walk(start, 0);
   } else {
-    const shown = selectInteresting(main.tree.root);
+    const shown = selectInteresting(main.tree.root, quietLabels);
     shown.add(start);
     const windows: OptionWindows =
       options.rootUid === undefined

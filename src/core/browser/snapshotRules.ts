@@ -5,7 +5,7 @@
  * nodes that carry a state (expanded or collapsed, current, selected…), the options of a
  * listbox, and the content of focusable named containers unless it only repeats their name.
  */
-import type {TreeNode} from './axTree.js';
+import {relatedNodeIds, type TreeNode} from './axTree.js';
 
 const CONTROL_ROLES = new Set([
   'button',
@@ -232,10 +232,44 @@ export function isInteresting(node: TreeNode, insideControl: boolean): boolean {
 }
 
 /** The nodes the default snapshot shows. */
-export function selectInteresting(root: TreeNode): Set<TreeNode> {
+/** The text of a node's subtree, as its static text nodes spell it. */
+function textOf(node: TreeNode): string {
+  if (node.role === 'StaticText') {
+    return node.name;
+  }
+  return node.children.map(textOf).join('');
+}
+
+/**
+ * Labels whose text the control they label already carries as its name (`<label>Email <input>`
+ * gives `textbox "Email"`): printing the label's text too would only say it twice.
+ */
+export function redundantLabels(byBackendId: ReadonlyMap<number, TreeNode>): Set<TreeNode> {
+  const labels = new Set<TreeNode>();
+  for (const node of byBackendId.values()) {
+    const name = squash(node.name);
+    if (name === '') {
+      continue;
+    }
+    for (const id of relatedNodeIds(node.properties.get('labelledby'))) {
+      const label = byBackendId.get(id);
+      if (label?.role === 'LabelText' && name.includes(squash(textOf(label)))) {
+        labels.add(label);
+      }
+    }
+  }
+  return labels;
+}
+
+/** The nodes the default snapshot shows. */
+export function selectInteresting(
+  root: TreeNode,
+  quietLabels: ReadonlySet<TreeNode> = new Set(),
+): Set<TreeNode> {
   const shown = new Set<TreeNode>();
-  const mark = (node: TreeNode, insideControl: boolean): void => {
-    if (isInteresting(node, insideControl)) {
+  const mark = (node: TreeNode, insideControl: boolean, inQuietLabel: boolean): void => {
+    const quiet = inQuietLabel || quietLabels.has(node);
+    if (isInteresting(node, insideControl) && !(quiet && isTextOnly(node))) {
       shown.add(node);
     }
     if (isLeaf(node) && !isDocumentRoot(node)) {
@@ -243,10 +277,10 @@ export function selectInteresting(root: TreeNode): Set<TreeNode> {
     }
     const inside = insideControl || isControl(node);
     for (const child of node.children) {
-      mark(child, inside);
+      mark(child, inside, quiet);
     }
   };
-  mark(root, false);
+  mark(root, false, false);
   shown.add(root);
   return shown;
 }
