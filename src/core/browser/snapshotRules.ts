@@ -232,12 +232,15 @@ export function isInteresting(node: TreeNode, insideControl: boolean): boolean {
 }
 
 /** The nodes the default snapshot shows. */
-/** The text of a node's subtree, as its static text nodes spell it. */
+/** The text of a label, as its static text nodes spell it (not the text of a field inside it). */
 function textOf(node: TreeNode): string {
   if (node.role === 'StaticText') {
     return node.name;
   }
-  return node.children.map(textOf).join('');
+  return node.children
+    .filter(child => !isControl(child) && !child.focusable)
+    .map(textOf)
+    .join('');
 }
 
 /**
