@@ -77,6 +77,9 @@ describe('collapsed and expanded (1)', () => {
     expect(lineOf(snapshot, 'button "Billing address"')).toContain('collapsed');
     expect(lineOf(snapshot, 'DisclosureTriangle "Shipping costs"')).toContain('collapsed');
     expect(snapshot).not.toContain('Billing street');
+    // The label's text is the field's name already: one line, not two.
+    expect(lineOf(snapshot, 'textbox "Name"')).toBeTruthy();
+    expect(snapshot).not.toMatch(/^ *\d+ "Name ?"$/m);
     const billing = await act(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Billing address"'),
