@@ -162,4 +162,26 @@ describe('cross-site iframes (5)', () => {
     expect(stale.text).toMatch(new RegExp(`uid "?${innerButton}"? (not found|no longer exists)`));
     expect(stale.text).toContain('take_snapshot');
   });
+
+  it('nested cross-site frames: a frame inside a cross-site frame is stitched and clickable', async () => {
+    const id = await fx.openPage('/aria/nested-frames.html');
+    const snapshot = await waitFor(
+      async () => {
+        const text = await snapshotOf(fx.client, id);
+        return childrenOf(text, 'Iframe "Nested widget"').join('\n').includes('Late button')
+          ? text
+          : undefined;
+      },
+      10_000,
+      'the nested frame',
+    );
+    const outer = lineOf(snapshot, 'Iframe "Outer widget"');
+    const nested = lineOf(snapshot, 'Iframe "Nested widget"');
+    expect(depthOf(nested)).toBeGreaterThan(depthOf(outer));
+    const button = uidOf(childrenOf(snapshot, 'Iframe "Nested widget"').join('\n'), 'button');
+    const pressed = await act(fx.client, 'click', {pageId: id, uid: button, includeSnapshot: true});
+    expect(childrenOf(pressed, 'Iframe "Nested widget"').join('\n')).toContain(
+      'button "Pressed late"',
+    );
+  });
 });
