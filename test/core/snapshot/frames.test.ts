@@ -73,6 +73,12 @@ describe('cross-site iframes (5)', () => {
     expect(childrenOf(typed, 'Iframe "Cross-site widget"').join('\n')).toContain('"Typed hello"');
     expect(lineOf(crossFrame(typed), 'textbox "Inner search"')).toContain('value="hello"');
 
+    // Keys go to the frame once a click put the focus there.
+    await act(fx.client, 'click', {pageId: id, uid: uidOf(frame, 'textbox "Inner search"')});
+    await act(fx.client, 'press_key', {pageId: id, key: 'End'});
+    await act(fx.client, 'type_text', {pageId: id, text: '!'});
+    expect(await crossText(id, snapshot, 'status')).toBe('Typed hello!');
+
     await act(fx.client, 'hover', {pageId: id, uid: uidOf(frame, 'button "Hover target"')});
     expect(await crossText(id, snapshot, 'status')).toBe('Hovered');
   });
