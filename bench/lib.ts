@@ -13,7 +13,8 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-export type ServerKind = 'ours' | 'peer';
+/** This server, chrome-devtools-mcp, and Playwright MCP (a second peer for snapshot timing). */
+export type ServerKind = 'ours' | 'peer' | 'playwright';
 
 /**
  * A lean JSON-RPC client over the server's stdin/stdout. Both servers are measured through the
@@ -147,40 +148,55 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 export async function startServer(kind: ServerKind, extraFlags: string[] = []): Promise<Server> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-'));
   const client =
-    kind === 'ours'
+    kind === 'playwright'
       ? new RawStdioClient(
           process.execPath,
           [
-            path.join(ROOT, 'out/node/cli/index.js'),
-            '--stdio',
+            path.join(ROOT, 'node_modules/@playwright/mcp/cli.js'),
             '--headless',
             '--isolated',
-            '--port',
-            '0',
+            '--no-sandbox',
+            `--executable-path=${CHROMIUM}`,
+            // Its files (snapshots, console logs) go to the temporary directory, not the repository.
+            `--output-dir=${configDir}`,
             ...extraFlags,
           ],
-          cleanEnv({CHROME_PATH: CHROMIUM, MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir}),
+          cleanEnv({}),
         )
-      : new RawStdioClient(
-          process.execPath,
-          [
-            path.join(
-              ROOT,
-              'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js',
-            ),
-            '--headless',
-            '--isolated',
-            `--executablePath=${CHROMIUM}`,
-            '--chromeArg=--no-sandbox',
-            '--chromeArg=--disable-background-networking',
-            '--chromeArg=--disable-component-update',
-            ...extraFlags,
-          ],
-          cleanEnv({
-            CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
-            CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1',
-          }),
-        );
+      : kind === 'ours'
+        ? new RawStdioClient(
+            process.execPath,
+            [
+              path.join(ROOT, 'out/node/cli/index.js'),
+              '--stdio',
+              '--headless',
+              '--isolated',
+              '--port',
+              '0',
+              ...extraFlags,
+            ],
+            cleanEnv({CHROME_PATH: CHROMIUM, MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir}),
+          )
+        : new RawStdioClient(
+            process.execPath,
+            [
+              path.join(
+                ROOT,
+                'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js',
+              ),
+              '--headless',
+              '--isolated',
+              `--executablePath=${CHROMIUM}`,
+              '--chromeArg=--no-sandbox',
+              '--chromeArg=--disable-background-networking',
+              '--chromeArg=--disable-component-update',
+              ...extraFlags,
+            ],
+            cleanEnv({
+              CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
+              CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1',
+            }),
+          );
   await client.initialize();
   return {
     kind,

@@ -21,6 +21,7 @@ import {BrowserSession, type BrowserView} from './browser/BrowserSession.js';
 import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
 import {emulationFeatures} from './browser/emulationState.js';
+import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import type {ServerConfig} from './config/flags.js';
@@ -94,6 +95,7 @@ export class Engine {
       this.token.file === undefined ? [] : [path.dirname(this.token.file)],
     );
     const features: AttachableFeature[] = [
+      frameTargetsFeature,
       snapshotFeature,
       slowdownFeature,
       ...collectorFeatures,

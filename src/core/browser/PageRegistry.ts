@@ -157,6 +157,10 @@ export class PageRegistry extends EventEmitter<{
       state.loaderIds.set(event.frame.id, event.frame.loaderId);
     });
     session.on('Page.frameDetached', event => {
+      // A 'swap' moves the frame into another process (a cross-site iframe): it lives on there.
+      if (event.reason === 'swap') {
+        return;
+      }
       state.loaderIds.delete(event.frameId);
     });
     const [{targetInfo}, {frameTree}] = await Promise.all([

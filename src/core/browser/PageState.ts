@@ -25,6 +25,11 @@ export class PageState {
   readonly #dialogListeners = new Set<(dialog: OpenDialog) => void>();
 
   targetId = '';
+  /**
+   * Counts tool calls that may have changed the page (everything but reading tools): a snapshot
+   * taken before the latest one is never answered again from the cache.
+   */
+  actionCount = 0;
 
   constructor(
     readonly id: number,

@@ -1,9 +1,13 @@
 /**
  * Turning a snapshot uid back into a live element, with chrome-devtools-mcp's error texts so agents
- * react the same way: no snapshot yet, unknown uid, element gone.
+ * react the same way: no snapshot yet, unknown uid, element gone. An element in a cross-site iframe
+ * is resolved on that frame's own CDP session; its box is given in the top page's viewport.
  */
-import {normalizeUid, snapshotFeature} from './snapshot.js';
+import type {CDPSession} from 'puppeteer-core';
+import {frameTargetsFeature} from './frames.js';
+import {withTimeout} from './lock.js';
 import type {PageState} from './PageState.js';
+import {normalizeUid, snapshotFeature} from './snapshotStore.js';
 
 export interface Rect {
   x: number;
@@ -16,9 +20,13 @@ export interface ResolvedElement {
   uid: string;
   backendNodeId: number;
   frameId: string;
-  /** Remote object id in the element's frame, valid on the page's own CDP session. */
+  /** The CDP session of the element's document: the page's own, or a cross-site iframe's. */
+  session: CDPSession;
+  /** Remote object id, valid on `session`. */
   objectId: string;
 }
+
+const CDP_STEP_TIMEOUT_MS = 5_000;
 
 export async function resolveUid(state: PageState, givenUid: string): Promise<ResolvedElement> {
   const uid = normalizeUid(givenUid);
@@ -35,13 +43,15 @@ export async function resolveUid(state: PageState, givenUid: string): Promise<Re
   const gone = new Error(
     `Element with uid ${uid} no longer exists on the page. Take a new snapshot (take_snapshot) and use its uids.`,
   );
-  if (state.loaderIds.get(target.frameId) !== target.loaderId) {
+  if (state.loaderIds.get(target.frameId) !== target.loaderId || target.session.detached) {
     throw gone;
   }
   try {
-    const {object} = await state.session.send('DOM.resolveNode', {
-      backendNodeId: target.backendNodeId,
-    });
+    const {object} = await withTimeout(
+      target.session.send('DOM.resolveNode', {backendNodeId: target.backendNodeId}),
+      CDP_STEP_TIMEOUT_MS,
+      'DOM.resolveNode timed out',
+    );
     if (!object.objectId) {
       throw gone;
     }
@@ -49,6 +59,7 @@ export async function resolveUid(state: PageState, givenUid: string): Promise<Re
       uid,
       backendNodeId: target.backendNodeId,
       frameId: target.frameId,
+      session: target.session,
       objectId: object.objectId,
     };
   } catch {
@@ -56,13 +67,30 @@ export async function resolveUid(state: PageState, givenUid: string): Promise<Re
   }
 }
 
-/** Viewport-relative box of an element, or undefined when it has no layout (hidden, detached). */
+/** Whether the element lives in another document than the top page's (an iframe). */
+export function isInChildFrame(state: PageState, element: ResolvedElement): boolean {
+  return element.frameId !== state.mainFrameId;
+}
+
+/**
+ * Box of an element in the top page's viewport (CSS pixels), or undefined when it has no layout
+ * (hidden, detached).
+ */
 export async function elementRect(
   state: PageState,
-  backendNodeId: number,
+  element: Pick<ResolvedElement, 'session' | 'backendNodeId'>,
 ): Promise<Rect | undefined> {
   try {
-    const {quads} = await state.session.send('DOM.getContentQuads', {backendNodeId});
+    const [{quads}, offset] = await Promise.all([
+      withTimeout(
+        element.session.send('DOM.getContentQuads', {backendNodeId: element.backendNodeId}),
+        CDP_STEP_TIMEOUT_MS,
+        'DOM.getContentQuads timed out',
+      ),
+      element.session === state.session
+        ? Promise.resolve({x: 0, y: 0})
+        : frameTargetsFeature.get(state).offsetOf(element.session),
+    ]);
     const quad = quads.find(q => q.length >= 8);
     if (!quad) {
       return undefined;
@@ -71,13 +99,62 @@ export async function elementRect(
     const ys = [quad[1], quad[3], quad[5], quad[7]].map(Number);
     const x = Math.min(...xs);
     const y = Math.min(...ys);
-    return {x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y};
+    return {
+      x: x + offset.x,
+      y: y + offset.y,
+      width: Math.max(...xs) - x,
+      height: Math.max(...ys) - y,
+    };
   } catch {
     return undefined;
   }
 }
 
+/**
+ * Scrolls an element of an iframe into the top page's view: within its own document, then each
+ * <iframe> on the way up so that the element's part of it is visible.
+ */
+export async function scrollIntoTopView(state: PageState, element: ResolvedElement): Promise<void> {
+  const bounded = (work: Promise<unknown>): Promise<unknown> =>
+    withTimeout(work, CDP_STEP_TIMEOUT_MS, 'scroll timed out').catch(() => undefined);
+  await bounded(
+    element.session.send('DOM.scrollIntoViewIfNeeded', {backendNodeId: element.backendNodeId}),
+  );
+  const frames = frameTargetsFeature.get(state);
+  let session = element.session;
+  for (let depth = 0; depth < 16; depth++) {
+    const owner = frames.ownerOf(session);
+    if (!owner) {
+      return;
+    }
+    const rect = await elementRect(state, element);
+    const frameOffset = await frames.offsetOf(session).catch(() => ({x: 0, y: 0}));
+    const ownerNode = await withTimeout(
+      owner.parent.send('DOM.getFrameOwner', {frameId: owner.frameId}),
+      CDP_STEP_TIMEOUT_MS,
+      'DOM.getFrameOwner timed out',
+    ).catch(() => undefined);
+    if (!ownerNode || !rect) {
+      return;
+    }
+    await bounded(
+      owner.parent.send('DOM.scrollIntoViewIfNeeded', {
+        backendNodeId: ownerNode.backendNodeId,
+        rect: {
+          x: rect.x - frameOffset.x,
+          y: rect.y - frameOffset.y,
+          width: rect.width,
+          height: rect.height,
+        },
+      }),
+    );
+    session = owner.parent;
+  }
+}
+
 /** Releases remote objects we created so long sessions do not pin DOM nodes. */
-export function releaseObject(state: PageState, objectId: string): void {
-  void state.session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
+export function releaseObject(element: Pick<ResolvedElement, 'session' | 'objectId'>): void {
+  void element.session
+    .send('Runtime.releaseObject', {objectId: element.objectId})
+    .catch(() => undefined);
 }

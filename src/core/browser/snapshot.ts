@@ -1,386 +1,294 @@
 /**
  * Accessibility snapshot: the page's AX tree as one line per node with a `uid` the agent passes back
- * to act on the element. Built straight from `Accessibility.getFullAXTree` (one call per frame) and
- * pruned to the nodes an agent can use, as chrome-devtools-mcp's does; a node keeps its uid across
- * snapshots as long as its document lives.
+ * to act on the element. Built from `Accessibility.getFullAXTree` for every document of the page —
+ * the main frame, same-process iframes and cross-site (out-of-process) iframes, each stitched under
+ * its `Iframe` node — and pruned to what an agent can use (see snapshotRules.ts). A node keeps its
+ * uid across snapshots as long as its document lives. When nothing changed since the last snapshot
+ * (see pageProbe.ts), the last one is answered again without walking the tree.
  */
-import type {Protocol} from 'puppeteer-core';
+import type {CDPSession} from 'puppeteer-core';
+import {buildTree, type DocumentTree, type TreeNode} from './axTree.js';
+import {frameTargetsFeature, type FrameDocument} from './frames.js';
+import {windowOptions, type OptionWindows} from './optionWindow.js';
+import {IN_PAGE_TIMEOUT_MS} from './evaluation.js';
+import {probeSendsAtOnce, raceDialog, readMarks, readProbe} from './pageProbe.js';
 import {PageFeature, type PageState} from './PageState.js';
+import {formatNode} from './snapshotFormat.js';
+import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
+import {snapshotFeature, type UidTarget} from './snapshotStore.js';
 
-type AXNode = Protocol.Accessibility.AXNode;
+/** Bound on Chromium building one document's accessibility tree (seconds on a very large page). */
+const AX_TREE_TIMEOUT_MS = IN_PAGE_TIMEOUT_MS * 2;
 
-interface UidTarget {
-  backendNodeId: number;
-  frameId: string;
-  loaderId: string;
-}
-
-/** Per-page uid bookkeeping. */
-export class SnapshotStore {
-  snapshotCount = 0;
-  /** `${loaderId}:${backendNodeId}` → uid, for stability across snapshots. */
-  #uidByKey = new Map<string, string>();
-  #targets = new Map<string, UidTarget>();
-  #uidByNode = new Map<number, string>();
-  /**
-   * uids are short page-wide numbers that are never reused, so a uid from an old snapshot either
-   * still means the same element or is not found — it never silently means another one.
-   */
-  #nextUid = 0;
-  hasSnapshot = false;
-
-  beginSnapshot(): number {
-    this.snapshotCount++;
-    return this.snapshotCount;
-  }
-
-  uidFor(
-    target: UidTarget,
-    seen: Map<string, string>,
-    seenTargets: Map<string, UidTarget>,
-  ): string {
-    const key = `${target.loaderId}:${target.backendNodeId}`;
-    let uid = this.#uidByKey.get(key);
-    if (uid === undefined || seen.has(key)) {
-      uid = String(this.#nextUid++);
-    }
-    seen.set(key, uid);
-    seenTargets.set(uid, target);
-    return uid;
-  }
-
-  freshUid(): string {
-    return String(this.#nextUid++);
-  }
-
-  /** Keeps only the uids of the latest snapshot: ids of vanished nodes are forgotten. */
-  commit(seen: Map<string, string>, targets: Map<string, UidTarget>): void {
-    this.#uidByKey = seen;
-    this.#targets = targets;
-    this.#uidByNode = new Map([...targets].map(([uid, target]) => [target.backendNodeId, uid]));
-    this.hasSnapshot = true;
-  }
-
-  target(uid: string): UidTarget | undefined {
-    return this.#targets.get(normalizeUid(uid));
-  }
-
-  /** The uid the latest snapshot gave a node, if it showed the node. */
-  uidOf(backendNodeId: number): string | undefined {
-    return this.#uidByNode.get(backendNodeId);
-  }
-}
-
-/** Accepts "12" and the labelled forms agents copy from other servers' snapshots ("uid=12"). */
-export function normalizeUid(uid: string): string {
-  return uid.trim().replace(/^uid=/, '');
-}
-
-export const snapshotFeature = new PageFeature('snapshot', () => new SnapshotStore());
-
-const CONTROL_ROLES = new Set([
-  'button',
-  'checkbox',
-  'ColorWell',
-  'combobox',
-  'DisclosureTriangle',
-  'listbox',
-  'menu',
-  'menubar',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'radio',
-  'scrollbar',
-  'searchbox',
-  'slider',
-  'spinbutton',
-  'switch',
-  'tab',
-  'textbox',
-  'tree',
-  'treeitem',
-]);
-const LEAF_ROLES = new Set([
-  'doc-cover',
-  'graphics-symbol',
-  'img',
-  'image',
-  'Meter',
-  'meter',
-  'scrollbar',
-  'slider',
-  'separator',
-  'progressbar',
-]);
-const TEXT_ROLES = new Set(['LineBreak', 'text', 'InlineTextBox', 'StaticText']);
-
-/** Boolean states printed as bare words when true. */
-const BOOLEAN_PROPERTIES = new Set([
-  'disabled',
-  'focused',
-  'modal',
-  'multiline',
-  'multiselectable',
-  'readonly',
-  'required',
-  'selected',
-  'busy',
-  'invalid',
-]);
-/** Tri-state or valued properties printed as key="value". */
-const VALUE_PROPERTIES = new Set([
-  'checked',
-  'pressed',
-  'expanded',
-  'level',
-  'hasPopup',
-  'valuemin',
-  'valuemax',
-  'valuetext',
-  'autocomplete',
-  'orientation',
-  'url',
-  'keyshortcuts',
-  'roledescription',
-]);
-
-interface TreeNode {
-  ax: AXNode;
-  role: string;
-  name: string;
-  children: TreeNode[];
-  frameId: string;
-  loaderId: string;
-  focusable: boolean;
-  editable: boolean;
-  hidden: boolean;
-}
-
-function axString(value: Protocol.Accessibility.AXValue | undefined): string {
-  const raw: unknown = value?.value;
-  if (typeof raw === 'string') {
-    return raw;
-  }
-  if (typeof raw === 'number' || typeof raw === 'boolean') {
-    return String(raw);
-  }
-  return '';
-}
-
-function buildTree(nodes: AXNode[], frameId: string, loaderId: string): TreeNode | undefined {
-  const byId = new Map<string, TreeNode>();
-  for (const ax of nodes) {
-    let focusable = false;
-    let editable = false;
-    let hidden = false;
-    for (const property of ax.properties ?? []) {
-      if (property.name === 'focusable') {
-        focusable = property.value.value === true;
-      } else if (property.name === 'editable') {
-        editable = property.value.value === 'richtext';
-      } else if (property.name === 'hidden') {
-        hidden = property.value.value === true;
-      }
-    }
-    byId.set(ax.nodeId, {
-      ax,
-      role: axString(ax.role) || 'Unknown',
-      name: axString(ax.name),
-      children: [],
-      frameId,
-      loaderId,
-      focusable,
-      editable,
-      hidden,
-    });
-  }
-  let root: TreeNode | undefined;
-  for (const node of byId.values()) {
-    for (const childId of node.ax.childIds ?? []) {
-      const child = byId.get(childId);
-      if (child) {
-        node.children.push(child);
-      }
-    }
-    if (node.ax.parentId === undefined || !byId.has(node.ax.parentId)) {
-      root ??= node;
-    }
-  }
-  return root;
-}
-
-function isControl(node: TreeNode): boolean {
-  return CONTROL_ROLES.has(node.role);
-}
-
-function isPlainTextField(node: TreeNode): boolean {
-  return !node.editable && (node.role === 'textbox' || node.role === 'searchbox');
-}
-
-function hasFocusableDescendant(node: TreeNode): boolean {
-  for (const child of node.children) {
-    if (child.focusable || hasFocusableDescendant(child)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** A node whose children add nothing for an agent (a link's text, a heading's text…). */
-function isLeaf(node: TreeNode): boolean {
-  if (node.children.length === 0) {
-    return true;
-  }
-  if (isPlainTextField(node) || TEXT_ROLES.has(node.role)) {
-    return true;
-  }
-  if (LEAF_ROLES.has(node.role)) {
-    return true;
-  }
-  if (node.ax.chromeRole?.value === 'Iframe' || node.role === 'Iframe') {
-    return false;
-  }
-  if (hasFocusableDescendant(node)) {
-    return false;
-  }
-  if (node.focusable && node.name) {
-    return true;
-  }
-  return node.role === 'heading' && node.name !== '';
-}
-
-/** Landmarks give the tree its structure (main, navigation, named regions…), so they are kept. */
-const LANDMARK_ROLES = new Set([
-  'banner',
-  'complementary',
-  'contentinfo',
-  'form',
-  'main',
-  'navigation',
-  'region',
-  'search',
-]);
-
-function isInteresting(node: TreeNode, insideControl: boolean): boolean {
-  if (node.ax.ignored || node.hidden || node.role === 'Ignored') {
-    return false;
-  }
-  if (node.focusable || node.editable) {
-    return true;
-  }
-  if (isControl(node) || LANDMARK_ROLES.has(node.role)) {
-    return true;
-  }
-  if (insideControl) {
-    return false;
-  }
-  return isLeaf(node) && node.name !== '';
-}
+export {normalizeUid, snapshotFeature, SnapshotStore} from './snapshotStore.js';
 
 export interface SnapshotOptions {
   verbose: boolean;
+  /** Show only this element's subtree, with every option of its lists. */
+  rootUid?: string | undefined;
 }
 
 export interface SnapshotResult {
   text: string;
   nodeCount: number;
+  /** Answered from the previous snapshot because nothing changed. */
+  cached: boolean;
 }
 
-interface FrameTree {
-  frame: {id: string; loaderId: string; url: string};
-  childFrames?: FrameTree[];
+/** A cached snapshot older than this is rebuilt even if no change was seen (a safety net). */
+const CACHE_MAX_AGE_MS = 30_000;
+
+interface CachedSnapshot {
+  verbose: boolean;
+  text: string;
+  nodeCount: number;
+  actionCount: number;
+  frameGeneration: number;
+  takenAt: number;
+  probes: {doc: FrameDocument; reading: string}[];
 }
 
-/** Takes a snapshot of the page (same-process iframes stitched in) and records the uids. */
+const cacheFeature = new PageFeature<{last: CachedSnapshot | undefined}>('snapshotCache', () => ({
+  last: undefined,
+}));
+
+/** Drops the cached snapshot, e.g. when the page was acted on. */
+export function forgetCachedSnapshot(state: PageState): void {
+  const cache = cacheFeature.peek(state);
+  if (cache) {
+    cache.last = undefined;
+  }
+}
+
+async function fromCache(
+  state: PageState,
+  options: SnapshotOptions,
+): Promise<SnapshotResult | undefined> {
+  const last = cacheFeature.get(state).last;
+  const frames = frameTargetsFeature.get(state);
+  if (
+    !last ||
+    options.rootUid !== undefined ||
+    last.verbose !== options.verbose ||
+    last.actionCount !== state.actionCount ||
+    last.frameGeneration !== frames.generation ||
+    Date.now() - last.takenAt > CACHE_MAX_AGE_MS ||
+    last.probes.some(({doc}) => state.loaderIds.get(doc.frameId) !== doc.loaderId)
+  ) {
+    return undefined;
+  }
+  const readings = await Promise.all(last.probes.map(({doc}) => readProbe(state, doc)));
+  const unchanged = readings.every(
+    (reading, index) => reading !== undefined && reading === last.probes[index]?.reading,
+  );
+  return unchanged ? {text: last.text, nodeCount: last.nodeCount, cached: true} : undefined;
+}
+
+interface LoadedDocument {
+  doc: FrameDocument;
+  tree: DocumentTree;
+  ownerBackendId: number | undefined;
+}
+
+async function loadDocument(
+  state: PageState,
+  doc: FrameDocument,
+  isMain: boolean,
+  verbose: boolean,
+): Promise<LoadedDocument | undefined> {
+  try {
+    const [ax, owner, marks] = await Promise.all([
+      raceDialog(
+        state,
+        doc.session.send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId}),
+        AX_TREE_TIMEOUT_MS,
+      ),
+      doc.ownerSession
+        ? raceDialog(state, doc.ownerSession.send('DOM.getFrameOwner', {frameId: doc.frameId}))
+        : Promise.resolve(undefined),
+      readMarks(state, doc),
+    ]);
+    const tree = buildTree(ax.nodes, doc, !verbose);
+    if (!tree) {
+      return undefined;
+    }
+    for (const [backendId, current] of marks.current) {
+      const node = tree.byBackendId.get(backendId);
+      if (node) {
+        node.current = current;
+      }
+    }
+    for (const [backendId, sort] of marks.sort) {
+      const node = tree.byBackendId.get(backendId);
+      if (node) {
+        node.sort = sort;
+      }
+    }
+    for (const [backendId, control] of marks.hiddenControls) {
+      const node = tree.byBackendId.get(backendId);
+      if (node?.ax.ignored === true) {
+        node.ariaHidden = control;
+        node.role = control.role;
+        node.name = control.name;
+        node.focusable = true;
+      }
+    }
+    for (const [backendId, text] of marks.valueText) {
+      const node = tree.byBackendId.get(backendId);
+      if (node) {
+        node.valueText = text;
+      }
+    }
+    return {doc, tree, ownerBackendId: owner?.backendNodeId};
+  } catch (error) {
+    // Without the main document there is no snapshot: say why (a dialog, a page that does not
+    // answer) instead of answering with an empty one.
+    if (isMain) {
+      throw error;
+    }
+    // A frame that went away (or a slow one) is left out; the rest of the page is still shown.
+    return undefined;
+  }
+}
+
+/** Hangs each iframe's document under its `Iframe` node in the document that holds it. */
+function stitch(loaded: readonly LoadedDocument[]): void {
+  const bySession = new Map<CDPSession, LoadedDocument[]>();
+  for (const entry of loaded) {
+    const list = bySession.get(entry.doc.session) ?? [];
+    list.push(entry);
+    bySession.set(entry.doc.session, list);
+  }
+  for (const entry of loaded.slice(1)) {
+    const ownerSession = entry.doc.ownerSession;
+    const backendId = entry.ownerBackendId;
+    if (!ownerSession || backendId === undefined) {
+      continue;
+    }
+    for (const candidate of bySession.get(ownerSession) ?? []) {
+      const owner = candidate.tree.byBackendId.get(backendId);
+      if (owner && candidate !== entry) {
+        owner.children.push(entry.tree.root);
+        break;
+      }
+    }
+  }
+}
+
+function findNode(loaded: readonly LoadedDocument[], target: UidTarget): TreeNode | undefined {
+  for (const entry of loaded) {
+    if (entry.doc.session === target.session && entry.doc.loaderId === target.loaderId) {
+      const node = entry.tree.byBackendId.get(target.backendNodeId);
+      if (node) {
+        return node;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Takes a snapshot of the page (every frame stitched in) and records the uids. */
 export async function takeSnapshot(
   state: PageState,
   options: SnapshotOptions,
 ): Promise<SnapshotResult> {
-  const session = state.session;
-  const {frameTree} = await session.send('Page.getFrameTree');
-  const main = frameTree.frame;
-  const childFrames: FrameTree[] = [];
-  const collect = (tree: FrameTree): void => {
-    for (const child of tree.childFrames ?? []) {
-      childFrames.push(child);
-      collect(child);
-    }
-  };
-  collect(frameTree);
-
-  const [mainTree, ...frameResults] = await Promise.all([
-    session.send('Accessibility.getFullAXTree', {}),
-    ...childFrames.map(async child => {
-      try {
-        const [tree, owner] = await Promise.all([
-          session.send('Accessibility.getFullAXTree', {frameId: child.frame.id}),
-          session.send('DOM.getFrameOwner', {frameId: child.frame.id}),
-        ]);
-        return {child, nodes: tree.nodes, ownerBackendId: owner.backendNodeId};
-      } catch {
-        // Out-of-process iframes live in another target; they are left out of this snapshot.
-        return undefined;
-      }
-    }),
+  const frames = frameTargetsFeature.get(state);
+  await frames.ensure();
+  const cached = await fromCache(state, options);
+  if (cached) {
+    return cached;
+  }
+  const actionCount = state.actionCount;
+  const frameGeneration = frames.generation;
+  const docs = await frames.documents();
+  // Probe before reading the trees: a change in between then shows up at the next comparison.
+  // When every probe goes out at once, it is ahead of the tree read on its session anyway.
+  const probing = Promise.all(docs.map(doc => readProbe(state, doc)));
+  if (!docs.every(probeSendsAtOnce)) {
+    await probing;
+  }
+  const [readings, loadedDocs] = await Promise.all([
+    probing,
+    Promise.all(docs.map((doc, index) => loadDocument(state, doc, index === 0, options.verbose))),
   ]);
-  const root = buildTree(mainTree.nodes, main.id, main.loaderId);
-  if (!root) {
-    return {text: '', nodeCount: 0};
+  const loaded = loadedDocs.flatMap(entry => (entry ? [entry] : []));
+  const main = loaded[0];
+  if (!main || main.doc !== docs[0]) {
+    return {text: '', nodeCount: 0, cached: false};
   }
-  // Stitch iframe documents under their <iframe> node.
-  const frameRoots = new Map<number, TreeNode>();
-  for (const result of frameResults) {
-    if (!result) {
-      continue;
-    }
-    const frameRoot = buildTree(result.nodes, result.child.frame.id, result.child.frame.loaderId);
-    if (frameRoot) {
-      frameRoots.set(result.ownerBackendId, frameRoot);
-    }
-  }
-  if (frameRoots.size > 0) {
-    const attach = (node: TreeNode): void => {
-      const backendId = node.ax.backendDOMNodeId;
-      const frameRoot = backendId === undefined ? undefined : frameRoots.get(backendId);
-      if (frameRoot && node.children.length === 0) {
-        node.children.push(frameRoot);
-        frameRoots.delete(backendId ?? -1);
-        attach(frameRoot);
-        return;
-      }
-      for (const child of node.children) {
-        attach(child);
-      }
-    };
-    attach(root);
-  }
+  stitch(loaded);
 
+  const store = snapshotFeature.get(state);
+  let start = main.tree.root;
+  if (options.rootUid !== undefined) {
+    const target = store.target(options.rootUid);
+    const node = target && findNode(loaded, target);
+    if (!node) {
+      throw new Error(
+        `Element uid "${options.rootUid}" not found on page ${state.id}. Use a uid from the latest snapshot (take_snapshot).`,
+      );
+    }
+    start = node;
+  }
+  const quietLabels = new Set<TreeNode>();
+  for (const entry of loaded) {
+    for (const label of redundantLabels(entry.tree.byBackendId)) {
+      quietLabels.add(label);
+    }
+  }
+  const result = render(state, {start, main, quietLabels}, options);
+  if (options.rootUid === undefined) {
+    cacheFeature.get(state).last = readings.every(reading => reading !== undefined)
+      ? {
+          verbose: options.verbose,
+          text: result.text,
+          nodeCount: result.nodeCount,
+          actionCount,
+          frameGeneration,
+          takenAt: Date.now(),
+          probes: docs.map((doc, index) => ({doc, reading: readings[index] ?? ''})),
+        }
+      : undefined;
+  }
+  return {...result, cached: false};
+}
+
+/** The lines of the tree below `start`, and the uids they hand out. */
+function render(
+  state: PageState,
+  tree: {start: TreeNode; main: LoadedDocument; quietLabels: ReadonlySet<TreeNode>},
+  options: SnapshotOptions,
+): {text: string; nodeCount: number} {
+  const {start, main, quietLabels} = tree;
   const store = snapshotFeature.get(state);
   store.beginSnapshot();
   const seen = new Map<string, string>();
   const targets = new Map<string, UidTarget>();
+  const uidOfNode = new Map<TreeNode, string>();
   const lines: string[] = [];
-  let nodeCount = 0;
-
   let base: URL | undefined;
   try {
-    base = new URL(main.url);
+    base = new URL(main.doc.url);
   } catch {
     base = undefined;
   }
   const emit = (node: TreeNode, depth: number): void => {
-    nodeCount++;
     const backendNodeId = node.ax.backendDOMNodeId;
     const uid =
       backendNodeId === undefined
         ? store.freshUid()
         : store.uidFor(
-            {backendNodeId, frameId: node.frameId, loaderId: node.loaderId},
+            {
+              backendNodeId,
+              frameId: node.doc.frameId,
+              loaderId: node.doc.loaderId,
+              session: node.doc.session,
+            },
             seen,
             targets,
           );
-    lines.push(`${' '.repeat(depth)}${formatNode(node, uid, node === root, base)}`);
+    uidOfNode.set(node, uid);
+    lines.push(`${' '.repeat(depth)}${formatNode(node, uid, isDocumentRoot(node), base)}`);
   };
 
   if (options.verbose) {
@@ -390,118 +298,42 @@ export async function takeSnapshot(
         walk(child, depth + 1);
       }
     };
-    walk(root, 0);
+    walk(start, 0);
   } else {
-    const interesting = new Set<TreeNode>();
-    const mark = (node: TreeNode, insideControl: boolean): void => {
-      if (isInteresting(node, insideControl)) {
-        interesting.add(node);
-      }
-      // The document root is focusable and named, but its content is the whole point.
-      if (node !== root && isLeaf(node)) {
+    const shown = selectInteresting(main.tree.root, quietLabels);
+    shown.add(start);
+    const windows: OptionWindows =
+      options.rootUid === undefined
+        ? windowOptions(start, shown)
+        : {hidden: new Set(), gaps: new Map()};
+    const walk = (node: TreeNode, depth: number): void => {
+      if (windows.hidden.has(node)) {
+        const gap = windows.gaps.get(node);
+        if (gap) {
+          lines.push(`${' '.repeat(depth)}${gapLine(gap.count, uidOfNode.get(gap.owner), gap)}`);
+        }
         return;
       }
-      const inside = insideControl || isControl(node);
-      for (const child of node.children) {
-        mark(child, inside);
-      }
-    };
-    mark(root, false);
-    interesting.add(root);
-    const walk = (node: TreeNode, depth: number): void => {
-      const shown = interesting.has(node);
-      if (shown) {
+      const visible = shown.has(node);
+      if (visible) {
         emit(node, depth);
       }
-      if (shown && isLeaf(node) && node !== root) {
-        return;
-      }
       for (const child of node.children) {
-        walk(child, shown ? depth + 1 : depth);
+        walk(child, visible ? depth + 1 : depth);
       }
     };
-    walk(root, 0);
+    walk(start, 0);
   }
-  store.commit(seen, targets);
-  return {text: lines.join('\n'), nodeCount};
+  store.commit(seen, targets, options.rootUid !== undefined);
+  return {text: lines.join('\n'), nodeCount: lines.length};
 }
 
-function quote(text: string): string {
-  return JSON.stringify(text.length > 500 ? `${text.slice(0, 500)}…` : text);
-}
-
-/** Properties whose values are numbers print without quotes. */
-const NUMERIC_PROPERTIES = new Set(['level', 'valuemin', 'valuemax']);
-
-/** Same-origin links print relative to the page (the root line carries the full URL). */
-function relativeUrl(url: string, base: URL | undefined): string {
-  if (!base) {
-    return url;
+function gapLine(count: number, ownerUid: string | undefined, gap: {owner: TreeNode}): string {
+  const noun = count === 1 ? 'option' : 'options';
+  if (ownerUid === undefined) {
+    return `… ${count} more ${noun}`;
   }
-  try {
-    const target = new URL(url);
-    if (target.origin !== base.origin) {
-      return url;
-    }
-    if (target.pathname === base.pathname && target.search === base.search) {
-      return target.hash || target.pathname;
-    }
-    return `${target.pathname}${target.search}${target.hash}`;
-  } catch {
-    return url;
-  }
-}
-
-/**
- * One line per node: `<uid> <role> "<name>" <attributes>`, indented one space per level. Kept
- * short because snapshots are the biggest thing an agent reads: the uid is a bare number, text
- * nodes print without their role, numbers without quotes, and links relative to the page.
- */
-function formatNode(node: TreeNode, uid: string, isRoot: boolean, base: URL | undefined): string {
-  const role =
-    node.ax.ignored || node.role === 'none'
-      ? 'ignored'
-      : node.role === 'StaticText'
-        ? ''
-        : node.role;
-  let line = role ? `${uid} ${role}` : uid;
-  if (node.name) {
-    line += ` ${quote(node.name)}`;
-  }
-  const value = axString(node.ax.value);
-  if (value && value !== node.name) {
-    line += ` value=${quote(value)}`;
-  }
-  const description = axString(node.ax.description);
-  if (description && description !== node.name) {
-    line += ` description=${quote(description)}`;
-  }
-  const words: string[] = [];
-  for (const property of node.ax.properties ?? []) {
-    const key = property.name;
-    if (BOOLEAN_PROPERTIES.has(key)) {
-      if (property.value.value === true && !(isRoot && key === 'focused')) {
-        words.push(key);
-      }
-    } else if (VALUE_PROPERTIES.has(key)) {
-      let text = axString(property.value);
-      if (!text || text === 'false') {
-        continue;
-      }
-      if (key === 'url' && !isRoot) {
-        text = relativeUrl(text, base);
-      }
-      const name = key === 'hasPopup' ? 'haspopup' : key;
-      words.push(
-        NUMERIC_PROPERTIES.has(key) && /^-?\d+(\.\d+)?$/.test(text)
-          ? `${name}=${text}`
-          : `${name}=${quote(text)}`,
-      );
-    }
-  }
-  if (words.length > 0) {
-    words.sort();
-    line += ` ${words.join(' ')}`;
-  }
-  return line;
+  const fill =
+    gap.owner.role === 'combobox' ? `fill uid ${ownerUid} with an option's text, or ` : '';
+  return `… ${count} more ${noun}: ${fill}take_snapshot with uid ${ownerUid} lists all`;
 }

@@ -32,6 +32,8 @@ export interface SnapshotRequest {
   filePath?: string | undefined;
   /** The snapshot is what the call is for: failing to take or save it fails the call. */
   required?: boolean;
+  /** Only this element's subtree, with every option of its lists. */
+  rootUid?: string | undefined;
 }
 
 export class ResponseBuilder {

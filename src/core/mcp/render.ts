@@ -124,7 +124,7 @@ async function renderSnapshot(
   if (!request || !page) {
     return undefined;
   }
-  const snapshot = await takeSnapshot(page, {verbose: request.verbose});
+  const snapshot = await takeSnapshot(page, {verbose: request.verbose, rootUid: request.rootUid});
   if (request.filePath !== undefined) {
     const saved = await files.writeFile(request.filePath, snapshot.text);
     return `Saved snapshot to ${saved}.`;

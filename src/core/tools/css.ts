@@ -930,7 +930,12 @@ async function containerLabels(
 
 async function collectReport(state: PageState, uid: string): Promise<CssReport> {
   const resolved = await resolveUid(state, uid);
-  releaseObject(state, resolved.objectId);
+  releaseObject(resolved);
+  if (resolved.session !== state.session) {
+    throw new Error(
+      `Element with uid "${uid}" is inside a cross-site iframe, whose styles get_css_styles cannot read. Use evaluate_script with the uid as an argument and getComputedStyle instead.`,
+    );
+  }
   const gone = `Element with uid "${uid}" was detached or no longer exists on the page. Take a new snapshot with take_snapshot.`;
   // A session of our own: DOM and CSS agents are enabled only for this call and vanish with it,
   // so the page pays nothing for them afterwards and no other tool's session is disturbed.

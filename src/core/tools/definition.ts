@@ -53,6 +53,11 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   categoryParams?: Partial<Record<keyof S & string, ToolCategory>>;
   /** With this category on, pageId becomes optional (chrome-devtools-mcp's evaluate_script). */
   pageIdOptionalWith?: ToolCategory;
+  /**
+   * Whether a call may change the page (default: unless readOnly). Tools that only write files
+   * (take_snapshot, take_screenshot) say false, so the snapshot cache survives them.
+   */
+  changesPage?: boolean;
 }
 
 export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
@@ -351,6 +356,9 @@ export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): 
     const page = context.page;
     if (!page) {
       throw new Error(`Tool ${spec.name} needs a page, but none was resolved.`);
+    }
+    if (spec.changesPage ?? !spec.readOnly) {
+      page.actionCount++;
     }
     await spec.handler({...context, params, page}, response);
   });

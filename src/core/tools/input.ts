@@ -9,13 +9,12 @@ import {
   clickAt,
   clickElement,
   dragElement,
-  fillElement,
   hoverElement,
   interactionFailure,
-  pressCombo,
-  typeText,
-  uploadFiles,
 } from '../browser/actions.js';
+import {pressCombo, typeText} from '../browser/keyInput.js';
+import {fillElement} from '../browser/fill.js';
+import {uploadFiles} from '../browser/upload.js';
 import {releaseObject, resolveUid, type Rect, type ResolvedElement} from '../browser/elements.js';
 import {parseKeyCombo} from '../browser/keyboard.js';
 import type {PageState} from '../browser/PageState.js';
@@ -59,7 +58,7 @@ async function withElement<T>(
   try {
     return await work(element);
   } finally {
-    releaseObject(page, element.objectId);
+    releaseObject(element);
   }
 }
 
@@ -270,7 +269,7 @@ export const fillForm = definePageTool({
       stopped: false,
     };
     const outcome = await settle(call, async () => {
-      for (const {uid, value} of params.elements) {
+      for (const [index, {uid, value}] of params.elements.entries()) {
         // A dialog ended the call: the rest stays unfilled even after the dialog is handled.
         if (progress.stopped) {
           return;
@@ -284,6 +283,7 @@ export const fillForm = definePageTool({
               value,
               timeoutMs: fillTimeout(page, value),
               signal: call.signal,
+              commit: index < params.elements.length - 1,
             }),
           ),
         );

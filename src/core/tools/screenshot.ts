@@ -3,7 +3,13 @@
  */
 import path from 'node:path';
 import {z} from 'zod';
-import {elementRect, releaseObject, resolveUid} from '../browser/elements.js';
+import {
+  elementRect,
+  isInChildFrame,
+  releaseObject,
+  resolveUid,
+  scrollIntoTopView,
+} from '../browser/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/flags.js';
 import {temporaryFileNote} from '../mcp/files.js';
@@ -25,6 +31,7 @@ export const takeScreenshot = definePageTool({
   description: 'Screenshot of the viewport, the full page, or one element.',
   category: 'debugging',
   readOnly: false,
+  changesPage: false,
   blockedByDialog: true,
   schema: {
     format: z
@@ -47,11 +54,15 @@ export const takeScreenshot = definePageTool({
     let element;
     if (uid !== undefined) {
       const resolved = await resolveUid(call.page, uid);
-      releaseObject(call.page, resolved.objectId);
-      await call.page.session
-        .send('DOM.scrollIntoViewIfNeeded', {backendNodeId: resolved.backendNodeId})
-        .catch(() => undefined);
-      element = await elementRect(call.page, resolved.backendNodeId);
+      releaseObject(resolved);
+      if (isInChildFrame(call.page, resolved)) {
+        await scrollIntoTopView(call.page, resolved);
+      } else {
+        await resolved.session
+          .send('DOM.scrollIntoViewIfNeeded', {backendNodeId: resolved.backendNodeId})
+          .catch(() => undefined);
+      }
+      element = await elementRect(call.page, resolved);
       if (!element || element.width === 0 || element.height === 0) {
         throw new Error(`Element with uid ${uid} is not visible, so it cannot be captured.`);
       }

@@ -47,9 +47,11 @@ export interface ScriptHost {
     params: Protocol.Runtime.EvaluateRequest,
     timeoutMs?: number,
   ): Promise<Protocol.Runtime.EvaluateResponse>;
+  /** `session`: where the objects live (a cross-site iframe's elements live on its own session). */
   callFunction(
     params: Protocol.Runtime.CallFunctionOnRequest,
     timeoutMs?: number,
+    session?: CDPSession,
   ): Promise<Protocol.Runtime.CallFunctionOnResponse>;
   release(objectId: string): void;
 }
@@ -67,9 +69,9 @@ function scriptOptions(run: ScriptRun, timeoutMs: number | undefined): InPageOpt
 export function pageScriptHost(state: PageState, run: ScriptRun = {}): ScriptHost {
   return {
     evaluate: (params, timeoutMs) => evaluateInPage(state, params, scriptOptions(run, timeoutMs)),
-    callFunction: (params, timeoutMs) =>
-      callFunctionInPage(state, params, scriptOptions(run, timeoutMs)),
-    release: objectId => releaseObject(state, objectId),
+    callFunction: (params, timeoutMs, session) =>
+      callFunctionInPage(state, params, {...scriptOptions(run, timeoutMs), session}),
+    release: objectId => releaseObject({session: state.session, objectId}),
   };
 }
 
@@ -117,14 +119,18 @@ export async function evaluateFunction(
         throw new ScriptError("Elements from different frames can't be evaluated together.");
       }
       const first = elements[0];
-      response = await host.callFunction({
-        functionDeclaration: declaration,
-        objectId: first?.objectId,
-        arguments: elements.map(element => ({objectId: element.objectId})),
-        awaitPromise: true,
-        returnByValue: true,
-        userGesture: true,
-      });
+      response = await host.callFunction(
+        {
+          functionDeclaration: declaration,
+          objectId: first?.objectId,
+          arguments: elements.map(element => ({objectId: element.objectId})),
+          awaitPromise: true,
+          returnByValue: true,
+          userGesture: true,
+        },
+        undefined,
+        first?.session,
+      );
     } else {
       response = await host.evaluate({
         expression: `(${declaration})()`,
@@ -374,7 +380,7 @@ export const evaluateScriptTool = definePageTool({
       response.setNavigatedTo(outcome.navigatedTo);
     } finally {
       for (const element of elements) {
-        releaseObject(page, element.objectId);
+        releaseObject(element);
       }
     }
   },

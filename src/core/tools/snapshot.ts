@@ -10,12 +10,17 @@ export const takeSnapshot = definePageTool({
     'Text snapshot of the page from its accessibility tree: one line per element, `<uid> <role> "<name>" <attributes>`; pass the uid to other tools. Prefer it to a screenshot; take a new one after the page changes.',
   category: 'debugging',
   readOnly: false,
+  changesPage: false,
   blockedByDialog: true,
   schema: {
     verbose: z
       .boolean()
       .optional()
       .describe('Include every node of the tree, not just the useful ones. Default false.'),
+    uid: z
+      .string()
+      .optional()
+      .describe('Only this element and what is inside it, with every option of long lists.'),
     filePath: z
       .string()
       .optional()
@@ -25,6 +30,7 @@ export const takeSnapshot = definePageTool({
   handler: async (call, response) => {
     response.includeSnapshot({
       verbose: call.params.verbose ?? false,
+      rootUid: call.params.uid,
       filePath: call.params.filePath,
       required: true,
     });

@@ -315,7 +315,13 @@ export async function executeEventTool(
     ) {
       const uid: unknown = Reflect.get(value, 'uid');
       if (typeof uid === 'string') {
-        elementIds.push((await resolveUid(page, uid)).objectId);
+        const element = await resolveUid(page, uid);
+        if (element.session !== page.session) {
+          throw new Error(
+            `Element uid "${uid}" is inside a cross-site iframe; third-party tools run in the top page and cannot receive it.`,
+          );
+        }
+        elementIds.push(element.objectId);
       }
     }
   }
@@ -419,7 +425,7 @@ async function uidsFor(
   const lookup = async (verbose: boolean): Promise<(string | undefined)[]> => {
     await takeSnapshot(page, {verbose});
     const store = snapshotFeature.get(page);
-    return backendNodeIds.map(id => (id === undefined ? undefined : store.uidOf(id)));
+    return backendNodeIds.map(id => (id === undefined ? undefined : store.uidOf(id, page.session)));
   };
   const plain = await lookup(false);
   if (plain.every(uid => uid !== undefined)) {

@@ -209,7 +209,7 @@ describe('click_at and hover', () => {
 });
 
 describe('fill and fill_form', () => {
-  it('replaces the text of inputs, textareas and contenteditables, firing input and change', async () => {
+  it('types into inputs, textareas and contenteditables like a user: keys, input, then change on leaving', async () => {
     const {id, snapshot} = await open('/input-form.html?text');
     const cases: [string, string, string][] = [
       [uidOf(snapshot, 'textbox "Name"'), 'Ada Lovelace', 'name'],
@@ -228,11 +228,6 @@ describe('fill and fill_form', () => {
         '() => ["name", "email", "age", "bio"].map(id => document.getElementById(id).value)',
       ),
     ).toEqual(['Ada Lovelace', 'ada@example.com', '36', 'Line one\nLine two']);
-    const events = await evaluate(id, '() => window.events');
-    for (const [, , elementId] of cases) {
-      expect(events).toContain(`${elementId}:input`);
-      expect(events).toContain(`${elementId}:change`);
-    }
 
     const notes = await call(fx.client, 'fill', {
       pageId: id,
@@ -241,6 +236,14 @@ describe('fill and fill_form', () => {
     });
     expect(notes.isError, notes.text).toBe(false);
     expect(await text(id, '#notes')).toBe('final notes');
+    // One keyup per typed character; change once focus moved on (the next fill), as for a user.
+    const events = z.array(z.string()).parse(await evaluate(id, '() => window.events'));
+    for (const [, value, elementId] of cases) {
+      expect(events).toContain(`${elementId}:input`);
+      expect(events).toContain(`${elementId}:change`);
+      expect(events.filter(event => event === `${elementId}:keyup`)).toHaveLength(value.length);
+    }
+    expect(events.filter(event => event === 'name:change')).toHaveLength(1);
 
     const cleared = await call(fx.client, 'fill', {pageId: id, uid: cases[0]?.[0], value: ''});
     expect(cleared.isError, cleared.text).toBe(false);

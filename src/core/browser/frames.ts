@@ -1,0 +1,265 @@
+/**
+ * Out-of-process iframes (a page on one site embedding another site): each lives in its own
+ * renderer, reachable only through its own CDP target. The page's session auto-attaches to them
+ * (and they to theirs, for nested ones), so the snapshot can stitch their documents in and a uid
+ * can remember which session its element belongs to. Mouse input still goes to the top page, so
+ * this module also turns a frame's viewport coordinates into the top page's.
+ */
+import {CDPSessionEvent, type CDPSession, type Protocol} from 'puppeteer-core';
+import {withTimeout} from './lock.js';
+import {PageFeature, type PageState} from './PageState.js';
+
+/** Bound on each setup command sent to a newly attached frame target. */
+const SETUP_TIMEOUT_MS = 3_000;
+/** How long a snapshot waits for frame targets that are still being set up. */
+const SETTLE_TIMEOUT_MS = 1_500;
+/** Nesting bound when walking from a frame up to the top page. */
+const MAX_FRAME_DEPTH = 16;
+
+const AUTO_ATTACH: Protocol.Target.SetAutoAttachRequest = {
+  autoAttach: true,
+  waitForDebuggerOnStart: false,
+  flatten: true,
+  filter: [{type: 'iframe', exclude: false}],
+};
+
+/** One document of the page: the main frame, a same-process child frame, or an OOPIF. */
+export interface FrameDocument {
+  session: CDPSession;
+  frameId: string;
+  loaderId: string;
+  url: string;
+  /** The session whose document holds this frame's <iframe> (undefined for the main frame). */
+  ownerSession: CDPSession | undefined;
+}
+
+interface ChildTarget {
+  session: CDPSession;
+  /** The session that attached it: the one whose document holds its <iframe>. */
+  parent: CDPSession;
+  rootFrameId: string;
+}
+
+/** Listeners on one session, removed when it goes away. */
+type Unsubscribers = (() => void)[];
+
+export interface Offset {
+  x: number;
+  y: number;
+}
+
+/** The frame targets of one page. */
+export class FrameTargets {
+  readonly #state: PageState;
+  readonly #children = new Map<CDPSession, ChildTarget>();
+  readonly #pending = new Set<Promise<void>>();
+  readonly #off = new Map<CDPSession, Unsubscribers>();
+  #started: Promise<void> | undefined;
+  /** Bumped whenever a frame target comes, goes or navigates: cached snapshots are then stale. */
+  generation = 0;
+
+  constructor(state: PageState) {
+    this.#state = state;
+  }
+
+  /** Starts auto-attaching (once); existing OOPIFs are attached before this resolves. */
+  ensure(): Promise<void> {
+    this.#started ??= this.#watch(this.#state.session).catch(() => undefined);
+    return this.#started;
+  }
+
+  /** Waits (bounded) until frame targets that are being attached are ready to use. */
+  async settled(): Promise<void> {
+    await this.ensure();
+    if (this.#pending.size > 0) {
+      await withTimeout(
+        Promise.allSettled([...this.#pending]),
+        SETTLE_TIMEOUT_MS,
+        'frame setup timed out',
+      ).catch(() => undefined);
+    }
+  }
+
+  /** Every document of the page, the main frame first; parents always come before children. */
+  async documents(): Promise<FrameDocument[]> {
+    await this.settled();
+    const sessions = [this.#state.session, ...this.#children.keys()];
+    const trees = await Promise.all(
+      sessions.map(async session => {
+        try {
+          const {frameTree} = await withTimeout(
+            session.send('Page.getFrameTree'),
+            SETUP_TIMEOUT_MS,
+            'Page.getFrameTree timed out',
+          );
+          return {session, frameTree};
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    const documents: FrameDocument[] = [];
+    for (const entry of trees) {
+      if (!entry) {
+        continue;
+      }
+      const visit = (tree: Protocol.Page.FrameTree, ownerSession: CDPSession | undefined): void => {
+        documents.push({
+          session: entry.session,
+          frameId: tree.frame.id,
+          loaderId: tree.frame.loaderId,
+          url: tree.frame.url,
+          ownerSession,
+        });
+        for (const child of tree.childFrames ?? []) {
+          visit(child, entry.session);
+        }
+      };
+      visit(entry.frameTree, this.#children.get(entry.session)?.parent);
+    }
+    return documents;
+  }
+
+  /** The owner <iframe> of an OOPIF's root frame, in its parent's session. */
+  ownerOf(session: CDPSession): {parent: CDPSession; frameId: string} | undefined {
+    const child = this.#children.get(session);
+    return child ? {parent: child.parent, frameId: child.rootFrameId} : undefined;
+  }
+
+  /**
+   * Where the viewport of `session`'s document sits in the top page's viewport (CSS pixels): the
+   * content boxes of the <iframe> elements on the way up, added together.
+   */
+  async offsetOf(session: CDPSession): Promise<Offset> {
+    const offset = {x: 0, y: 0};
+    let current = session;
+    for (let depth = 0; depth < MAX_FRAME_DEPTH; depth++) {
+      const owner = this.ownerOf(current);
+      if (!owner) {
+        return offset;
+      }
+      const box = await ownerContentBox(owner.parent, owner.frameId);
+      offset.x += box.x;
+      offset.y += box.y;
+      current = owner.parent;
+    }
+    return offset;
+  }
+
+  dispose(): void {
+    for (const offs of this.#off.values()) {
+      for (const off of offs) {
+        off();
+      }
+    }
+    this.#off.clear();
+    this.#children.clear();
+  }
+
+  #listen(session: CDPSession, off: () => void): void {
+    const list = this.#off.get(session) ?? [];
+    list.push(off);
+    this.#off.set(session, list);
+  }
+
+  #forget(session: CDPSession): void {
+    for (const off of this.#off.get(session) ?? []) {
+      off();
+    }
+    this.#off.delete(session);
+  }
+
+  async #watch(session: CDPSession): Promise<void> {
+    const onAttached = (child: CDPSession): void => {
+      const setup = this.#setUp(child, session).finally(() => this.#pending.delete(setup));
+      this.#pending.add(setup);
+    };
+    const onDetached = (child: CDPSession): void => {
+      this.#forget(child);
+      if (this.#children.delete(child)) {
+        this.generation++;
+      }
+    };
+    session.on(CDPSessionEvent.SessionAttached, onAttached);
+    session.on(CDPSessionEvent.SessionDetached, onDetached);
+    this.#listen(session, () => {
+      session.off(CDPSessionEvent.SessionAttached, onAttached);
+      session.off(CDPSessionEvent.SessionDetached, onDetached);
+    });
+    await withTimeout(
+      session.send('Target.setAutoAttach', AUTO_ATTACH),
+      SETUP_TIMEOUT_MS,
+      'Target.setAutoAttach timed out',
+    );
+  }
+
+  async #setUp(child: CDPSession, parent: CDPSession): Promise<void> {
+    const state = this.#state;
+    const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
+      state.loaderIds.set(event.frame.id, event.frame.loaderId);
+      this.generation++;
+    };
+    const onFrameDetached = (event: Protocol.Page.FrameDetachedEvent): void => {
+      if (event.reason !== 'swap') {
+        state.loaderIds.delete(event.frameId);
+      }
+      this.generation++;
+    };
+    child.on('Page.frameNavigated', onNavigated);
+    child.on('Page.frameDetached', onFrameDetached);
+    this.#listen(child, () => {
+      child.off('Page.frameNavigated', onNavigated);
+      child.off('Page.frameDetached', onFrameDetached);
+    });
+    const bounded = <T>(work: Promise<T>): Promise<T | undefined> =>
+      withTimeout(work, SETUP_TIMEOUT_MS, 'frame setup timed out').catch(() => undefined);
+    const [tree] = await Promise.all([
+      bounded(child.send('Page.getFrameTree')),
+      bounded(child.send('Page.enable')),
+      bounded(child.send('Emulation.setFocusEmulationEnabled', {enabled: true})),
+    ]);
+    if (!tree) {
+      return;
+    }
+    const record = (node: Protocol.Page.FrameTree): void => {
+      state.loaderIds.set(node.frame.id, node.frame.loaderId);
+      for (const inner of node.childFrames ?? []) {
+        record(inner);
+      }
+    };
+    record(tree.frameTree);
+    this.#children.set(child, {session: child, parent, rootFrameId: tree.frameTree.frame.id});
+    this.generation++;
+    // Nested OOPIFs attach to this frame's own session.
+    await this.#watch(child).catch(() => undefined);
+  }
+}
+
+async function ownerContentBox(parent: CDPSession, frameId: string): Promise<Offset> {
+  const {backendNodeId} = await withTimeout(
+    parent.send('DOM.getFrameOwner', {frameId}),
+    SETUP_TIMEOUT_MS,
+    'DOM.getFrameOwner timed out',
+  );
+  const {model} = await withTimeout(
+    parent.send('DOM.getBoxModel', {backendNodeId}),
+    SETUP_TIMEOUT_MS,
+    'DOM.getBoxModel timed out',
+  );
+  const content = model.content;
+  return {x: content[0] ?? 0, y: content[1] ?? 0};
+}
+
+/**
+ * Eager: it must listen from the page's first moment, because the page session auto-attaches only
+ * once (the WebMCP feature asks for it too) and a frame attached before we listen is not re-sent.
+ */
+export const frameTargetsFeature = new PageFeature(
+  'frameTargets',
+  state => {
+    const targets = new FrameTargets(state);
+    void targets.ensure();
+    return targets;
+  },
+  {eager: true, dispose: targets => targets.dispose()},
+);
