@@ -2,13 +2,9 @@ import {resolve} from 'node:path';
 import {defineConfig} from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
+// The main process is bundled with esbuild by scripts/build-node.mjs, like the headless server
+// (both carry the engine, Lighthouse included); electron-vite builds the preload and the renderer.
 export default defineConfig({
-  main: {
-    build: {
-      outDir: 'out/main',
-      rolldownOptions: {input: {index: resolve(import.meta.dirname, 'src/main/index.ts')}},
-    },
-  },
   preload: {
     // A sandboxed preload cannot load ES modules or sibling files: bundle it into one CJS file.
     build: {
@@ -27,6 +23,9 @@ export default defineConfig({
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,
+      // electron-vite leaves the renderer unminified by default; the headless server sends it
+      // over HTTP on every load. test/renderer/bundleSize.test.ts holds the first-paint budget.
+      minify: true,
       rolldownOptions: {input: {index: resolve(import.meta.dirname, 'src/renderer/index.html')}},
     },
   },

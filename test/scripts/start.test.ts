@@ -194,7 +194,7 @@ describe('npm start (scripts/start.mjs)', () => {
             .map(name => path.join(os.tmpdir(), name, 'ready.json'))
             .filter(file => fs.existsSync(file))
             .map(file => JSON.parse(fs.readFileSync(file, 'utf8')) as {pid: number; appDir: string})
-            .find(info => info.appDir === ROOT && isAlive(info.pid));
+            .find(info => info.appDir === path.join(ROOT, 'out', 'main') && isAlive(info.pid));
           return found?.pid;
         },
         15_000,
