@@ -1,4 +1,5 @@
 import {afterEach, describe, expect, it, vi} from 'vitest';
+import {decodeInline} from '../../src/renderer/src/connection/decode.js';
 import {takeToken, tokenFromFragment} from '../../src/renderer/src/connection/token.js';
 import {
   MISSING_TOKEN_MESSAGE,
@@ -97,6 +98,7 @@ function setup(probe: 'ok' | 'unauthorized' | 'unreachable' = 'ok') {
       return socket;
     },
     probe: () => Promise.resolve(probe),
+    decode: decodeInline,
     initialBackoffMs: 10,
     maxBackoffMs: 40,
   });
@@ -137,9 +139,57 @@ describe('WebSocketConnection', () => {
         created.push(1);
         return new FakeSocket('', []);
       },
+      decode: decodeInline,
     });
     expect(connection.status).toEqual({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
     expect(created).toEqual([]);
+  });
+
+  it('opens the socket only once a decoder still loading has arrived', async () => {
+    const sockets: FakeSocket[] = [];
+    let arrive: (decode: typeof decodeInline) => void = () => undefined;
+    const connection = new WebSocketConnection({
+      origin: 'http://127.0.0.1:7624',
+      token: 'secret-token',
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols);
+        sockets.push(socket);
+        return socket;
+      },
+      decode: new Promise(resolve => (arrive = resolve)),
+    });
+    const batches: EventBatch[] = [];
+    connection.subscribe(0, batch => batches.push(batch));
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(sockets).toEqual([]);
+    expect(connection.status).toEqual({state: 'connecting'});
+    arrive(decodeInline);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(sockets).toHaveLength(1);
+    const socket = sockets[0];
+    socket?.open();
+    await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c1', 'click')], 1)});
+    expect(batches.flatMap(batch => batch.events.map(envelope => envelope.seq))).toEqual([1]);
+  });
+
+  it('closes, without connecting, when the decoder cannot load', async () => {
+    const created: unknown[] = [];
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const connection = new WebSocketConnection({
+      origin: 'http://127.0.0.1:7624',
+      token: 'secret-token',
+      createSocket: () => {
+        created.push(1);
+        return new FakeSocket('', []);
+      },
+      decode: Promise.reject(new Error('Failed to fetch dynamically imported module')),
+    });
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(created).toEqual([]);
+    expect(connection.status).toEqual({state: 'closed'});
+    expect(String(errors.mock.calls[0]?.[0])).toContain('could not load its message checks');
+    errors.mockRestore();
+    expect(await connection.command({type: 'getState'})).toMatchObject({ok: false});
   });
 
   it('reports a refused token (checked over HTTP) and stops retrying', async () => {

@@ -1,10 +1,11 @@
 /**
  * The app frame: header (connection state), the tab strip from the panel registry, and the open
  * panel. Panels mount on first visit and stay mounted (hidden) so filters and scroll survive a
- * tab switch.
+ * tab switch; most load their code on first visit (see panels.tsx).
  */
 import {useState} from 'react';
 import {APP_NAME} from '../../../shared/constants.js';
+import {PanelFrame} from './PanelFrame.js';
 import {UnauthorizedScreen} from './UnauthorizedScreen.js';
 import {useInspector, useSnapshot, useUi} from './InspectorContext.js';
 import {PANELS} from './panels.js';
@@ -43,7 +44,9 @@ function Workspace(): React.JSX.Element {
             className="app__panel"
             hidden={definition.id !== panel}
           >
-            <definition.component />
+            <PanelFrame label={definition.label}>
+              <definition.component />
+            </PanelFrame>
           </section>
         ) : null,
       )}

@@ -20,7 +20,7 @@ import type {
   LiveFrame,
   ServerMessage,
 } from '../../../shared/protocol.js';
-import {decodeInline, type Decoder} from './decode.js';
+import type {Decoder} from './decode.js';
 
 export interface SocketLike {
   readonly readyState: number;
@@ -39,8 +39,11 @@ export interface WebSocketConnectionOptions {
   createSocket?: (url: string, protocols: string[]) => SocketLike;
   /** Checks the token over HTTP after a failed upgrade: browsers hide the 401 from a WebSocket. */
   probe?: (url: string, token: string) => Promise<'ok' | 'unauthorized' | 'unreachable'>;
-  /** Parses and validates a server message (the page passes a worker-backed decoder). */
-  decode?: Decoder;
+  /**
+   * Parses and validates a server message. A promise (the zod checks load after the first paint)
+   * delays the first connect until it resolves: no message is ever taken unchecked.
+   */
+  decode: Decoder | Promise<Decoder>;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
 }
@@ -73,9 +76,10 @@ interface PendingCommand {
 }
 
 export class WebSocketConnection implements InspectorConnection {
-  readonly #options: Required<Omit<WebSocketConnectionOptions, 'token'>> & {
+  readonly #options: Required<Omit<WebSocketConnectionOptions, 'token' | 'decode'>> & {
     token: string | undefined;
   };
+  #decode: Decoder | undefined;
   #socket: SocketLike | undefined;
   #status: ConnectionStatus = {state: 'connecting'};
   readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
@@ -95,7 +99,6 @@ export class WebSocketConnection implements InspectorConnection {
     this.#options = {
       createSocket: (url, protocols) => new WebSocket(url, protocols),
       probe: defaultProbe,
-      decode: decodeInline,
       initialBackoffMs: 250,
       maxBackoffMs: 5_000,
       ...options,
@@ -104,7 +107,25 @@ export class WebSocketConnection implements InspectorConnection {
       this.#setStatus({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
       return;
     }
-    this.#connect();
+    const decode = options.decode;
+    if (typeof decode === 'function') {
+      this.#decode = decode;
+      this.#connect();
+      return;
+    }
+    decode.then(
+      loaded => {
+        this.#decode = loaded;
+        this.#connect();
+      },
+      (error: unknown) => {
+        console.error(
+          'The inspector could not load its message checks; reload the page once the server is running.',
+          error,
+        );
+        this.close();
+      },
+    );
   }
 
   get status(): ConnectionStatus {
@@ -276,7 +297,7 @@ export class WebSocketConnection implements InspectorConnection {
     if (typeof data !== 'string') {
       return;
     }
-    const message = this.#options.decode(data);
+    const message = this.#decode?.(data);
     if (message && !this.#closed) {
       this.#handle(message);
     }
