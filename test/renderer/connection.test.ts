@@ -145,7 +145,7 @@ describe('WebSocketConnection', () => {
     expect(created).toEqual([]);
   });
 
-  it('opens the socket only once a decoder still loading has arrived', async () => {
+  it('connects at once while the decoder loads; what arrives meanwhile is checked, in order', async () => {
     const sockets: FakeSocket[] = [];
     let arrive: (decode: typeof decodeInline) => void = () => undefined;
     const connection = new WebSocketConnection({
@@ -160,32 +160,38 @@ describe('WebSocketConnection', () => {
     });
     const batches: EventBatch[] = [];
     connection.subscribe(0, batch => batches.push(batch));
-    await new Promise(resolve => setTimeout(resolve, 0));
-    expect(sockets).toEqual([]);
-    expect(connection.status).toEqual({state: 'connecting'});
-    arrive(decodeInline);
-    await new Promise(resolve => setTimeout(resolve, 0));
     expect(sockets).toHaveLength(1);
     const socket = sockets[0];
     socket?.open();
+    expect(connection.status).toEqual({state: 'open'});
     await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c1', 'click')], 1)});
-    expect(batches.flatMap(batch => batch.events.map(envelope => envelope.seq))).toEqual([1]);
+    await socket?.receive('{"kind":"batch","batch":{"not":"a batch"}}');
+    await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c2', 'click')], 2)});
+    expect(batches).toEqual([]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    arrive(decodeInline);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    // The malformed one is dropped by the checks; the others arrive in order.
+    expect(batches.flatMap(batch => batch.events.map(envelope => envelope.seq))).toEqual([1, 2]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
   });
 
-  it('closes, without connecting, when the decoder cannot load', async () => {
-    const created: unknown[] = [];
+  it('closes when the decoder cannot load', async () => {
+    const sockets: FakeSocket[] = [];
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const connection = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
       token: 'secret-token',
-      createSocket: () => {
-        created.push(1);
-        return new FakeSocket('', []);
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols);
+        sockets.push(socket);
+        return socket;
       },
       decode: Promise.reject(new Error('Failed to fetch dynamically imported module')),
     });
     await new Promise(resolve => setTimeout(resolve, 0));
-    expect(created).toEqual([]);
+    expect(sockets.at(-1)?.readyState).toBe(3);
     expect(connection.status).toEqual({state: 'closed'});
     expect(String(errors.mock.calls[0]?.[0])).toContain('could not load its message checks');
     errors.mockRestore();

@@ -40,8 +40,9 @@ export interface WebSocketConnectionOptions {
   /** Checks the token over HTTP after a failed upgrade: browsers hide the 401 from a WebSocket. */
   probe?: (url: string, token: string) => Promise<'ok' | 'unauthorized' | 'unreachable'>;
   /**
-   * Parses and validates a server message. A promise (the zod checks load after the first paint)
-   * delays the first connect until it resolves: no message is ever taken unchecked.
+   * Parses and validates a server message. It may still be loading (the zod checks load alongside
+   * the first paint): the socket connects at once and what arrives meanwhile waits, in order, to
+   * be checked. No message is ever taken unchecked.
    */
   decode: Decoder | Promise<Decoder>;
   initialBackoffMs?: number;
@@ -80,6 +81,8 @@ export class WebSocketConnection implements InspectorConnection {
     token: string | undefined;
   };
   #decode: Decoder | undefined;
+  /** Messages received before the decoder loaded, oldest first. */
+  #undecoded: string[] = [];
   #socket: SocketLike | undefined;
   #status: ConnectionStatus = {state: 'connecting'};
   readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
@@ -110,22 +113,24 @@ export class WebSocketConnection implements InspectorConnection {
     const decode = options.decode;
     if (typeof decode === 'function') {
       this.#decode = decode;
-      this.#connect();
-      return;
+    } else {
+      decode.then(
+        loaded => {
+          this.#decode = loaded;
+          for (const data of this.#undecoded.splice(0)) {
+            this.#receive(data);
+          }
+        },
+        (error: unknown) => {
+          console.error(
+            'The inspector could not load its message checks; reload the page once the server is running.',
+            error,
+          );
+          this.close();
+        },
+      );
     }
-    decode.then(
-      loaded => {
-        this.#decode = loaded;
-        this.#connect();
-      },
-      (error: unknown) => {
-        console.error(
-          'The inspector could not load its message checks; reload the page once the server is running.',
-          error,
-        );
-        this.close();
-      },
-    );
+    this.#connect();
   }
 
   get status(): ConnectionStatus {
@@ -180,6 +185,7 @@ export class WebSocketConnection implements InspectorConnection {
     clearTimeout(this.#retryTimer);
     this.#socket?.close(1000, 'closed by the inspector');
     this.#socket = undefined;
+    this.#undecoded = [];
     this.#failPending(this.#unavailableText());
     this.#setStatus({state: 'closed'});
   }
@@ -297,7 +303,11 @@ export class WebSocketConnection implements InspectorConnection {
     if (typeof data !== 'string') {
       return;
     }
-    const message = this.#decode?.(data);
+    if (this.#decode === undefined) {
+      this.#undecoded.push(data);
+      return;
+    }
+    const message = this.#decode(data);
     if (message && !this.#closed) {
       this.#handle(message);
     }
