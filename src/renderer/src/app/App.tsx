@@ -5,7 +5,6 @@
  */
 import {useState} from 'react';
 import {APP_NAME} from '../../../shared/constants.js';
-import {PanelFrame} from './PanelFrame.js';
 import {UnauthorizedScreen} from './UnauthorizedScreen.js';
 import {useInspector, useSnapshot, useUi} from './InspectorContext.js';
 import {PANELS} from './panels.js';
@@ -44,9 +43,7 @@ function Workspace(): React.JSX.Element {
             className="app__panel"
             hidden={definition.id !== panel}
           >
-            <PanelFrame label={definition.label}>
-              <definition.component />
-            </PanelFrame>
+            <definition.component />
           </section>
         ) : null,
       )}

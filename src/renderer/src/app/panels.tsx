@@ -4,11 +4,14 @@
  *
  * Only the Log panel (the one that opens first) is in the first-paint bundle. Every other panel is
  * its own chunk, fetched when its tab is first pointed at, focused or opened; the schema form
- * (Run, WebMCP) comes with them.
+ * (rjsf, the biggest chunk) follows the panels that show forms.
  */
-import {lazy, type ComponentType} from 'react';
+import type {ComponentType} from 'react';
 import {LogPanel} from '../features/log/LogPanel.js';
 import type {InspectorSnapshot} from '../store/InspectorStore.js';
+import {lazyComponent} from '../ui/lazyComponent.js';
+import {preloadSchemaForm} from '../ui/SchemaForm.js';
+import {panelPlaceholder} from './PanelPlaceholder.js';
 import type {PanelId} from './panelIds.js';
 
 export interface PanelDefinition {
@@ -21,33 +24,15 @@ export interface PanelDefinition {
   badge?: (snapshot: InspectorSnapshot) => string | undefined;
 }
 
-type Loader = () => Promise<ComponentType>;
+type PanelCode = Pick<PanelDefinition, 'component' | 'preload'>;
 
-/** A panel loaded on first use: one fetch however often it is preloaded or rendered. */
-function lazyPanel(load: Loader): Pick<PanelDefinition, 'component' | 'preload'> {
-  let loading: Promise<{default: ComponentType}> | undefined;
-  const fetchPanel = (): Promise<{default: ComponentType}> => {
-    loading ??= load().then(
-      component => ({default: component}),
-      (error: unknown) => {
-        // A failed fetch (server restarted mid-load) may be retried on the next open.
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
-  return {
-    component: lazy(fetchPanel),
-    preload: () => {
-      fetchPanel().catch(() => undefined);
-    },
-  };
+/** A panel whose code is its own chunk, fetched on first open (or when its tab is headed for). */
+function lazyPanel(label: string, load: () => Promise<ComponentType>): PanelCode {
+  const lazy = lazyComponent(load, panelPlaceholder(label));
+  return {component: lazy.Component, preload: lazy.preload};
 }
 
-const inMainBundle = (
-  component: ComponentType,
-): Pick<PanelDefinition, 'component' | 'preload'> => ({
+const inMainBundle = (component: ComponentType): PanelCode => ({
   component,
   preload: () => undefined,
 });
@@ -62,7 +47,7 @@ export const PANELS: readonly PanelDefinition[] = [
   {
     id: 'tools',
     label: 'Tools',
-    ...lazyPanel(() => import('../features/tools/ToolsPanel.js').then(m => m.ToolsPanel)),
+    ...lazyPanel('Tools', () => import('../features/tools/ToolsPanel.js').then(m => m.ToolsPanel)),
     badge: snapshot => {
       const enabled = snapshot.tools.tools.filter(tool => tool.enabled).length;
       return snapshot.tools.tools.length > 0 ? String(enabled) : undefined;
@@ -71,25 +56,29 @@ export const PANELS: readonly PanelDefinition[] = [
   {
     id: 'run',
     label: 'Run',
-    ...lazyPanel(() => import('../features/run/RunPanel.js').then(m => m.RunPanel)),
+    // Its form shows at once: fetch the schema form alongside.
+    ...lazyPanel('Run', () => {
+      preloadSchemaForm();
+      return import('../features/run/RunPanel.js').then(m => m.RunPanel);
+    }),
   },
   {
     id: 'pages',
     label: 'Pages',
-    ...lazyPanel(() => import('../features/pages/PagesPanel.js').then(m => m.PagesPanel)),
+    ...lazyPanel('Pages', () => import('../features/pages/PagesPanel.js').then(m => m.PagesPanel)),
     badge: snapshot => (snapshot.pages.length > 0 ? String(snapshot.pages.length) : undefined),
   },
   {
     id: 'telemetry',
     label: 'Telemetry',
-    ...lazyPanel(() =>
+    ...lazyPanel('Telemetry', () =>
       import('../features/telemetry/TelemetryPanel.js').then(m => m.TelemetryPanel),
     ),
   },
   {
     id: 'connection',
     label: 'Connection',
-    ...lazyPanel(() =>
+    ...lazyPanel('Connection', () =>
       import('../features/connection/ConnectionPanel.js').then(m => m.ConnectionPanel),
     ),
     badge: snapshot => (snapshot.clients.length > 0 ? String(snapshot.clients.length) : undefined),
@@ -97,6 +86,12 @@ export const PANELS: readonly PanelDefinition[] = [
   {
     id: 'webmcp',
     label: 'WebMCP',
-    ...lazyPanel(() => import('../features/webmcp/WebMcpPanel.js').then(m => m.WebMcpPanel)),
+    // Forms show only when a tool is opened: fetch the schema form once the list can render.
+    ...lazyPanel('WebMCP', () =>
+      import('../features/webmcp/WebMcpPanel.js').then(m => {
+        preloadSchemaForm();
+        return m.WebMcpPanel;
+      }),
+    ),
   },
 ];
