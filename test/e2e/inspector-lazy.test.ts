@@ -47,7 +47,7 @@ describe('panels loaded on first use (e2e)', () => {
     for (const panel of ['ToolsPanel', 'RunPanel', 'WebMcpPanel', 'RjsfForm']) {
       expect(loaded.some(name => name.startsWith(`${panel}-`))).toBe(false);
     }
-    expect(await page.$eval('#panel-log', element => element.hidden)).toBe(false);
+    expect(await page.$eval('#panel-log', element => element.hasAttribute('hidden'))).toBe(false);
   });
 
   it('fetches a panel when the pointer heads for its tab, before any click', async () => {
