@@ -21,10 +21,11 @@ function licenseText(dir) {
   return name === undefined ? undefined : fs.readFileSync(path.join(dir, name), 'utf8').trim();
 }
 
-export function writeThirdPartyNotices(root, metafile, outFile) {
+/** The notices text for bundled files (paths relative to `root`, or absolute). */
+export function thirdPartyNotices(root, inputs) {
   const dirs = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
-    const dir = packageDirOf(input);
+  for (const input of inputs) {
+    const dir = packageDirOf(path.isAbsolute(input) ? path.relative(root, input) : input);
     if (dir !== undefined) {
       dirs.add(dir);
     }
@@ -45,9 +46,10 @@ export function writeThirdPartyNotices(root, metafile, outFile) {
       ([id, {license, text}]) =>
         `## ${id}\n\nLicense: ${license}\n\n${text === undefined ? '(no license file in the package)' : '```\n' + text + '\n```'}\n`,
     );
-  fs.writeFileSync(
-    outFile,
-    `# Third-party notices\n\nThe files in this folder bundle the following packages.\n\n${sections.join('\n')}`,
-  );
-  return packages.size;
+  return `# Third-party notices\n\nThe files in this folder bundle the following packages.\n\n${sections.join('\n')}`;
+}
+
+/** Writes the notices for an esbuild build next to its output. */
+export function writeThirdPartyNotices(root, metafile, outFile) {
+  fs.writeFileSync(outFile, thirdPartyNotices(root, Object.keys(metafile.inputs)));
 }

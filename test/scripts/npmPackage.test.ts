@@ -93,6 +93,7 @@ describe('the packed tarball', () => {
         'out/node/cli/index.js',
         'out/node/THIRD_PARTY_NOTICES.md',
         'out/renderer/index.html',
+        'out/renderer/THIRD_PARTY_NOTICES.md',
       ]),
     );
     const unexpected = paths.filter(
