@@ -198,16 +198,82 @@ async function bundledModulesTable(root) {
   return {imports: imports.join('\n'), table: `[\n${entries.join(',\n')}\n]`};
 }
 
+/** Inlines the file reads and directory listings whose paths are known at build time. */
+function inlineFileReads(source, scope) {
+  const reads = inlineCalls(source, 'readFileSync', scope, (target, rest) => {
+    if (!/^['"]utf-?8['"]$/.test(rest[0] ?? '')) {
+      return undefined;
+    }
+    const locale = localeOf(target);
+    if (locale !== undefined && !KEPT_LOCALES.includes(locale)) {
+      // JSON.parse('null'): dropped from the locale table (see rewriteForBundle).
+      return "'null'";
+    }
+    return JSON.stringify(fs.readFileSync(target, 'utf8'));
+  });
+  const listings = inlineCalls(reads.code, 'readdirSync', scope, target => {
+    let names = fs.readdirSync(target);
+    if (/[/\\]shared[/\\]localization[/\\]locales[/\\]?$/.test(target)) {
+      names = names.filter(name => KEPT_LOCALES.some(locale => name === `${locale}.json`));
+    }
+    return JSON.stringify(names);
+  });
+  return {code: listings.code, inlined: reads.inlined + listings.inlined};
+}
+
+/** The rewrites that are not file reads: locale table, audit table, "bundled?", import.meta. */
+function rewriteForBundle(relative, source, table) {
+  let code = source;
+  if (relative === 'shared/localization/locales.js') {
+    // Locales left out are null: drop them so none is offered as available.
+    code = code.replace(
+      /\nexport \{locales\};/,
+      '\nfor (const key of Object.keys(locales)) if (!locales[key]) delete locales[key];\n$&',
+    );
+  }
+  if (relative === 'core/config/config-helpers.js') {
+    const marker = '/* BUILD_REPLACE_BUNDLED_MODULES */';
+    if (!code.includes(marker)) {
+      throw new Error(`lighthouse-inline: ${relative} has no ${marker} any more`);
+    }
+    code = `${table.imports}\n${code.replace(marker, table.table)}`;
+  }
+  // "Bundled?" checks resolve lighthouse-logger from the module's folder, so their answer
+  // would depend on what happens to be installed around the bundle: it must be yes. (Page
+  // functions then expect esbuild's keepNames wrapper calls, so the bundle must keep names.)
+  code = code.replace(/require\.resolve\('lighthouse-logger'\);/g, "throw new Error('bundled');");
+  return code.replace(
+    /\bimport\.meta\b(?!\.dirname|\.filename)/g,
+    `{url: new URL(${JSON.stringify(VIRTUAL_ROOT + relative)}, import.meta.url).href}`,
+  );
+}
+
+/** Throws unless every file that must be inlined was seen and fully inlined. */
+function verifyInlined(inlinedPerFile) {
+  for (const [file, expected] of Object.entries(MUST_INLINE)) {
+    const actual = inlinedPerFile.get(file);
+    if (actual !== expected) {
+      throw new Error(
+        `lighthouse-inline: expected ${expected} inlined file reads in lighthouse/${file}, found ${actual ?? 'the file was not bundled'}`,
+      );
+    }
+  }
+  const locales = inlinedPerFile.get('shared/localization/locales.js');
+  if (locales === undefined || locales === 0) {
+    throw new Error('lighthouse-inline: lighthouse/shared/localization/locales.js not inlined');
+  }
+}
+
 /**
  * Creates the transform. `applies(file)` says whether a module is Lighthouse's own (its nested
- * node_modules are ordinary dependencies); `transform(file, code)` returns the rewritten code.
+ * node_modules are ordinary dependencies); `transform(file, code)` returns the rewritten code;
+ * `verify()` throws unless every file that must be inlined was.
  */
 export async function createLighthouseInliner() {
   const root = lighthouseRoot();
   const table = await bundledModulesTable(root);
   const inlinedPerFile = new Map();
 
-  const relativeOf = file => path.relative(root, file).split(path.sep).join('/');
   const applies = file => {
     const relative = path.relative(root, file);
     return (
@@ -219,7 +285,7 @@ export async function createLighthouseInliner() {
   };
 
   const transform = (file, source) => {
-    const relative = relativeOf(file);
+    const relative = path.relative(root, file).split(path.sep).join('/');
     if (relative in REPLACED_MODULES) {
       return REPLACED_MODULES[relative];
     }
@@ -228,74 +294,12 @@ export async function createLighthouseInliner() {
       names: {moduleDir: path.dirname(file), LH_ROOT: root},
       resolve: specifier => fileRequire.resolve(specifier),
     };
-    let code = source;
-    let inlined = 0;
-    const reads = inlineCalls(code, 'readFileSync', scope, (target, rest) => {
-      if (!/^['"]utf-?8['"]$/.test(rest[0] ?? '')) {
-        return undefined;
-      }
-      const locale = localeOf(target);
-      if (locale !== undefined && !KEPT_LOCALES.includes(locale)) {
-        // JSON.parse('null'): dropped from the locale table below.
-        return "'null'";
-      }
-      return JSON.stringify(fs.readFileSync(target, 'utf8'));
-    });
-    code = reads.code;
-    inlined += reads.inlined;
-    const listings = inlineCalls(code, 'readdirSync', scope, target => {
-      let names = fs.readdirSync(target);
-      if (/[/\\]shared[/\\]localization[/\\]locales[/\\]?$/.test(target)) {
-        names = names.filter(name => KEPT_LOCALES.some(locale => name === `${locale}.json`));
-      }
-      return JSON.stringify(names);
-    });
-    code = listings.code;
-    inlined += listings.inlined;
-
-    if (relative === 'shared/localization/locales.js') {
-      // Locales left out above are null: drop them so none is offered as available.
-      code = code.replace(
-        /\nexport \{locales\};/,
-        '\nfor (const key of Object.keys(locales)) if (!locales[key]) delete locales[key];\n$&',
-      );
-    }
-    if (relative === 'core/config/config-helpers.js') {
-      const marker = '/* BUILD_REPLACE_BUNDLED_MODULES */';
-      if (!code.includes(marker)) {
-        throw new Error(`lighthouse-inline: ${relative} has no ${marker} any more`);
-      }
-      code = `${table.imports}\n${code.replace(marker, table.table)}`;
-    }
-    // "Bundled?" checks resolve lighthouse-logger from the module's folder, so their answer
-    // would depend on what happens to be installed around the bundle: it must be yes. (Page
-    // functions then expect esbuild's keepNames wrapper calls, so the bundle must keep names.)
-    code = code.replace(/require\.resolve\('lighthouse-logger'\);/g, "throw new Error('bundled');");
-    code = code.replace(
-      /\bimport\.meta\b(?!\.dirname|\.filename)/g,
-      `{url: new URL(${JSON.stringify(VIRTUAL_ROOT + relative)}, import.meta.url).href}`,
-    );
+    const {code, inlined} = inlineFileReads(source, scope);
     inlinedPerFile.set(relative, inlined);
-    return code;
+    return rewriteForBundle(relative, code, table);
   };
 
-  /** Throws unless every file that must be inlined was seen and fully inlined. */
-  const verify = () => {
-    for (const [file, expected] of Object.entries(MUST_INLINE)) {
-      const actual = inlinedPerFile.get(file);
-      if (actual !== expected) {
-        throw new Error(
-          `lighthouse-inline: expected ${expected} inlined file reads in lighthouse/${file}, found ${actual ?? 'the file was not bundled'}`,
-        );
-      }
-    }
-    const locales = inlinedPerFile.get('shared/localization/locales.js');
-    if (locales === undefined || locales === 0) {
-      throw new Error('lighthouse-inline: lighthouse/shared/localization/locales.js not inlined');
-    }
-  };
-
-  return {applies, transform, verify};
+  return {applies, transform, verify: () => verifyInlined(inlinedPerFile)};
 }
 
 const SENTRY_STUB = "throw new Error('Lighthouse error reporting is not part of this bundle.');";
