@@ -59,8 +59,9 @@ module.exports = {
   productName: 'MCP Browser Inspector',
   copyright: 'Apache-2.0',
   directories: {output: 'dist', buildResources: 'resources'},
-  // The desktop app needs the built main, preload and renderer, the icon and package.json; the
-  // runtime dependencies (puppeteer-core, the MCP SDK, …) are added by electron-builder.
+  // The desktop app needs the built main, preload and renderer, the icon and package.json. The
+  // main bundle carries every runtime dependency (scripts/build-node.mjs), so there are no
+  // node_modules to add: package.json lists devDependencies only.
   files: [
     'out/main/**',
     'out/preload/**',
@@ -71,6 +72,8 @@ module.exports = {
     'package.json',
     '!**/*.map',
   ],
+  // The root package.json has no "main" (npm would pack that file into the headless package).
+  extraMetadata: {main: 'out/main/index.js'},
   asar: true,
   asarUnpack: ['out/heap/**'],
   icon: 'resources/icon.png',

@@ -12,6 +12,7 @@ import {spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
+import {measureInspectorLoad} from './inspector-load.js';
 import {
   callTool,
   RawHttpClient,
@@ -367,6 +368,20 @@ await section('list_pages over HTTP', async () => {
   } finally {
     child.kill('SIGTERM');
   }
+});
+
+// --- Issue 14 ----------------------------------------------------------------------------------
+
+await section('inspector first rows', async () => {
+  const load = await measureInspectorLoad(path.join(ROOT, 'out/node/cli/index.js'), 9);
+  record('inspector: first paint after load start (cold)', 'ms', load.firstPaint, null, '—');
+  record(
+    'inspector: first log rows after load start (cold)',
+    'ms',
+    load.firstRows,
+    null,
+    '≤ 300 ms',
+  );
 });
 
 // --- Issue 3 -----------------------------------------------------------------------------------

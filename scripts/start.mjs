@@ -160,8 +160,8 @@ function waitForReady(readyFile, before, exited) {
 }
 
 async function runElectron(binary) {
-  const mainBuilt = ['out/main/index.js', 'out/preload/index.cjs'].every(file =>
-    fs.existsSync(path.join(root, file)),
+  const mainBuilt = ['out/main/index.js', 'out/main/package.json', 'out/preload/index.cjs'].every(
+    file => fs.existsSync(path.join(root, file)),
   );
   if (!mainBuilt && process.env.MBI_SKIP_BUILD !== '1') {
     spawnSync('npm', ['run', 'build'], {cwd: root, stdio: ['ignore', 2, 2]});
@@ -171,7 +171,9 @@ async function runElectron(binary) {
   const tempDir =
     userReadyFile === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-start-')) : undefined;
   const readyFile = userReadyFile ?? path.join(tempDir, 'ready.json');
-  const args = [root, ...userArgs, ...(tempDir ? ['--readyFile', readyFile] : [])];
+  // out/main is the app (its package.json names out/main/index.js; see scripts/build-node.mjs).
+  const appDir = path.join(root, 'out', 'main');
+  const args = [appDir, ...userArgs, ...(tempDir ? ['--readyFile', readyFile] : [])];
   const env = {...process.env};
   // Would turn the app into a plain Node process.
   delete env.ELECTRON_RUN_AS_NODE;

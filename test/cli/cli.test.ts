@@ -102,6 +102,8 @@ describe('flags on the command line', () => {
 
   it('an unknown flag warns but the server starts', async () => {
     const started = await startCli(['--frobnicate']);
+    // The ready file can be seen before the stderr pipe has delivered the line written before it.
+    await waitFor(() => started.stderr().includes('Warning:'), 10_000, 'the warning');
     expect(started.stderr()).toContain('Warning: Unknown flag --frobnicate was ignored.');
   });
 });

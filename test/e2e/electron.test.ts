@@ -63,7 +63,16 @@ if ('reason' in found) {
     it('opens the app, and an MCP call shows up in its log', async () => {
       app = await _electron.launch({
         executablePath: found.binary,
-        args: [ROOT, '--port', '0', '--headless', '--isolated', '--readyFile', readyFile],
+        // out/main is the app: its package.json names the bundled main (scripts/build-node.mjs).
+        args: [
+          path.join(ROOT, 'out', 'main'),
+          '--port',
+          '0',
+          '--headless',
+          '--isolated',
+          '--readyFile',
+          readyFile,
+        ],
         env: {
           ...process.env,
           MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,

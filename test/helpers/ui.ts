@@ -162,11 +162,18 @@ export async function openPanel(page: Page, label: string): Promise<void> {
       break;
     }
   }
+  // Selected, and its panel's code loaded (panels other than Log load on first open).
   await page.waitForFunction(
     (name: string) =>
-      [...document.querySelectorAll('[role=tab]')].some(
-        tab => tab.getAttribute('aria-selected') === 'true' && tab.textContent.startsWith(name),
-      ),
+      [...document.querySelectorAll('[role=tab]')].some(tab => {
+        const panel = document.getElementById(tab.getAttribute('aria-controls') ?? '');
+        return (
+          tab.getAttribute('aria-selected') === 'true' &&
+          tab.textContent.startsWith(name) &&
+          panel !== null &&
+          panel.querySelector('[data-panel-loading]') === null
+        );
+      }),
     {},
     label,
   );

@@ -1,4 +1,5 @@
 import {afterEach, describe, expect, it, vi} from 'vitest';
+import {decodeInline} from '../../src/renderer/src/connection/decode.js';
 import {takeToken, tokenFromFragment} from '../../src/renderer/src/connection/token.js';
 import {
   MISSING_TOKEN_MESSAGE,
@@ -99,6 +100,7 @@ function setup(probe: 'ok' | 'unauthorized' | 'unreachable' = 'ok') {
       return socket;
     },
     probe: () => Promise.resolve(probe),
+    decode: decodeInline,
     initialBackoffMs: 10,
     maxBackoffMs: 40,
   });
@@ -142,9 +144,63 @@ describe('WebSocketConnection', () => {
         created.push(1);
         return new FakeSocket('', []);
       },
+      decode: decodeInline,
     });
     expect(connection.status).toEqual({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
     expect(created).toEqual([]);
+  });
+
+  it('connects at once while the decoder loads; what arrives meanwhile is checked, in order', async () => {
+    const sockets: FakeSocket[] = [];
+    let arrive: (decode: typeof decodeInline) => void = () => undefined;
+    const connection = new WebSocketConnection({
+      origin: 'http://127.0.0.1:7624',
+      token: 'secret-token',
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols);
+        sockets.push(socket);
+        return socket;
+      },
+      decode: new Promise(resolve => (arrive = resolve)),
+    });
+    const batches: EventBatch[] = [];
+    connection.subscribe(0, batch => batches.push(batch));
+    expect(sockets).toHaveLength(1);
+    const socket = sockets[0];
+    socket?.open();
+    expect(connection.status).toEqual({state: 'open'});
+    await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c1', 'click')], 1)});
+    await socket?.receive('{"kind":"batch","batch":{"not":"a batch"}}');
+    await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c2', 'click')], 2)});
+    expect(batches).toEqual([]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    arrive(decodeInline);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    // The malformed one is dropped by the checks; the others arrive in order.
+    expect(batches.flatMap(batch => batch.events.map(envelope => envelope.seq))).toEqual([1, 2]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+  });
+
+  it('closes when the decoder cannot load', async () => {
+    const sockets: FakeSocket[] = [];
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const connection = new WebSocketConnection({
+      origin: 'http://127.0.0.1:7624',
+      token: 'secret-token',
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols);
+        sockets.push(socket);
+        return socket;
+      },
+      decode: Promise.reject(new Error('Failed to fetch dynamically imported module')),
+    });
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(sockets.at(-1)?.readyState).toBe(3);
+    expect(connection.status).toEqual({state: 'closed'});
+    expect(String(errors.mock.calls[0]?.[0])).toContain('could not load its message checks');
+    errors.mockRestore();
+    expect(await connection.command({type: 'getState'})).toMatchObject({ok: false});
   });
 
   it('reports a refused token (checked over HTTP) and stops retrying', async () => {
@@ -246,6 +302,7 @@ describe('a malformed token (the "<token>" placeholder opened as printed)', () =
     const connection = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
       token,
+      decode: decodeInline,
       createSocket: () => {
         created++;
         throw new Error("Failed to construct 'WebSocket': The subprotocol is invalid");
@@ -257,6 +314,7 @@ describe('a malformed token (the "<token>" placeholder opened as printed)', () =
     const refused = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
       token: 'well-formed-token-0123',
+      decode: decodeInline,
       createSocket: () => {
         throw new Error('SyntaxError');
       },

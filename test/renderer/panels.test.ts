@@ -10,9 +10,10 @@ describe('client setup snippets', () => {
   const setups = clientSetups('http://127.0.0.1:7624/mcp', 'TOKEN123');
   const byId = (id: string): string => setups.find(setup => setup.id === id)?.text ?? '';
 
-  it('Claude Code: claude mcp add with the bearer header', () => {
+  it('Claude Code: claude mcp add for the user scope, with the bearer header', () => {
+    expect(SERVER_NAME).toBe('mcp-browser-inspector');
     expect(byId('claude-code')).toBe(
-      `claude mcp add --transport http ${SERVER_NAME} http://127.0.0.1:7624/mcp --header "Authorization: Bearer TOKEN123"`,
+      `claude mcp add --scope user --transport http ${SERVER_NAME} http://127.0.0.1:7624/mcp --header "Authorization: Bearer TOKEN123"`,
     );
   });
 

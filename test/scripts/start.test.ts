@@ -201,7 +201,7 @@ describe('npm start (scripts/start.mjs)', () => {
                 return [];
               }
             })
-            .find(info => info.appDir === ROOT && isAlive(info.pid));
+            .find(info => info.appDir === path.join(ROOT, 'out', 'main') && isAlive(info.pid));
           return found?.pid;
         },
         15_000,

@@ -219,17 +219,14 @@ export const lighthouseAudit = definePageTool({
         `Lighthouse cannot load ${url || 'this page'} in navigation mode. Navigate the page to the site to audit (navigate_page) first, or use mode "snapshot".`,
       );
     }
-    const [lighthouse, constants] = await Promise.all([
-      import('lighthouse'),
-      import('lighthouse/core/config/constants.js'),
-    ]);
+    const lighthouse = await import('./lighthouseRuntime.js');
     const flags: Lighthouse.Flags = {
       onlyCategories: CATEGORIES,
       output: ['json', 'html'],
       maxWaitForLoad: LOAD_WAIT_MS,
       formFactor: device,
       screenEmulation: {...SCREENS[device]},
-      emulatedUserAgent: constants.userAgents[device],
+      emulatedUserAgent: lighthouse.userAgents[device],
     };
     let result: Lighthouse.RunnerResult | undefined;
     try {

@@ -7,7 +7,6 @@ import './styles/theme.css';
 import './styles/app.css';
 import {StrictMode} from 'react';
 import {createRoot} from 'react-dom/client';
-import {z} from 'zod';
 import {App} from './app/App.js';
 import {bindStore} from './app/bootstrap.js';
 import {InspectorContext, type InspectorServices} from './app/InspectorContext.js';
@@ -15,16 +14,21 @@ import {selectConnection} from './connection/selectConnection.js';
 import {InspectorStore} from './store/InspectorStore.js';
 import {UiStore} from './store/UiStore.js';
 
-// The CSP forbids eval: tell zod not to probe for it (the probe itself logs a CSP violation).
-z.config({jitless: true});
+// The zod checks of server messages are the biggest part of this UI's code and the first paint
+// does not need them: fetch them in parallel with it.
+const checks = import('./connection/protocolChecks.js');
 
 const services: InspectorServices = {
   // Listeners hear about changes once per frame however many batches arrived.
   store: new InspectorStore(undefined, notify => requestAnimationFrame(notify)),
   ui: new UiStore(),
-  connection: selectConnection(),
+  connection: selectConnection(checks.then(module => module.decodeInline)),
 };
-bindStore(services.connection, services.store);
+bindStore(
+  services.connection,
+  services.store,
+  checks.then(module => module.checkState),
+);
 
 const root = document.getElementById('root');
 if (root) {

@@ -1,7 +1,7 @@
 /**
  * The app frame: header (connection state), the tab strip from the panel registry, and the open
  * panel. Panels mount on first visit and stay mounted (hidden) so filters and scroll survive a
- * tab switch.
+ * tab switch; most load their code on first visit (see panels.tsx).
  */
 import {useState} from 'react';
 import {APP_NAME} from '../../../shared/constants.js';

@@ -72,6 +72,9 @@ function Tab(props: {
       tabIndex={selected ? 0 : -1}
       className="tabs__tab"
       onClick={props.onSelect}
+      // Fetch the panel's code as soon as the user heads for its tab.
+      onPointerEnter={panel.preload}
+      onFocus={panel.preload}
     >
       {panel.label}
       {badge === undefined ? null : (

@@ -3,24 +3,28 @@
  * server may have restarted), and one event subscription that resumes where it left off.
  */
 import type {InspectorConnection} from '../../../shared/connection.js';
-import {inspectorStateSchema} from '../../../shared/protocol.js';
+import type {InspectorState} from '../../../shared/protocol.js';
 import type {InspectorStore} from '../store/InspectorStore.js';
 
-export function bindStore(connection: InspectorConnection, store: InspectorStore): () => void {
+/** Checks a getState reply (connection/protocolChecks.ts, loaded after the first paint). */
+export type StateCheck = (value: unknown) => InspectorState | undefined;
+
+export function bindStore(
+  connection: InspectorConnection,
+  store: InspectorStore,
+  checkState: Promise<StateCheck>,
+): () => void {
   const stopStatus = connection.onStatus(status => {
     store.setConnection(status);
     if (status.state === 'open') {
-      void connection.command({type: 'getState'}).then(reply => {
-        if (!reply.ok) {
-          return;
-        }
-        const state = inspectorStateSchema.safeParse(reply.value);
-        if (state.success) {
-          store.applyState(state.data);
-        } else {
-          console.warn('The server sent a state this UI does not understand.', state.error.issues);
-        }
-      });
+      void Promise.all([connection.command({type: 'getState'}), checkState]).then(
+        ([reply, check]) => {
+          const state = reply.ok ? check(reply.value) : undefined;
+          if (state) {
+            store.applyState(state);
+          }
+        },
+      );
     }
   });
   const stopEvents = connection.subscribe(0, batch => store.applyBatch(batch));

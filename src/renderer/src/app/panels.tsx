@@ -1,55 +1,97 @@
 /**
  * The panel registry: one entry per tab. A panel is a component with no props; it reads the store
  * through hooks (see src/renderer/README.md). Order here is the tab order.
+ *
+ * Only the Log panel (the one that opens first) is in the first-paint bundle. Every other panel is
+ * its own chunk, fetched when its tab is first pointed at, focused or opened; the schema form
+ * (rjsf, the biggest chunk) follows the panels that show forms.
  */
 import type {ComponentType} from 'react';
-import {ConnectionPanel} from '../features/connection/ConnectionPanel.js';
 import {LogPanel} from '../features/log/LogPanel.js';
-import {PagesPanel} from '../features/pages/PagesPanel.js';
-import {RunPanel} from '../features/run/RunPanel.js';
-import {TelemetryPanel} from '../features/telemetry/TelemetryPanel.js';
-import {ToolsPanel} from '../features/tools/ToolsPanel.js';
-import {WebMcpPanel} from '../features/webmcp/WebMcpPanel.js';
 import type {InspectorSnapshot} from '../store/InspectorStore.js';
+import {lazyComponent} from '../ui/lazyComponent.js';
+import {preloadSchemaForm} from '../ui/SchemaForm.js';
+import {panelPlaceholder} from './PanelPlaceholder.js';
 import type {PanelId} from './panelIds.js';
 
 export interface PanelDefinition {
   id: PanelId;
   label: string;
   component: ComponentType;
+  /** Starts fetching the panel's code (a no-op once loaded, or for a panel in the main bundle). */
+  preload: () => void;
   /** A short count shown on the tab (must be cheap and return a primitive). */
   badge?: (snapshot: InspectorSnapshot) => string | undefined;
 }
+
+type PanelCode = Pick<PanelDefinition, 'component' | 'preload'>;
+
+/** A panel whose code is its own chunk, fetched on first open (or when its tab is headed for). */
+function lazyPanel(label: string, load: () => Promise<ComponentType>): PanelCode {
+  const lazy = lazyComponent(load, panelPlaceholder(label));
+  return {component: lazy.Component, preload: lazy.preload};
+}
+
+const inMainBundle = (component: ComponentType): PanelCode => ({
+  component,
+  preload: () => undefined,
+});
 
 export const PANELS: readonly PanelDefinition[] = [
   {
     id: 'log',
     label: 'Log',
-    component: LogPanel,
+    ...inMainBundle(LogPanel),
     badge: snapshot => (snapshot.log.size > 0 ? String(snapshot.log.size) : undefined),
   },
   {
     id: 'tools',
     label: 'Tools',
-    component: ToolsPanel,
+    ...lazyPanel('Tools', () => import('../features/tools/ToolsPanel.js').then(m => m.ToolsPanel)),
     badge: snapshot => {
       const enabled = snapshot.tools.tools.filter(tool => tool.enabled).length;
       return snapshot.tools.tools.length > 0 ? String(enabled) : undefined;
     },
   },
-  {id: 'run', label: 'Run', component: RunPanel},
+  {
+    id: 'run',
+    label: 'Run',
+    // Its form shows at once: fetch the schema form alongside.
+    ...lazyPanel('Run', () => {
+      preloadSchemaForm();
+      return import('../features/run/RunPanel.js').then(m => m.RunPanel);
+    }),
+  },
   {
     id: 'pages',
     label: 'Pages',
-    component: PagesPanel,
+    ...lazyPanel('Pages', () => import('../features/pages/PagesPanel.js').then(m => m.PagesPanel)),
     badge: snapshot => (snapshot.pages.length > 0 ? String(snapshot.pages.length) : undefined),
   },
-  {id: 'telemetry', label: 'Telemetry', component: TelemetryPanel},
+  {
+    id: 'telemetry',
+    label: 'Telemetry',
+    ...lazyPanel('Telemetry', () =>
+      import('../features/telemetry/TelemetryPanel.js').then(m => m.TelemetryPanel),
+    ),
+  },
   {
     id: 'connection',
     label: 'Connection',
-    component: ConnectionPanel,
+    ...lazyPanel('Connection', () =>
+      import('../features/connection/ConnectionPanel.js').then(m => m.ConnectionPanel),
+    ),
     badge: snapshot => (snapshot.clients.length > 0 ? String(snapshot.clients.length) : undefined),
   },
-  {id: 'webmcp', label: 'WebMCP', component: WebMcpPanel},
+  {
+    id: 'webmcp',
+    label: 'WebMCP',
+    // Forms show only when a tool is opened: fetch the schema form once the list can render.
+    ...lazyPanel('WebMCP', () =>
+      import('../features/webmcp/WebMcpPanel.js').then(m => {
+        preloadSchemaForm();
+        return m.WebMcpPanel;
+      }),
+    ),
+  },
 ];

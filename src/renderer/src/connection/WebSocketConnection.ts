@@ -20,7 +20,7 @@ import type {
   LiveFrame,
   ServerMessage,
 } from '../../../shared/protocol.js';
-import {decodeInline, type Decoder} from './decode.js';
+import type {Decoder} from './decode.js';
 import {isWellFormedToken} from './token.js';
 
 export interface SocketLike {
@@ -40,8 +40,12 @@ export interface WebSocketConnectionOptions {
   createSocket?: (url: string, protocols: string[]) => SocketLike;
   /** Checks the token over HTTP after a failed upgrade: browsers hide the 401 from a WebSocket. */
   probe?: (url: string, token: string) => Promise<'ok' | 'unauthorized' | 'unreachable'>;
-  /** Parses and validates a server message (the page passes a worker-backed decoder). */
-  decode?: Decoder;
+  /**
+   * Parses and validates a server message. It may still be loading (the zod checks load alongside
+   * the first paint): the socket connects at once and what arrives meanwhile waits, in order, to
+   * be checked. No message is ever taken unchecked.
+   */
+  decode: Decoder | Promise<Decoder>;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
 }
@@ -76,9 +80,12 @@ interface PendingCommand {
 }
 
 export class WebSocketConnection implements InspectorConnection {
-  readonly #options: Required<Omit<WebSocketConnectionOptions, 'token'>> & {
+  readonly #options: Required<Omit<WebSocketConnectionOptions, 'token' | 'decode'>> & {
     token: string | undefined;
   };
+  #decode: Decoder | undefined;
+  /** Messages received before the decoder loaded, oldest first. */
+  #undecoded: string[] = [];
   #socket: SocketLike | undefined;
   #status: ConnectionStatus = {state: 'connecting'};
   readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
@@ -98,7 +105,6 @@ export class WebSocketConnection implements InspectorConnection {
     this.#options = {
       createSocket: (url, protocols) => new WebSocket(url, protocols),
       probe: defaultProbe,
-      decode: decodeInline,
       initialBackoffMs: 250,
       maxBackoffMs: 5_000,
       ...options,
@@ -110,6 +116,26 @@ export class WebSocketConnection implements InspectorConnection {
     if (!isWellFormedToken(options.token)) {
       this.#setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
       return;
+    }
+    const decode = options.decode;
+    if (typeof decode === 'function') {
+      this.#decode = decode;
+    } else {
+      decode.then(
+        loaded => {
+          this.#decode = loaded;
+          for (const data of this.#undecoded.splice(0)) {
+            this.#receive(data);
+          }
+        },
+        (error: unknown) => {
+          console.error(
+            'The inspector could not load its message checks; reload the page once the server is running.',
+            error,
+          );
+          this.close();
+        },
+      );
     }
     this.#connect();
   }
@@ -166,6 +192,7 @@ export class WebSocketConnection implements InspectorConnection {
     clearTimeout(this.#retryTimer);
     this.#socket?.close(1000, 'closed by the inspector');
     this.#socket = undefined;
+    this.#undecoded = [];
     this.#failPending(this.#unavailableText());
     this.#setStatus({state: 'closed'});
   }
@@ -290,7 +317,11 @@ export class WebSocketConnection implements InspectorConnection {
     if (typeof data !== 'string') {
       return;
     }
-    const message = this.#options.decode(data);
+    if (this.#decode === undefined) {
+      this.#undecoded.push(data);
+      return;
+    }
+    const message = this.#decode(data);
     if (message && !this.#closed) {
       this.#handle(message);
     }

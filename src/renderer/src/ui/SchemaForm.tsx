@@ -1,87 +1,29 @@
 /**
  * The one way the UI renders a form from a JSON schema (tool arguments, WebMCP tool input): rjsf
- * with the CSP-safe validator, errors shown inline under each field, objects only.
+ * with the CSP-safe validator, errors shown inline under each field, objects only. rjsf is
+ * fetched when the first form is shown (RjsfForm.tsx); these helpers are not.
  */
-import Form from '@rjsf/core';
-import type {RJSFSchema, UiSchema} from '@rjsf/utils';
-import {revealInvisible} from './revealInvisible.js';
-import {cfWorkerValidator} from './schemaValidator.js';
+import {type SchemaFormProps} from './formValues.js';
+import {lazyComponent} from './lazyComponent.js';
 
-export type FormValues = Record<string, unknown>;
+export {isFormValues, isSchemaObject, type FormValues, type SchemaFormProps} from './formValues.js';
+export {displaySchema} from './displaySchema.js';
 
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const form = lazyComponent<SchemaFormProps>(
+  () => import('./RjsfForm.js').then(module => module.RjsfForm),
+  error =>
+    error === undefined ? (
+      <p className="muted" role="status" data-form-loading="">
+        Loading the form…
+      </p>
+    ) : (
+      <p className="notice notice--error" role="alert">
+        The form could not be loaded: {error}. Check that the inspector server is still running,
+        then reload the inspector.
+      </p>
+    ),
+);
 
-export function isFormValues(value: unknown): value is FormValues {
-  return isPlainObject(value);
-}
-
-/** Only an object schema can be rendered as a form. */
-export function isSchemaObject(value: unknown): value is RJSFSchema {
-  return isPlainObject(value);
-}
-
-type SchemaDefinition = NonNullable<RJSFSchema['properties']>[string];
-
-/**
- * The schema as shown: labels and descriptions (page-supplied text) with invisible and bidi
- * characters made visible. Property names and values are left alone, so what is sent is unchanged.
- */
-export function displaySchema(schema: RJSFSchema): RJSFSchema {
-  const shown: RJSFSchema = {...schema};
-  if (schema.title !== undefined) {
-    shown.title = revealInvisible(schema.title);
-  }
-  if (schema.description !== undefined) {
-    shown.description = revealInvisible(schema.description);
-  }
-  if (schema.properties) {
-    const properties: Record<string, SchemaDefinition> = {};
-    for (const [key, child] of Object.entries(schema.properties)) {
-      properties[key] =
-        typeof child === 'boolean'
-          ? child
-          : {...displaySchema(child), title: revealInvisible(child.title ?? key)};
-    }
-    shown.properties = properties;
-  }
-  if (
-    schema.items !== undefined &&
-    !Array.isArray(schema.items) &&
-    typeof schema.items !== 'boolean'
-  ) {
-    shown.items = displaySchema(schema.items);
-  }
-  return shown;
-}
-
-export function SchemaForm(props: {
-  schema: RJSFSchema;
-  uiSchema: UiSchema;
-  formData: FormValues;
-  idPrefix: string;
-  onChange: (values: FormValues) => void;
-  onSubmit: (values: FormValues) => void;
-}): React.JSX.Element {
-  const {onChange, onSubmit} = props;
-  return (
-    <Form
-      schema={displaySchema(props.schema)}
-      uiSchema={props.uiSchema}
-      formData={props.formData}
-      validator={cfWorkerValidator}
-      noHtml5Validate
-      showErrorList={false}
-      idPrefix={props.idPrefix}
-      onChange={event => {
-        if (isFormValues(event.formData)) {
-          onChange(event.formData);
-        }
-      }}
-      onSubmit={event => {
-        onSubmit(isFormValues(event.formData) ? event.formData : {});
-      }}
-    />
-  );
-}
+export const SchemaForm = form.Component;
+/** Fetches rjsf ahead of the first form (e.g. when a panel with forms opens). */
+export const preloadSchemaForm = form.preload;

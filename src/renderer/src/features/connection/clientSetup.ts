@@ -2,6 +2,7 @@
  * Ready-made setup for common MCP clients, for the MCP URL and token of this server. The token is
  * a parameter so the UI can show a masked version and copy the real one.
  */
+/** The name clients know this server by: the same in README.md's setup. */
 export const SERVER_NAME = 'mcp-browser-inspector';
 
 export interface ClientSetup {
@@ -25,7 +26,8 @@ export function clientSetups(mcpUrl: string, token: string): ClientSetup[] {
       id: 'claude-code',
       client: 'Claude Code',
       where: 'Run in a terminal',
-      text: `claude mcp add --transport http ${SERVER_NAME} ${shellQuote(mcpUrl)} --header "Authorization: ${authorization}"`,
+      // --scope user: available in every project, like the README's setup.
+      text: `claude mcp add --scope user --transport http ${SERVER_NAME} ${shellQuote(mcpUrl)} --header "Authorization: ${authorization}"`,
     },
     {
       id: 'cursor',

@@ -4,6 +4,7 @@
  * offline. Every line read back is validated like a live event: the file may come from anywhere.
  */
 import {z} from 'zod';
+import '../../zodSetup.js';
 import {eventEnvelopeSchema, type EventEnvelope} from '../../../../shared/protocol.js';
 import {CallLog} from '../../store/CallLog.js';
 import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js';

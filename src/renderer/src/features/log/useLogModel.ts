@@ -8,7 +8,10 @@ import {useInspector, useSnapshot, useUi} from '../../app/InspectorContext.js';
 import type {CallRecord} from '../../store/CallLog.js';
 import {eventsOf} from '../../store/InspectorStore.js';
 import {EMPTY_FILTER, isEmptyFilter, type LogFilter, LogQuery} from '../../store/LogQuery.js';
-import {parseSession, serializeSession, SessionFileError, sessionFileName} from './sessionFile.js';
+import type * as SessionFile from './sessionFile.js';
+
+/** Session files carry their own zod checks: loaded on first export or import, not at start. */
+const loadSessionFile = (): Promise<typeof SessionFile> => import('./sessionFile.js');
 
 export interface LogModel {
   offline: {fileName: string; exportedAt?: string | undefined} | undefined;
@@ -111,16 +114,28 @@ export function useLogModel(): LogModel {
       ui.selectCall(undefined);
     },
     exportSession: () => {
+      // The events as they are at the click, whatever arrives while the module loads.
       const events = offline ? eventsOf(offline.log, offline.telemetry) : store.exportEvents();
-      const text = serializeSession(events, {
-        exportedAt: new Date(),
-        serverVersion: offline?.serverVersion ?? serverVersion,
-      });
-      downloadText(sessionFileName(new Date()), text, 'application/x-ndjson');
+      const exportedAt = new Date();
+      loadSessionFile().then(
+        ({serializeSession, sessionFileName}) => {
+          const text = serializeSession(events, {
+            exportedAt,
+            serverVersion: offline?.serverVersion ?? serverVersion,
+          });
+          downloadText(sessionFileName(exportedAt), text, 'application/x-ndjson');
+        },
+        (error: unknown) =>
+          setNotice(
+            `Could not export the session: ${error instanceof Error ? error.message : String(error)}. Check that the inspector server is running, then try again.`,
+          ),
+      );
     },
     importFile: async file => {
+      let sessionFile: typeof SessionFile | undefined;
       try {
-        const parsed = parseSession(file.name, await file.text());
+        sessionFile = await loadSessionFile();
+        const parsed = sessionFile.parseSession(file.name, await file.text());
         store.openOffline(parsed.session);
         ui.selectCall(undefined);
         setNotice(
@@ -130,7 +145,7 @@ export function useLogModel(): LogModel {
         );
       } catch (error) {
         setNotice(
-          error instanceof SessionFileError
+          sessionFile !== undefined && error instanceof sessionFile.SessionFileError
             ? error.message
             : `Could not open ${file.name}: ${error instanceof Error ? error.message : String(error)}`,
         );
