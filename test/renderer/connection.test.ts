@@ -155,7 +155,7 @@ describe('WebSocketConnection', () => {
     let arrive: (decode: typeof decodeInline) => void = () => undefined;
     const connection = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
-      token: 'secret-token',
+      token: 'secret-token-0123456789',
       createSocket: (url, protocols) => {
         const socket = new FakeSocket(url, protocols);
         sockets.push(socket);
@@ -187,7 +187,7 @@ describe('WebSocketConnection', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const connection = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
-      token: 'secret-token',
+      token: 'secret-token-0123456789',
       createSocket: (url, protocols) => {
         const socket = new FakeSocket(url, protocols);
         sockets.push(socket);

@@ -94,6 +94,8 @@ describe('the packed tarball', () => {
         'out/node/THIRD_PARTY_NOTICES.md',
         'out/renderer/index.html',
         'out/renderer/THIRD_PARTY_NOTICES.md',
+        'out/heap/heapSnapshotWorker.js',
+        'out/heap/LICENSE.chrome-devtools-frontend',
       ]),
     );
     const unexpected = paths.filter(
@@ -101,6 +103,7 @@ describe('the packed tarball', () => {
         !['package.json', 'README.md', 'LICENSE'].includes(file) &&
         !/^out\/node\/(cli|chunks)\/[^/]+\.js$/.test(file) &&
         file !== 'out/node/THIRD_PARTY_NOTICES.md' &&
+        !/^out\/heap\/(heapSnapshotWorker\.js|LICENSE\.chrome-devtools-frontend)$/.test(file) &&
         !file.startsWith('out/renderer/'),
     );
     expect(unexpected).toEqual([]);
@@ -164,7 +167,16 @@ describe('the installed mcp-browser-inspector --stdio', () => {
     }
     const transport = new StdioClientTransport({
       command: bin,
-      args: ['--stdio', '--headless', '--isolated', '--port', '0', '--readyFile', readyFile],
+      args: [
+        '--stdio',
+        '--headless',
+        '--isolated',
+        '--memoryDebugging',
+        '--port',
+        '0',
+        '--readyFile',
+        readyFile,
+      ],
       // Run from elsewhere than the repo: nothing to find in a node_modules around the cwd.
       cwd: work,
       env: {
@@ -202,6 +214,19 @@ describe('the installed mcp-browser-inspector --stdio', () => {
     expect(snapshot.text).toContain('heading "Served by the package"');
     expect(snapshot.text).toContain('button "Press"');
   });
+
+  it('analyses a heap snapshot with the bundled heap worker', async () => {
+    const file = path.join(os.tmpdir(), `mbi-package-${process.pid}.heapsnapshot`);
+    try {
+      const taken = await call(client, 'take_heapsnapshot', {pageId: 1, filePath: file});
+      expect(taken.isError, taken.text).toBe(false);
+      const summary = await call(client, 'get_heapsnapshot_summary', {filePath: file});
+      expect(summary.isError, summary.text).toBe(false);
+      expect(summary.text).toContain('Statistics');
+    } finally {
+      fs.rmSync(file, {force: true});
+    }
+  }, 60_000);
 
   it('runs Lighthouse and a performance trace from their bundled chunks', async () => {
     const audit = await call(client, 'lighthouse_audit', {pageId: 1, mode: 'snapshot'});
