@@ -168,6 +168,18 @@ function stateWords(node: TreeNode, isRoot: boolean, base: URL | undefined): str
   return words.sort();
 }
 
+/** Containers whose content is printed below them: a name taken from that content says it twice. */
+const ROLES_NAMED_BY_CHILDREN = new Set(['row']);
+
+function nameFromContents(node: TreeNode): boolean {
+  const used = (node.ax.name?.sources ?? []).find(
+    source =>
+      source.superseded !== true &&
+      (source.value !== undefined || source.attributeValue !== undefined),
+  );
+  return used?.type === 'contents';
+}
+
 export function formatNode(
   node: TreeNode,
   uid: string,
@@ -182,7 +194,7 @@ export function formatNode(
         ? ''
         : node.role;
   let line = role ? `${uid} ${role}` : uid;
-  if (node.name) {
+  if (node.name && !(ROLES_NAMED_BY_CHILDREN.has(node.role) && nameFromContents(node))) {
     line += ` ${quote(node.name)}`;
   }
   const value = axString(node.ax.value);

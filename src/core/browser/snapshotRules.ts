@@ -222,6 +222,10 @@ export function isInteresting(node: TreeNode, insideControl: boolean): boolean {
   if (node.role === 'option' || carriesState(node)) {
     return true;
   }
+  // A table row whose cells hold controls ("Edit" in every row) says which record a control is for.
+  if (node.role === 'row' && hasFocusableDescendant(node)) {
+    return true;
+  }
   if (NAMED_CONTAINERS.has(node.role) && node.name !== '') {
     return true;
   }

@@ -276,6 +276,21 @@ describe('containers (3)', () => {
     expect(cells[0]).toContain('"2024-01-02"');
   });
 
+  it('table rows that hold controls are shown, so the buttons of each row are told apart', async () => {
+    const {id, snapshot} = await open('table.html');
+    const rows = snapshot.split('\n').filter(line => / row( |$)/.test(line));
+    // The three user rows hold buttons; the header row and the plain table's row do not.
+    expect(rows).toHaveLength(3);
+    // A row named after its cells says nothing its children do not: no name printed.
+    expect(rows.every(line => !line.includes('"'))).toBe(true);
+    const bobRow = childrenOf(snapshot, rows[1] ?? '').join('\n');
+    expect(bobRow).toContain('"Bob"');
+    await act(fx.client, 'click', {pageId: id, uid: uidOf(bobRow, 'button "Delete"')});
+    expect(await evaluate(fx.client, id, '() => document.getElementById("out").textContent')).toBe(
+      'Deleted Bob',
+    );
+  });
+
   it('messy markup: image links, div buttons, unlabeled controls; hidden content stays out', async () => {
     const {id, snapshot} = await open('messy.html');
     expect(childrenOf(snapshot, 'link "Acme home"').join('\n')).toContain('image "Acme home"');
