@@ -269,7 +269,7 @@ async function requestBodyLines(request: HTTPRequest, options: DetailOptions): P
   }
   // The copy puppeteer kept from the request event survives navigations; fetching may not.
   const data =
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the sync copy is the one that survives
     request.postData() ??
     (await bounded(request.fetchPostData(), options.signal).catch(() => undefined));
   if (data === undefined) {
