@@ -32,7 +32,7 @@ import {attachInspectorSocket} from './inspector/InspectorSocket.js';
 import {DEFAULT_WATCHER, LiveView} from './inspector/LiveView.js';
 import {BrowserFileRoots} from './files/roots.js';
 import {TemporaryFiles} from './files/temporary.js';
-import {FileAccess, type FileAccessShared} from './mcp/files.js';
+import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
 import {McpSession} from './mcp/McpSession.js';
 import {resultView, ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';

@@ -27,7 +27,7 @@ import {
   settingsToArgs,
   updateSettings,
   type Settings,
-} from '../core/config/settings.js';
+} from './settings.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';

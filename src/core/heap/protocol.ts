@@ -4,7 +4,7 @@
  * worker thread is a boundary like any other.
  */
 import {z} from 'zod';
-import type {PageRequest} from '../mcp/pageWindow.js';
+import type {PageRequest} from '../../shared/pageWindow.js';
 
 export const HEAP_SNAPSHOT_FILTERS = [
   'objectsRetainedByDetachedDomNodes',

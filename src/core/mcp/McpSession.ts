@@ -19,7 +19,7 @@ import {
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserView} from '../browser/BrowserSession.js';
-import {FileAccess, type FileAccessShared, type RootsSource} from './files.js';
+import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 

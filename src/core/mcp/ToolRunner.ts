@@ -18,10 +18,10 @@ import type {TelemetryRecorder} from '../telemetry/TelemetryRecorder.js';
 import type {Tool} from '../tools/definition.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
-import type {FileAccess} from './files.js';
+import type {FileAccess} from '../files/FileAccess.js';
 import {decorateResponse} from './decorators.js';
 import {renderResponse} from './render.js';
-import {ResponseBuilder} from './ResponseBuilder.js';
+import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 
 export {LOCK_WAIT_MS} from '../browser/lock.js';
 /** After a cancel, the lock is held at most this long for the handler to wind down. */

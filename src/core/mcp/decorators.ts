@@ -3,7 +3,7 @@
  * features to any response that concerns a page.
  */
 import type {PageState} from '../browser/PageState.js';
-import type {ResponseBuilder} from './ResponseBuilder.js';
+import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 
 export type ResponseDecorator = (response: ResponseBuilder, page: PageState) => void;
 

@@ -6,8 +6,8 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/PageRegistry.js';
 import {takeSnapshot} from '../browser/snapshot.js';
-import type {FileAccess} from './files.js';
-import {SECTION_ORDER, type ResponseBuilder} from './ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 
 const TITLE_LIMIT = 50;
 

@@ -24,8 +24,8 @@ import {
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {inPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
-import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {paginate, paginationLines, pagingParams} from './response/pagination.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
 import {inlineText, renderWorkerConsole, type ConsoleListOptions} from './workerConsole.js';

@@ -13,7 +13,7 @@ import {callFunctionInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
 import {releaseObject, resolveUid} from '../browser/elements.js';
 import type {PageState} from '../browser/PageState.js';
 import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
-import {paginate, paginationLines} from '../mcp/pagination.js';
+import {paginate, paginationLines} from './response/pagination.js';
 import {definePageTool, type Tool} from './definition.js';
 
 type CSSStyle = Protocol.CSS.CSSStyle;

@@ -9,8 +9,8 @@ import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import type {PageState} from '../browser/PageState.js';
 import type {ServerConfig} from '../config/flags.js';
-import type {FileAccess} from '../mcp/files.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {EngineServices} from './services.js';
 
 export interface ToolCall<P> {

@@ -21,7 +21,7 @@ import {
 import {DialogOpenedError, evaluateInPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
 import {registerResponseDecorator} from '../mcp/decorators.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
 
 registerResponseDecorator((response, page) => {

@@ -38,9 +38,9 @@ import {
   retainingPathsSchema,
   summarySchema,
 } from '../heap/protocol.js';
-import {paginationLines} from '../mcp/pagination.js';
-import {pageWindow, type PageRequest} from '../mcp/pageWindow.js';
-import {SECTION_ORDER, type ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import {paginationLines} from './response/pagination.js';
+import {pageWindow, type PageRequest} from '../../shared/pageWindow.js';
+import {SECTION_ORDER, type ResponseBuilder} from './response/ResponseBuilder.js';
 import {defineTool, type Tool, type ToolCall} from './definition.js';
 
 const HEADER = '## Heap Snapshot Data';

@@ -20,7 +20,7 @@ import {parseKeyCombo} from '../browser/keyboard.js';
 import type {PageState} from '../browser/PageState.js';
 import {actAndSettle, settleDom, type SettleOutcome} from '../browser/settle.js';
 import {actionTimeout, settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotSchema, type PageToolCall} from './definition.js';
 
 const uidParam = z.string().describe('uid of the element, from the latest snapshot.');

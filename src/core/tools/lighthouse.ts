@@ -7,8 +7,8 @@ import path from 'node:path';
 import type * as Lighthouse from 'lighthouse';
 import {z} from 'zod';
 import {reapplyEmulation} from '../browser/emulationState.js';
-import {temporaryFileNote} from '../mcp/files.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {temporaryFileNote} from '../files/FileAccess.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 
 /** Performance is left to traces (performance_start_trace). */

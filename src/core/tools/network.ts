@@ -15,9 +15,9 @@ import {
 } from '../browser/collectors/NetworkCollector.js';
 import {abortable, withTimeout} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
-import type {FileAccess} from '../mcp/files.js';
-import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import {paginate, paginationLines, pagingParams} from './response/pagination.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
 

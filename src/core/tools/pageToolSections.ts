@@ -3,7 +3,7 @@
  * and in list_pages, when their categories are on. Features register a provider here.
  */
 import type {PageState} from '../browser/PageState.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {ToolCall} from './definition.js';
 
 export type PageToolSectionProvider = (

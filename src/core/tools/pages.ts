@@ -9,7 +9,7 @@ import {WORKSPACE_REMEDY} from '../files/roots.js';
 
 import {settleDom} from '../browser/settle.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
 import {pageToolSections} from './pageToolSections.js';
 

@@ -12,7 +12,7 @@ import {
 } from '../browser/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/flags.js';
-import {temporaryFileNote} from '../mcp/files.js';
+import {temporaryFileNote} from '../files/FileAccess.js';
 import {definePageTool} from './definition.js';
 
 /** Larger images go to a file instead of the context (chrome-devtools-mcp uses the same limit). */

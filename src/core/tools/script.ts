@@ -20,8 +20,8 @@ import {
 } from '../browser/evaluation.js';
 import {actAndSettle} from '../browser/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {FileAccess} from '../mcp/files.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
 
 export class ScriptError extends Error {}

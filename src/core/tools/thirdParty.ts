@@ -5,7 +5,7 @@
  */
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {
   discoverEventToolGroups,
   executeEventTool,

@@ -6,7 +6,7 @@
  */
 import {z} from 'zod';
 import type {WebMcpToolView} from '../../shared/protocol.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
 import {registerPageToolSection} from './pageToolSections.js';

@@ -18,7 +18,7 @@ import {
   type SerializedNode,
   type SnapshotDiff,
 } from 'mbi-devtools-heap-snapshot';
-import {pageWindow, type PageRequest} from '../../mcp/pageWindow.js';
+import {pageWindow, type PageRequest} from '../../../shared/pageWindow.js';
 import type {HeapRequest, NodeFilterRequest, WorkerMessage} from '../protocol.js';
 
 const CHUNK_BYTES = 1024 * 1024;

@@ -17,11 +17,11 @@ import {
   isInside,
   resolveRoots,
   WORKSPACE_REMEDY,
-} from '../files/roots.js';
-import {openForReadingInside, openForWritingInside, removeInside} from '../files/safeOpen.js';
-import {TEMPORARY_NOTE, TemporaryFiles} from '../files/temporary.js';
+} from './roots.js';
+import {openForReadingInside, openForWritingInside, removeInside} from './safeOpen.js';
+import {TEMPORARY_NOTE, TemporaryFiles} from './temporary.js';
 
-export {canonicalPath, FileAccessError} from '../files/roots.js';
+export {canonicalPath, FileAccessError} from './roots.js';
 
 export interface RootsSource {
   /** The client's roots as file paths; resolves within the roots timeout. */
