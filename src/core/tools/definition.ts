@@ -9,6 +9,7 @@ import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import type {PageState} from '../browser/PageState.js';
 import type {ServerConfig} from '../config/flags.js';
+import type {ParamKind} from '../telemetry/sanitize.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {EngineServices} from './services.js';
@@ -24,6 +25,8 @@ export interface ToolCall<P> {
   /** The client named the page (pageId); false when the call fell back to the selected page. */
   pageIdGiven: boolean;
   services: EngineServices;
+  /** Adds the sections that list the page's own tools (WebMCP, third-party) for their categories. */
+  addPageToolSections: (response: ResponseBuilder, page: PageState | undefined) => void;
 }
 
 export interface PageToolCall<P> extends ToolCall<P> {
@@ -97,8 +100,6 @@ export type ValidationResult =
       run: (context: ToolRunContext, response: ResponseBuilder) => Promise<void>;
     }
   | {ok: false; message: string};
-
-export type ParamKind = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'other';
 
 /** What shapes a tool's parameters at this moment. */
 export interface SchemaOptions {
