@@ -133,7 +133,7 @@ export class Engine {
       config,
       hub: this.hub,
       telemetry: this.telemetry,
-      services: {hub: this.hub, webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
+      services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
     });
 
     this.catalog.on('changed', () => {
