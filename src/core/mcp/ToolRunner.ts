@@ -19,7 +19,6 @@ import type {Tool} from '../tools/definition.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import type {FileAccess} from '../files/FileAccess.js';
-import {decorateResponse} from './decorators.js';
 import {renderResponse} from './render.js';
 import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 
@@ -228,6 +227,8 @@ export class ToolRunner {
             signal,
             services,
             pageIdGiven: catalog.pageIdRouting && typeof validation.params.pageId === 'number',
+            addPageToolSections: (target, shown) =>
+              catalog.addPageToolSections(target, shown, {session, services}),
             resolvePath: value =>
               tool.filePaths.some(entry => entry.scope === 'localBrowser') && !session.isLocal
                 ? Promise.resolve(value)
@@ -268,7 +269,7 @@ export class ToolRunner {
           .list(session.browser)
           .map(({id, url}) => ({id, url}));
       }
-      decorateResponse(response);
+      catalog.addPageStateSections(response);
       return await renderResponse(response, session.pages, origin.files);
     } finally {
       releaseAll();

@@ -20,16 +20,17 @@ import {
 } from '../browser/emulationState.js';
 import {DialogOpenedError, evaluateInPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
-import {registerResponseDecorator} from '../mcp/decorators.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
+import type {PageStateSection} from './sections.js';
 
-registerResponseDecorator((response, page) => {
+/** The active emulation, repeated in every later response about the page. */
+export const emulationStateSection: PageStateSection = (response, page) => {
   const lines = describeEmulation(page);
   if (lines.length > 0) {
     response.addSection(SECTION_ORDER.emulation, () => lines.join('\n'));
   }
-});
+};
 
 const VIEWPORT_FORMAT =
   'Expected "<width>x<height>[x<devicePixelRatio>][,mobile][,touch][,landscape]", e.g. "390x844x3,mobile,touch"; pass "" to clear.';

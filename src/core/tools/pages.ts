@@ -11,7 +11,6 @@ import {settleDom} from '../browser/settle.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
-import {pageToolSections} from './pageToolSections.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -21,7 +20,7 @@ export const listPages = defineTool({
   schema: {},
   handler: async (call, response) => {
     response.includePages();
-    pageToolSections(call, response, call.session.pages.selected);
+    call.addPageToolSections(response, call.session.pages.selected);
     return Promise.resolve();
   },
 });
@@ -88,7 +87,7 @@ export const newPage = defineTool({
       release();
     }
     response.includePages();
-    pageToolSections(call, response, page);
+    call.addPageToolSections(response, page);
   },
 });
 
@@ -158,7 +157,7 @@ export const navigatePage = definePageTool({
       initScript: call.params.initScript,
     });
     response.includePages();
-    pageToolSections(call, response, call.page);
+    call.addPageToolSections(response, call.page);
   },
 });
 

@@ -9,7 +9,7 @@ import type {WebMcpToolView} from '../../shared/protocol.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
-import {registerPageToolSection} from './pageToolSections.js';
+import type {PageToolSection} from './sections.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
@@ -158,14 +158,15 @@ export const executeWebMcpTool = definePageTool({
   },
 });
 
-registerPageToolSection((call, response, page) => {
-  const webmcp = call.services.webmcp;
+/** The page's WebMCP tools after navigation and in list_pages, while the category is on. */
+export const webmcpToolsSection: PageToolSection = (response, page, context) => {
+  const webmcp = context.services.webmcp;
   if (!webmcp.categoryEnabled('experimentalWebmcp')) {
     return;
   }
   response.addSection(WEBMCP_SECTION_ORDER, async () =>
-    renderWebMcpSection(await webmcp.toolsOf(page), unavailableReason(call)),
+    renderWebMcpSection(await webmcp.toolsOf(page), unavailableReason(context)),
   );
-});
+};
 
 export const webmcpTools: Tool[] = [listWebMcpTools, executeWebMcpTool];
