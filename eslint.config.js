@@ -14,9 +14,66 @@ import globals from 'globals';
  * @param {string} message
  */
 function forbid(patterns, message) {
-  return {
-    'no-restricted-imports': ['error', {patterns: [{group: patterns, message}]}],
-  };
+  return forbidGroups({group: patterns, message});
+}
+
+/** @param {...{group: string[], message: string, caseSensitive?: boolean}} groups */
+function forbidGroups(...groups) {
+  return {'no-restricted-imports': ['error', {patterns: groups}]};
+}
+
+/**
+ * One direction inside src/core, top to bottom: the transport (http) → the MCP server and call
+ * pipeline (mcp) → the tools and what their handlers use (tools) → the features tools drive
+ * (webmcp, heap, telemetry) → the inspector hub → the browser → the ground (config, files).
+ * A folder imports only folders on lower rows; Engine.ts, above them all, wires them together.
+ */
+const CORE_LAYERS = [
+  ['http'],
+  ['mcp'],
+  ['tools'],
+  ['webmcp', 'heap', 'telemetry'],
+  ['inspector'],
+  ['browser'],
+  ['config', 'files'],
+];
+
+const CORE_OUTSIDE = [
+  'electron',
+  'react',
+  'react-dom',
+  '**/main/**',
+  '**/renderer/**',
+  '**/preload/**',
+  '**/cli/**',
+];
+const CORE_OUTSIDE_MESSAGE = 'src/core is plain Node: never electron, react, or a shell folder.';
+
+/** One config block per core folder: the outside rule plus every folder on its row or above. */
+function coreLayerConfigs() {
+  return CORE_LAYERS.flatMap((row, rank) =>
+    row.map(folder => {
+      const above = CORE_LAYERS.slice(0, rank + 1)
+        .flat()
+        .filter(other => other !== folder);
+      const below = CORE_LAYERS.slice(rank + 1).flat();
+      return {
+        files: [`src/core/${folder}/**`],
+        rules: forbidGroups(
+          {group: CORE_OUTSIDE, message: CORE_OUTSIDE_MESSAGE},
+          {
+            group: ['**/Engine.js', ...above.map(name => `**/${name}/**`)],
+            caseSensitive: true,
+            message: `${
+              below.length > 0
+                ? `src/core/${folder} may import only ${below.join(', ')} inside core`
+                : `src/core/${folder} is the ground: it imports no other core folder`
+            } (one direction: ${CORE_LAYERS.map(names => names.join('|')).join(' → ')}).`,
+          },
+        ),
+      };
+    }),
+  );
 }
 
 /**
@@ -167,19 +224,9 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**'],
-    rules: forbid(
-      [
-        'electron',
-        'react',
-        'react-dom',
-        '**/main/**',
-        '**/renderer/**',
-        '**/preload/**',
-        '**/cli/**',
-      ],
-      'src/core is plain Node: never electron, react, or a shell folder.',
-    ),
+    rules: forbid(CORE_OUTSIDE, CORE_OUTSIDE_MESSAGE),
   },
+  ...coreLayerConfigs(),
   {
     files: ['src/cli/**'],
     rules: forbid(
