@@ -10,6 +10,7 @@ import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {watchNpmParent} from './parentWatch.js';
+import {errorText} from '../shared/values.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -121,7 +122,7 @@ function readyFileProblem(error: unknown): string {
 }
 
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return text.split('\n')[0] ?? text;
 }
 

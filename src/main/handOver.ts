@@ -8,6 +8,7 @@ import path from 'node:path';
 import {z} from 'zod';
 import {TOOL_CATEGORIES, categoryFlagName, type ToolCategory} from '../shared/categories.js';
 import {FLAG_SPECS, parseFlags, type ServerConfig} from '../core/config/flags.js';
+import {isRecord} from '../shared/values.js';
 
 /** What the second instance sends as `additionalData` of `requestSingleInstanceLock`. */
 export const handOverDataSchema = z.object({
@@ -104,7 +105,7 @@ export interface HandOverPlan {
 }
 
 function flatten(value: unknown, prefix: string, out: Map<string, string>): void {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (isRecord(value)) {
     for (const [key, child] of Object.entries(value)) {
       flatten(child, prefix === '' ? key : `${prefix}.${key}`, out);
     }

@@ -53,6 +53,7 @@ import {
 } from './policy.js';
 import {createQuitGate, ENGINE_STOP_TIMEOUT_MS, stopWithin} from './shutdown.js';
 import {boundsToSave, mainWindowOptions, placeWindow} from './windowOptions.js';
+import {errorText} from '../shared/values.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -92,7 +93,7 @@ function remember(change: Partial<Settings>): void {
   try {
     updateSettings(change, configDir);
   } catch (error) {
-    log(`Could not save settings: ${error instanceof Error ? error.message : String(error)}`);
+    log(`Could not save settings: ${errorText(error)}`);
   }
 }
 
@@ -152,7 +153,7 @@ function start(config: ServerConfig): void {
     try {
       await running.startHttp(false);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       dialog.showErrorBox(
         APP_NAME,
         error instanceof PortInUseError ? message : `Could not start: ${message}`,

@@ -15,6 +15,7 @@ import {FileNavigationGuard, type FileUrlPolicy} from './fileGuard.js';
 import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import type {AttachableFeature} from './PageState.js';
+import {errorText} from '../../shared/values.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 export const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
@@ -119,7 +120,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
       });
       return undefined;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       const line =
         config.executablePath !== undefined
           ? message
@@ -218,7 +219,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
           this.#setStatus({
             state: 'error',
             mode: this.mode,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorText(error),
           });
         }
       }
@@ -252,7 +253,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     try {
       browser = this.mode === 'launch' ? await this.#launch() : await this.#connect();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       if (!abandoned()) {
         this.#setStatus({state: 'error', mode: this.mode, error: message});
       }
@@ -337,7 +338,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
         ...(userDataDir === undefined ? {} : {userDataDir}),
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       if (/already running|ProcessSingleton|SingletonLock/i.test(message)) {
         throw new Error(
           `The browser is already running for ${userDataDir ?? 'this profile'}. Use --isolated to run several browser instances, or close the other one.`,
@@ -362,7 +363,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
       });
     } catch (error) {
       const endpoint = config.browserUrl ?? config.wsEndpoint ?? '';
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       throw new Error(
         `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,
         {cause: error},

@@ -8,6 +8,7 @@ import {z} from 'zod';
 import {sendUntyped} from './cdp.js';
 import {inPage} from './evaluation.js';
 import type {PageState} from './PageState.js';
+import {errorText} from '../../shared/values.js';
 
 const streamReply = z.object({stream: z.string()});
 const pixelRatioReply = z.object({
@@ -58,7 +59,7 @@ export async function startScreenRecording(
     );
     return stream;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (/wasn't found|not found|Unknown method/i.test(message)) {
       throw new ScreenRecordingUnsupportedError(
         'The connected Chrome does not support screen recording. Update Chrome to a newer version.',

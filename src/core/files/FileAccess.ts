@@ -20,6 +20,7 @@ import {
 } from './roots.js';
 import {openForReadingInside, openForWritingInside, removeInside} from './safeOpen.js';
 import {TEMPORARY_NOTE, TemporaryFiles} from './temporary.js';
+import {errorText} from '../../shared/values.js';
 
 export {canonicalPath, FileAccessError} from './roots.js';
 
@@ -127,10 +128,7 @@ export class FileAccess {
     try {
       await handle.writeFile(data);
     } catch (error) {
-      throw new FileAccessError(
-        `Could not write ${target}: ${error instanceof Error ? error.message : String(error)}`,
-        {cause: error},
-      );
+      throw new FileAccessError(`Could not write ${target}: ${errorText(error)}`, {cause: error});
     } finally {
       await handle.close();
     }

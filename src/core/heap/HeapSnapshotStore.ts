@@ -11,6 +11,7 @@ import {Worker} from 'node:worker_threads';
 import type {z} from 'zod';
 import {withTimeout} from '../browser/lock.js';
 import {workerMessageSchema, type HeapRequest} from './protocol.js';
+import {errorText} from '../../shared/values.js';
 
 /** One call waits at most this long for a load or an answer (below the 45 s lock wait). */
 export const HEAP_WAIT_MS = 40_000;
@@ -42,10 +43,6 @@ export function findWorkerFile(startDir: string): string | undefined {
     dir = parent;
   }
   return undefined;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 interface Pending {
@@ -185,7 +182,7 @@ export class HeapSnapshotStore {
       throw new Error(`File ${filePath} must have a .heapsnapshot or .heaptimeline extension.`);
     }
     const stat = await fs.promises.stat(filePath).catch((error: unknown) => {
-      throw new Error(`Cannot read heap snapshot ${filePath}: ${errorMessage(error)}`, {
+      throw new Error(`Cannot read heap snapshot ${filePath}: ${errorText(error)}`, {
         cause: error,
       });
     });

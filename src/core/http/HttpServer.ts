@@ -26,6 +26,7 @@ import {
 } from './security.js';
 import {SessionTable, type ReapReason, type SessionLimits} from './SessionTable.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
+import {errorText} from '../../shared/values.js';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -157,9 +158,7 @@ export class HttpServer {
     });
     this.#server = http.createServer((request, response) => {
       void this.#handle(request, response).catch((error: unknown) => {
-        options.log(
-          `HTTP handler error: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        options.log(`HTTP handler error: ${errorText(error)}`);
         if (!response.headersSent) {
           sendJson(response, 500, {error: 'Internal server error'});
         } else {

@@ -8,6 +8,7 @@ import type {PageRegistry} from '../browser/PageRegistry.js';
 import {takeSnapshot} from '../browser/snapshot.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
+import {errorText} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
 
@@ -44,16 +45,16 @@ export async function renderResponse(
   const snapshotPromise = renderSnapshot(response, files).catch((error: unknown) => {
     const request = response.snapshot;
     if (request?.required || request?.filePath !== undefined) {
-      response.error ??= error instanceof Error ? error : new Error(message(error));
+      response.error ??= error instanceof Error ? error : new Error(errorText(error));
       return undefined;
     }
-    return `Could not take a snapshot: ${message(error)}`;
+    return `Could not take a snapshot: ${errorText(error)}`;
   });
   const rendered = await Promise.all(
     sections.map(async section => ({
       order: section.order,
       text: await Promise.resolve(section.render()).catch(
-        (error: unknown) => `Error: ${message(error)}`,
+        (error: unknown) => `Error: ${errorText(error)}`,
       ),
     })),
   );
@@ -130,8 +131,4 @@ async function renderSnapshot(
     return `Saved snapshot to ${saved}.`;
   }
   return `## Latest page snapshot\n${snapshot.text}`;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

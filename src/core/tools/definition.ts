@@ -13,6 +13,7 @@ import type {ParamKind} from '../telemetry/sanitize.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {EngineServices} from './services.js';
+import {isRecord} from '../../shared/values.js';
 
 export interface ToolCall<P> {
   params: P;
@@ -174,7 +175,7 @@ function tidyJsonSchema(value: unknown): unknown {
   if (Array.isArray(value)) {
     return value.map(tidyJsonSchema);
   }
-  if (value !== null && typeof value === 'object') {
+  if (isRecord(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       if (key === '$schema') {
@@ -191,10 +192,6 @@ function tidyJsonSchema(value: unknown): unknown {
     return out;
   }
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

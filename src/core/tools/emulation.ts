@@ -23,6 +23,7 @@ import type {PageState} from '../browser/PageState.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
 import type {PageStateSection} from './sections.js';
+import {errorText} from '../../shared/values.js';
 
 /** The active emulation, repeated in every later response about the page. */
 export const emulationStateSection: PageStateSection = (response, page) => {
@@ -115,7 +116,7 @@ export function parseExtraHeaders(text: string): Record<string, string> | undefi
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new Error(`Invalid JSON for extraHttpHeaders: ${reason}. ${HEADERS_FORMAT}`, {
       cause: error,
     });

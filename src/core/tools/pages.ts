@@ -11,6 +11,7 @@ import {settleDom} from '../browser/settle.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
+import {errorText} from '../../shared/values.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -312,7 +313,7 @@ function isDialog(value: unknown): value is OpenDialog {
 
 /** The browser's reason, with the remedy when the file: guard refused a file outside the roots. */
 function navigationFailure(error: unknown, url: string | undefined): string {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorText(error);
   if (reason.includes('ERR_ACCESS_DENIED') && url !== undefined && /^file:/i.test(url)) {
     return `${reason} (files outside the allowed roots cannot be opened; ${WORKSPACE_REMEDY})`;
   }

@@ -23,6 +23,7 @@ import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
+import {errorText} from '../../shared/values.js';
 
 export class ScriptError extends Error {}
 
@@ -209,10 +210,9 @@ async function readSource(files: FileAccess, path: string): Promise<string> {
   try {
     return await files.readTextFile(file);
   } catch (error) {
-    throw new Error(
-      `Unable to read script source from ${path}: ${error instanceof Error ? error.message : String(error)}`,
-      {cause: error},
-    );
+    throw new Error(`Unable to read script source from ${path}: ${errorText(error)}`, {
+      cause: error,
+    });
   }
 }
 

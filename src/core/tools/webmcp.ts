@@ -10,6 +10,7 @@ import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
 import type {PageToolSection} from './sections.js';
+import {errorText} from '../../shared/values.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
@@ -60,7 +61,7 @@ export function parseJsonObjectParam(
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     throw new Error(
       `Failed to parse ${label} as JSON: ${message}. Pass ${label} as a JSON object in a string, e.g. ${example}.`,
       {cause: error},
@@ -135,7 +136,7 @@ export const executeWebMcpTool = definePageTool({
       )?.inputSchema;
       const hint =
         schema === undefined ? '' : ` The input schema of ${toolName}: ${JSON.stringify(schema)}`;
-      throw new Error(`${error instanceof Error ? error.message : String(error)}${hint}`, {
+      throw new Error(`${errorText(error)}${hint}`, {
         cause: error,
       });
     }
@@ -152,8 +153,9 @@ export const executeWebMcpTool = definePageTool({
       timeoutMs,
       signal: call.signal,
     });
-    const {status, errorText} = outcome.view;
-    const error = outcome.exception?.description ?? outcome.exception?.value ?? errorText;
+    const {status} = outcome.view;
+    const error =
+      outcome.exception?.description ?? outcome.exception?.value ?? outcome.view.errorText;
     response.appendLine(JSON.stringify({status, output: outcome.output, error}, null, 2));
   },
 });

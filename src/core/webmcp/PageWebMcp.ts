@@ -21,6 +21,7 @@ import {
   type ToolInvokedEvent,
   type ToolRespondedEvent,
 } from './cdpSchemas.js';
+import {errorText} from '../../shared/values.js';
 
 export interface FrameInfo {
   id: string;
@@ -117,7 +118,7 @@ export class PageWebMcp {
   ) {
     const main = new TrackedSession(page.session, 'page');
     this.ready = this.#track(main).catch((error: unknown) => {
-      this.enableError = error instanceof Error ? error.message : String(error);
+      this.enableError = errorText(error);
     });
   }
 

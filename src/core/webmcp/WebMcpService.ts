@@ -44,6 +44,7 @@ import {
   type ToolEntry,
   type TrackedSession,
 } from './PageWebMcp.js';
+import {errorText} from '../../shared/values.js';
 
 export type WebMcpCommand = Extract<InspectorCommand, {type: `webmcp${string}`}>;
 export type Invoker = WebMcpInvocation['invoker'];
@@ -493,7 +494,7 @@ export class WebMcpService {
       ));
     } catch (error) {
       this.#releaseClaim(claim);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       throw new Error(
         `The browser could not start ${request.toolName}: ${message.replace(/^Protocol error \([^)]*\): /, '')}. Call list_webmcp_tools to check that it is still registered.`,
         {cause: error},
@@ -811,7 +812,7 @@ export class WebMcpService {
       if (ownSession) {
         void session.detach().catch(() => undefined);
       }
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       throw new Error(
         `Could not highlight the form of ${toolName}: ${message}. The form may have been removed; list the tools again.`,
         {cause: error},
@@ -840,7 +841,7 @@ export class WebMcpService {
           input = command.input.trim() === '' ? {} : JSON.parse(command.input);
         } catch (error) {
           throw new Error(
-            `The input is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix it or switch back to the form.`,
+            `The input is not valid JSON (${errorText(error)}). Fix it or switch back to the form.`,
             {cause: error},
           );
         }

@@ -3,6 +3,7 @@
  * server start-up does not pay for it.
  */
 import type * as TraceEngine from '@paulirish/trace_engine';
+import {errorText, isRecord} from '../../../shared/values.js';
 
 export type TraceEngineModule = typeof TraceEngine;
 export type ParsedTrace = TraceEngine.TraceModel.ParsedTrace;
@@ -30,10 +31,6 @@ export function loadTraceEngine(): Promise<TraceEngineModule> {
   return loading;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** The fields every handler reads; anything else is the engine's business. */
 function isTraceEvent(value: unknown): value is TraceEvent {
   return (
@@ -52,7 +49,7 @@ export function traceEventsFrom(data: Buffer): TraceEvent[] {
   try {
     json = JSON.parse(data.toString('utf8'));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new Error(
       `The trace (${Math.round(data.length / 1_000_000)} MB) could not be read as JSON: ${reason}. Record a shorter trace.`,
       {cause: error},
