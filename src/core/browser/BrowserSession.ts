@@ -4,7 +4,6 @@
  * note. Close what we launched; disconnect from what we attached to.
  */
 import {EventEmitter} from 'node:events';
-import os from 'node:os';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/flags.js';
@@ -415,8 +414,4 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
 
 function firstLine(message: string): string {
   return message.split('\n')[0] ?? message;
-}
-
-export function defaultRunningAsRoot(): boolean {
-  return os.platform() === 'linux' && process.getuid?.() === 0;
 }

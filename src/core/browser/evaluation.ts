@@ -179,21 +179,3 @@ export function callFunctionInPage(
   const session = options.session ?? state.session;
   return inPage(state, () => session.send('Runtime.callFunctionOn', params), options);
 }
-
-/** A value-returning probe: undefined when the page did not answer in time or is blocked. */
-export async function probeValue(
-  state: PageState,
-  expression: string,
-  options: InPageOptions = {},
-): Promise<unknown> {
-  try {
-    const reply = await evaluateInPage(
-      state,
-      {expression, returnByValue: true},
-      {timeoutMs: PROBE_TIMEOUT_MS, ...options},
-    );
-    return reply.exceptionDetails ? undefined : reply.result.value;
-  } catch {
-    return undefined;
-  }
-}

@@ -215,7 +215,6 @@ export const retainingPathsSchema = z.object({
     siblings: z.boolean().optional(),
   }),
 });
-export type RetainingPaths = z.infer<typeof retainingPathsSchema>;
 
 export const dominatorsSchema = z.array(
   z.object({nodeId: count, nodeName: z.string(), selfSize: count, retainedSize: count}),
@@ -260,7 +259,6 @@ export const contextAnalysisSchema = z.object({
     z.object({scriptNodeId: count, scriptName: z.string(), contextCount: count}),
   ),
 });
-export type ContextAnalysis = z.infer<typeof contextAnalysisSchema>;
 export type ContextScope = z.infer<typeof scopeSchema>;
 export type ContextEntry = z.infer<typeof contextSchema>;
 

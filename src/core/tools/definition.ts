@@ -386,5 +386,3 @@ export const includeSnapshotSchema = z
   .boolean()
   .optional()
   .describe('Add a snapshot to the response. Default false.');
-
-export const uidSchema = z.string().describe('Element uid from the latest snapshot.');

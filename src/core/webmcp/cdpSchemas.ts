@@ -69,11 +69,6 @@ export type ToolRespondedEvent = z.infer<typeof toolRespondedSchema>;
 export const invokeToolResultSchema = z.object({invocationId: z.string()});
 export const emptyResultSchema = z.looseObject({});
 
-export const evaluateResultSchema = z.object({
-  result: remoteObjectSchema,
-  exceptionDetails: z.object({text: z.string()}).optional(),
-});
-
 export const permissionsPolicyStateSchema = z.object({
   states: z.array(
     z.object({

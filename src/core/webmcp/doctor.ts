@@ -167,14 +167,3 @@ export function diagnose(facts: DoctorFacts): WebMcpDoctorReport {
   );
   return {available: !blocking, ...base, problems, notes};
 }
-
-/** One paragraph for an MCP response or a log line. */
-export function formatReport(report: WebMcpDoctorReport): string {
-  const lines: string[] = [];
-  lines.push(report.available ? 'WebMCP is available.' : 'WebMCP is not available.');
-  for (const problem of report.problems) {
-    lines.push(`- ${problem.message} ${problem.fix}`);
-  }
-  lines.push(...report.notes);
-  return lines.join('\n');
-}
