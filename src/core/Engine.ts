@@ -24,7 +24,7 @@ import {emulationFeatures} from './browser/emulationState.js';
 import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
-import type {ServerConfig} from './config/flags.js';
+import type {ServerConfig} from './config/serverConfig.js';
 import {resolveToken, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';

@@ -7,7 +7,9 @@
 import path from 'node:path';
 import {z} from 'zod';
 import {TOOL_CATEGORIES, categoryFlagName, type ToolCategory} from '../shared/categories.js';
-import {FLAG_SPECS, parseFlags, type ServerConfig} from '../core/config/flags.js';
+import {FLAG_SPECS} from '../core/config/flagSpecs.js';
+import {parseFlags} from '../core/config/flags.js';
+import {type ServerConfig} from '../core/config/serverConfig.js';
 import {isRecord} from '../shared/values.js';
 
 /** What the second instance sends as `additionalData` of `requestSingleInstanceLock`. */

@@ -19,7 +19,8 @@ import {
   shell,
   type MessageBoxOptions,
 } from 'electron';
-import {detectDisplay, parseFlags, type ServerConfig} from '../core/config/flags.js';
+import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import {type ServerConfig} from '../core/config/serverConfig.js';
 import {userConfigDir} from '../core/config/paths.js';
 import {
   categorySettings,

@@ -6,7 +6,7 @@
 import {EventEmitter} from 'node:events';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
-import type {BrowserConfig} from '../config/flags.js';
+import type {BrowserConfig} from '../config/serverConfig.js';
 import {defaultProfileDir} from '../config/paths.js';
 import {findExecutable, mergeEnableFeatures} from './executable.js';
 import {EXTENSION_URL_PREFIX, ExtensionWorkers} from './extensionWorkers.js';

@@ -10,7 +10,7 @@ import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession, BrowserView} from '../browser/BrowserSession.js';
 import {ReadWriteLock} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
-import type {ServerConfig} from '../config/flags.js';
+import type {ServerConfig} from '../config/serverConfig.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {TelemetryRecorder} from '../telemetry/TelemetryRecorder.js';

@@ -8,7 +8,7 @@ import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import type {PageState} from '../browser/PageState.js';
-import type {ServerConfig} from '../config/flags.js';
+import type {ServerConfig} from '../config/serverConfig.js';
 import type {ParamKind} from '../telemetry/sanitize.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';

@@ -11,7 +11,7 @@ import {
   scrollIntoTopView,
 } from '../browser/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
-import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/flags.js';
+import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/serverConfig.js';
 import {temporaryFileNote} from '../files/FileAccess.js';
 import {definePageTool} from './definition.js';
 
