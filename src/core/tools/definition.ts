@@ -50,7 +50,7 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   /** Refuse to run while the page shows a JavaScript dialog. */
   blockedByDialog?: boolean;
   /** Parameters that hold file paths: checked against the allowed roots, replaced by canonical paths. */
-  filePaths?: {param: keyof S & string; scope: FilePathScope}[];
+  filePaths?: readonly {param: keyof S & string; scope: FilePathScope}[];
   /** Only in --slim mode (the slim trio), or never in it. */
   slim?: boolean;
   /** Parameters that exist only while a category is on (others reject them as unknown). */
