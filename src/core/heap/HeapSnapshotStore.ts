@@ -10,6 +10,7 @@ import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
 import type {z} from 'zod';
 import {withTimeout} from '../browser/lock.js';
+import {findUpward} from '../files/findUpward.js';
 import {workerMessageSchema, type HeapRequest} from './protocol.js';
 import {errorText} from '../../shared/values.js';
 
@@ -26,23 +27,10 @@ const VALID_EXTENSIONS = ['.heapsnapshot', '.heaptimeline'];
  * the packaged desktop app it lies in app.asar.unpacked (electron-builder's asarUnpack).
  */
 export function findWorkerFile(startDir: string): string | undefined {
-  let dir = startDir.replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked');
-  for (let depth = 0; depth < 6; depth++) {
-    for (const candidate of [
-      path.join(dir, 'out', 'heap', WORKER_FILE),
-      path.join(dir, 'heap', WORKER_FILE),
-    ]) {
-      if (fs.existsSync(candidate)) {
-        return candidate;
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) {
-      break;
-    }
-    dir = parent;
-  }
-  return undefined;
+  return findUpward(startDir.replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked'), dir => [
+    path.join(dir, 'out', 'heap', WORKER_FILE),
+    path.join(dir, 'heap', WORKER_FILE),
+  ]);
 }
 
 interface Pending {
