@@ -39,7 +39,6 @@ export async function renderResponse(
     };
   }
 
-  const sections = response.sections;
   // A snapshot added to an action fails in place (the action itself succeeded); one the call
   // exists for (take_snapshot), or one that could not be saved, fails the call.
   const snapshotPromise = renderSnapshot(response, files).catch((error: unknown) => {
@@ -50,19 +49,7 @@ export async function renderResponse(
     }
     return `Could not take a snapshot: ${errorText(error)}`;
   });
-  const rendered = await Promise.all(
-    sections.map(async section => ({
-      order: section.order,
-      text: await Promise.resolve(section.render()).catch(
-        (error: unknown) => `Error: ${errorText(error)}`,
-      ),
-    })),
-  );
-
-  out.push(...response.lines);
-  if (response.navigatedTo !== undefined) {
-    out.push(`Page navigated to ${response.navigatedTo}.`);
-  }
+  const rendered = await renderSections(response);
   const pushSections = (from: number, to: number): void => {
     for (const section of rendered) {
       if (section.order >= from && section.order < to && section.text) {
@@ -70,34 +57,15 @@ export async function renderResponse(
       }
     }
   };
-  pushSections(0, 50);
-  const dialog = response.page?.dialog;
-  if (dialog) {
-    const defaultValue = dialog.defaultValue
-      ? ` (default value: ${JSON.stringify(dialog.defaultValue)})`
-      : '';
-    out.push(
-      '# Open dialog',
-      `${dialog.type}: ${dialog.message}${defaultValue}.`,
-      'Call handle_dialog to handle it before continuing.',
-    );
+
+  out.push(...response.lines);
+  if (response.navigatedTo !== undefined) {
+    out.push(`Page navigated to ${response.navigatedTo}.`);
   }
+  pushSections(0, 50);
+  out.push(...dialogLines(response));
   if (response.includePagesList) {
-    const note = pages.takeSelectionNote();
-    if (note) {
-      out.push(note);
-    }
-    const infos = pages.infos();
-    const isExtensionPage = (page: PageInfo): boolean => page.url.startsWith('chrome-extension://');
-    out.push('## Pages', ...infos.filter(page => !isExtensionPage(page)).map(formatPageLine));
-    const extensionPages = infos.filter(isExtensionPage);
-    if (extensionPages.length > 0) {
-      out.push('## Extension Pages', ...extensionPages.map(formatPageLine));
-    }
-    const workers = response.extensionWorkers ?? [];
-    if (workers.length > 0) {
-      out.push('## Extension Service Workers', ...workers.map(({id, url}) => `${id}: ${url}`));
-    }
+    out.push(...pageListLines(response, pages));
   }
   pushSections(50, SECTION_ORDER.snapshot);
   const snapshotText = await snapshotPromise;
@@ -114,6 +82,57 @@ export async function renderResponse(
     content.push({type: 'image', data: image.data, mimeType: image.mimeType});
   }
   return {content, ...(response.error ? {isError: true} : {})};
+}
+
+/** Every section, produced in parallel; a failing one says so in its place. */
+function renderSections(
+  response: ResponseBuilder,
+): Promise<{order: number; text: string | undefined}[]> {
+  return Promise.all(
+    response.sections.map(async section => ({
+      order: section.order,
+      text: await Promise.resolve(section.render()).catch(
+        (error: unknown) => `Error: ${errorText(error)}`,
+      ),
+    })),
+  );
+}
+
+/** The open JavaScript dialog of the page, which blocks most tools until handled. */
+function dialogLines(response: ResponseBuilder): string[] {
+  const dialog = response.page?.dialog;
+  if (!dialog) {
+    return [];
+  }
+  const defaultValue = dialog.defaultValue
+    ? ` (default value: ${JSON.stringify(dialog.defaultValue)})`
+    : '';
+  return [
+    '# Open dialog',
+    `${dialog.type}: ${dialog.message}${defaultValue}.`,
+    'Call handle_dialog to handle it before continuing.',
+  ];
+}
+
+/** The pages (and extension pages and workers), after a one-time note if the selection moved. */
+function pageListLines(response: ResponseBuilder, pages: PageRegistry): string[] {
+  const out: string[] = [];
+  const note = pages.takeSelectionNote();
+  if (note) {
+    out.push(note);
+  }
+  const infos = pages.infos();
+  const isExtensionPage = (page: PageInfo): boolean => page.url.startsWith('chrome-extension://');
+  out.push('## Pages', ...infos.filter(page => !isExtensionPage(page)).map(formatPageLine));
+  const extensionPages = infos.filter(isExtensionPage);
+  if (extensionPages.length > 0) {
+    out.push('## Extension Pages', ...extensionPages.map(formatPageLine));
+  }
+  const workers = response.extensionWorkers ?? [];
+  if (workers.length > 0) {
+    out.push('## Extension Service Workers', ...workers.map(({id, url}) => `${id}: ${url}`));
+  }
+  return out;
 }
 
 async function renderSnapshot(

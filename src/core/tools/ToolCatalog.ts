@@ -18,7 +18,8 @@ import {
 } from '../../shared/categories.js';
 import type {CategoryState, ConditionState, ToolInfo} from '../../shared/protocol.js';
 import type {PageState} from '../browser/PageState.js';
-import type {SchemaOptions, Tool} from './definition.js';
+import type {Tool} from './definition.js';
+import type {SchemaOptions} from './paramShapes.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {SectionContext, ToolSet} from './sections.js';
 
