@@ -13,7 +13,7 @@ import {type ServerConfig} from '../core/config/serverConfig.js';
 import {isRecord} from '../shared/values.js';
 
 /** What the second instance sends as `additionalData` of `requestSingleInstanceLock`. */
-export const handOverDataSchema = z.object({
+const handOverDataSchema = z.object({
   argv: z.array(z.string().max(8_192)).max(512),
   cwd: z.string().max(4_096),
 });

@@ -17,9 +17,9 @@ import type {AttachableFeature} from './PageState.js';
 import {errorText} from '../../shared/values.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
-export const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
+const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
 /** Attaching is quick when the browser answers at all; a half-open endpoint fails sooner. */
-export const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
+const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
 /**
  * Backstop for any single CDP command; shorter than the 45 s lock wait (LOCK_WAIT_MS), so a
  * command that never answers cannot make the next call on its page fail. In-page evaluations
@@ -27,7 +27,7 @@ export const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
  */
 const PROTOCOL_TIMEOUT_MS = 30_000;
 
-export const RECONNECT_NOTE =
+const RECONNECT_NOTE =
   'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
 
 const HIDDEN_TARGET_PREFIXES = ['chrome://', 'chrome-untrusted://', 'devtools://'];

@@ -345,7 +345,7 @@ export async function clickAt(
   await Promise.all(sent);
 }
 
-export async function moveTo(
+async function moveTo(
   state: PageState,
   point: Point,
   session: CDPSession = state.session,

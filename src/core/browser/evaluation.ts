@@ -60,7 +60,7 @@ export function clampTimeout(requested: number | undefined, fallback: number): n
 }
 
 /** Stops whatever JavaScript runs in the page now; the page stays usable afterwards. */
-export async function terminateExecution(session: CDPSession): Promise<void> {
+async function terminateExecution(session: CDPSession): Promise<void> {
   await session.send('Runtime.terminateExecution').catch(() => undefined);
 }
 

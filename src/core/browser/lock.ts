@@ -4,7 +4,7 @@
  * never lock everyone out (chrome-devtools-mcp #2459 / #2426 were lockouts of a global mutex).
  */
 
-export class LockTimeoutError extends Error {}
+class LockTimeoutError extends Error {}
 
 /** A call waits at most this long for another call on the same page (or the browser) to finish. */
 export const LOCK_WAIT_MS = 45_000;

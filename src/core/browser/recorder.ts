@@ -18,7 +18,7 @@ const pixelRatioReply = z.object({
 /** Larger frames cost encoder time and disk for little gain when an agent reviews a video. */
 const MAX_SIDE = 4096;
 
-export class ScreenRecordingUnsupportedError extends Error {}
+class ScreenRecordingUnsupportedError extends Error {}
 
 /** The viewport in device pixels: without limits Chrome records small downscaled frames. */
 export async function viewportPixelSize(

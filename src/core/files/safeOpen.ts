@@ -80,7 +80,7 @@ function escaped(target: string, real: string | undefined): FileAccessError {
  * Creates the missing folders of `dir` one at a time; each new folder must resolve inside a root
  * (else it is removed again and this throws).
  */
-export async function makeDirectoryInside(dir: string, roots: readonly string[]): Promise<void> {
+async function makeDirectoryInside(dir: string, roots: readonly string[]): Promise<void> {
   const missing: string[] = [];
   let current = dir;
   for (;;) {

@@ -15,7 +15,7 @@ import {workerMessageSchema, type HeapRequest} from './protocol.js';
 import {errorText} from '../../shared/values.js';
 
 /** One call waits at most this long for a load or an answer (below the 45 s lock wait). */
-export const HEAP_WAIT_MS = 40_000;
+const HEAP_WAIT_MS = 40_000;
 /** Heap of one snapshot worker; the typed arrays of nodes and edges live outside it. */
 const WORKER_HEAP_MB = 1024;
 const WORKER_FILE = 'heapSnapshotWorker.js';

@@ -25,7 +25,7 @@ import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import {errorText} from '../../shared/values.js';
 
 /** roots/list is bounded: an unanswered request must not stall tool calls (chrome-devtools-mcp #2476). */
-export const ROOTS_TIMEOUT_MS = 5_000;
+const ROOTS_TIMEOUT_MS = 5_000;
 
 const INSTRUCTIONS =
   'Browser automation for a real Chromium. Typical loop: new_page or navigate_page, take_snapshot, then act with uids (click, fill, fill_form). Page-scoped tools need the pageId from list_pages.';

@@ -12,7 +12,7 @@ import {errorText} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
 
-export function formatPageLine(page: PageInfo): string {
+function formatPageLine(page: PageInfo): string {
   const title =
     page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title;
   const label = title && title !== page.url ? `${title} (${page.url})` : page.url;

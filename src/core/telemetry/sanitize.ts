@@ -15,7 +15,7 @@ const STRING_LENGTH_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000
 const LATENCY_BUCKETS = [50, 100, 250, 500, 1000, 2500, 5000, 10000];
 const BLOCKLISTED_PARAMS = new Set(['uid', 'reqid', 'msgid']);
 
-export function bucketize(value: number, buckets: readonly number[]): number {
+function bucketize(value: number, buckets: readonly number[]): number {
   for (const bucket of buckets) {
     if (value <= bucket) {
       return bucket;

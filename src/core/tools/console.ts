@@ -64,7 +64,7 @@ interface GroupedEntry {
 }
 
 /** Consecutive identical messages (type, text, argument count) collapse into one line with a count. */
-export function groupConsecutive(entries: readonly ConsoleEntry[]): GroupedEntry[] {
+function groupConsecutive(entries: readonly ConsoleEntry[]): GroupedEntry[] {
   const grouped: GroupedEntry[] = [];
   let previous: GroupedEntry | undefined;
   for (const entry of entries) {
@@ -112,7 +112,7 @@ function conciseLines({entry, count}: GroupedEntry, includeStack: boolean): stri
 
 const lastListing = new LastListing<ConsoleCollector>();
 
-export function renderConsoleList(page: PageState, options: ConsoleListOptions): string {
+function renderConsoleList(page: PageState, options: ConsoleListOptions): string {
   const collector = consoleCollectorFeature.get(page);
   return lastListing.text(
     collector,
@@ -354,7 +354,7 @@ function issueDetail(entry: IssueEntry): string {
   return lines.join('\n');
 }
 
-export async function consoleMessageDetail(
+async function consoleMessageDetail(
   entry: ConsoleEntry,
   options: PageCallOptions,
 ): Promise<string> {

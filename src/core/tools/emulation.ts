@@ -40,7 +40,7 @@ const VIEWPORT_TAGS = ['mobile', 'touch', 'landscape'] as const;
 const MAX_VIEWPORT_SIDE = 10_000_000;
 
 /** `"<width>x<height>[x<dpr>][,mobile][,touch][,landscape]"`; "" means no override. */
-export function parseViewport(text: string): ViewportSetting | undefined {
+function parseViewport(text: string): ViewportSetting | undefined {
   if (text.trim() === '') {
     return undefined;
   }
@@ -81,7 +81,7 @@ export function parseViewport(text: string): ViewportSetting | undefined {
 const GEOLOCATION_FORMAT =
   'Expected "<latitude>,<longitude>" with latitude from -90 to 90 and longitude from -180 to 180, e.g. "48.8584,2.2945"; pass "" to clear.';
 
-export function parseGeolocation(text: string): GeolocationSetting | undefined {
+function parseGeolocation(text: string): GeolocationSetting | undefined {
   if (text.trim() === '') {
     return undefined;
   }
@@ -108,7 +108,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /** RFC 9110 token characters: anything else is refused by the browser later, less clearly. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export function parseExtraHeaders(text: string): Record<string, string> | undefined {
+function parseExtraHeaders(text: string): Record<string, string> | undefined {
   if (text.trim() === '') {
     return undefined;
   }

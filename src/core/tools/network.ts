@@ -43,7 +43,7 @@ const RESOURCE_TYPES = [
   'other',
 ] as const;
 
-export const BODY_INLINE_LIMIT = 10_000;
+const BODY_INLINE_LIMIT = 10_000;
 const URL_LIST_LIMIT = 255;
 /** Longest wait for a body the browser already has. */
 const BODY_TIMEOUT_MS = 10_000;
@@ -52,7 +52,7 @@ function capped(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}... <truncated>` : text;
 }
 
-export function requestLine(
+function requestLine(
   id: number | undefined,
   request: HTTPRequest,
   status: string,
@@ -85,7 +85,7 @@ interface NetworkListOptions {
 
 const lastListing = new LastListing<NetworkCollector>();
 
-export function renderNetworkList(page: PageState, options: NetworkListOptions): string {
+function renderNetworkList(page: PageState, options: NetworkListOptions): string {
   const collector = networkCollectorFeature.get(page);
   return lastListing.text(
     collector,
@@ -234,7 +234,7 @@ function headerLines(headers: Record<string, string>, redact: boolean): string[]
 }
 
 /** Body bytes as inline text: UTF-8 up to the limit, otherwise a marker. */
-export function inlineBody(data: Uint8Array): string {
+function inlineBody(data: Uint8Array): string {
   if (data.length === 0) {
     return '<empty response>';
   }
@@ -328,7 +328,7 @@ function redirectLines(request: HTTPRequest, collector: NetworkCollector): strin
   ];
 }
 
-export async function networkRequestDetail(
+async function networkRequestDetail(
   entry: NetworkEntry,
   collector: NetworkCollector,
   options: DetailOptions,

@@ -19,7 +19,7 @@ import {definePageTool, type Tool} from './definition.js';
 const gzipAsync = promisify(gzip);
 
 /** How long an auto-stopped trace keeps recording after the load (chrome-devtools-mcp's 5 s). */
-export const AUTO_STOP_DELAY_MS = 5_000;
+const AUTO_STOP_DELAY_MS = 5_000;
 
 const filePathSchema = z
   .string()

@@ -25,7 +25,7 @@ import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
 import {errorText} from '../../shared/values.js';
 
-export class ScriptError extends Error {}
+class ScriptError extends Error {}
 
 function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
   const description = details.exception?.description ?? details.text;
@@ -105,7 +105,7 @@ function explainTimeout(error: unknown): never {
 }
 
 /** JSON.stringify of what the function returns, computed in the page (undefined stays "undefined"). */
-export async function evaluateFunction(
+async function evaluateFunction(
   host: ScriptHost,
   source: string,
   elements: readonly ResolvedElement[],
@@ -189,7 +189,7 @@ export async function evaluateScript(host: ScriptHost, source: string): Promise<
 }
 
 /** evaluate_script answers dialogs itself: "accept", "dismiss", or any other text as a prompt answer. */
-export function dialogResponder(
+function dialogResponder(
   action: string | undefined,
 ): (dialog: OpenDialog, state: PageState) => Promise<void> {
   const choice = action ?? 'accept';

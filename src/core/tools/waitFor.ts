@@ -82,7 +82,7 @@ function cancelExpression(token: string): string {
 class WaitForTimeoutError extends Error {}
 
 /** Resolves with the text found first, in any frame; rejects when the time is up. */
-export function waitForText(
+function waitForText(
   state: PageState,
   texts: readonly string[],
   timeoutMs: number,

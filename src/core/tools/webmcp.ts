@@ -15,15 +15,15 @@ import {errorText} from '../../shared/values.js';
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
 /** After the third-party tools section (SECTION_ORDER.pageTools), as in chrome-devtools-mcp. */
-export const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
+const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
 
-export function isDebuggingTool(tool: Pick<WebMcpToolView, 'annotations'>): boolean {
+function isDebuggingTool(tool: Pick<WebMcpToolView, 'annotations'>): boolean {
   return tool.annotations.debugging === true;
 }
 
 /** One line per tool, in chrome-devtools-mcp's format; strings are JSON-quoted so a hostile
  * description cannot fake extra lines. Iframe tools also say which frame. */
-export function formatWebMcpTool(tool: WebMcpToolView): string {
+function formatWebMcpTool(tool: WebMcpToolView): string {
   const annotations: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(tool.annotations)) {
     annotations[key] = value;
@@ -35,7 +35,7 @@ export function formatWebMcpTool(tool: WebMcpToolView): string {
   return line;
 }
 
-export function renderWebMcpSection(
+function renderWebMcpSection(
   tools: readonly WebMcpToolView[],
   unavailableReason?: string,
 ): string {

@@ -82,7 +82,7 @@ function newRecord(
   };
 }
 
-export function isTerminal(view: WebMcpInvocation): boolean {
+function isTerminal(view: WebMcpInvocation): boolean {
   return view.status !== 'running';
 }
 

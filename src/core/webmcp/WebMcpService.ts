@@ -43,7 +43,7 @@ export interface WebMcpServiceDeps {
 }
 
 /** Default bound of an invocation run from the inspector (a person may need to submit a form). */
-export const INSPECTOR_TIMEOUT_MS = 120_000;
+const INSPECTOR_TIMEOUT_MS = 120_000;
 
 export interface ExecuteRequest {
   page: PageState;
@@ -56,7 +56,7 @@ export interface ExecuteRequest {
   signal?: AbortSignal | undefined;
 }
 
-export class ToolLookupError extends Error {}
+class ToolLookupError extends Error {}
 
 export class WebMcpService {
   readonly #feature: PageFeature<PageWebMcp>;

@@ -48,7 +48,7 @@ export const toolInvokedSchema = z.object({
 });
 export type ToolInvokedEvent = z.infer<typeof toolInvokedSchema>;
 
-export const remoteObjectSchema = z.object({
+const remoteObjectSchema = z.object({
   type: z.string(),
   subtype: z.string().optional(),
   className: z.string().optional(),

@@ -23,7 +23,7 @@ export interface TraceConditions {
 
 let loading: Promise<TraceEngineModule> | undefined;
 
-export function loadTraceEngine(): Promise<TraceEngineModule> {
+function loadTraceEngine(): Promise<TraceEngineModule> {
   loading ??= import('@paulirish/trace_engine').catch((error: unknown) => {
     loading = undefined;
     throw error;
@@ -44,7 +44,7 @@ function isTraceEvent(value: unknown): value is TraceEvent {
 }
 
 /** Chrome writes `{"traceEvents": […]}`; saved DevTools traces may also be a bare array. */
-export function traceEventsFrom(data: Buffer): TraceEvent[] {
+function traceEventsFrom(data: Buffer): TraceEvent[] {
   let json: unknown;
   try {
     json = JSON.parse(data.toString('utf8'));
