@@ -7,7 +7,7 @@ import {cssTools} from './css.js';
 import {emulationStateSection, emulationTools} from './emulation.js';
 import {extensionTools} from './extensions.js';
 import {inputTools} from './input.js';
-import {heapAnalysisTools} from './heapAnalysis.js';
+import {heapAnalysisTools} from './heapAnalysis/tools.js';
 import {lighthouseTools} from './lighthouse.js';
 import {memoryTools} from './memory.js';
 import {networkTools} from './network.js';

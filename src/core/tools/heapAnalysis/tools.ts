@@ -4,8 +4,8 @@
  * take_heapsnapshot: each file is parsed once, in a worker thread, by Chrome DevTools' own heap
  * snapshot engine, and kept until close_heapsnapshot.
  */
-import type {Tool} from './definition.js';
-import {compareSnapshots} from './heapAnalysis/compare.js';
+import type {Tool} from '../definition.js';
+import {compareSnapshots} from './compare.js';
 import {
   getClassNodes,
   getDominators,
@@ -13,7 +13,7 @@ import {
   getObjectDetails,
   getRetainers,
   getRetainingPaths,
-} from './heapAnalysis/objects.js';
+} from './objects.js';
 import {
   analyzeContexts,
   closeSnapshot,
@@ -21,7 +21,7 @@ import {
   getDuplicateStrings,
   getSummary,
   queryObjects,
-} from './heapAnalysis/overview.js';
+} from './overview.js';
 
 export const heapAnalysisTools: Tool[] = [
   getSummary,
