@@ -35,10 +35,7 @@ function formatWebMcpTool(tool: WebMcpToolView): string {
   return line;
 }
 
-function renderWebMcpSection(
-  tools: readonly WebMcpToolView[],
-  unavailableReason?: string,
-): string {
+function renderWebMcpSection(tools: readonly WebMcpToolView[], unavailableReason?: string): string {
   const visible = tools.filter(tool => !isDebuggingTool(tool));
   if (visible.length === 0) {
     const why =
