@@ -6,10 +6,12 @@
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import type {ServerConfig} from '../core/config/serverConfig.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {watchNpmParent} from './parentWatch.js';
+import {errorText} from '../shared/values.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -41,7 +43,32 @@ async function main(): Promise<number> {
   }
   const config = parsed.config;
   const engine = new Engine(config, {version, log, rendererDir: findRendererDir(here)});
+  const shutdown = stopOnSignals(engine);
 
+  // Said at start-up, so the person starting the server sees it; the browser still starts lazily.
+  const browserProblem = engine.preflight();
+  if (browserProblem !== undefined) {
+    log(`Warning: ${browserProblem}`);
+  }
+  const failed = await serve(engine, config, shutdown);
+  if (failed !== undefined) {
+    await engine.stop();
+    return failed;
+  }
+  log(engine.startupLine());
+  // One step to the inspector, as Jupyter does: the full URL with the token, only to a terminal
+  // (never in --stdio mode, where stdout is MCP, and never into logs or files).
+  if (!config.stdio && process.stdout.isTTY) {
+    const url = engine.inspectorUrlWithToken();
+    if (url !== undefined) {
+      process.stdout.write(`Open the inspector: ${url}\n`);
+    }
+  }
+  return -1;
+}
+
+/** Stops the engine (bounded) on a signal, when npm's parent process goes, or as asked. */
+function stopOnSignals(engine: Engine): (code: number) => void {
   let stopping = false;
   const shutdown = (code: number): void => {
     if (stopping) {
@@ -61,19 +88,20 @@ async function main(): Promise<number> {
     log('The npm process that started the server is gone; stopping.');
     shutdown(0);
   });
+  return shutdown;
+}
 
-  // Said at start-up, so the person starting the server sees it; the browser still starts lazily.
-  const browserProblem = engine.preflight();
-  if (browserProblem !== undefined) {
-    log(`Warning: ${browserProblem}`);
-  }
-
+/** HTTP, then stdio and the ready file as asked; the exit code if one of them failed. */
+async function serve(
+  engine: Engine,
+  config: ServerConfig,
+  shutdown: (code: number) => void,
+): Promise<number | undefined> {
   try {
     await engine.startHttp(config.stdio);
   } catch (error) {
     if (error instanceof PortInUseError) {
       log(error.message);
-      await engine.stop();
       return 1;
     }
     throw error;
@@ -90,20 +118,10 @@ async function main(): Promise<number> {
       log(
         `mcp-browser-inspector: Cannot write --readyFile ${config.readyFile}: ${readyFileProblem(error)}. Pass a path in a writable folder.`,
       );
-      await engine.stop();
       return 2;
     }
   }
-  log(engine.startupLine());
-  // One step to the inspector, as Jupyter does: the full URL with the token, only to a terminal
-  // (never in --stdio mode, where stdout is MCP, and never into logs or files).
-  if (!config.stdio && process.stdout.isTTY) {
-    const url = engine.inspectorUrlWithToken();
-    if (url !== undefined) {
-      process.stdout.write(`Open the inspector: ${url}\n`);
-    }
-  }
-  return -1;
+  return undefined;
 }
 
 function readyFileProblem(error: unknown): string {
@@ -121,7 +139,7 @@ function readyFileProblem(error: unknown): string {
 }
 
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return text.split('\n')[0] ?? text;
 }
 

@@ -24,7 +24,7 @@ import {emulationFeatures} from './browser/emulationState.js';
 import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
-import type {ServerConfig} from './config/flags.js';
+import type {ServerConfig} from './config/serverConfig.js';
 import {resolveToken, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
@@ -32,9 +32,10 @@ import {attachInspectorSocket} from './inspector/InspectorSocket.js';
 import {DEFAULT_WATCHER, LiveView} from './inspector/LiveView.js';
 import {BrowserFileRoots} from './files/roots.js';
 import {TemporaryFiles} from './files/temporary.js';
-import {FileAccess, type FileAccessShared} from './mcp/files.js';
+import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
 import {McpSession} from './mcp/McpSession.js';
-import {resultView, ToolRunner} from './mcp/ToolRunner.js';
+import {resultView} from './mcp/callResult.js';
+import {ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
@@ -133,7 +134,7 @@ export class Engine {
       config,
       hub: this.hub,
       telemetry: this.telemetry,
-      services: {hub: this.hub, webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
+      services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
     });
 
     this.catalog.on('changed', () => {

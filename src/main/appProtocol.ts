@@ -9,7 +9,7 @@ import path from 'node:path';
 import {contentSecurityPolicy, contentTypeOf} from '../core/http/static.js';
 
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'inspector';
+const APP_HOST = 'inspector';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 

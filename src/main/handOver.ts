@@ -7,10 +7,13 @@
 import path from 'node:path';
 import {z} from 'zod';
 import {TOOL_CATEGORIES, categoryFlagName, type ToolCategory} from '../shared/categories.js';
-import {FLAG_SPECS, parseFlags, type ServerConfig} from '../core/config/flags.js';
+import {FLAG_SPECS} from '../core/config/flagSpecs.js';
+import {parseFlags} from '../core/config/flags.js';
+import {type ServerConfig} from '../core/config/serverConfig.js';
+import {isRecord} from '../shared/values.js';
 
 /** What the second instance sends as `additionalData` of `requestSingleInstanceLock`. */
-export const handOverDataSchema = z.object({
+const handOverDataSchema = z.object({
   argv: z.array(z.string().max(8_192)).max(512),
   cwd: z.string().max(4_096),
 });
@@ -104,7 +107,7 @@ export interface HandOverPlan {
 }
 
 function flatten(value: unknown, prefix: string, out: Map<string, string>): void {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (isRecord(value)) {
     for (const [key, child] of Object.entries(value)) {
       flatten(child, prefix === '' ? key : `${prefix}.${key}`, out);
     }

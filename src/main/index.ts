@@ -19,7 +19,8 @@ import {
   shell,
   type MessageBoxOptions,
 } from 'electron';
-import {detectDisplay, parseFlags, type ServerConfig} from '../core/config/flags.js';
+import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import {type ServerConfig} from '../core/config/serverConfig.js';
 import {userConfigDir} from '../core/config/paths.js';
 import {
   categorySettings,
@@ -27,7 +28,7 @@ import {
   settingsToArgs,
   updateSettings,
   type Settings,
-} from '../core/config/settings.js';
+} from './settings.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
@@ -53,6 +54,7 @@ import {
 } from './policy.js';
 import {createQuitGate, ENGINE_STOP_TIMEOUT_MS, stopWithin} from './shutdown.js';
 import {boundsToSave, mainWindowOptions, placeWindow} from './windowOptions.js';
+import {errorText} from '../shared/values.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -92,7 +94,7 @@ function remember(change: Partial<Settings>): void {
   try {
     updateSettings(change, configDir);
   } catch (error) {
-    log(`Could not save settings: ${error instanceof Error ? error.message : String(error)}`);
+    log(`Could not save settings: ${errorText(error)}`);
   }
 }
 
@@ -108,15 +110,39 @@ function messageBox(
   return shown.then(result => result.response);
 }
 
+/** What the shell holds once it runs: the engine, its IPC bridge and the window (if open). */
+interface Desktop {
+  engine?: Engine;
+  bridge?: InspectorBridgeHandle;
+  mainWindow?: BrowserWindow;
+  /** The URL the window loads: the app protocol, or the dev server in development. */
+  entryUrl: string;
+  allowedOrigins: string[];
+}
+
 function start(config: ServerConfig): void {
   const devUrl = devRendererUrl();
   const devOrigin = devUrl === undefined ? undefined : originOf(devUrl);
-  const allowedOrigins = devOrigin === undefined ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin];
-  let mainWindow: BrowserWindow | undefined;
+  const desktop: Desktop = {
+    entryUrl: devUrl ?? APP_ENTRY_URL,
+    allowedOrigins: devOrigin === undefined ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin],
+  };
+  installContentPolicy(desktop);
+  const ready = app.whenReady().then(() => launch(config, desktop));
+  ready.catch((error: unknown) => {
+    log(
+      `${APP_NAME} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    app.exit(1);
+  });
+  handleAppEvents(desktop, ready);
+}
 
+/** Every web contents gets the navigation policy; links leave for the browser only when confirmed. */
+function installContentPolicy(desktop: Desktop): void {
   const openExternal = createExternalLinkOpener({
     confirm: url =>
-      messageBox(mainWindow, {
+      messageBox(desktop.mainWindow, {
         type: 'question',
         buttons: ['Open in browser', 'Cancel'],
         defaultId: 1,
@@ -129,167 +155,179 @@ function start(config: ServerConfig): void {
     openExternal: url => shell.openExternal(url),
     log,
   });
-  const policy = {isAppUrl: appUrlMatcher(allowedOrigins), openExternal};
+  const policy = {isAppUrl: appUrlMatcher(desktop.allowedOrigins), openExternal};
   app.on('web-contents-created', (_event, contents) => applyWebContentsPolicy(contents, policy));
+}
 
-  let engine: Engine | undefined;
-  let bridge: InspectorBridgeHandle | undefined;
-  const ready = app.whenReady().then(async () => {
-    applyPermissionPolicy(session.defaultSession, log);
-    const rendererDir = findRendererDir(here);
-    if (rendererDir === undefined) {
-      dialog.showErrorBox(
-        APP_NAME,
-        'The inspector UI is not built. Run "npm run build" and start again.',
-      );
-      app.exit(1);
-      return;
-    }
-    protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
-
-    const running = new Engine(config, {version: readVersion(here), log, rendererDir, configDir});
-    engine = running;
-    try {
-      await running.startHttp(false);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      dialog.showErrorBox(
-        APP_NAME,
-        error instanceof PortInUseError ? message : `Could not start: ${message}`,
-      );
-      await running.stop();
-      app.exit(1);
-      return;
-    }
-    if (config.port !== 0 && config.port !== loaded.settings.port) {
-      remember({port: config.port});
-    }
-    rememberCategories(running);
-
-    bridge = registerInspectorBridge(
-      createIpcIngress(ipcMain, {allowedOrigins, log}),
-      engineEndpoint(running),
-      log,
-    );
-    mainWindow = createWindow(devUrl ?? APP_ENTRY_URL);
-    if (config.stdio) {
-      process.stdin.on('end', () => app.quit());
-      await running.connectStdio();
-    }
-    if (config.readyFile !== undefined) {
-      running.writeReadyFile(config.readyFile);
-    }
-    log(running.startupLine());
-  });
-  ready.catch((error: unknown) => {
-    log(
-      `${APP_NAME} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+/** Once Electron is ready: the app protocol, the engine and its HTTP server, the bridge, the window. */
+async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
+  applyPermissionPolicy(session.defaultSession, log);
+  const rendererDir = findRendererDir(here);
+  if (rendererDir === undefined) {
+    dialog.showErrorBox(
+      APP_NAME,
+      'The inspector UI is not built. Run "npm run build" and start again.',
     );
     app.exit(1);
-  });
-
-  /** Category switches are remembered as the user leaves them (not in --slim, where none apply). */
-  function rememberCategories(running: Engine): void {
-    let saved = JSON.stringify(loaded.settings.categories ?? {});
-    const save = (): void => {
-      if (running.catalog.slim) {
-        return;
-      }
-      const categories = categorySettings(running.catalog.categoryStates());
-      const json = JSON.stringify(categories);
-      if (json !== saved) {
-        saved = json;
-        remember({categories});
-      }
-    };
-    save();
-    running.hub.onEvent(envelope => {
-      if (envelope.event.type === 'toolsChanged') {
-        save();
-      }
-    });
+    return;
   }
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
 
-  function createWindow(entryUrl: string): BrowserWindow {
-    const placement = placeWindow(
-      loadSettings(configDir).settings.window,
-      screen.getAllDisplays().map(display => display.workArea),
+  const running = new Engine(config, {version: readVersion(here), log, rendererDir, configDir});
+  desktop.engine = running;
+  try {
+    await running.startHttp(false);
+  } catch (error) {
+    const message = errorText(error);
+    dialog.showErrorBox(
+      APP_NAME,
+      error instanceof PortInUseError ? message : `Could not start: ${message}`,
     );
-    const icon = path.join(here, '../../resources/icon.png');
-    const window = new BrowserWindow(
-      mainWindowOptions({
-        preloadPath: path.join(here, '../preload/index.cjs'),
-        iconPath: fs.existsSync(icon) ? icon : undefined,
-        placement,
-      }),
-    );
-    if (placement.maximized) {
-      window.maximize();
+    await running.stop();
+    app.exit(1);
+    return;
+  }
+  if (config.port !== 0 && config.port !== loaded.settings.port) {
+    remember({port: config.port});
+  }
+  rememberCategories(running);
+
+  desktop.bridge = registerInspectorBridge(
+    createIpcIngress(ipcMain, {allowedOrigins: desktop.allowedOrigins, log}),
+    engineEndpoint(running),
+    log,
+  );
+  desktop.mainWindow = createWindow(desktop);
+  if (config.stdio) {
+    process.stdin.on('end', () => app.quit());
+    await running.connectStdio();
+  }
+  if (config.readyFile !== undefined) {
+    running.writeReadyFile(config.readyFile);
+  }
+  log(running.startupLine());
+}
+
+/** Category switches are remembered as the user leaves them (not in --slim, where none apply). */
+function rememberCategories(running: Engine): void {
+  let saved = JSON.stringify(loaded.settings.categories ?? {});
+  const save = (): void => {
+    if (running.catalog.slim) {
+      return;
     }
-    window.once('ready-to-show', () => window.show());
-    window.on('close', () => {
-      remember({window: boundsToSave(window.getNormalBounds(), window.isMaximized())});
-    });
-    window.on('closed', () => {
-      if (mainWindow === window) {
-        mainWindow = undefined;
-      }
-    });
-    void window.loadURL(entryUrl);
-    return window;
-  }
+    const categories = categorySettings(running.catalog.categoryStates());
+    const json = JSON.stringify(categories);
+    if (json !== saved) {
+      saved = json;
+      remember({categories});
+    }
+  };
+  save();
+  running.hub.onEvent(envelope => {
+    if (envelope.event.type === 'toolsChanged') {
+      save();
+    }
+  });
+}
 
+function createWindow(desktop: Desktop): BrowserWindow {
+  const placement = placeWindow(
+    loadSettings(configDir).settings.window,
+    screen.getAllDisplays().map(display => display.workArea),
+  );
+  const icon = path.join(here, '../../resources/icon.png');
+  const window = new BrowserWindow(
+    mainWindowOptions({
+      preloadPath: path.join(here, '../preload/index.cjs'),
+      iconPath: fs.existsSync(icon) ? icon : undefined,
+      placement,
+    }),
+  );
+  if (placement.maximized) {
+    window.maximize();
+  }
+  window.once('ready-to-show', () => window.show());
+  window.on('close', () => {
+    remember({window: boundsToSave(window.getNormalBounds(), window.isMaximized())});
+  });
+  window.on('closed', () => {
+    if (desktop.mainWindow === window) {
+      desktop.mainWindow = undefined;
+    }
+  });
+  void window.loadURL(desktop.entryUrl);
+  return window;
+}
+
+/** The window comes back (restored, focused, or opened again). */
+function showWindow(desktop: Desktop): void {
+  if (desktop.mainWindow) {
+    if (desktop.mainWindow.isMinimized()) {
+      desktop.mainWindow.restore();
+    }
+    desktop.mainWindow.focus();
+  } else {
+    desktop.mainWindow = createWindow(desktop);
+  }
+}
+
+/** A second launch hands its flags over: switches apply at once, the rest is reported. */
+async function takeHandOver(
+  desktop: Desktop,
+  engine: Engine,
+  argv: string[],
+  additionalData: unknown,
+): Promise<void> {
+  // Compared with the switches as they are now (the user may have toggled some in the UI).
+  const categories = {...engine.config.categories};
+  for (const state of engine.catalog.categoryStates()) {
+    categories[state.id] = state.enabled;
+  }
+  const plan = planHandOver(handOverArgs(additionalData, argv, app.isPackaged), {
+    ...engine.config,
+    categories,
+  });
+  for (const category of TOOL_CATEGORIES) {
+    const enabled = plan.categories[category];
+    if (enabled === undefined) {
+      continue;
+    }
+    const reply = await engine.handleCommand({type: 'setCategoryEnabled', category, enabled});
+    if (!reply.ok) {
+      log(`Could not switch ${category}: ${reply.error}`);
+    }
+  }
+  if (plan.readyFile !== undefined) {
+    engine.writeReadyFile(plan.readyFile);
+  }
+  for (const warning of plan.warnings) {
+    log(`Second launch: ${warning}`);
+  }
+  const summary = describeHandOver(plan);
+  if (summary !== undefined) {
+    log(summary);
+    if (plan.error !== undefined || plan.needsRestart.length > 0) {
+      void messageBox(desktop.mainWindow, {
+        type: 'info',
+        title: APP_NAME,
+        message: summary,
+        buttons: ['OK'],
+      });
+    }
+  }
+}
+
+/** Second launches, windows closing and coming back, and a bounded quit. */
+function handleAppEvents(desktop: Desktop, ready: Promise<void>): void {
   app.on('second-instance', (_event, argv, _cwd, additionalData) => {
     void ready
       .then(async () => {
+        const engine = desktop.engine;
         if (!engine) {
           return;
         }
-        if (mainWindow) {
-          if (mainWindow.isMinimized()) {
-            mainWindow.restore();
-          }
-          mainWindow.focus();
-        } else {
-          mainWindow = createWindow(devUrl ?? APP_ENTRY_URL);
-        }
-        // Compared with the switches as they are now (the user may have toggled some in the UI).
-        const categories = {...engine.config.categories};
-        for (const state of engine.catalog.categoryStates()) {
-          categories[state.id] = state.enabled;
-        }
-        const plan = planHandOver(handOverArgs(additionalData, argv, app.isPackaged), {
-          ...engine.config,
-          categories,
-        });
-        for (const category of TOOL_CATEGORIES) {
-          const enabled = plan.categories[category];
-          if (enabled === undefined) {
-            continue;
-          }
-          const reply = await engine.handleCommand({type: 'setCategoryEnabled', category, enabled});
-          if (!reply.ok) {
-            log(`Could not switch ${category}: ${reply.error}`);
-          }
-        }
-        if (plan.readyFile !== undefined) {
-          engine.writeReadyFile(plan.readyFile);
-        }
-        for (const warning of plan.warnings) {
-          log(`Second launch: ${warning}`);
-        }
-        const summary = describeHandOver(plan);
-        if (summary !== undefined) {
-          log(summary);
-          if (plan.error !== undefined || plan.needsRestart.length > 0) {
-            void messageBox(mainWindow, {
-              type: 'info',
-              title: APP_NAME,
-              message: summary,
-              buttons: ['OK'],
-            });
-          }
-        }
+        showWindow(desktop);
+        await takeHandOver(desktop, engine, argv, additionalData);
       })
       .catch(logFailure);
   });
@@ -303,8 +341,8 @@ function start(config: ServerConfig): void {
   app.on('activate', () => {
     void ready
       .then(() => {
-        if (engine && !mainWindow) {
-          mainWindow = createWindow(devUrl ?? APP_ENTRY_URL);
+        if (desktop.engine && !desktop.mainWindow) {
+          desktop.mainWindow = createWindow(desktop);
         }
       })
       .catch(logFailure);
@@ -313,9 +351,10 @@ function start(config: ServerConfig): void {
     'before-quit',
     createQuitGate(
       async () => {
-        bridge?.dispose();
+        desktop.bridge?.dispose();
+        const engine = desktop.engine;
         if (engine) {
-          await stopWithin(() => engine?.stop() ?? Promise.resolve(), ENGINE_STOP_TIMEOUT_MS, log);
+          await stopWithin(() => engine.stop(), ENGINE_STOP_TIMEOUT_MS, log);
         }
       },
       () => app.quit(),

@@ -3,6 +3,8 @@
  * attached to) before the process exits, but never wait without bound — a browser that refuses to
  * close must not keep a window-less app alive.
  */
+import {errorText} from '../shared/values.js';
+
 export const ENGINE_STOP_TIMEOUT_MS = 8_000;
 
 export type StopOutcome = 'stopped' | 'timed-out' | 'failed';
@@ -19,7 +21,7 @@ export async function stopWithin(
   const stopped = stop().then(
     (): StopOutcome => 'stopped',
     (error: unknown): StopOutcome => {
-      log(`Stopping the engine failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(`Stopping the engine failed: ${errorText(error)}`);
       return 'failed';
     },
   );

@@ -4,7 +4,7 @@
  */
 import type {BrowserWindowConstructorOptions} from 'electron';
 import {APP_NAME} from '../shared/constants.js';
-import type {WindowBounds} from '../core/config/settings.js';
+import type {WindowBounds} from './settings.js';
 
 export const DEFAULT_WINDOW_SIZE = {width: 1280, height: 820} as const;
 export const MIN_WINDOW_SIZE = {width: 720, height: 480} as const;

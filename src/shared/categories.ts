@@ -39,10 +39,6 @@ export const CATEGORIES_OFF_BY_DEFAULT: readonly ToolCategory[] = [
   'pwa',
 ];
 
-export function isToolCategory(value: string): value is ToolCategory {
-  return TOOL_CATEGORIES.some(category => category === value);
-}
-
 /** `experimentalWebmcp` → `categoryExperimentalWebmcp`. */
 export function categoryFlagName(category: ToolCategory): string {
   return `category${category.charAt(0).toUpperCase()}${category.slice(1)}`;
@@ -70,7 +66,3 @@ export const SWITCHABLE_CONDITIONS: readonly ToolCondition[] = [
   'experimentalVision',
   'memoryDebugging',
 ];
-
-export function isToolCondition(value: string): value is ToolCondition {
-  return TOOL_CONDITIONS.some(condition => condition === value);
-}

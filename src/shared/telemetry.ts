@@ -29,7 +29,6 @@ export const telemetryRecordSchema = z.object({
 });
 
 export type TelemetryRecord = z.infer<typeof telemetryRecordSchema>;
-export type ToolInvocationRecord = z.infer<typeof toolInvocationSchema>;
 
 /** What each field means, for the telemetry preview. */
 export const TELEMETRY_FIELD_HELP: Record<string, string> = {

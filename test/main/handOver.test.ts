@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {parseFlags, type ServerConfig} from '../../src/core/config/flags.js';
+import {parseFlags} from '../../src/core/config/flags.js';
+import {type ServerConfig} from '../../src/core/config/serverConfig.js';
 import {
   describeHandOver,
   extractUserArgs,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest';
-import {loadSettings} from '../../src/core/config/settings.js';
+import {loadSettings} from '../../src/main/settings.js';
 import {createInspectorBridge} from '../../src/preload/bridge.js';
 import {IpcConnection} from '../../src/renderer/src/connection/IpcConnection.js';
 import {IPC_CHANNELS} from '../../src/shared/connection.js';

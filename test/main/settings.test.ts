@@ -10,7 +10,7 @@ import {
   settingsFile,
   settingsToArgs,
   updateSettings,
-} from '../../src/core/config/settings.js';
+} from '../../src/main/settings.js';
 
 let dir: string;
 

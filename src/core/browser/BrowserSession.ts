@@ -4,10 +4,9 @@
  * note. Close what we launched; disconnect from what we attached to.
  */
 import {EventEmitter} from 'node:events';
-import os from 'node:os';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
-import type {BrowserConfig} from '../config/flags.js';
+import type {BrowserConfig} from '../config/serverConfig.js';
 import {defaultProfileDir} from '../config/paths.js';
 import {findExecutable, mergeEnableFeatures} from './executable.js';
 import {EXTENSION_URL_PREFIX, ExtensionWorkers} from './extensionWorkers.js';
@@ -15,11 +14,12 @@ import {FileNavigationGuard, type FileUrlPolicy} from './fileGuard.js';
 import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import type {AttachableFeature} from './PageState.js';
+import {errorText} from '../../shared/values.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
-export const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
+const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
 /** Attaching is quick when the browser answers at all; a half-open endpoint fails sooner. */
-export const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
+const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
 /**
  * Backstop for any single CDP command; shorter than the 45 s lock wait (LOCK_WAIT_MS), so a
  * command that never answers cannot make the next call on its page fail. In-page evaluations
@@ -27,7 +27,7 @@ export const BROWSER_CONNECT_TIMEOUT_MS = 20_000;
  */
 const PROTOCOL_TIMEOUT_MS = 30_000;
 
-export const RECONNECT_NOTE =
+const RECONNECT_NOTE =
   'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
 
 const HIDDEN_TARGET_PREFIXES = ['chrome://', 'chrome-untrusted://', 'devtools://'];
@@ -119,7 +119,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
       });
       return undefined;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       const line =
         config.executablePath !== undefined
           ? message
@@ -218,7 +218,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
           this.#setStatus({
             state: 'error',
             mode: this.mode,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorText(error),
           });
         }
       }
@@ -252,7 +252,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     try {
       browser = this.mode === 'launch' ? await this.#launch() : await this.#connect();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       if (!abandoned()) {
         this.#setStatus({state: 'error', mode: this.mode, error: message});
       }
@@ -337,7 +337,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
         ...(userDataDir === undefined ? {} : {userDataDir}),
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       if (/already running|ProcessSingleton|SingletonLock/i.test(message)) {
         throw new Error(
           `The browser is already running for ${userDataDir ?? 'this profile'}. Use --isolated to run several browser instances, or close the other one.`,
@@ -362,7 +362,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
       });
     } catch (error) {
       const endpoint = config.browserUrl ?? config.wsEndpoint ?? '';
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       throw new Error(
         `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,
         {cause: error},
@@ -414,8 +414,4 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
 
 function firstLine(message: string): string {
   return message.split('\n')[0] ?? message;
-}
-
-export function defaultRunningAsRoot(): boolean {
-  return os.platform() === 'linux' && process.getuid?.() === 0;
 }

@@ -20,7 +20,7 @@ import {PageState, type AttachableFeature} from './PageState.js';
 /** Creating a tab is quick; bounded well below the lock wait so new_page never stalls others. */
 const TAB_CREATE_TIMEOUT_MS = 15_000;
 
-export class PageNotFoundError extends Error {}
+class PageNotFoundError extends Error {}
 
 interface TargetInfoChanged {
   targetInfo: {targetId: string; title: string; url: string; type: string};

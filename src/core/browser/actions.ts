@@ -17,6 +17,7 @@ import {
 import {callFunctionInPage, evaluateInPage, IN_PAGE_TIMEOUT_MS} from './evaluation.js';
 import {frameTargetsFeature} from './frames.js';
 import {PageFeature, PageState} from './PageState.js';
+import {errorText} from '../../shared/values.js';
 
 export interface Point {
   x: number;
@@ -172,7 +173,7 @@ export async function onElement<T>(
   try {
     return await callOn(state, element, declaration, args, schema);
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorText(error);
     if (/Cannot find context|Could not find object|Execution context was destroyed/i.test(text)) {
       throw elementGone(element.uid);
     }
@@ -344,7 +345,7 @@ export async function clickAt(
   await Promise.all(sent);
 }
 
-export async function moveTo(
+async function moveTo(
   state: PageState,
   point: Point,
   session: CDPSession = state.session,

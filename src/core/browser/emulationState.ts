@@ -11,7 +11,7 @@ export const NETWORK_CONDITIONS = ['Offline', 'Slow 3G', 'Fast 3G', 'Slow 4G', '
 export type NetworkConditionName = (typeof NETWORK_CONDITIONS)[number];
 
 /** How much slower every network wait gets (chrome-devtools-mcp's factors; offline waits are not longer). */
-export const NETWORK_SLOWDOWN: Readonly<Record<NetworkConditionName, number>> = {
+const NETWORK_SLOWDOWN: Readonly<Record<NetworkConditionName, number>> = {
   Offline: 1,
   'Slow 3G': 10,
   'Fast 3G': 5,
@@ -58,7 +58,7 @@ interface EmulationRecord {
   settings: EmulationSettings;
 }
 
-export const emulationFeature = new PageFeature<EmulationRecord>('emulation', () => ({
+const emulationFeature = new PageFeature<EmulationRecord>('emulation', () => ({
   settings: {},
 }));
 

@@ -60,7 +60,7 @@ export function clampTimeout(requested: number | undefined, fallback: number): n
 }
 
 /** Stops whatever JavaScript runs in the page now; the page stays usable afterwards. */
-export async function terminateExecution(session: CDPSession): Promise<void> {
+async function terminateExecution(session: CDPSession): Promise<void> {
   await session.send('Runtime.terminateExecution').catch(() => undefined);
 }
 
@@ -178,22 +178,4 @@ export function callFunctionInPage(
 ): Promise<Protocol.Runtime.CallFunctionOnResponse> {
   const session = options.session ?? state.session;
   return inPage(state, () => session.send('Runtime.callFunctionOn', params), options);
-}
-
-/** A value-returning probe: undefined when the page did not answer in time or is blocked. */
-export async function probeValue(
-  state: PageState,
-  expression: string,
-  options: InPageOptions = {},
-): Promise<unknown> {
-  try {
-    const reply = await evaluateInPage(
-      state,
-      {expression, returnByValue: true},
-      {timeoutMs: PROBE_TIMEOUT_MS, ...options},
-    );
-    return reply.exceptionDetails ? undefined : reply.result.value;
-  } catch {
-    return undefined;
-  }
 }

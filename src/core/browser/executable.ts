@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type {ChromeChannel} from '../config/flags.js';
+import type {ChromeChannel} from '../config/serverConfig.js';
 
 export interface ExecutableQuery {
   executablePath?: string;

@@ -28,7 +28,7 @@ export interface WorkerConsoleEntry {
 }
 
 /** Messages kept per worker: the newest win, as in chrome-devtools-mcp. */
-export const MAX_WORKER_MESSAGES = 1000;
+const MAX_WORKER_MESSAGES = 1000;
 
 let nextWorkerId = 1;
 

@@ -20,7 +20,7 @@ export interface KeyDefinition {
 }
 
 /** Modifier bit masks of Input.dispatchKeyEvent / dispatchMouseEvent. */
-export const MODIFIER_BITS: Readonly<Record<string, number>> = {
+const MODIFIER_BITS: Readonly<Record<string, number>> = {
   Alt: 1,
   AltLeft: 1,
   AltRight: 1,
@@ -218,12 +218,12 @@ export function canonicalKeyName(name: string): string | undefined {
   return namedByLowerCase.get(lower) ?? ALIASES[lower];
 }
 
-export function keyDefinition(name: string): KeyDefinition | undefined {
+function keyDefinition(name: string): KeyDefinition | undefined {
   const canonical = canonicalKeyName(name);
   return canonical === undefined ? undefined : definitions.get(canonical);
 }
 
-export class KeyParseError extends Error {}
+class KeyParseError extends Error {}
 
 function invalidKey(token: string): KeyParseError {
   return new KeyParseError(

@@ -4,7 +4,7 @@
  * never lock everyone out (chrome-devtools-mcp #2459 / #2426 were lockouts of a global mutex).
  */
 
-export class LockTimeoutError extends Error {}
+class LockTimeoutError extends Error {}
 
 /** A call waits at most this long for another call on the same page (or the browser) to finish. */
 export const LOCK_WAIT_MS = 45_000;
@@ -27,6 +27,11 @@ export class ReadWriteLock {
 
   get busyWith(): string[] {
     return [...this.#holders];
+  }
+
+  /** How many calls wait for the lock now. */
+  get waiting(): number {
+    return this.#queue.length;
   }
 
   /** Shared access: any number of shared holders at once, none while an exclusive holder runs. */
@@ -147,6 +152,10 @@ export class Mutex {
 
   get busyWith(): string[] {
     return this.#lock.busyWith;
+  }
+
+  get waiting(): number {
+    return this.#lock.waiting;
   }
 
   acquire(label: string, timeoutMs: number, signal?: AbortSignal): Promise<Release> {

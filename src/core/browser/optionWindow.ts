@@ -6,9 +6,9 @@
 import type {TreeNode} from './axTree.js';
 
 /** Lists up to this long are shown whole. */
-export const SHOW_ALL_OPTIONS_UP_TO = 30;
+const SHOW_ALL_OPTIONS_UP_TO = 30;
 /** Options shown from a longer list (plus any selected, focused or active one). */
-export const OPTION_WINDOW = 20;
+const OPTION_WINDOW = 20;
 /** Options shown before the first selected/active one, for context. */
 const LEAD = 3;
 

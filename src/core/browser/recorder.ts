@@ -8,6 +8,7 @@ import {z} from 'zod';
 import {sendUntyped} from './cdp.js';
 import {inPage} from './evaluation.js';
 import type {PageState} from './PageState.js';
+import {errorText} from '../../shared/values.js';
 
 const streamReply = z.object({stream: z.string()});
 const pixelRatioReply = z.object({
@@ -17,7 +18,7 @@ const pixelRatioReply = z.object({
 /** Larger frames cost encoder time and disk for little gain when an agent reviews a video. */
 const MAX_SIDE = 4096;
 
-export class ScreenRecordingUnsupportedError extends Error {}
+class ScreenRecordingUnsupportedError extends Error {}
 
 /** The viewport in device pixels: without limits Chrome records small downscaled frames. */
 export async function viewportPixelSize(
@@ -58,7 +59,7 @@ export async function startScreenRecording(
     );
     return stream;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (/wasn't found|not found|Unknown method/i.test(message)) {
       throw new ScreenRecordingUnsupportedError(
         'The connected Chrome does not support screen recording. Update Chrome to a newer version.',

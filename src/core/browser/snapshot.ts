@@ -52,14 +52,6 @@ const cacheFeature = new PageFeature<{last: CachedSnapshot | undefined}>('snapsh
   last: undefined,
 }));
 
-/** Drops the cached snapshot, e.g. when the page was acted on. */
-export function forgetCachedSnapshot(state: PageState): void {
-  const cache = cacheFeature.peek(state);
-  if (cache) {
-    cache.last = undefined;
-  }
-}
-
 async function fromCache(
   state: PageState,
   options: SnapshotOptions,

@@ -69,7 +69,7 @@ const LIVE_ROLES = new Set(['alert', 'status', 'log', 'marquee', 'timer']);
 
 const TOKEN = /^[A-Za-z0-9_.:-]+$/;
 
-export function quote(text: string): string {
+function quote(text: string): string {
   return JSON.stringify(text.length > 500 ? `${text.slice(0, 500)}…` : text);
 }
 
@@ -78,7 +78,7 @@ function keyValue(key: string, value: string): string {
 }
 
 /** Same-origin links print relative to the page (the root line carries the full URL). */
-export function relativeUrl(url: string, base: URL | undefined): string {
+function relativeUrl(url: string, base: URL | undefined): string {
   if (url.startsWith('data:')) {
     // The payload is noise to an agent; the media type says what it is.
     const comma = url.indexOf(',');

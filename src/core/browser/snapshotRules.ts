@@ -87,7 +87,7 @@ export function isDocumentRoot(node: TreeNode): boolean {
   return node.role === 'RootWebArea' || node.role === 'WebArea';
 }
 
-export function isControl(node: TreeNode): boolean {
+function isControl(node: TreeNode): boolean {
   return CONTROL_ROLES.has(node.role);
 }
 
@@ -100,7 +100,7 @@ function isPlainTextField(node: TreeNode): boolean {
 }
 
 /** Whether the node is hidden from the agent (ignored by the AX tree, or hidden). */
-export function isHidden(node: TreeNode): boolean {
+function isHidden(node: TreeNode): boolean {
   if (node.ariaHidden) {
     return false;
   }
@@ -183,7 +183,7 @@ function contentRepeatsName(node: TreeNode): boolean {
 }
 
 /** A node whose children add nothing for an agent (a link's text, a heading's text…). */
-export function isLeaf(node: TreeNode): boolean {
+function isLeaf(node: TreeNode): boolean {
   const cached = leafCache.get(node);
   if (cached !== undefined) {
     return cached;
@@ -209,7 +209,7 @@ function computeLeaf(node: TreeNode): boolean {
   return false;
 }
 
-export function isInteresting(node: TreeNode, insideControl: boolean): boolean {
+function isInteresting(node: TreeNode, insideControl: boolean): boolean {
   if (isHidden(node)) {
     return false;
   }

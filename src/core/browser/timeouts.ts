@@ -4,8 +4,8 @@
  */
 import {PageFeature} from './PageState.js';
 
-export const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
-export const DEFAULT_NAVIGATION_TIMEOUT_MS = 10_000;
+const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
+const DEFAULT_NAVIGATION_TIMEOUT_MS = 10_000;
 
 export interface SlowdownFactors {
   cpu: number;

@@ -9,14 +9,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {FileAccessError, isInside} from './roots.js';
+import {errorText} from '../../shared/values.js';
 
 type Handle = fs.promises.FileHandle;
 
 const NOFOLLOW = process.platform === 'win32' ? 0 : fs.constants.O_NOFOLLOW;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function errorCode(error: unknown): string | undefined {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string') {
@@ -83,7 +80,7 @@ function escaped(target: string, real: string | undefined): FileAccessError {
  * Creates the missing folders of `dir` one at a time; each new folder must resolve inside a root
  * (else it is removed again and this throws).
  */
-export async function makeDirectoryInside(dir: string, roots: readonly string[]): Promise<void> {
+async function makeDirectoryInside(dir: string, roots: readonly string[]): Promise<void> {
   const missing: string[] = [];
   let current = dir;
   for (;;) {
@@ -110,7 +107,9 @@ export async function makeDirectoryInside(dir: string, roots: readonly string[])
       await fs.promises.mkdir(folder, {mode: 0o700});
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
-        throw new FileAccessError(`Could not create ${folder}: ${describe(error)}`, {cause: error});
+        throw new FileAccessError(`Could not create ${folder}: ${errorText(error)}`, {
+          cause: error,
+        });
       }
     }
     const real = await fs.promises.realpath(folder).catch(() => undefined);
@@ -150,7 +149,7 @@ export async function openForWritingInside(
       handle = await fs.promises.open(target, base);
     }
   } catch (error) {
-    throw new FileAccessError(`Could not write ${target}: ${describe(error)}`, {cause: error});
+    throw new FileAccessError(`Could not write ${target}: ${errorText(error)}`, {cause: error});
   }
   const check = await insideRoots(handle, target, roots);
   if (!check.inside) {
@@ -165,7 +164,7 @@ export async function openForWritingInside(
       await handle.truncate(0);
     } catch (error) {
       await handle.close();
-      throw new FileAccessError(`Could not write ${target}: ${describe(error)}`, {cause: error});
+      throw new FileAccessError(`Could not write ${target}: ${errorText(error)}`, {cause: error});
     }
   }
   return handle;
@@ -180,7 +179,7 @@ export async function openForReadingInside(
   try {
     handle = await fs.promises.open(target, fs.constants.O_RDONLY | NOFOLLOW);
   } catch (error) {
-    throw new FileAccessError(`Could not read ${target}: ${describe(error)}`, {cause: error});
+    throw new FileAccessError(`Could not read ${target}: ${errorText(error)}`, {cause: error});
   }
   const check = await insideRoots(handle, target, roots);
   if (!check.inside) {
@@ -201,7 +200,7 @@ export async function removeInside(target: string, roots: readonly string[]): Pr
     if (errorCode(error) === 'ENOENT') {
       return;
     }
-    throw new FileAccessError(`Could not remove ${target}: ${describe(error)}`, {cause: error});
+    throw new FileAccessError(`Could not remove ${target}: ${errorText(error)}`, {cause: error});
   }
   try {
     const check = await insideRoots(handle, target, roots);

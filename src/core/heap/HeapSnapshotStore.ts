@@ -10,10 +10,12 @@ import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
 import type {z} from 'zod';
 import {withTimeout} from '../browser/lock.js';
+import {findUpward} from '../files/findUpward.js';
 import {workerMessageSchema, type HeapRequest} from './protocol.js';
+import {errorText} from '../../shared/values.js';
 
 /** One call waits at most this long for a load or an answer (below the 45 s lock wait). */
-export const HEAP_WAIT_MS = 40_000;
+const HEAP_WAIT_MS = 40_000;
 /** Heap of one snapshot worker; the typed arrays of nodes and edges live outside it. */
 const WORKER_HEAP_MB = 1024;
 const WORKER_FILE = 'heapSnapshotWorker.js';
@@ -25,27 +27,10 @@ const VALID_EXTENSIONS = ['.heapsnapshot', '.heaptimeline'];
  * the packaged desktop app it lies in app.asar.unpacked (electron-builder's asarUnpack).
  */
 export function findWorkerFile(startDir: string): string | undefined {
-  let dir = startDir.replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked');
-  for (let depth = 0; depth < 6; depth++) {
-    for (const candidate of [
-      path.join(dir, 'out', 'heap', WORKER_FILE),
-      path.join(dir, 'heap', WORKER_FILE),
-    ]) {
-      if (fs.existsSync(candidate)) {
-        return candidate;
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) {
-      break;
-    }
-    dir = parent;
-  }
-  return undefined;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return findUpward(startDir.replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked'), dir => [
+    path.join(dir, 'out', 'heap', WORKER_FILE),
+    path.join(dir, 'heap', WORKER_FILE),
+  ]);
 }
 
 interface Pending {
@@ -185,7 +170,7 @@ export class HeapSnapshotStore {
       throw new Error(`File ${filePath} must have a .heapsnapshot or .heaptimeline extension.`);
     }
     const stat = await fs.promises.stat(filePath).catch((error: unknown) => {
-      throw new Error(`Cannot read heap snapshot ${filePath}: ${errorMessage(error)}`, {
+      throw new Error(`Cannot read heap snapshot ${filePath}: ${errorText(error)}`, {
         cause: error,
       });
     });

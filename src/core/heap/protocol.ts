@@ -4,7 +4,7 @@
  * worker thread is a boundary like any other.
  */
 import {z} from 'zod';
-import type {PageRequest} from '../mcp/pageWindow.js';
+import type {PageRequest} from '../../shared/pageWindow.js';
 
 export const HEAP_SNAPSHOT_FILTERS = [
   'objectsRetainedByDetachedDomNodes',
@@ -94,7 +94,7 @@ export const workerMessageSchema = z.discriminatedUnion('kind', [
 
 const count = z.number();
 
-export const heapNodeSchema = z.object({
+const heapNodeSchema = z.object({
   id: count,
   name: z.string(),
   type: z.string(),
@@ -104,7 +104,7 @@ export const heapNodeSchema = z.object({
 });
 export type HeapNode = z.infer<typeof heapNodeSchema>;
 
-export const heapEdgeSchema = z.object({
+const heapEdgeSchema = z.object({
   name: z.string(),
   type: z.string(),
   node: heapNodeSchema,
@@ -112,7 +112,7 @@ export const heapEdgeSchema = z.object({
 export type HeapEdge = z.infer<typeof heapEdgeSchema>;
 
 /** One page of a list, with the size of the whole list. */
-export function pageOf<T extends z.ZodType>(item: T) {
+function pageOf<T extends z.ZodType>(item: T) {
   return z.object({total: count, startIndex: count, items: z.array(item)});
 }
 
@@ -158,7 +158,7 @@ export const summarySchema = z.object({
 });
 export type HeapSummary = z.infer<typeof summarySchema>;
 
-export const aggregateSchema = z.object({
+const aggregateSchema = z.object({
   id: count,
   className: z.string(),
   count,
@@ -215,14 +215,13 @@ export const retainingPathsSchema = z.object({
     siblings: z.boolean().optional(),
   }),
 });
-export type RetainingPaths = z.infer<typeof retainingPathsSchema>;
 
 export const dominatorsSchema = z.array(
   z.object({nodeId: count, nodeName: z.string(), selfSize: count, retainedSize: count}),
 );
 export type Dominators = z.infer<typeof dominatorsSchema>;
 
-export const duplicateStringSchema = z.object({
+const duplicateStringSchema = z.object({
   value: z.string(),
   count,
   totalSelfSize: count,
@@ -260,11 +259,10 @@ export const contextAnalysisSchema = z.object({
     z.object({scriptNodeId: count, scriptName: z.string(), contextCount: count}),
   ),
 });
-export type ContextAnalysis = z.infer<typeof contextAnalysisSchema>;
 export type ContextScope = z.infer<typeof scopeSchema>;
 export type ContextEntry = z.infer<typeof contextSchema>;
 
-export const classDiffSchema = z.object({
+const classDiffSchema = z.object({
   index: count,
   className: z.string(),
   addedCount: count,
@@ -276,7 +274,7 @@ export const classDiffSchema = z.object({
 });
 export type ClassDiff = z.infer<typeof classDiffSchema>;
 
-export const diffTotalsSchema = z.object({
+const diffTotalsSchema = z.object({
   addedCount: count,
   removedCount: count,
   countDelta: count,
@@ -286,9 +284,9 @@ export const diffTotalsSchema = z.object({
 });
 export type DiffTotals = z.infer<typeof diffTotalsSchema>;
 
-export const diffSummarySchema = pageOf(classDiffSchema).extend({totals: diffTotalsSchema});
+const diffSummarySchema = pageOf(classDiffSchema).extend({totals: diffTotalsSchema});
 
-export const detailedDiffSchema = classDiffSchema.extend({
+const detailedDiffSchema = classDiffSchema.extend({
   addedIds: z.array(count),
   addedSelfSizes: z.array(count),
   deletedIds: z.array(count),

@@ -26,8 +26,9 @@ import {
 } from './security.js';
 import {SessionTable, type ReapReason, type SessionLimits} from './SessionTable.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
+import {errorText} from '../../shared/values.js';
 
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface HttpServerOptions {
   host: string;
@@ -49,7 +50,7 @@ class BodyTooLargeError extends Error {}
  * An oversized body is still read (and thrown away) up to this much, so the client finishes
  * sending and can read the 413; closing while it still sends would give it EPIPE instead.
  */
-export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 const DISCARD_TIMEOUT_MS = 10_000;
 
 /** Reads the body up to `limit`; past it, discards the rest (bounded) and then rejects. */
@@ -109,7 +110,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /** RFC 6750 challenge; the description says what is wrong in words a person can act on. */
-export function bearerChallenge(description: string): string {
+function bearerChallenge(description: string): string {
   const quoted = description.replace(/["\\]/g, "'");
   return `Bearer realm="mcp-browser-inspector", error="invalid_token", error_description="${quoted}"`;
 }
@@ -157,9 +158,7 @@ export class HttpServer {
     });
     this.#server = http.createServer((request, response) => {
       void this.#handle(request, response).catch((error: unknown) => {
-        options.log(
-          `HTTP handler error: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        options.log(`HTTP handler error: ${errorText(error)}`);
         if (!response.headersSent) {
           sendJson(response, 500, {error: 'Internal server error'});
         } else {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import type {ServerResponse} from 'node:http';
 import path from 'node:path';
+import {findUpward} from '../files/findUpward.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -42,20 +43,11 @@ export function contentSecurityPolicy(wsOrigins: readonly string[]): string {
 
 /** Finds out/renderer by walking up from a start folder (works from out/node/… and out/main/). */
 export function findRendererDir(startDir: string): string | undefined {
-  let dir = startDir;
-  for (let depth = 0; depth < 6; depth++) {
-    for (const candidate of [path.join(dir, 'out', 'renderer'), path.join(dir, 'renderer')]) {
-      if (fs.existsSync(path.join(candidate, 'index.html'))) {
-        return candidate;
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) {
-      break;
-    }
-    dir = parent;
-  }
-  return undefined;
+  return findUpward(
+    startDir,
+    dir => [path.join(dir, 'out', 'renderer'), path.join(dir, 'renderer')],
+    candidate => fs.existsSync(path.join(candidate, 'index.html')),
+  );
 }
 
 /** Whether `pathname` names a file of the built UI (for 405 versus 404). */

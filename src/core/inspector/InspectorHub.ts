@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type {EventBatch, EventEnvelope, InspectorEvent} from '../../shared/protocol.js';
 
-export const DEFAULT_EVENT_CAPACITY = 100_000;
+const DEFAULT_EVENT_CAPACITY = 100_000;
 /** Screenshots dominate memory; above this total, the oldest events lose their image data. */
 const IMAGE_BUDGET_CHARS = 96 * 1024 * 1024;
 const MAX_IMAGE_CHARS = 4 * 1024 * 1024;

@@ -9,6 +9,7 @@ import type {Protocol} from 'puppeteer-core';
 import type {LiveFrame} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import type {PageState} from '../browser/PageState.js';
+import {errorText} from '../../shared/values.js';
 
 export interface LiveViewOptions {
   format?: 'jpeg' | 'png';
@@ -149,10 +150,9 @@ export class LiveView {
       });
     } catch (error) {
       session.off('Page.screencastFrame', onFrame);
-      throw new Error(
-        `Could not start the live view of page ${page.id}: ${error instanceof Error ? error.message : String(error)}`,
-        {cause: error},
-      );
+      throw new Error(`Could not start the live view of page ${page.id}: ${errorText(error)}`, {
+        cause: error,
+      });
     }
     return {
       page,

@@ -19,12 +19,13 @@ import {
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserView} from '../browser/BrowserSession.js';
-import {FileAccess, type FileAccessShared, type RootsSource} from './files.js';
+import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
+import {errorText} from '../../shared/values.js';
 
 /** roots/list is bounded: an unanswered request must not stall tool calls (chrome-devtools-mcp #2476). */
-export const ROOTS_TIMEOUT_MS = 5_000;
+const ROOTS_TIMEOUT_MS = 5_000;
 
 const INSTRUCTIONS =
   'Browser automation for a real Chromium. Typical loop: new_page or navigate_page, take_snapshot, then act with uids (click, fill, fill_form). Page-scoped tools need the pageId from list_pages.';
@@ -86,9 +87,7 @@ class ClientRoots {
       this.#fresh = true;
     } catch (error) {
       // Unanswered or failed: carry on with --workspace and the temp dir, and ask again next time.
-      this.session.log(
-        `roots/list failed for ${this.session.client.name}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.session.log(`roots/list failed for ${this.session.client.name}: ${errorText(error)}`);
     }
   }
 }

@@ -6,12 +6,13 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/PageRegistry.js';
 import {takeSnapshot} from '../browser/snapshot.js';
-import type {FileAccess} from './files.js';
-import {SECTION_ORDER, type ResponseBuilder} from './ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
+import {errorText} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
 
-export function formatPageLine(page: PageInfo): string {
+function formatPageLine(page: PageInfo): string {
   const title =
     page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title;
   const label = title && title !== page.url ? `${title} (${page.url})` : page.url;
@@ -38,30 +39,17 @@ export async function renderResponse(
     };
   }
 
-  const sections = response.sections;
   // A snapshot added to an action fails in place (the action itself succeeded); one the call
   // exists for (take_snapshot), or one that could not be saved, fails the call.
   const snapshotPromise = renderSnapshot(response, files).catch((error: unknown) => {
     const request = response.snapshot;
     if (request?.required || request?.filePath !== undefined) {
-      response.error ??= error instanceof Error ? error : new Error(message(error));
+      response.error ??= error instanceof Error ? error : new Error(errorText(error));
       return undefined;
     }
-    return `Could not take a snapshot: ${message(error)}`;
+    return `Could not take a snapshot: ${errorText(error)}`;
   });
-  const rendered = await Promise.all(
-    sections.map(async section => ({
-      order: section.order,
-      text: await Promise.resolve(section.render()).catch(
-        (error: unknown) => `Error: ${message(error)}`,
-      ),
-    })),
-  );
-
-  out.push(...response.lines);
-  if (response.navigatedTo !== undefined) {
-    out.push(`Page navigated to ${response.navigatedTo}.`);
-  }
+  const rendered = await renderSections(response);
   const pushSections = (from: number, to: number): void => {
     for (const section of rendered) {
       if (section.order >= from && section.order < to && section.text) {
@@ -69,34 +57,15 @@ export async function renderResponse(
       }
     }
   };
-  pushSections(0, 50);
-  const dialog = response.page?.dialog;
-  if (dialog) {
-    const defaultValue = dialog.defaultValue
-      ? ` (default value: ${JSON.stringify(dialog.defaultValue)})`
-      : '';
-    out.push(
-      '# Open dialog',
-      `${dialog.type}: ${dialog.message}${defaultValue}.`,
-      'Call handle_dialog to handle it before continuing.',
-    );
+
+  out.push(...response.lines);
+  if (response.navigatedTo !== undefined) {
+    out.push(`Page navigated to ${response.navigatedTo}.`);
   }
+  pushSections(0, 50);
+  out.push(...dialogLines(response));
   if (response.includePagesList) {
-    const note = pages.takeSelectionNote();
-    if (note) {
-      out.push(note);
-    }
-    const infos = pages.infos();
-    const isExtensionPage = (page: PageInfo): boolean => page.url.startsWith('chrome-extension://');
-    out.push('## Pages', ...infos.filter(page => !isExtensionPage(page)).map(formatPageLine));
-    const extensionPages = infos.filter(isExtensionPage);
-    if (extensionPages.length > 0) {
-      out.push('## Extension Pages', ...extensionPages.map(formatPageLine));
-    }
-    const workers = response.extensionWorkers ?? [];
-    if (workers.length > 0) {
-      out.push('## Extension Service Workers', ...workers.map(({id, url}) => `${id}: ${url}`));
-    }
+    out.push(...pageListLines(response, pages));
   }
   pushSections(50, SECTION_ORDER.snapshot);
   const snapshotText = await snapshotPromise;
@@ -115,6 +84,57 @@ export async function renderResponse(
   return {content, ...(response.error ? {isError: true} : {})};
 }
 
+/** Every section, produced in parallel; a failing one says so in its place. */
+function renderSections(
+  response: ResponseBuilder,
+): Promise<{order: number; text: string | undefined}[]> {
+  return Promise.all(
+    response.sections.map(async section => ({
+      order: section.order,
+      text: await Promise.resolve(section.render()).catch(
+        (error: unknown) => `Error: ${errorText(error)}`,
+      ),
+    })),
+  );
+}
+
+/** The open JavaScript dialog of the page, which blocks most tools until handled. */
+function dialogLines(response: ResponseBuilder): string[] {
+  const dialog = response.page?.dialog;
+  if (!dialog) {
+    return [];
+  }
+  const defaultValue = dialog.defaultValue
+    ? ` (default value: ${JSON.stringify(dialog.defaultValue)})`
+    : '';
+  return [
+    '# Open dialog',
+    `${dialog.type}: ${dialog.message}${defaultValue}.`,
+    'Call handle_dialog to handle it before continuing.',
+  ];
+}
+
+/** The pages (and extension pages and workers), after a one-time note if the selection moved. */
+function pageListLines(response: ResponseBuilder, pages: PageRegistry): string[] {
+  const out: string[] = [];
+  const note = pages.takeSelectionNote();
+  if (note) {
+    out.push(note);
+  }
+  const infos = pages.infos();
+  const isExtensionPage = (page: PageInfo): boolean => page.url.startsWith('chrome-extension://');
+  out.push('## Pages', ...infos.filter(page => !isExtensionPage(page)).map(formatPageLine));
+  const extensionPages = infos.filter(isExtensionPage);
+  if (extensionPages.length > 0) {
+    out.push('## Extension Pages', ...extensionPages.map(formatPageLine));
+  }
+  const workers = response.extensionWorkers ?? [];
+  if (workers.length > 0) {
+    out.push('## Extension Service Workers', ...workers.map(({id, url}) => `${id}: ${url}`));
+  }
+  return out;
+}
+
 async function renderSnapshot(
   response: ResponseBuilder,
   files: FileAccess,
@@ -130,8 +150,4 @@ async function renderSnapshot(
     return `Saved snapshot to ${saved}.`;
   }
   return `## Latest page snapshot\n${snapshot.text}`;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
-import type {Tool} from '../tools/definition.js';
 import {
   bucketLatency,
   isLocalhostUrl,
@@ -15,10 +14,11 @@ import {
   rawClientName,
   sanitizeParams,
   telemetryName,
+  type TelemetryTool,
 } from './sanitize.js';
 
 export interface InvocationFacts {
-  tool: Tool;
+  tool: TelemetryTool;
   params: Record<string, unknown>;
   client: ClientRef;
   success: boolean;

@@ -2,13 +2,20 @@
  * chrome-devtools-mcp's telemetry rules (reference §4.3): strings become a bucketed length, arrays a
  * count, numbers/booleans/enums stay, ids are dropped, names go snake_case. Nothing here is sent.
  */
-import type {ParamKind} from '../tools/definition.js';
+/** A parameter's kind decides what of its value a record keeps (see sanitizeParams). */
+export type ParamKind = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'other';
+
+/** What telemetry needs to know about a tool: its name and the kind of each parameter. */
+export interface TelemetryTool {
+  readonly name: string;
+  readonly paramKinds: Readonly<Record<string, ParamKind>>;
+}
 
 const STRING_LENGTH_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 const LATENCY_BUCKETS = [50, 100, 250, 500, 1000, 2500, 5000, 10000];
 const BLOCKLISTED_PARAMS = new Set(['uid', 'reqid', 'msgid']);
 
-export function bucketize(value: number, buckets: readonly number[]): number {
+function bucketize(value: number, buckets: readonly number[]): number {
   for (const bucket of buckets) {
     if (value <= bucket) {
       return bucket;

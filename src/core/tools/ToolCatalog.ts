@@ -1,6 +1,7 @@
 /**
  * Every tool the engine has, and which of them clients see right now. Categories can be switched at
- * run time; listeners (the MCP sessions) then send notifications/tools/list_changed.
+ * run time; listeners (the MCP sessions) then send notifications/tools/list_changed. The catalog
+ * also holds the sections features add to responses (registered with the tools, see sections.ts).
  */
 import {EventEmitter} from 'node:events';
 import type {Tool as McpTool} from '@modelcontextprotocol/sdk/types.js';
@@ -16,7 +17,11 @@ import {
   type ToolCondition,
 } from '../../shared/categories.js';
 import type {CategoryState, ConditionState, ToolInfo} from '../../shared/protocol.js';
-import type {SchemaOptions, Tool} from './definition.js';
+import type {PageState} from '../browser/PageState.js';
+import type {Tool} from './definition.js';
+import type {SchemaOptions} from './paramShapes.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
+import type {SectionContext, ToolSet} from './sections.js';
 
 export type ToolStatus = {enabled: true} | {enabled: false; reason: string};
 
@@ -33,18 +38,20 @@ function kebab(name: string): string {
 
 export class ToolCatalog extends EventEmitter<{changed: []}> {
   readonly #tools: Map<string, Tool>;
+  readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageToolSections'>;
   readonly #categories: Record<ToolCategory, boolean>;
   readonly #conditions: Record<ToolCondition, boolean>;
   #definitions: McpTool[] | undefined;
 
   constructor(
-    tools: readonly Tool[],
+    {tools, ...sections}: ToolSet,
     private readonly options: CatalogOptions,
   ) {
     super();
     this.#tools = new Map(
       [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
     );
+    this.#sections = sections;
     this.#categories = {...options.categories};
     this.#conditions = {...options.conditions};
   }
@@ -106,6 +113,31 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     this.#definitions = undefined;
     this.emit('changed');
     return true;
+  }
+
+  /** The page state a full response about a page repeats (not in --slim). */
+  addPageStateSections(response: ResponseBuilder): void {
+    const page = response.page;
+    if (!page || response.slim) {
+      return;
+    }
+    for (const section of this.#sections.pageStateSections) {
+      section(response, page);
+    }
+  }
+
+  /** The sections listing the page's own tools (each checks its own category). */
+  addPageToolSections(
+    response: ResponseBuilder,
+    page: PageState | undefined,
+    context: SectionContext,
+  ): void {
+    if (!page) {
+      return;
+    }
+    for (const section of this.#sections.pageToolSections) {
+      section(response, page, context);
+    }
   }
 
   status(tool: Tool): ToolStatus {

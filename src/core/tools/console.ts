@@ -24,8 +24,8 @@ import {
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {inPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
-import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {paginate, paginationLines, pagingParams} from './response/pagination.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
 import {inlineText, renderWorkerConsole, type ConsoleListOptions} from './workerConsole.js';
@@ -64,7 +64,7 @@ interface GroupedEntry {
 }
 
 /** Consecutive identical messages (type, text, argument count) collapse into one line with a count. */
-export function groupConsecutive(entries: readonly ConsoleEntry[]): GroupedEntry[] {
+function groupConsecutive(entries: readonly ConsoleEntry[]): GroupedEntry[] {
   const grouped: GroupedEntry[] = [];
   let previous: GroupedEntry | undefined;
   for (const entry of entries) {
@@ -112,7 +112,7 @@ function conciseLines({entry, count}: GroupedEntry, includeStack: boolean): stri
 
 const lastListing = new LastListing<ConsoleCollector>();
 
-export function renderConsoleList(page: PageState, options: ConsoleListOptions): string {
+function renderConsoleList(page: PageState, options: ConsoleListOptions): string {
   const collector = consoleCollectorFeature.get(page);
   return lastListing.text(
     collector,
@@ -354,7 +354,7 @@ function issueDetail(entry: IssueEntry): string {
   return lines.join('\n');
 }
 
-export async function consoleMessageDetail(
+async function consoleMessageDetail(
   entry: ConsoleEntry,
   options: PageCallOptions,
 ): Promise<string> {

@@ -8,9 +8,11 @@ import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import type {PageState} from '../browser/PageState.js';
-import type {ServerConfig} from '../config/flags.js';
-import type {FileAccess} from '../mcp/files.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {ServerConfig} from '../config/serverConfig.js';
+import type {ParamKind} from '../telemetry/sanitize.js';
+import {ParamShapes, resolveFilePaths, type SchemaOptions} from './paramShapes.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {EngineServices} from './services.js';
 
 export interface ToolCall<P> {
@@ -24,6 +26,8 @@ export interface ToolCall<P> {
   /** The client named the page (pageId); false when the call fell back to the selected page. */
   pageIdGiven: boolean;
   services: EngineServices;
+  /** Adds the sections that list the page's own tools (WebMCP, third-party) for their categories. */
+  addPageToolSections: (response: ResponseBuilder, page: PageState | undefined) => void;
 }
 
 export interface PageToolCall<P> extends ToolCall<P> {
@@ -46,7 +50,7 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   /** Refuse to run while the page shows a JavaScript dialog. */
   blockedByDialog?: boolean;
   /** Parameters that hold file paths: checked against the allowed roots, replaced by canonical paths. */
-  filePaths?: {param: keyof S & string; scope: FilePathScope}[];
+  filePaths?: readonly {param: keyof S & string; scope: FilePathScope}[];
   /** Only in --slim mode (the slim trio), or never in it. */
   slim?: boolean;
   /** Parameters that exist only while a category is on (others reject them as unknown). */
@@ -98,15 +102,6 @@ export type ValidationResult =
     }
   | {ok: false; message: string};
 
-export type ParamKind = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'other';
-
-/** What shapes a tool's parameters at this moment. */
-export interface SchemaOptions {
-  pageIdRouting: boolean;
-  /** Whether a category is on now; omitted = every category-bound parameter is hidden. */
-  categoryOn?: (category: ToolCategory) => boolean;
-}
-
 export interface Tool {
   readonly name: string;
   readonly description: string;
@@ -128,82 +123,6 @@ export interface Tool {
   validate(args: Record<string, unknown>, options: SchemaOptions): ValidationResult;
 }
 
-const PAGE_ID_DESCRIPTION = 'Id of the page to act on (from list_pages).';
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (;;) {
-    if (
-      current instanceof z.ZodOptional ||
-      current instanceof z.ZodNullable ||
-      current instanceof z.ZodDefault
-    ) {
-      const inner: unknown = current.unwrap();
-      if (inner instanceof z.ZodType) {
-        current = inner;
-        continue;
-      }
-    }
-    return current;
-  }
-}
-
-function kindOf(schema: z.ZodType): ParamKind {
-  const inner = unwrap(schema);
-  if (inner instanceof z.ZodString) {
-    return 'string';
-  }
-  if (inner instanceof z.ZodNumber) {
-    return 'number';
-  }
-  if (inner instanceof z.ZodBoolean) {
-    return 'boolean';
-  }
-  if (inner instanceof z.ZodArray) {
-    return 'array';
-  }
-  if (inner instanceof z.ZodEnum || inner instanceof z.ZodLiteral) {
-    return 'enum';
-  }
-  return 'other';
-}
-
-/** zod emits ±2^53 bounds for every int and a $schema key: noise that costs tokens on every list. */
-function tidyJsonSchema(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    return value.map(tidyJsonSchema);
-  }
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      if (key === '$schema') {
-        continue;
-      }
-      if (
-        (key === 'minimum' || key === 'maximum') &&
-        (child === Number.MAX_SAFE_INTEGER || child === Number.MIN_SAFE_INTEGER)
-      ) {
-        continue;
-      }
-      out[key] = tidyJsonSchema(child);
-    }
-    return out;
-  }
-  return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
-    return `${path} is required`;
-  }
-  return path ? `${path}: ${issue.message}` : issue.message;
-}
-
 function makeTool<S extends z.ZodRawShape>(
   spec: ToolSpecBase<S>,
   pageScoped: boolean,
@@ -215,39 +134,8 @@ function makeTool<S extends z.ZodRawShape>(
     response: ResponseBuilder,
   ) => Promise<void>,
 ): Tool {
-  // Hidden category parameters are refused as unknown before this parses, so the full shape serves.
-  const base = z.object(spec.schema).strict();
-  const pageIdSchema = z.number({error: 'expected a number'});
-  const paramNames = Object.keys(spec.schema);
-  const categoryParams: Partial<Record<string, ToolCategory>> = spec.categoryParams ?? {};
-  /** The parameters, page id rule and zod object in force for these options. */
-  const shapeFor = (options: SchemaOptions) => {
-    const active = paramNames.filter(name => {
-      const category = categoryParams[name];
-      return category === undefined || (options.categoryOn?.(category) ?? false);
-    });
-    const shape: Record<string, z.ZodType> = {};
-    for (const name of active) {
-      const schema: unknown = spec.schema[name];
-      if (schema instanceof z.ZodType) {
-        shape[name] = schema;
-      }
-    }
-    const routed = pageScoped && options.pageIdRouting;
-    const pageIdOptional =
-      routed &&
-      spec.pageIdOptionalWith !== undefined &&
-      (options.categoryOn?.(spec.pageIdOptionalWith) ?? false);
-    const key = `${routed}|${pageIdOptional}|${active.join(',')}`;
-    return {active, shape, routed, pageIdOptional, key};
-  };
-
-  const paramKinds: Record<string, ParamKind> = {};
-  for (const [name, schema] of Object.entries(spec.schema)) {
-    paramKinds[name] = schema instanceof z.ZodType ? kindOf(schema) : 'other';
-  }
-  const schemaCache = new Map<string, Record<string, unknown>>();
-
+  const shapes = new ParamShapes(spec, pageScoped);
+  const filePaths = spec.filePaths ?? [];
   return {
     name: spec.name,
     description: spec.description,
@@ -259,94 +147,26 @@ function makeTool<S extends z.ZodRawShape>(
     browserLock,
     offline,
     slim: spec.slim,
-    filePaths: spec.filePaths ?? [],
-    paramNames,
-    paramKinds,
-    inputSchema(options) {
-      const {shape, routed, pageIdOptional, key} = shapeFor(options);
-      let cached = schemaCache.get(key);
-      if (!cached) {
-        // pageId comes first, as in chrome-devtools-mcp's listing.
-        const pageId = z.number().describe(PAGE_ID_DESCRIPTION);
-        const object = routed
-          ? z.object({pageId: pageIdOptional ? pageId.optional() : pageId, ...shape})
-          : z.object(shape);
-        const json = tidyJsonSchema(z.toJSONSchema(object, {io: 'input', unrepresentable: 'any'}));
-        cached = isRecord(json) ? json : {type: 'object'};
-        schemaCache.set(key, cached);
-      }
-      return cached;
-    },
+    filePaths,
+    paramNames: shapes.names,
+    paramKinds: shapes.kinds,
+    inputSchema: options => shapes.inputSchema(options),
     validate(args, options) {
-      const {active, routed, pageIdOptional} = shapeFor(options);
-      const known = routed ? [...active, 'pageId'] : active;
-      const unknown = Object.keys(args).filter(key => !known.includes(key));
-      if (unknown.length > 0) {
-        return {ok: false, message: unknownArgumentsMessage(spec.name, unknown, known)};
+      const checked = shapes.check(args, options);
+      if (!checked.ok) {
+        return checked;
       }
-      const {pageId, ...rest} = args;
-      const issues: string[] = [];
-      if (routed && !(pageIdOptional && pageId === undefined)) {
-        const checked = pageIdSchema.safeParse(pageId);
-        if (!checked.success) {
-          issues.push(pageId === undefined ? 'pageId is required' : 'pageId: expected a number');
-        }
-      }
-      const parsed = base.safeParse(routed ? rest : args);
-      if (!parsed.success) {
-        issues.push(...parsed.error.issues.map(describeIssue));
-      }
-      if (issues.length > 0 || !parsed.success) {
-        const hint = issues.some(issue => issue.startsWith('pageId'))
-          ? ' Call list_pages to see page ids.'
-          : '';
-        return {
-          ok: false,
-          message: `Invalid arguments for tool "${spec.name}": ${issues.join('; ')}.${hint}`,
-        };
-      }
-      const data = parsed.data;
-      const params: Record<string, unknown> =
-        routed && pageId !== undefined ? {...data, pageId} : {...data};
+      const {data, params} = checked;
       return {
         ok: true,
         params,
         run: async (context, response) => {
-          const rewritten: Record<string, unknown> = {};
-          for (const {param} of spec.filePaths ?? []) {
-            const value: unknown = params[param];
-            if (typeof value === 'string' && value.trim() !== '') {
-              rewritten[param] = await context.resolvePath(value);
-            } else if (Array.isArray(value)) {
-              const paths: string[] = [];
-              for (const item of value) {
-                if (typeof item === 'string') {
-                  paths.push(await context.resolvePath(item));
-                }
-              }
-              rewritten[param] = paths;
-            }
-          }
+          const rewritten = await resolveFilePaths(filePaths, params, context.resolvePath);
           await invoke({...data, ...rewritten}, context, response);
         },
       };
     },
   };
-}
-
-/** chrome-devtools-mcp's self-healing wording, so agents trained on it recover the same way. */
-export function unknownArgumentsMessage(
-  tool: string,
-  unknown: readonly string[],
-  expected: readonly string[],
-): string {
-  const plural = unknown.length > 1;
-  const list = unknown.map(key => `"${key}"`).join(', ');
-  const expectation =
-    expected.length === 0
-      ? 'This tool does not accept any arguments.'
-      : `Expected arguments: ${expected.map(key => `"${key}"`).join(', ')}.`;
-  return `Unknown argument${plural ? 's' : ''} for tool "${tool}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`;
 }
 
 export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): Tool {
@@ -388,5 +208,3 @@ export const includeSnapshotSchema = z
   .boolean()
   .optional()
   .describe('Add a snapshot to the response. Default false.');
-
-export const uidSchema = z.string().describe('Element uid from the latest snapshot.');

@@ -20,16 +20,18 @@ import {
 } from '../browser/emulationState.js';
 import {DialogOpenedError, evaluateInPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
-import {registerResponseDecorator} from '../mcp/decorators.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
+import type {PageStateSection} from './sections.js';
+import {errorText} from '../../shared/values.js';
 
-registerResponseDecorator((response, page) => {
+/** The active emulation, repeated in every later response about the page. */
+export const emulationStateSection: PageStateSection = (response, page) => {
   const lines = describeEmulation(page);
   if (lines.length > 0) {
     response.addSection(SECTION_ORDER.emulation, () => lines.join('\n'));
   }
-});
+};
 
 const VIEWPORT_FORMAT =
   'Expected "<width>x<height>[x<devicePixelRatio>][,mobile][,touch][,landscape]", e.g. "390x844x3,mobile,touch"; pass "" to clear.';
@@ -38,7 +40,7 @@ const VIEWPORT_TAGS = ['mobile', 'touch', 'landscape'] as const;
 const MAX_VIEWPORT_SIDE = 10_000_000;
 
 /** `"<width>x<height>[x<dpr>][,mobile][,touch][,landscape]"`; "" means no override. */
-export function parseViewport(text: string): ViewportSetting | undefined {
+function parseViewport(text: string): ViewportSetting | undefined {
   if (text.trim() === '') {
     return undefined;
   }
@@ -79,7 +81,7 @@ export function parseViewport(text: string): ViewportSetting | undefined {
 const GEOLOCATION_FORMAT =
   'Expected "<latitude>,<longitude>" with latitude from -90 to 90 and longitude from -180 to 180, e.g. "48.8584,2.2945"; pass "" to clear.';
 
-export function parseGeolocation(text: string): GeolocationSetting | undefined {
+function parseGeolocation(text: string): GeolocationSetting | undefined {
   if (text.trim() === '') {
     return undefined;
   }
@@ -106,7 +108,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /** RFC 9110 token characters: anything else is refused by the browser later, less clearly. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export function parseExtraHeaders(text: string): Record<string, string> | undefined {
+function parseExtraHeaders(text: string): Record<string, string> | undefined {
   if (text.trim() === '') {
     return undefined;
   }
@@ -114,7 +116,7 @@ export function parseExtraHeaders(text: string): Record<string, string> | undefi
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new Error(`Invalid JSON for extraHttpHeaders: ${reason}. ${HEADERS_FORMAT}`, {
       cause: error,
     });

@@ -8,7 +8,7 @@ import type {Browser, Extension} from 'puppeteer-core';
 import {z} from 'zod';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import {withTimeout} from '../browser/lock.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {defineTool, type Tool} from './definition.js';
 
 /** Installing or uninstalling may take this long (chrome-devtools-mcp's 30 s, below the lock wait). */

@@ -4,11 +4,10 @@
  */
 import {consoleTools} from './console.js';
 import {cssTools} from './css.js';
-import type {Tool} from './definition.js';
-import {emulationTools} from './emulation.js';
+import {emulationStateSection, emulationTools} from './emulation.js';
 import {extensionTools} from './extensions.js';
 import {inputTools} from './input.js';
-import {heapAnalysisTools} from './heapAnalysis.js';
+import {heapAnalysisTools} from './heapAnalysis/tools.js';
 import {lighthouseTools} from './lighthouse.js';
 import {memoryTools} from './memory.js';
 import {networkTools} from './network.js';
@@ -18,14 +17,16 @@ import {pwaTools} from './pwa.js';
 import {screencastTools} from './screencast.js';
 import {screenshotTools} from './screenshot.js';
 import {scriptTools} from './script.js';
+import type {ToolSet} from './sections.js';
 import {slimTools} from './slim/tools.js';
 import {snapshotTools} from './snapshot.js';
-import {thirdPartyTools} from './thirdParty.js';
+import {thirdPartyToolsSection, thirdPartyTools} from './thirdParty.js';
 import {waitForTools} from './waitFor.js';
-import {webmcpTools} from './webmcp.js';
+import {webmcpToolsSection, webmcpTools} from './webmcp.js';
 
-export function allTools(): Tool[] {
-  return [
+/** Every tool, and the sections features add to responses, in the order they render. */
+export function allTools(): ToolSet {
+  const tools = [
     ...pageTools,
     ...snapshotTools,
     ...screenshotTools,
@@ -47,4 +48,9 @@ export function allTools(): Tool[] {
     ...pwaTools,
     ...slimTools,
   ];
+  return {
+    tools,
+    pageStateSections: [emulationStateSection],
+    pageToolSections: [webmcpToolsSection, thirdPartyToolsSection],
+  };
 }

@@ -20,8 +20,9 @@ import {parseKeyCombo} from '../browser/keyboard.js';
 import type {PageState} from '../browser/PageState.js';
 import {actAndSettle, settleDom, type SettleOutcome} from '../browser/settle.js';
 import {actionTimeout, settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotSchema, type PageToolCall} from './definition.js';
+import {errorText} from '../../shared/values.js';
 
 const uidParam = z.string().describe('uid of the element, from the latest snapshot.');
 const dblClickParam = z.boolean().optional().describe('Double click. Default false.');
@@ -45,7 +46,7 @@ async function explained<T>(uid: string, action: Promise<T>): Promise<T> {
     if (error instanceof ActionError || (error instanceof Error && error.name === 'AbortError')) {
       throw error;
     }
-    throw interactionFailure(uid, error instanceof Error ? error.message : String(error));
+    throw interactionFailure(uid, errorText(error));
   }
 }
 

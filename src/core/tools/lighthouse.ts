@@ -7,9 +7,10 @@ import path from 'node:path';
 import type * as Lighthouse from 'lighthouse';
 import {z} from 'zod';
 import {reapplyEmulation} from '../browser/emulationState.js';
-import {temporaryFileNote} from '../mcp/files.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {temporaryFileNote} from '../files/FileAccess.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
+import {isRecord} from '../../shared/values.js';
 
 /** Performance is left to traces (performance_start_trace). */
 const CATEGORIES = ['accessibility', 'seo', 'best-practices'];
@@ -38,10 +39,6 @@ interface FailedAudit {
   categories: string[];
   nodes: AuditNode[];
   totalNodes: number;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object';
 }
 
 function stringField(value: Record<string, unknown>, key: string): string | undefined {

@@ -5,7 +5,7 @@
 import type fs from 'node:fs';
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
-import {withExtension} from '../mcp/files.js';
+import {withExtension} from '../files/FileAccess.js';
 import {definePageTool, type Tool} from './definition.js';
 
 /**

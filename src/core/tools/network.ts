@@ -15,9 +15,9 @@ import {
 } from '../browser/collectors/NetworkCollector.js';
 import {abortable, withTimeout} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
-import type {FileAccess} from '../mcp/files.js';
-import {paginate, paginationLines, pagingParams} from '../mcp/pagination.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import {paginate, paginationLines, pagingParams} from './response/pagination.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
 
@@ -43,7 +43,7 @@ const RESOURCE_TYPES = [
   'other',
 ] as const;
 
-export const BODY_INLINE_LIMIT = 10_000;
+const BODY_INLINE_LIMIT = 10_000;
 const URL_LIST_LIMIT = 255;
 /** Longest wait for a body the browser already has. */
 const BODY_TIMEOUT_MS = 10_000;
@@ -52,7 +52,7 @@ function capped(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}... <truncated>` : text;
 }
 
-export function requestLine(
+function requestLine(
   id: number | undefined,
   request: HTTPRequest,
   status: string,
@@ -85,7 +85,7 @@ interface NetworkListOptions {
 
 const lastListing = new LastListing<NetworkCollector>();
 
-export function renderNetworkList(page: PageState, options: NetworkListOptions): string {
+function renderNetworkList(page: PageState, options: NetworkListOptions): string {
   const collector = networkCollectorFeature.get(page);
   return lastListing.text(
     collector,
@@ -234,7 +234,7 @@ function headerLines(headers: Record<string, string>, redact: boolean): string[]
 }
 
 /** Body bytes as inline text: UTF-8 up to the limit, otherwise a marker. */
-export function inlineBody(data: Uint8Array): string {
+function inlineBody(data: Uint8Array): string {
   if (data.length === 0) {
     return '<empty response>';
   }
@@ -269,7 +269,7 @@ async function requestBodyLines(request: HTTPRequest, options: DetailOptions): P
   }
   // The copy puppeteer kept from the request event survives navigations; fetching may not.
   const data =
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the sync copy is the one that survives
     request.postData() ??
     (await bounded(request.fetchPostData(), options.signal).catch(() => undefined));
   if (data === undefined) {
@@ -328,7 +328,7 @@ function redirectLines(request: HTTPRequest, collector: NetworkCollector): strin
   ];
 }
 
-export async function networkRequestDetail(
+async function networkRequestDetail(
   entry: NetworkEntry,
   collector: NetworkCollector,
   options: DetailOptions,

@@ -9,9 +9,9 @@ import {WORKSPACE_REMEDY} from '../files/roots.js';
 
 import {settleDom} from '../browser/settle.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
-import {pageToolSections} from './pageToolSections.js';
+import {errorText} from '../../shared/values.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -21,7 +21,7 @@ export const listPages = defineTool({
   schema: {},
   handler: async (call, response) => {
     response.includePages();
-    pageToolSections(call, response, call.session.pages.selected);
+    call.addPageToolSections(response, call.session.pages.selected);
     return Promise.resolve();
   },
 });
@@ -88,7 +88,7 @@ export const newPage = defineTool({
       release();
     }
     response.includePages();
-    pageToolSections(call, response, page);
+    call.addPageToolSections(response, page);
   },
 });
 
@@ -158,7 +158,7 @@ export const navigatePage = definePageTool({
       initScript: call.params.initScript,
     });
     response.includePages();
-    pageToolSections(call, response, call.page);
+    call.addPageToolSections(response, call.page);
   },
 });
 
@@ -207,66 +207,14 @@ export async function navigate(
   response: ResponseBuilder,
   request: NavigateRequest,
 ): Promise<void> {
-  const timeout = navigationTimeout(slowdownFeature.get(page), request.timeout);
-  const options = {timeout, waitUntil: 'load' as const, signal: call.signal};
-  const beforeUnload = {answered: false, dismissed: false, handled: Promise.resolve()};
-  let dialogOpened: (dialog: OpenDialog) => void = () => undefined;
-  const blockedByDialog = new Promise<OpenDialog>(resolve => (dialogOpened = resolve));
-  const stopDialogWatch = page.onDialog(dialog => {
-    if (dialog.type !== 'beforeunload') {
-      // A dialog blocks the page: stop waiting for the load; the response shows the dialog.
-      dialogOpened(dialog);
-      return;
-    }
-    beforeUnload.answered = true;
-    beforeUnload.dismissed = request.beforeUnload === 'dismiss';
-    page.dialog = undefined;
-    // Awaited before returning: a navigation started while this prompt is still closing gets aborted.
-    beforeUnload.handled = (
-      request.beforeUnload === 'dismiss' ? dialog.dialog.dismiss() : dialog.dialog.accept()
-    ).catch(() => undefined);
-  });
+  const dialogs = watchDialogs(page, request);
   let initScriptId: string | undefined;
   try {
     if (request.initScript !== undefined) {
       initScriptId = (await page.page.evaluateOnNewDocument(request.initScript)).identifier;
     }
     try {
-      const untilLoaded = <T>(loading: Promise<T>): Promise<T | OpenDialog> => {
-        loading.catch(() => undefined);
-        return Promise.race([loading, blockedByDialog]);
-      };
-      let blocked = false;
-      switch (request.type) {
-        case 'url':
-          blocked = isDialog(await untilLoaded(page.page.goto(request.url ?? '', options)));
-          if (!request.quiet) {
-            response.appendLine(`Successfully navigated to ${request.url ?? ''}.`);
-          }
-          break;
-        case 'back':
-          if (!(await hasHistory(page, -1))) {
-            throw new Error('there is no previous page in the history');
-          }
-          blocked = isDialog(await untilLoaded(page.page.goBack(options)));
-          response.appendLine(`Successfully navigated back to ${page.page.url()}.`);
-          break;
-        case 'forward':
-          if (!(await hasHistory(page, 1))) {
-            throw new Error('there is no next page in the history');
-          }
-          blocked = isDialog(await untilLoaded(page.page.goForward(options)));
-          response.appendLine(`Successfully navigated forward to ${page.page.url()}.`);
-          break;
-        case 'reload':
-          blocked = isDialog(
-            await untilLoaded(
-              page.page.reload({...options, ...(request.ignoreCache ? {ignoreCache: true} : {})}),
-            ),
-          );
-          response.appendLine('Successfully reloaded the page.');
-          break;
-      }
+      const blocked = await go(call, page, response, request, dialogs.blocking);
       if (blocked) {
         response.appendLine('The page opened a dialog before it finished loading.');
       } else {
@@ -279,8 +227,8 @@ export async function navigate(
       page.url = page.page.url();
     } catch (error) {
       call.signal.throwIfAborted();
-      if (beforeUnload.dismissed) {
-        await beforeUnload.handled;
+      if (dialogs.beforeUnload.dismissed) {
+        await dialogs.beforeUnload.handled;
         response.appendLine(
           `Dismissed a beforeunload dialog; the page stayed at ${page.page.url()}.`,
         );
@@ -295,14 +243,91 @@ export async function navigate(
       }[request.type];
       response.appendLine(`Unable to ${what} the page: ${reason}.`);
     }
-    if (beforeUnload.answered && !beforeUnload.dismissed) {
+    if (dialogs.beforeUnload.answered && !dialogs.beforeUnload.dismissed) {
       response.appendLine('Accepted a beforeunload dialog.');
     }
   } finally {
-    await beforeUnload.handled;
-    stopDialogWatch();
+    await dialogs.beforeUnload.handled;
+    dialogs.stop();
     if (initScriptId !== undefined) {
       await page.page.removeScriptToEvaluateOnNewDocument(initScriptId).catch(() => undefined);
+    }
+  }
+}
+
+interface DialogWatch {
+  /** A beforeunload prompt, answered as the request asked. */
+  beforeUnload: {answered: boolean; dismissed: boolean; handled: Promise<void>};
+  /** Resolves when another dialog blocks the page: the load will not come. */
+  blocking: Promise<OpenDialog>;
+  stop: () => void;
+}
+
+function watchDialogs(page: PageState, request: NavigateRequest): DialogWatch {
+  const beforeUnload = {answered: false, dismissed: false, handled: Promise.resolve()};
+  let dialogOpened: (dialog: OpenDialog) => void = () => undefined;
+  const blocking = new Promise<OpenDialog>(resolve => (dialogOpened = resolve));
+  const stop = page.onDialog(dialog => {
+    if (dialog.type !== 'beforeunload') {
+      // A dialog blocks the page: stop waiting for the load; the response shows the dialog.
+      dialogOpened(dialog);
+      return;
+    }
+    beforeUnload.answered = true;
+    beforeUnload.dismissed = request.beforeUnload === 'dismiss';
+    page.dialog = undefined;
+    // Awaited before returning: a navigation started while this prompt is still closing gets aborted.
+    beforeUnload.handled = (
+      request.beforeUnload === 'dismiss' ? dialog.dialog.dismiss() : dialog.dialog.accept()
+    ).catch(() => undefined);
+  });
+  return {beforeUnload, blocking, stop};
+}
+
+/** The navigation itself, until the load or a blocking dialog; true if a dialog came first. */
+async function go(
+  call: ToolCall<unknown>,
+  page: PageState,
+  response: ResponseBuilder,
+  request: NavigateRequest,
+  blocking: Promise<OpenDialog>,
+): Promise<boolean> {
+  const timeout = navigationTimeout(slowdownFeature.get(page), request.timeout);
+  const options = {timeout, waitUntil: 'load' as const, signal: call.signal};
+  const untilLoaded = async <T>(loading: Promise<T>): Promise<boolean> => {
+    loading.catch(() => undefined);
+    return isDialog(await Promise.race([loading, blocking]));
+  };
+  switch (request.type) {
+    case 'url': {
+      const blocked = await untilLoaded(page.page.goto(request.url ?? '', options));
+      if (!request.quiet) {
+        response.appendLine(`Successfully navigated to ${request.url ?? ''}.`);
+      }
+      return blocked;
+    }
+    case 'back': {
+      if (!(await hasHistory(page, -1))) {
+        throw new Error('there is no previous page in the history');
+      }
+      const blocked = await untilLoaded(page.page.goBack(options));
+      response.appendLine(`Successfully navigated back to ${page.page.url()}.`);
+      return blocked;
+    }
+    case 'forward': {
+      if (!(await hasHistory(page, 1))) {
+        throw new Error('there is no next page in the history');
+      }
+      const blocked = await untilLoaded(page.page.goForward(options));
+      response.appendLine(`Successfully navigated forward to ${page.page.url()}.`);
+      return blocked;
+    }
+    case 'reload': {
+      const blocked = await untilLoaded(
+        page.page.reload({...options, ...(request.ignoreCache ? {ignoreCache: true} : {})}),
+      );
+      response.appendLine('Successfully reloaded the page.');
+      return blocked;
     }
   }
 }
@@ -313,7 +338,7 @@ function isDialog(value: unknown): value is OpenDialog {
 
 /** The browser's reason, with the remedy when the file: guard refused a file outside the roots. */
 function navigationFailure(error: unknown, url: string | undefined): string {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorText(error);
   if (reason.includes('ERR_ACCESS_DENIED') && url !== undefined && /^file:/i.test(url)) {
     return `${reason} (files outside the allowed roots cannot be opened; ${WORKSPACE_REMEDY})`;
   }

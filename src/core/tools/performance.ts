@@ -12,14 +12,14 @@ import {analyseTrace} from '../browser/trace/engine.js';
 import {formatInsight, formatTraceSummary} from '../browser/trace/format.js';
 import {abandonTracing, startTracing, stopTracing, traceState} from '../browser/trace/recording.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
-import {withExtension, type FileAccess} from '../mcp/files.js';
-import {SECTION_ORDER, type ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import {withExtension, type FileAccess} from '../files/FileAccess.js';
+import {SECTION_ORDER, type ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 
 const gzipAsync = promisify(gzip);
 
 /** How long an auto-stopped trace keeps recording after the load (chrome-devtools-mcp's 5 s). */
-export const AUTO_STOP_DELAY_MS = 5_000;
+const AUTO_STOP_DELAY_MS = 5_000;
 
 const filePathSchema = z
   .string()

@@ -6,7 +6,7 @@ import path from 'node:path';
 import {z} from 'zod';
 import {PageFeature} from '../browser/PageState.js';
 import {startScreenRecording, stopScreenRecording, viewportPixelSize} from '../browser/recorder.js';
-import {temporaryFileNote, withExtension} from '../mcp/files.js';
+import {temporaryFileNote, withExtension} from '../files/FileAccess.js';
 import {definePageTool, type Tool} from './definition.js';
 
 interface ActiveRecording {

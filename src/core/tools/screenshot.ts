@@ -11,12 +11,12 @@ import {
   scrollIntoTopView,
 } from '../browser/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
-import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/flags.js';
-import {temporaryFileNote} from '../mcp/files.js';
+import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/serverConfig.js';
+import {temporaryFileNote} from '../files/FileAccess.js';
 import {definePageTool} from './definition.js';
 
 /** Larger images go to a file instead of the context (chrome-devtools-mcp uses the same limit). */
-export const INLINE_IMAGE_LIMIT_BYTES = 2_000_000;
+const INLINE_IMAGE_LIMIT_BYTES = 2_000_000;
 
 function formatFromPath(filePath: string | undefined): ScreenshotFormat | undefined {
   const extension = filePath === undefined ? '' : path.extname(filePath).slice(1).toLowerCase();

@@ -20,11 +20,12 @@ import {
 } from '../browser/evaluation.js';
 import {actAndSettle} from '../browser/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {FileAccess} from '../mcp/files.js';
-import type {ResponseBuilder} from '../mcp/ResponseBuilder.js';
+import type {FileAccess} from '../files/FileAccess.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
+import {errorText} from '../../shared/values.js';
 
-export class ScriptError extends Error {}
+class ScriptError extends Error {}
 
 function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
   const description = details.exception?.description ?? details.text;
@@ -104,7 +105,7 @@ function explainTimeout(error: unknown): never {
 }
 
 /** JSON.stringify of what the function returns, computed in the page (undefined stays "undefined"). */
-export async function evaluateFunction(
+async function evaluateFunction(
   host: ScriptHost,
   source: string,
   elements: readonly ResolvedElement[],
@@ -188,7 +189,7 @@ export async function evaluateScript(host: ScriptHost, source: string): Promise<
 }
 
 /** evaluate_script answers dialogs itself: "accept", "dismiss", or any other text as a prompt answer. */
-export function dialogResponder(
+function dialogResponder(
   action: string | undefined,
 ): (dialog: OpenDialog, state: PageState) => Promise<void> {
   const choice = action ?? 'accept';
@@ -209,10 +210,9 @@ async function readSource(files: FileAccess, path: string): Promise<string> {
   try {
     return await files.readTextFile(file);
   } catch (error) {
-    throw new Error(
-      `Unable to read script source from ${path}: ${error instanceof Error ? error.message : String(error)}`,
-      {cause: error},
-    );
+    throw new Error(`Unable to read script source from ${path}: ${errorText(error)}`, {
+      cause: error,
+    });
   }
 }
 

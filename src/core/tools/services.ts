@@ -1,10 +1,8 @@
 import type {HeapSnapshotStore} from '../heap/HeapSnapshotStore.js';
-import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 
 /** Engine-wide services a tool handler may need beyond the browser session. */
 export interface EngineServices {
-  hub: InspectorHub;
   webmcp: WebMcpService;
   /** Heap snapshots loaded by the analysis tools (workers start on first use). */
   heapSnapshots: HeapSnapshotStore;

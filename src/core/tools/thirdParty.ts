@@ -5,7 +5,7 @@
  */
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {
   discoverEventToolGroups,
   executeEventTool,
@@ -16,8 +16,8 @@ import {
 } from '../webmcp/thirdParty.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool} from './definition.js';
-import {registerPageToolSection} from './pageToolSections.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf, parseJsonObjectParam} from './webmcp.js';
+import type {PageToolSection} from './sections.js';
 
 /** Event-based groups of the current document, so execute does not dispatch the event again. */
 const discovered = new WeakMap<PageState, {loaderId: string; groups: ThirdPartyToolGroup[]}>();
@@ -162,8 +162,9 @@ export const executeThirdPartyDeveloperTool = definePageTool({
   },
 });
 
-registerPageToolSection((call, response, page) => {
-  const webmcp = call.services.webmcp;
+/** The page's third-party developer tools after navigation and in list_pages (category on). */
+export const thirdPartyToolsSection: PageToolSection = (response, page, context) => {
+  const webmcp = context.services.webmcp;
   if (!webmcp.categoryEnabled('experimentalThirdParty')) {
     return;
   }
@@ -171,7 +172,7 @@ registerPageToolSection((call, response, page) => {
     const groups = await toolGroups(webmcp, page);
     return groups.length === 0 ? undefined : formatToolGroups(groups);
   });
-});
+};
 
 export const thirdPartyTools: Tool[] = [
   listThirdPartyDeveloperTools,

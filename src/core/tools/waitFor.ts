@@ -82,93 +82,121 @@ function cancelExpression(token: string): string {
 class WaitForTimeoutError extends Error {}
 
 /** Resolves with the text found first, in any frame; rejects when the time is up. */
-export function waitForText(
+function waitForText(
   state: PageState,
   texts: readonly string[],
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<string> {
   const page = state.page;
-  const token = randomUUID();
-  const deadline = Date.now() + timeoutMs;
+  const search: FrameSearch = {
+    texts,
+    token: randomUUID(),
+    deadline: Date.now() + timeoutMs,
+    finished: false,
+  };
   const watched = new Set<Frame>();
-  const finished = {value: false};
 
   return new Promise<string>((resolve, reject) => {
-    const cleanup = (): void => {
-      finished.value = true;
-      clearTimeout(timer);
-      page.off('frameattached', watch);
-      signal.removeEventListener('abort', onAbort);
-      stopDialogWatch();
+    const cleanups: (() => void)[] = [];
+    const end = (settle: () => void): void => {
+      if (search.finished) {
+        return;
+      }
+      search.finished = true;
+      for (const cleanup of cleanups) {
+        cleanup();
+      }
       for (const frame of watched) {
         if (!frame.detached) {
-          frame.evaluate(cancelExpression(token)).catch(() => undefined);
+          frame.evaluate(cancelExpression(search.token)).catch(() => undefined);
         }
       }
+      settle();
     };
-    const succeed = (text: string): void => {
-      if (!finished.value) {
-        cleanup();
-        resolve(text);
-      }
-    };
-    const fail = (error: Error): void => {
-      if (!finished.value) {
-        cleanup();
-        reject(error);
-      }
-    };
-    const timer = setTimeout(() => {
-      fail(
-        new WaitForTimeoutError(
-          `Timed out after waiting ${timeoutMs}ms for any of ${JSON.stringify(texts)} to appear on the page. Check the text against a snapshot (take_snapshot), or pass a larger timeout.`,
-        ),
-      );
-    }, timeoutMs);
-    const onAbort = (): void => {
-      fail(new Error('The wait was cancelled.'));
-    };
-    signal.addEventListener('abort', onAbort, {once: true});
-    const stopDialogWatch = state.onDialog(dialog => {
-      fail(
-        new Error(
-          `Stopped waiting: the page opened a dialog (${dialog.type}: ${dialog.message}). Call handle_dialog, then wait again.`,
-        ),
-      );
-    });
-
-    async function watchFrame(frame: Frame): Promise<void> {
-      while (!finished.value && !frame.detached) {
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) {
-          return;
-        }
-        try {
-          const found: unknown = await frame.evaluate(waiterExpression(texts, remaining, token));
-          if (typeof found === 'string') {
-            succeed(found);
-          }
-          return;
-        } catch {
-          // The frame navigated (its document and the waiter are gone): watch the new document.
-          // A short pause keeps a frame that cannot run scripts from spinning.
-          await new Promise(resolve => setTimeout(resolve, 10));
-        }
-      }
-    }
-    function watch(frame: Frame): void {
-      if (finished.value || watched.has(frame)) {
+    const fail = (error: Error): void => end(() => reject(error));
+    cleanups.push(stopWhen(state, texts, timeoutMs, signal, fail));
+    const watch = (frame: Frame): void => {
+      if (search.finished || watched.has(frame)) {
         return;
       }
       watched.add(frame);
-      void watchFrame(frame);
-    }
+      void watchFrame(frame, search, text => end(() => resolve(text)));
+    };
     page.on('frameattached', watch);
+    cleanups.push(() => page.off('frameattached', watch));
     for (const frame of page.frames()) {
       watch(frame);
     }
   });
+}
+
+interface FrameSearch {
+  texts: readonly string[];
+  /** Names this wait's waiters in the pages, so a cancel reaches them. */
+  token: string;
+  deadline: number;
+  finished: boolean;
+}
+
+/** What ends a wait without a find: the deadline, the client's cancel, a dialog. */
+function stopWhen(
+  state: PageState,
+  texts: readonly string[],
+  timeoutMs: number,
+  signal: AbortSignal,
+  fail: (error: Error) => void,
+): () => void {
+  const timer = setTimeout(() => {
+    fail(
+      new WaitForTimeoutError(
+        `Timed out after waiting ${timeoutMs}ms for any of ${JSON.stringify(texts)} to appear on the page. Check the text against a snapshot (take_snapshot), or pass a larger timeout.`,
+      ),
+    );
+  }, timeoutMs);
+  const onAbort = (): void => {
+    fail(new Error('The wait was cancelled.'));
+  };
+  signal.addEventListener('abort', onAbort, {once: true});
+  const stopDialogWatch = state.onDialog(dialog => {
+    fail(
+      new Error(
+        `Stopped waiting: the page opened a dialog (${dialog.type}: ${dialog.message}). Call handle_dialog, then wait again.`,
+      ),
+    );
+  });
+  return () => {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    stopDialogWatch();
+  };
+}
+
+/** Runs the waiter in one frame, again in each new document after a navigation. */
+async function watchFrame(
+  frame: Frame,
+  search: FrameSearch,
+  found: (text: string) => void,
+): Promise<void> {
+  while (!search.finished && !frame.detached) {
+    const remaining = search.deadline - Date.now();
+    if (remaining <= 0) {
+      return;
+    }
+    try {
+      const text: unknown = await frame.evaluate(
+        waiterExpression(search.texts, remaining, search.token),
+      );
+      if (typeof text === 'string') {
+        found(text);
+      }
+      return;
+    } catch {
+      // The frame navigated (its document and the waiter are gone): watch the new document.
+      // A short pause keeps a frame that cannot run scripts from spinning.
+      await new Promise(resolve => setTimeout(resolve, 10));
+    }
+  }
 }
 
 export const waitFor = definePageTool({

@@ -6,23 +6,24 @@
  */
 import {z} from 'zod';
 import type {WebMcpToolView} from '../../shared/protocol.js';
-import {SECTION_ORDER} from '../mcp/ResponseBuilder.js';
+import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
-import {registerPageToolSection} from './pageToolSections.js';
+import type {PageToolSection} from './sections.js';
+import {errorText} from '../../shared/values.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
 /** After the third-party tools section (SECTION_ORDER.pageTools), as in chrome-devtools-mcp. */
-export const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
+const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
 
-export function isDebuggingTool(tool: Pick<WebMcpToolView, 'annotations'>): boolean {
+function isDebuggingTool(tool: Pick<WebMcpToolView, 'annotations'>): boolean {
   return tool.annotations.debugging === true;
 }
 
 /** One line per tool, in chrome-devtools-mcp's format; strings are JSON-quoted so a hostile
  * description cannot fake extra lines. Iframe tools also say which frame. */
-export function formatWebMcpTool(tool: WebMcpToolView): string {
+function formatWebMcpTool(tool: WebMcpToolView): string {
   const annotations: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(tool.annotations)) {
     annotations[key] = value;
@@ -34,10 +35,7 @@ export function formatWebMcpTool(tool: WebMcpToolView): string {
   return line;
 }
 
-export function renderWebMcpSection(
-  tools: readonly WebMcpToolView[],
-  unavailableReason?: string,
-): string {
+function renderWebMcpSection(tools: readonly WebMcpToolView[], unavailableReason?: string): string {
   const visible = tools.filter(tool => !isDebuggingTool(tool));
   if (visible.length === 0) {
     const why =
@@ -60,7 +58,7 @@ export function parseJsonObjectParam(
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     throw new Error(
       `Failed to parse ${label} as JSON: ${message}. Pass ${label} as a JSON object in a string, e.g. ${example}.`,
       {cause: error},
@@ -135,7 +133,7 @@ export const executeWebMcpTool = definePageTool({
       )?.inputSchema;
       const hint =
         schema === undefined ? '' : ` The input schema of ${toolName}: ${JSON.stringify(schema)}`;
-      throw new Error(`${error instanceof Error ? error.message : String(error)}${hint}`, {
+      throw new Error(`${errorText(error)}${hint}`, {
         cause: error,
       });
     }
@@ -152,20 +150,22 @@ export const executeWebMcpTool = definePageTool({
       timeoutMs,
       signal: call.signal,
     });
-    const {status, errorText} = outcome.view;
-    const error = outcome.exception?.description ?? outcome.exception?.value ?? errorText;
+    const {status} = outcome.view;
+    const error =
+      outcome.exception?.description ?? outcome.exception?.value ?? outcome.view.errorText;
     response.appendLine(JSON.stringify({status, output: outcome.output, error}, null, 2));
   },
 });
 
-registerPageToolSection((call, response, page) => {
-  const webmcp = call.services.webmcp;
+/** The page's WebMCP tools after navigation and in list_pages, while the category is on. */
+export const webmcpToolsSection: PageToolSection = (response, page, context) => {
+  const webmcp = context.services.webmcp;
   if (!webmcp.categoryEnabled('experimentalWebmcp')) {
     return;
   }
   response.addSection(WEBMCP_SECTION_ORDER, async () =>
-    renderWebMcpSection(await webmcp.toolsOf(page), unavailableReason(call)),
+    renderWebMcpSection(await webmcp.toolsOf(page), unavailableReason(context)),
   );
-});
+};
 
 export const webmcpTools: Tool[] = [listWebMcpTools, executeWebMcpTool];

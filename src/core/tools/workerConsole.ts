@@ -3,7 +3,7 @@
  * engine collected from the worker, in the same line form as a page's list.
  */
 import type {WorkerConsoleEntry} from '../browser/extensionWorkers.js';
-import {paginate, paginationLines} from '../mcp/pagination.js';
+import {paginate, paginationLines} from './response/pagination.js';
 
 const LIST_TEXT_LIMIT = 1_000;
 

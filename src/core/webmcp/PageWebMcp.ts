@@ -21,6 +21,7 @@ import {
   type ToolInvokedEvent,
   type ToolRespondedEvent,
 } from './cdpSchemas.js';
+import {errorText} from '../../shared/values.js';
 
 export interface FrameInfo {
   id: string;
@@ -117,7 +118,7 @@ export class PageWebMcp {
   ) {
     const main = new TrackedSession(page.session, 'page');
     this.ready = this.#track(main).catch((error: unknown) => {
-      this.enableError = error instanceof Error ? error.message : String(error);
+      this.enableError = errorText(error);
     });
   }
 
@@ -125,11 +126,19 @@ export class PageWebMcp {
     return [...this.sessions].find(tracked => tracked.kind === 'page');
   }
 
+  /** Follows one session's tools, invocations and frames, then enables WebMCP on it. */
   async #track(tracked: TrackedSession): Promise<void> {
-    const {session} = tracked;
     this.sessions.add(tracked);
-    const isPage = tracked.kind === 'page';
+    this.#listenToWebMcp(tracked);
+    this.#listenToFrames(tracked);
+    await this.#enable(tracked);
+    if (this.disposed) {
+      this.#sessionGone(tracked);
+    }
+  }
 
+  #listenToWebMcp(tracked: TrackedSession): void {
+    const {session} = tracked;
     tracked.addCleanup(
       onUntyped(session, WEBMCP_EVENTS.toolsAdded, toolsAddedSchema, event => {
         this.#added(tracked, event.tools);
@@ -160,7 +169,12 @@ export class PageWebMcp {
         this.hooks.responded(this, tracked, event);
       }),
     );
+  }
 
+  /** Frame navigations and removals drop that frame's tools; child sessions are tracked too. */
+  #listenToFrames(tracked: TrackedSession): void {
+    const {session} = tracked;
+    const isPage = tracked.kind === 'page';
     const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
       const frame = frameInfoOf(event.frame);
       tracked.frames.set(frame.id, frame);
@@ -209,7 +223,11 @@ export class PageWebMcp {
       session.off(CDPSessionEvent.SessionAttached, onAttached);
       session.off(CDPSessionEvent.SessionDetached, onChildDetached);
     });
+  }
 
+  /** Records the frame tree, auto-attaches to out-of-process iframes, and enables WebMCP. */
+  async #enable(tracked: TrackedSession): Promise<void> {
+    const {session} = tracked;
     const steps: Promise<unknown>[] = [
       session.send('Page.getFrameTree').then(({frameTree}) => {
         const record = (tree: Protocol.Page.FrameTree): void => {
@@ -232,15 +250,12 @@ export class PageWebMcp {
         })
         .catch(() => undefined),
     ];
-    if (!isPage) {
+    if (tracked.kind !== 'page') {
       steps.push(session.send('Page.enable'));
     }
     // enable replays every registered tool as toolsAdded.
     const enable = sendUntyped(session, 'WebMCP.enable', {}, emptyResultSchema);
     await Promise.all([...steps.map(step => step.catch(() => undefined)), enable]);
-    if (this.disposed) {
-      this.#sessionGone(tracked);
-    }
   }
 
   #added(source: TrackedSession, tools: readonly unknown[]): void {

@@ -48,7 +48,7 @@ export const toolInvokedSchema = z.object({
 });
 export type ToolInvokedEvent = z.infer<typeof toolInvokedSchema>;
 
-export const remoteObjectSchema = z.object({
+const remoteObjectSchema = z.object({
   type: z.string(),
   subtype: z.string().optional(),
   className: z.string().optional(),
@@ -68,11 +68,6 @@ export type ToolRespondedEvent = z.infer<typeof toolRespondedSchema>;
 
 export const invokeToolResultSchema = z.object({invocationId: z.string()});
 export const emptyResultSchema = z.looseObject({});
-
-export const evaluateResultSchema = z.object({
-  result: remoteObjectSchema,
-  exceptionDetails: z.object({text: z.string()}).optional(),
-});
 
 export const permissionsPolicyStateSchema = z.object({
   states: z.array(

@@ -62,21 +62,49 @@ function domainMissing(error: string | undefined): boolean {
 }
 
 export function diagnose(facts: DoctorFacts): WebMcpDoctorReport {
-  const problems: WebMcpProblem[] = [];
   const notes: string[] = [];
   const base = {
     ...(facts.page ? {pageId: facts.page.id, pageUrl: facts.page.url} : {}),
     ...(facts.browserVersion === undefined ? {} : {browserVersion: facts.browserVersion}),
   };
   if (!facts.browserRunning) {
-    problems.push({
+    const problem: WebMcpProblem = {
       code: 'browser-not-running',
       message: 'The browser is not running, so nothing could be checked.',
       fix: 'Run any page tool (e.g. list_pages) or open a page, then run the doctor again.',
-    });
-    return {available: false, ...base, problems, notes};
+    };
+    return {available: false, ...base, problems: [problem], notes};
   }
+  const problems = browserProblems(facts);
+  const page = facts.page;
+  if (page) {
+    const found = pageProblem(facts, page, problems.length === 0);
+    if (found?.problem) {
+      problems.push(found.problem);
+    }
+    if (found?.note !== undefined) {
+      notes.push(found.note);
+    }
+  }
+  problems.push(...facts.frames.flatMap(frameProblems));
+  if (page) {
+    notes.push(
+      `${facts.toolCount} WebMCP tool${facts.toolCount === 1 ? '' : 's'} registered on page ${page.id}; ${facts.frames.length} iframe${facts.frames.length === 1 ? '' : 's'} checked.`,
+    );
+  }
+  const blocking = problems.some(
+    p =>
+      p.code === 'browser-too-old' ||
+      p.code === 'domain-missing' ||
+      p.code === 'feature-disabled' ||
+      p.code === 'insecure-context',
+  );
+  return {available: !blocking, ...base, problems, notes};
+}
 
+/** The browser itself: too old, or without the WebMCP DevTools domain. */
+function browserProblems(facts: DoctorFacts): WebMcpProblem[] {
+  const problems: WebMcpProblem[] = [];
   const major = majorVersion(facts.browserVersion);
   const restartHint =
     facts.mode === 'connect'
@@ -99,18 +127,31 @@ export function diagnose(facts: DoctorFacts): WebMcpDoctorReport {
       fix: restartHint,
     });
   }
+  return problems;
+}
 
-  const page = facts.page;
-  if (page) {
-    const secure = isSecure(page.secureContextType);
-    if (secure === false) {
-      problems.push({
+/**
+ * The page: not a secure context, or `document.modelContext` missing on a secure page (only
+ * worth saying when the browser itself looked fine).
+ */
+function pageProblem(
+  facts: DoctorFacts,
+  page: NonNullable<DoctorFacts['page']>,
+  browserFine: boolean,
+): {problem?: WebMcpProblem; note?: string} | undefined {
+  const secure = isSecure(page.secureContextType);
+  if (secure === false) {
+    return {
+      problem: {
         code: 'insecure-context',
         message: `Page ${page.id} (${page.url}) is not a secure context, so document.modelContext does not exist there.`,
         fix: 'Serve the page over https://, or from http://localhost or http://127.0.0.1, and load it again.',
-      });
-    } else if (page.modelContext === false && problems.length === 0) {
-      problems.push({
+      },
+    };
+  }
+  if (page.modelContext === false && browserFine) {
+    return {
+      problem: {
         code: 'feature-disabled',
         message:
           facts.mode === 'connect'
@@ -120,61 +161,43 @@ export function diagnose(facts: DoctorFacts): WebMcpDoctorReport {
           facts.mode === 'connect'
             ? 'Quit that browser and start it again with --enable-features=WebMCP added to its command line (keep --remote-debugging-port and --user-data-dir), or drop --browserUrl/--wsEndpoint so this app launches a browser with the flag.'
             : 'Remove the --chromeArg that disables WebMCP and restart the server.',
-      });
-    } else if (page.modelContext === undefined) {
-      notes.push('Could not check document.modelContext on the page (it may still be loading).');
-    }
+      },
+    };
   }
+  if (page.modelContext === undefined) {
+    return {note: 'Could not check document.modelContext on the page (it may still be loading).'};
+  }
+  return undefined;
+}
 
-  for (const frame of facts.frames) {
-    if (isSecure(frame.secureContextType) === false) {
-      problems.push({
+/** A child frame: not a secure context, or the `tools` permissions policy blocks it. */
+function frameProblems(frame: FrameFacts): WebMcpProblem[] {
+  if (isSecure(frame.secureContextType) === false) {
+    return [
+      {
         code: 'iframe-insecure',
         message: `The iframe ${frame.url || frame.frameId} is not a secure context, so it cannot register tools.`,
         fix: 'Serve the iframe (and every page above it) over https://, or from localhost or 127.0.0.1.',
         frameId: frame.frameId,
         frameUrl: frame.url,
-      });
-      continue;
-    }
-    if (frame.toolsAllowed === false) {
-      const byHeader = frame.blockReason === 'Header';
-      problems.push({
-        code: 'iframe-not-allowed',
-        message: byHeader
-          ? `The iframe ${frame.url || frame.frameId} may not use WebMCP: a Permissions-Policy header blocks the "tools" feature.`
-          : `The iframe ${frame.url || frame.frameId} may not use WebMCP: its <iframe> element lacks allow="tools" (cross-origin frames need it).`,
-        fix: byHeader
-          ? 'Allow the feature in the Permissions-Policy header, e.g. Permissions-Policy: tools=(self "https://the-iframe-origin").'
-          : 'Add allow="tools" to that <iframe> element and reload the page.',
-        frameId: frame.frameId,
-        frameUrl: frame.url,
-      });
-    }
+      },
+    ];
   }
-
-  if (page) {
-    notes.push(
-      `${facts.toolCount} WebMCP tool${facts.toolCount === 1 ? '' : 's'} registered on page ${page.id}; ${facts.frames.length} iframe${facts.frames.length === 1 ? '' : 's'} checked.`,
-    );
+  if (frame.toolsAllowed !== false) {
+    return [];
   }
-  const blocking = problems.some(
-    p =>
-      p.code === 'browser-too-old' ||
-      p.code === 'domain-missing' ||
-      p.code === 'feature-disabled' ||
-      p.code === 'insecure-context',
-  );
-  return {available: !blocking, ...base, problems, notes};
-}
-
-/** One paragraph for an MCP response or a log line. */
-export function formatReport(report: WebMcpDoctorReport): string {
-  const lines: string[] = [];
-  lines.push(report.available ? 'WebMCP is available.' : 'WebMCP is not available.');
-  for (const problem of report.problems) {
-    lines.push(`- ${problem.message} ${problem.fix}`);
-  }
-  lines.push(...report.notes);
-  return lines.join('\n');
+  const byHeader = frame.blockReason === 'Header';
+  return [
+    {
+      code: 'iframe-not-allowed',
+      message: byHeader
+        ? `The iframe ${frame.url || frame.frameId} may not use WebMCP: a Permissions-Policy header blocks the "tools" feature.`
+        : `The iframe ${frame.url || frame.frameId} may not use WebMCP: its <iframe> element lacks allow="tools" (cross-origin frames need it).`,
+      fix: byHeader
+        ? 'Allow the feature in the Permissions-Policy header, e.g. Permissions-Policy: tools=(self "https://the-iframe-origin").'
+        : 'Add allow="tools" to that <iframe> element and reload the page.',
+      frameId: frame.frameId,
+      frameUrl: frame.url,
+    },
+  ];
 }

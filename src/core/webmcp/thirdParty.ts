@@ -19,6 +19,7 @@ import {
   PROBE_TIMEOUT_MS,
   SCRIPT_TIMEOUT_MS,
 } from '../browser/evaluation.js';
+import {isRecord} from '../../shared/values.js';
 
 export interface ThirdPartyTool {
   name: string;
@@ -69,9 +70,7 @@ const executionResultSchema = z.object({
 
 const listenersSchema = z.object({listeners: z.array(z.object({type: z.string()}))});
 const describeNodeSchema = z.object({node: z.object({backendNodeId: z.number()})});
-const jsonSchemaObject = z.custom<Schema>(
-  value => value !== null && typeof value === 'object' && !Array.isArray(value),
-);
+const jsonSchemaObject = z.custom<Schema>(isRecord);
 
 /** Runs in the page: dispatches the discovery event and keeps the answers on window.__dtmcp. */
 const DISCOVER_SCRIPT = `(async () => {
@@ -438,8 +437,8 @@ function replaceStashed(value: unknown, uids: readonly (string | undefined)[]): 
   if (Array.isArray(value)) {
     return value.map(item => replaceStashed(item, uids));
   }
-  if (value !== null && typeof value === 'object') {
-    const stashedId: unknown = Reflect.get(value, 'stashedId');
+  if (isRecord(value)) {
+    const stashedId: unknown = value.stashedId;
     if (typeof stashedId === 'string' && Object.keys(value).length === 1) {
       const index = Number(stashedId.split('-')[1]);
       return {uid: uids[index] ?? stashedId};

@@ -1,13 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {TOOL_CATEGORIES, categoryFlagName} from '../../../src/shared/categories.js';
-import {
-  FLAG_SPECS,
-  detectDisplay,
-  helpText,
-  isLoopbackHost,
-  parseFlags,
-  type ServerConfig,
-} from '../../../src/core/config/flags.js';
+import {FLAG_SPECS, helpText} from '../../../src/core/config/flagSpecs.js';
+import {detectDisplay, isLoopbackHost, parseFlags} from '../../../src/core/config/flags.js';
+import {type ServerConfig} from '../../../src/core/config/serverConfig.js';
 
 const env = {env: {}, hasDisplay: true};
 

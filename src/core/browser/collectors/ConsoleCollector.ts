@@ -35,7 +35,7 @@ const MAX_SEEN_ISSUES = 1_000;
 type RemoteObject = Protocol.Runtime.RemoteObject;
 
 /** puppeteer's own CDP session for a page (internal `_client()`): console and exception objects live there. */
-export function puppeteerClient(page: Page): CDPSession | undefined {
+function puppeteerClient(page: Page): CDPSession | undefined {
   const method: unknown = Reflect.get(page, '_client');
   if (typeof method !== 'function') {
     return undefined;

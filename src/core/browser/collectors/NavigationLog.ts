@@ -13,7 +13,7 @@ export interface Identified {
 }
 
 /** One navigation's entries: a ring that drops its oldest entry when full. */
-export class NavigationBucket<T extends Identified> {
+class NavigationBucket<T extends Identified> {
   #items: T[] = [];
   #start = 0;
   /** Entries this navigation dropped because it was full. */

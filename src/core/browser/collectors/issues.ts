@@ -156,7 +156,7 @@ function field(value: unknown, name: string): unknown {
 }
 
 /** The one populated `…IssueDetails` object of an issue. */
-export function issueDetailObject(details: object): object | undefined {
+function issueDetailObject(details: object): object | undefined {
   const values: unknown[] = Object.values(details);
   for (const value of values) {
     if (value !== null && typeof value === 'object') {

@@ -3,6 +3,7 @@
  * server start-up does not pay for it.
  */
 import type * as TraceEngine from '@paulirish/trace_engine';
+import {errorText, isRecord} from '../../../shared/values.js';
 
 export type TraceEngineModule = typeof TraceEngine;
 export type ParsedTrace = TraceEngine.TraceModel.ParsedTrace;
@@ -22,16 +23,12 @@ export interface TraceConditions {
 
 let loading: Promise<TraceEngineModule> | undefined;
 
-export function loadTraceEngine(): Promise<TraceEngineModule> {
+function loadTraceEngine(): Promise<TraceEngineModule> {
   loading ??= import('@paulirish/trace_engine').catch((error: unknown) => {
     loading = undefined;
     throw error;
   });
   return loading;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The fields every handler reads; anything else is the engine's business. */
@@ -47,12 +44,12 @@ function isTraceEvent(value: unknown): value is TraceEvent {
 }
 
 /** Chrome writes `{"traceEvents": […]}`; saved DevTools traces may also be a bare array. */
-export function traceEventsFrom(data: Buffer): TraceEvent[] {
+function traceEventsFrom(data: Buffer): TraceEvent[] {
   let json: unknown;
   try {
     json = JSON.parse(data.toString('utf8'));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new Error(
       `The trace (${Math.round(data.length / 1_000_000)} MB) could not be read as JSON: ${reason}. Record a shorter trace.`,
       {cause: error},

@@ -13,7 +13,7 @@ import type {AnalysedTrace} from './engine.js';
  * The DevTools Performance panel's default categories plus the two optional ones its UI enables
  * by default (JS sampling, screenshots), so the insights match what a developer would see.
  */
-export const TRACE_CATEGORIES: readonly string[] = [
+const TRACE_CATEGORIES: readonly string[] = [
   '-*',
   'blink.console',
   'blink.user_timing',

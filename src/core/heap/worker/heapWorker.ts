@@ -18,17 +18,14 @@ import {
   type SerializedNode,
   type SnapshotDiff,
 } from 'mbi-devtools-heap-snapshot';
-import {pageWindow, type PageRequest} from '../../mcp/pageWindow.js';
+import {pageWindow, type PageRequest} from '../../../shared/pageWindow.js';
 import type {HeapRequest, NodeFilterRequest, WorkerMessage} from '../protocol.js';
+import {errorText, isRecord} from '../../../shared/values.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 
 function post(message: WorkerMessage): void {
   parentPort?.postMessage(message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object';
 }
 
 async function load(filePath: string): Promise<JSHeapSnapshot> {
@@ -304,15 +301,11 @@ const METHODS: ReadonlySet<string> = new Set<HeapRequest['method']>([
 
 /** The engine is the only sender and builds requests from the typed union; the method is checked. */
 function isHeapRequest(value: unknown): value is HeapRequest {
-  return isObject(value) && typeof value.method === 'string' && METHODS.has(value.method);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return isRecord(value) && typeof value.method === 'string' && METHODS.has(value.method);
 }
 
 async function main(): Promise<void> {
-  const filePath: unknown = isObject(workerData) ? workerData.filePath : undefined;
+  const filePath: unknown = isRecord(workerData) ? workerData.filePath : undefined;
   if (typeof filePath !== 'string') {
     post({kind: 'loadFailed', message: 'The heap snapshot worker was started without a file.'});
     return;
@@ -321,11 +314,11 @@ async function main(): Promise<void> {
   try {
     handle = new SnapshotHandle(await load(filePath));
   } catch (error) {
-    post({kind: 'loadFailed', message: messageOf(error)});
+    post({kind: 'loadFailed', message: errorText(error)});
     return;
   }
   parentPort?.on('message', (message: unknown) => {
-    if (!isObject(message) || typeof message.id !== 'number' || !isObject(message.request)) {
+    if (!isRecord(message) || typeof message.id !== 'number' || !isRecord(message.request)) {
       return;
     }
     const id = message.id;
@@ -337,7 +330,7 @@ async function main(): Promise<void> {
     try {
       post({kind: 'reply', id, ok: true, value: handle.answer(request)});
     } catch (error) {
-      post({kind: 'reply', id, ok: false, message: messageOf(error)});
+      post({kind: 'reply', id, ok: false, message: errorText(error)});
     }
   });
   post({kind: 'loaded'});

@@ -27,7 +27,7 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
   // `rows` is appended to in place; the key of a row is its call's ordinal.
   const getItemKey = useCallback((index: number) => rows[index] ?? -index - 1, [rows]);
   // TanStack Virtual hands out fresh functions on purpose; nothing here memoizes on them.
-  // eslint-disable-next-line react-hooks/incompatible-library
+  // eslint-disable-next-line react-hooks/incompatible-library -- see the line above
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,

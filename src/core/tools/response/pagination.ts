@@ -6,9 +6,9 @@
 
 import {z} from 'zod';
 
-import {pageWindow, type PageRequest, type PageWindow} from './pageWindow.js';
+import {pageWindow, type PageRequest, type PageWindow} from '../../../shared/pageWindow.js';
 
-export {DEFAULT_PAGE_SIZE, type PageRequest} from './pageWindow.js';
+export {DEFAULT_PAGE_SIZE, type PageRequest} from '../../../shared/pageWindow.js';
 
 /** The `pageSize` / `pageIdx` parameters of a list tool, with the peer's descriptions. */
 export function pagingParams(items: string) {

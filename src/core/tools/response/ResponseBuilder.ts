@@ -4,8 +4,8 @@
  * tool produced them. Features add their own sections (network list, console, WebMCP…) through
  * `addSection` with an order from SECTION_ORDER.
  */
-import type {Rect} from '../browser/elements.js';
-import type {PageState} from '../browser/PageState.js';
+import type {Rect} from '../../browser/elements.js';
+import type {PageState} from '../../browser/PageState.js';
 
 export const SECTION_ORDER = {
   emulation: 40,

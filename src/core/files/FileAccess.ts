@@ -17,11 +17,12 @@ import {
   isInside,
   resolveRoots,
   WORKSPACE_REMEDY,
-} from '../files/roots.js';
-import {openForReadingInside, openForWritingInside, removeInside} from '../files/safeOpen.js';
-import {TEMPORARY_NOTE, TemporaryFiles} from '../files/temporary.js';
+} from './roots.js';
+import {openForReadingInside, openForWritingInside, removeInside} from './safeOpen.js';
+import {TEMPORARY_NOTE, TemporaryFiles} from './temporary.js';
+import {errorText} from '../../shared/values.js';
 
-export {canonicalPath, FileAccessError} from '../files/roots.js';
+export {canonicalPath, FileAccessError} from './roots.js';
 
 export interface RootsSource {
   /** The client's roots as file paths; resolves within the roots timeout. */
@@ -127,10 +128,7 @@ export class FileAccess {
     try {
       await handle.writeFile(data);
     } catch (error) {
-      throw new FileAccessError(
-        `Could not write ${target}: ${error instanceof Error ? error.message : String(error)}`,
-        {cause: error},
-      );
+      throw new FileAccessError(`Could not write ${target}: ${errorText(error)}`, {cause: error});
     } finally {
       await handle.close();
     }

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
-import {TOOL_CATEGORIES, categoryFlagName, type ToolCategory} from '../../shared/categories.js';
-import {userConfigDir} from './paths.js';
+import {TOOL_CATEGORIES, categoryFlagName, type ToolCategory} from '../shared/categories.js';
+import {userConfigDir} from '../core/config/paths.js';
 
-export const SETTINGS_FILE = 'settings.json';
+const SETTINGS_FILE = 'settings.json';
 
 const windowBoundsSchema = z.object({
   x: z.number().int().optional(),

@@ -1,0 +1,74 @@
+/**
+ * The inspector's view of one call: `toolCallStarted` as it arrives, `toolCallEnded` (and the
+ * telemetry record) as it leaves, with timing, the page it acted on and what it touched.
+ */
+import crypto from 'node:crypto';
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import type {CallStatus, ClientRef} from '../../shared/protocol.js';
+import type {TelemetryRecord} from '../../shared/telemetry.js';
+import type {PageState} from '../browser/PageState.js';
+import type {InspectorHub} from '../inspector/InspectorHub.js';
+import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
+import {firstErrorLine, resultView} from './callResult.js';
+
+export interface CallEnd {
+  page?: PageState | undefined;
+  telemetry?: TelemetryRecord;
+  response?: ResponseBuilder;
+}
+
+export class CallEvents {
+  readonly #callId = crypto.randomUUID();
+  readonly #started = performance.now();
+  readonly #requestedPageId: number | undefined;
+
+  constructor(
+    private readonly hub: InspectorHub,
+    private readonly tool: string,
+    args: Record<string, unknown>,
+    client: ClientRef,
+  ) {
+    this.#requestedPageId = typeof args.pageId === 'number' ? args.pageId : undefined;
+    hub.publish({
+      type: 'toolCallStarted',
+      callId: this.#callId,
+      tool,
+      args,
+      client,
+      ...this.#pageIdOf(undefined),
+    });
+  }
+
+  /** Milliseconds since the call arrived. */
+  get elapsedMs(): number {
+    return performance.now() - this.#started;
+  }
+
+  /** Publishes the end of the call and hands its result back. */
+  finish(result: CallToolResult, status: CallStatus, end: CallEnd = {}): CallToolResult {
+    const view = resultView(result);
+    const {page, telemetry, response} = end;
+    this.hub.publish({
+      type: 'toolCallEnded',
+      callId: this.#callId,
+      tool: this.tool,
+      status,
+      durationMs: Math.round(this.elapsedMs * 100) / 100,
+      result: view,
+      ...(status === 'error' ? {errorText: firstErrorLine(view.text)} : {}),
+      ...this.#pageIdOf(page),
+      ...(page && response?.actedOn ? {actedOn: {pageId: page.id, rect: response.actedOn}} : {}),
+      ...(telemetry ? {telemetry} : {}),
+    });
+    if (telemetry) {
+      this.hub.publish({type: 'telemetry', callId: this.#callId, record: telemetry});
+    }
+    return result;
+  }
+
+  /** The page the call acted on, else the one it named. */
+  #pageIdOf(page: PageState | undefined): {pageId?: number} {
+    const pageId = page?.id ?? this.#requestedPageId;
+    return pageId === undefined ? {} : {pageId};
+  }
+}

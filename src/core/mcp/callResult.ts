@@ -1,0 +1,40 @@
+/** The small shapes of a call's outcome: an error result, its first line, the inspector's view. */
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import type {ToolResultView} from '../../shared/protocol.js';
+
+export function errorResult(text: string): CallToolResult {
+  return {content: [{type: 'text', text}], isError: true};
+}
+
+/** A thrown error as the agent reads it, with its cause when there is one. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    return error.cause instanceof Error
+      ? `${error.message}\nCause: ${error.cause.message}`
+      : error.message;
+  }
+  return String(error);
+}
+
+/** The line the inspector shows for a failed call: the first `Error: ` line, else the first. */
+export function firstErrorLine(text: string): string {
+  const errorLine = text.split('\n').find(line => line.startsWith('Error: '));
+  return (errorLine ?? text.split('\n')[0] ?? '').slice(0, 500);
+}
+
+export function resultView(result: CallToolResult): ToolResultView {
+  const texts: string[] = [];
+  const images: {mimeType: string; data: string}[] = [];
+  for (const item of result.content) {
+    if (item.type === 'text') {
+      texts.push(item.text);
+    } else if (item.type === 'image') {
+      images.push({mimeType: item.mimeType, data: item.data});
+    }
+  }
+  return {
+    text: texts.join('\n'),
+    images,
+    ...(result.structuredContent ? {structuredContent: result.structuredContent} : {}),
+  };
+}

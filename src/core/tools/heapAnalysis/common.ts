@@ -1,0 +1,95 @@
+/**
+ * What the heap snapshot analysis tools share: their parameters, chrome-devtools-mcp's
+ * "## Heap Snapshot Data" section with its paging lines, and defineSnapshotTool, which gives each
+ * tool the family's fixed traits (memory category, --memoryDebugging, offline: files only).
+ */
+import {z} from 'zod';
+import type {LoadedSnapshot} from '../../heap/HeapSnapshotStore.js';
+import {MAX_NAME_LENGTH} from '../../heap/format.js';
+import {HEAP_SNAPSHOT_FILTERS} from '../../heap/protocol.js';
+import {pageWindow, type PageRequest} from '../../../shared/pageWindow.js';
+import {defineTool, type BrowserToolSpec, type Tool} from '../definition.js';
+import {paginationLines} from '../response/pagination.js';
+import {SECTION_ORDER} from '../response/ResponseBuilder.js';
+
+const HEADER = '## Heap Snapshot Data';
+
+export const filePathSchema = z.string().describe('A path to a .heapsnapshot file to read.');
+export const nodeIdSchema = (purpose: string) =>
+  z.number().describe(`The node ID to get ${purpose} for.`);
+export const maxNameLengthSchema = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe(`Maximum length of names before truncation. Defaults to ${MAX_NAME_LENGTH}.`);
+const pageIdxSchema = z
+  .number()
+  .int()
+  .nonnegative()
+  .optional()
+  .describe('The page index for pagination.');
+const pageSizeSchema = z
+  .number()
+  .int()
+  .positive()
+  .optional()
+  .describe('The page size for pagination.');
+export const filterSchema = z
+  .enum(HEAP_SNAPSHOT_FILTERS)
+  .optional()
+  .describe('An optional filter to apply.');
+export const objectIdSchema = z
+  .number()
+  .optional()
+  .describe(
+    'Node id of the native context to filter by when filterName is attributedToSpecificNativeContext.',
+  );
+export const paging = {pageIdx: pageIdxSchema, pageSize: pageSizeSchema};
+
+/** The one snapshot file most tools read. */
+export const FILE_PATH = [{param: 'filePath', scope: 'always'}] as const;
+
+export function pageLines(total: number, page: PageRequest): string[] {
+  return paginationLines(pageWindow(total, page), total);
+}
+
+export function pageOf(params: {
+  pageIdx?: number | undefined;
+  pageSize?: number | undefined;
+}): PageRequest {
+  return {pageIdx: params.pageIdx, pageSize: params.pageSize};
+}
+
+type Params<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+
+export interface SnapshotToolSpec<S extends z.ZodRawShape> {
+  name: string;
+  description: string;
+  schema: S;
+  filePaths: NonNullable<BrowserToolSpec<S>['filePaths']>;
+  /** The section's lines; `open` loads (and caches) a snapshot file, bounded and cancellable. */
+  lines: (params: Params<S>, open: (file: string) => Promise<LoadedSnapshot>) => Promise<string[]>;
+}
+
+/** A read-only analysis tool whose answer is one heap snapshot data section. */
+export function defineSnapshotTool<S extends z.ZodRawShape>(spec: SnapshotToolSpec<S>): Tool {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    category: 'memory',
+    readOnly: true,
+    conditions: ['memoryDebugging'],
+    offline: true,
+    browserLock: 'none',
+    schema: spec.schema,
+    filePaths: spec.filePaths,
+    handler: async (call, response) => {
+      const lines = await spec.lines(call.params, file =>
+        call.services.heapSnapshots.get(file, call.signal),
+      );
+      const text = [HEADER, ...lines].join('\n');
+      response.addSection(SECTION_ORDER.heap, () => text);
+    },
+  });
+}

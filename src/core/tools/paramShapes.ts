@@ -1,0 +1,236 @@
+/**
+ * A tool's parameters as the pipeline sees them at one moment: which are on (a category-bound
+ * parameter exists only while its category is), whether pageId is taken and required, the JSON
+ * schema tools/list shows, and the check of a call's arguments with self-healing errors.
+ */
+import {z} from 'zod';
+import type {ToolCategory} from '../../shared/categories.js';
+import {isRecord} from '../../shared/values.js';
+import type {ParamKind} from '../telemetry/sanitize.js';
+
+/** What shapes a tool's parameters at this moment. */
+export interface SchemaOptions {
+  pageIdRouting: boolean;
+  /** Whether a category is on now; omitted = every category-bound parameter is hidden. */
+  categoryOn?: (category: ToolCategory) => boolean;
+}
+
+/** The parameter rules of a tool spec. */
+export interface ParamRules<S extends z.ZodRawShape> {
+  name: string;
+  schema: S;
+  categoryParams?: Partial<Record<keyof S & string, ToolCategory>>;
+  pageIdOptionalWith?: ToolCategory;
+}
+
+export type CheckedArguments<S extends z.ZodRawShape> =
+  | {ok: true; data: z.infer<z.ZodObject<S>>; params: Record<string, unknown>}
+  | {ok: false; message: string};
+
+const PAGE_ID_DESCRIPTION = 'Id of the page to act on (from list_pages).';
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    if (
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable ||
+      current instanceof z.ZodDefault
+    ) {
+      const inner: unknown = current.unwrap();
+      if (inner instanceof z.ZodType) {
+        current = inner;
+        continue;
+      }
+    }
+    return current;
+  }
+}
+
+function kindOf(schema: z.ZodType): ParamKind {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodString) {
+    return 'string';
+  }
+  if (inner instanceof z.ZodNumber) {
+    return 'number';
+  }
+  if (inner instanceof z.ZodBoolean) {
+    return 'boolean';
+  }
+  if (inner instanceof z.ZodArray) {
+    return 'array';
+  }
+  if (inner instanceof z.ZodEnum || inner instanceof z.ZodLiteral) {
+    return 'enum';
+  }
+  return 'other';
+}
+
+/** zod emits ±2^53 bounds for every int and a $schema key: noise that costs tokens on every list. */
+function tidyJsonSchema(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(tidyJsonSchema);
+  }
+  if (isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$schema') {
+        continue;
+      }
+      if (
+        (key === 'minimum' || key === 'maximum') &&
+        (child === Number.MAX_SAFE_INTEGER || child === Number.MIN_SAFE_INTEGER)
+      ) {
+        continue;
+      }
+      out[key] = tidyJsonSchema(child);
+    }
+    return out;
+  }
+  return value;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
+    return `${path} is required`;
+  }
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/** chrome-devtools-mcp's self-healing wording, so agents trained on it recover the same way. */
+function unknownArgumentsMessage(
+  tool: string,
+  unknown: readonly string[],
+  expected: readonly string[],
+): string {
+  const plural = unknown.length > 1;
+  const list = unknown.map(key => `"${key}"`).join(', ');
+  const expectation =
+    expected.length === 0
+      ? 'This tool does not accept any arguments.'
+      : `Expected arguments: ${expected.map(key => `"${key}"`).join(', ')}.`;
+  return `Unknown argument${plural ? 's' : ''} for tool "${tool}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`;
+}
+
+export class ParamShapes<S extends z.ZodRawShape> {
+  /** Declared parameter names (without pageId). */
+  readonly names: readonly string[];
+  /** Parameter kinds for telemetry sanitizing. */
+  readonly kinds: Readonly<Record<string, ParamKind>>;
+  // Hidden category parameters are refused as unknown before this parses, so the full shape serves.
+  readonly #base: z.ZodObject<S, z.core.$strict>;
+  readonly #pageIdSchema = z.number({error: 'expected a number'});
+  readonly #schemaCache = new Map<string, Record<string, unknown>>();
+
+  constructor(
+    private readonly rules: ParamRules<S>,
+    private readonly pageScoped: boolean,
+  ) {
+    this.#base = z.object(rules.schema).strict();
+    this.names = Object.keys(rules.schema);
+    const kinds: Record<string, ParamKind> = {};
+    for (const [name, schema] of Object.entries(rules.schema)) {
+      kinds[name] = schema instanceof z.ZodType ? kindOf(schema) : 'other';
+    }
+    this.kinds = kinds;
+  }
+
+  /** The parameters, page id rule and zod shape in force for these options. */
+  #shapeFor(options: SchemaOptions) {
+    const categoryParams: Partial<Record<string, ToolCategory>> = this.rules.categoryParams ?? {};
+    const active = this.names.filter(name => {
+      const category = categoryParams[name];
+      return category === undefined || (options.categoryOn?.(category) ?? false);
+    });
+    const shape: Record<string, z.ZodType> = {};
+    for (const name of active) {
+      const schema: unknown = this.rules.schema[name];
+      if (schema instanceof z.ZodType) {
+        shape[name] = schema;
+      }
+    }
+    const routed = this.pageScoped && options.pageIdRouting;
+    const optionalWith = this.rules.pageIdOptionalWith;
+    const pageIdOptional =
+      routed && optionalWith !== undefined && (options.categoryOn?.(optionalWith) ?? false);
+    const key = `${routed}|${pageIdOptional}|${active.join(',')}`;
+    return {active, shape, routed, pageIdOptional, key};
+  }
+
+  inputSchema(options: SchemaOptions): Record<string, unknown> {
+    const {shape, routed, pageIdOptional, key} = this.#shapeFor(options);
+    let cached = this.#schemaCache.get(key);
+    if (!cached) {
+      // pageId comes first, as in chrome-devtools-mcp's listing.
+      const pageId = z.number().describe(PAGE_ID_DESCRIPTION);
+      const object = routed
+        ? z.object({pageId: pageIdOptional ? pageId.optional() : pageId, ...shape})
+        : z.object(shape);
+      const json = tidyJsonSchema(z.toJSONSchema(object, {io: 'input', unrepresentable: 'any'}));
+      cached = isRecord(json) ? json : {type: 'object'};
+      this.#schemaCache.set(key, cached);
+    }
+    return cached;
+  }
+
+  check(args: Record<string, unknown>, options: SchemaOptions): CheckedArguments<S> {
+    const tool = this.rules.name;
+    const {active, routed, pageIdOptional} = this.#shapeFor(options);
+    const known = routed ? [...active, 'pageId'] : active;
+    const unknown = Object.keys(args).filter(key => !known.includes(key));
+    if (unknown.length > 0) {
+      return {ok: false, message: unknownArgumentsMessage(tool, unknown, known)};
+    }
+    const {pageId, ...rest} = args;
+    const issues: string[] = [];
+    if (routed && !(pageIdOptional && pageId === undefined)) {
+      const checked = this.#pageIdSchema.safeParse(pageId);
+      if (!checked.success) {
+        issues.push(pageId === undefined ? 'pageId is required' : 'pageId: expected a number');
+      }
+    }
+    const parsed = this.#base.safeParse(routed ? rest : args);
+    if (!parsed.success) {
+      issues.push(...parsed.error.issues.map(describeIssue));
+    }
+    if (issues.length > 0 || !parsed.success) {
+      const hint = issues.some(issue => issue.startsWith('pageId'))
+        ? ' Call list_pages to see page ids.'
+        : '';
+      return {
+        ok: false,
+        message: `Invalid arguments for tool "${tool}": ${issues.join('; ')}.${hint}`,
+      };
+    }
+    const data = parsed.data;
+    const params: Record<string, unknown> =
+      routed && pageId !== undefined ? {...data, pageId} : {...data};
+    return {ok: true, data, params};
+  }
+}
+
+/** The file-path parameters of a call, each replaced by its checked, canonical form. */
+export async function resolveFilePaths(
+  filePaths: readonly {param: string}[],
+  params: Readonly<Record<string, unknown>>,
+  resolvePath: (value: string) => Promise<string>,
+): Promise<Record<string, unknown>> {
+  const rewritten: Record<string, unknown> = {};
+  for (const {param} of filePaths) {
+    const value: unknown = params[param];
+    if (typeof value === 'string' && value.trim() !== '') {
+      rewritten[param] = await resolvePath(value);
+    } else if (Array.isArray(value)) {
+      const paths: string[] = [];
+      for (const item of value) {
+        if (typeof item === 'string') {
+          paths.push(await resolvePath(item));
+        }
+      }
+      rewritten[param] = paths;
+    }
+  }
+  return rewritten;
+}
