@@ -1,6 +1,7 @@
 /**
  * The inspector protocol: what the engine tells a UI (events) and what a UI may ask of the engine
- * (commands). The same schemas validate the WebSocket (web mode) and IPC (desktop) traffic.
+ * (commands). What each command answers is in replies.ts; the one envelope that carries all of it,
+ * over the WebSocket (web mode) and IPC (desktop) alike, is in wire.ts.
  */
 import {z} from 'zod';
 import {TOOL_CATEGORIES, TOOL_CONDITIONS} from './categories.js';
@@ -176,8 +177,6 @@ export const webmcpInvocationSchema = z.object({
 });
 export type WebMcpInvocation = z.infer<typeof webmcpInvocationSchema>;
 
-export const webmcpExecuteReplySchema = z.object({invocationId: z.string()});
-
 export const webmcpProblemSchema = z.object({
   code: z.enum([
     'browser-not-running',
@@ -330,25 +329,7 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
 export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
 export type InspectorCommandType = InspectorCommand['type'];
 
-/** Every command answers with this union: never a thrown error across the boundary. */
-export const commandReplySchema = z.union([
-  z.object({ok: z.literal(true), value: z.unknown()}),
-  z.object({ok: z.literal(false), error: z.string()}),
-]);
-export type CommandReply = z.infer<typeof commandReplySchema>;
-
-// --- Wire messages (WebSocket; IPC carries the same payloads) -------------------------------
-
-export const clientMessageSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('subscribe'),
-    fromSeq: z.number().int().min(0),
-    /** The stream `fromSeq` belongs to; from another stream (a restarted server) it starts over. */
-    streamId: z.string().max(100).optional(),
-  }),
-  z.object({kind: z.literal('command'), id: z.number().int(), command: inspectorCommandSchema}),
-]);
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
+// --- Streams -------------------------------------------------------------------------------
 
 export const eventBatchSchema = z.object({
   events: z.array(eventEnvelopeSchema),
@@ -372,20 +353,3 @@ export const liveFrameSchema = z.object({
   viewport: z.object({width: z.number(), height: z.number()}).optional(),
 });
 export type LiveFrame = z.infer<typeof liveFrameSchema>;
-
-export const serverMessageSchema = z.discriminatedUnion('kind', [
-  z.object({kind: z.literal('batch'), batch: eventBatchSchema}),
-  z.object({kind: z.literal('reply'), id: z.number().int(), reply: commandReplySchema}),
-  z.object({kind: z.literal('frame'), frame: liveFrameSchema}),
-]);
-export type ServerMessage = z.infer<typeof serverMessageSchema>;
-
-// --- Desktop IPC payloads (channel names in connection.ts) ----------------------------------
-
-export const ipcSubscribeSchema = z.strictObject({
-  id: z.number().int().min(0),
-  fromSeq: z.number().int().min(0),
-});
-export const ipcSubscriptionRefSchema = z.strictObject({id: z.number().int().min(0)});
-export const ipcFramesSchema = z.strictObject({enabled: z.boolean()});
-export const ipcEmptySchema = z.strictObject({});

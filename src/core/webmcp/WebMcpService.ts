@@ -11,7 +11,6 @@
  */
 import type {
   BrowserStatus,
-  InspectorCommand,
   WebMcpDoctorReport,
   WebMcpInvocation,
   WebMcpToolView,
@@ -45,7 +44,6 @@ import {
   type TrackedSession,
 } from './PageWebMcp.js';
 
-export type WebMcpCommand = Extract<InspectorCommand, {type: `webmcp${string}`}>;
 export type Invoker = WebMcpInvocation['invoker'];
 
 export interface WebMcpServiceDeps {
@@ -816,59 +814,6 @@ export class WebMcpService {
         `Could not highlight the form of ${toolName}: ${message}. The form may have been removed; list the tools again.`,
         {cause: error},
       );
-    }
-  }
-
-  // --- inspector commands ----------------------------------------------------------------------
-
-  #page(pageId: number | undefined): PageState | undefined {
-    const pages = this.deps.session.pages;
-    return pageId === undefined ? pages.selected : pages.byId(pageId);
-  }
-
-  async handle(command: WebMcpCommand): Promise<unknown> {
-    switch (command.type) {
-      case 'webmcpListTools': {
-        if (command.pageId === undefined) {
-          return this.tools();
-        }
-        return this.toolsOf(this.deps.session.pages.byId(command.pageId));
-      }
-      case 'webmcpExecute': {
-        let input: unknown;
-        try {
-          input = command.input.trim() === '' ? {} : JSON.parse(command.input);
-        } catch (error) {
-          throw new Error(
-            `The input is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix it or switch back to the form.`,
-            {cause: error},
-          );
-        }
-        if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-          throw new Error('The input must be a JSON object, e.g. {"query": "…"}.');
-        }
-        const record = await this.start({
-          page: this.deps.session.pages.byId(command.pageId),
-          frameId: command.frameId,
-          toolName: command.toolName,
-          input: Object.fromEntries(Object.entries(input)),
-          invoker: {kind: 'inspector'},
-          timeoutMs: command.timeoutMs ?? INSPECTOR_TIMEOUT_MS,
-        });
-        return {invocationId: record.view.invocationId};
-      }
-      case 'webmcpCancel':
-        return this.cancel(command.invocationId, 'user');
-      case 'webmcpHighlightForm':
-        return this.highlightForm(
-          this.deps.session.pages.byId(command.pageId),
-          command.frameId,
-          command.toolName,
-        );
-      case 'webmcpDoctor': {
-        const browserUp = this.deps.session.browser?.connected === true;
-        return this.doctor(browserUp ? this.#page(command.pageId) : undefined);
-      }
     }
   }
 }

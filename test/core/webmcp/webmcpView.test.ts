@@ -6,8 +6,6 @@ import {describe, expect, it} from 'vitest';
 import type {WebMcpInvocation, WebMcpToolView} from '../../../src/shared/protocol.js';
 import {
   annotationChips,
-  cleanInput,
-  formSchema,
   groupTools,
   indexInvocations,
   invokerLabel,
@@ -18,6 +16,7 @@ import {
   statusLabel,
   statusTone,
 } from '../../../src/renderer/src/features/webmcp/webmcpView.js';
+import {cleanArgs, objectSchema} from '../../../src/renderer/src/ui/argumentsDraft.js';
 
 function tool(overrides: Partial<WebMcpToolView> = {}): WebMcpToolView {
   return {
@@ -147,13 +146,13 @@ describe('webmcpView', () => {
   });
 
   it('builds an object schema for the form and drops empty inputs', () => {
-    expect(formSchema(tool())).toEqual({type: 'object'});
+    expect(objectSchema(tool().inputSchema)).toEqual({type: 'object'});
     expect(
-      formSchema(tool({inputSchema: {$schema: 'x', properties: {a: {type: 'string'}}}})),
+      objectSchema(tool({inputSchema: {$schema: 'x', properties: {a: {type: 'string'}}}}).inputSchema),
     ).toEqual({
       type: 'object',
       properties: {a: {type: 'string'}},
     });
-    expect(cleanInput({a: '', b: undefined, c: 0, d: 'x'})).toEqual({c: 0, d: 'x'});
+    expect(cleanArgs({a: '', b: undefined, c: 0, d: 'x'})).toEqual({c: 0, d: 'x'});
   });
 });

@@ -1,46 +1,64 @@
 /**
- * InspectorConnection over the desktop preload bridge (`window.inspectorBridge`). IPC does not
- * drop while the window lives, so the status is open from the start and closed only by close();
- * there is nothing to reconnect, so a subscription simply runs until it is stopped.
+ * InspectorConnection over the desktop preload bridge (`window.inspectorBridge`), a port for the
+ * same messages as the WebSocket's, checked the same way (ProtocolClient). IPC does not drop while
+ * the window lives, so the status is open from the start and closed only by close(); there is
+ * nothing to reconnect.
  */
 import type {
   ConnectionStatus,
   InspectorBridge,
   InspectorConnection,
 } from '../../../shared/connection.js';
-import type {
-  CommandReply,
-  EventBatch,
-  InspectorCommand,
-  LiveFrame,
-} from '../../../shared/protocol.js';
+import type {EventBatch, InspectorCommand, LiveFrame} from '../../../shared/protocol.js';
+import type {CommandResult} from '../../../shared/replies.js';
+import {ProtocolClient, type ProtocolChecks} from './ProtocolClient.js';
 
-const CLOSED_REPLY: CommandReply = {ok: false, error: 'The inspector connection is closed.'};
+const CLOSED_MESSAGE = 'The inspector connection is closed.';
+
+/** The checks, fetched on first use (main.tsx passes the copy it is already fetching). */
+const loadChecks = (): Promise<ProtocolChecks> =>
+  import('./protocolChecks.js').then(module => module.protocolChecks);
 
 export class IpcConnection implements InspectorConnection {
-  readonly #stops = new Set<() => void>();
+  readonly #client: ProtocolClient;
+  readonly #stopMessages: () => void;
   readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
   #status: ConnectionStatus = {state: 'open'};
 
-  constructor(private readonly bridge: InspectorBridge) {}
-
-  subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void {
-    return this.#track(() => this.bridge.subscribe(fromSeq, onBatch));
+  constructor(
+    bridge: InspectorBridge,
+    checks: ProtocolChecks | Promise<ProtocolChecks> = loadChecks(),
+  ) {
+    this.#client = new ProtocolClient(
+      message => {
+        if (this.#status.state === 'closed') {
+          return false;
+        }
+        bridge.send(message);
+        return true;
+      },
+      checks,
+      (error: unknown) => {
+        console.error('The inspector could not load its message checks; reload the window.', error);
+        this.close();
+      },
+    );
+    this.#stopMessages = bridge.onMessage(message => this.#client.receive(message));
   }
 
-  async command(command: InspectorCommand): Promise<CommandReply> {
+  subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void {
+    return this.#client.subscribe(fromSeq, onBatch);
+  }
+
+  command<C extends InspectorCommand>(command: C): Promise<CommandResult<C['type']>> {
     if (this.#status.state === 'closed') {
-      return CLOSED_REPLY;
+      return Promise.resolve({ok: false, error: CLOSED_MESSAGE});
     }
-    try {
-      return await this.bridge.command(command);
-    } catch (error) {
-      return {ok: false, error: error instanceof Error ? error.message : String(error)};
-    }
+    return this.#client.command(command);
   }
 
   onFrame(listener: (frame: LiveFrame) => void): () => void {
-    return this.#track(() => this.bridge.onFrame(listener));
+    return this.#client.onFrame(listener);
   }
 
   onStatus(listener: (status: ConnectionStatus) => void): () => void {
@@ -53,33 +71,13 @@ export class IpcConnection implements InspectorConnection {
     if (this.#status.state === 'closed') {
       return;
     }
-    for (const stop of [...this.#stops]) {
-      stop();
-    }
-    this.#stops.clear();
+    // Still open while the client lets go, so main hears the unsubscribes.
+    this.#client.close(CLOSED_MESSAGE);
+    this.#stopMessages();
     this.#status = {state: 'closed'};
     for (const listener of [...this.#statusListeners]) {
       listener(this.#status);
     }
     this.#statusListeners.clear();
-  }
-
-  /** Starts something on the bridge unless closed, and stops it on close() or when asked. */
-  #track(start: () => () => void): () => void {
-    if (this.#status.state === 'closed') {
-      return () => undefined;
-    }
-    const stopOnBridge = start();
-    let stopped = false;
-    const stop = (): void => {
-      if (stopped) {
-        return;
-      }
-      stopped = true;
-      this.#stops.delete(stop);
-      stopOnBridge();
-    };
-    this.#stops.add(stop);
-    return stop;
   }
 }

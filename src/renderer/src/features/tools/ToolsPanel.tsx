@@ -6,12 +6,8 @@
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount} from '../../ui/format.js';
 import {toolParams} from './schemaParams.js';
-import {
-  type CategoryGroup,
-  type ConditionGroup,
-  type ToolsModel,
-  useToolsModel,
-} from './useToolsModel.js';
+import type {CategoryGroup, ConditionGroup} from './toolsModel.js';
+import {type ToolsModel, useToolsModel} from './useToolsModel.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
 import './tools.css';
 
