@@ -14,6 +14,8 @@ import {
   resetMessageSchema,
   subscribeMessageSchema,
   unsubscribeMessageSchema,
+  type BatchMessage,
+  type FrameMessage,
   type ReplyMessage,
   type StreamMessage,
 } from '../shared/wire.js';
@@ -44,6 +46,21 @@ const STREAM_CHANNELS = [
   [IPC_CHANNELS.reset, resetMessageSchema],
 ] as const;
 
+/** Carries a peer's messages to its renderer; a destroyed renderer releases what it held. */
+function sendTo(
+  sender: IpcSender,
+  release: (senderId: number) => void,
+): (message: BatchMessage | FrameMessage) => boolean {
+  return message => {
+    if (sender.isDestroyed()) {
+      release(sender.id);
+      return false;
+    }
+    sender.send(IPC_CHANNELS[message.kind], message);
+    return true;
+  };
+}
+
 export function registerInspectorBridge(
   ingress: IpcIngress,
   endpoint: InspectorEndpoint,
@@ -66,18 +83,7 @@ export function registerInspectorBridge(
   const peerFor = (sender: IpcSender): InspectorPeer => {
     let peer = peers.get(sender.id);
     if (!peer) {
-      peer = new InspectorPeer({
-        endpoint,
-        log,
-        send: message => {
-          if (sender.isDestroyed()) {
-            release(sender.id);
-            return false;
-          }
-          sender.send(IPC_CHANNELS[message.kind], message);
-          return true;
-        },
-      });
+      peer = new InspectorPeer({endpoint, log, send: sendTo(sender, release)});
       peers.set(sender.id, peer);
       if (!watched.has(sender.id)) {
         watched.add(sender.id);

@@ -60,7 +60,7 @@ export function checkSenderFrame(
   return {ok: true};
 }
 
-export class IpcRefusedError extends Error {}
+class IpcRefusedError extends Error {}
 
 export interface IpcIngress {
   /**

@@ -10,7 +10,7 @@ import {telemetryRecordSchema} from './telemetry.js';
 const categorySchema = z.enum(TOOL_CATEGORIES);
 const conditionSchema = z.enum(TOOL_CONDITIONS);
 
-export const clientRefSchema = z.object({
+const clientRefSchema = z.object({
   /** Stable id of the connection (one MCP session, the stdio peer, or an inspector UI). */
   id: z.string(),
   name: z.string(),
@@ -19,7 +19,7 @@ export const clientRefSchema = z.object({
 });
 export type ClientRef = z.infer<typeof clientRefSchema>;
 
-export const imageContentSchema = z.object({mimeType: z.string(), data: z.string()});
+const imageContentSchema = z.object({mimeType: z.string(), data: z.string()});
 
 export const toolResultSchema = z.object({
   text: z.string(),
@@ -28,16 +28,16 @@ export const toolResultSchema = z.object({
 });
 export type ToolResultView = z.infer<typeof toolResultSchema>;
 
-export const callStatusSchema = z.enum(['running', 'ok', 'error', 'cancelled']);
+const callStatusSchema = z.enum(['running', 'ok', 'error', 'cancelled']);
 export type CallStatus = z.infer<typeof callStatusSchema>;
 
 /** Where the tool acted, so the live view can outline it for a moment. */
-export const actedOnSchema = z.object({
+const actedOnSchema = z.object({
   pageId: z.number(),
   rect: z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()}),
 });
 
-export const toolInfoSchema = z.object({
+const toolInfoSchema = z.object({
   name: z.string(),
   description: z.string(),
   category: categorySchema,
@@ -75,7 +75,7 @@ export const conditionStateSchema = z.object({
 });
 export type ConditionState = z.infer<typeof conditionStateSchema>;
 
-export const pageInfoSchema = z.object({
+const pageInfoSchema = z.object({
   id: z.number(),
   url: z.string(),
   title: z.string(),
@@ -84,7 +84,7 @@ export const pageInfoSchema = z.object({
 });
 export type PageInfo = z.infer<typeof pageInfoSchema>;
 
-export const browserStatusSchema = z.object({
+const browserStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'running', 'disconnected', 'error']),
   mode: z.enum(['launch', 'connect']),
   version: z.string().optional(),
@@ -95,7 +95,7 @@ export const browserStatusSchema = z.object({
 });
 export type BrowserStatus = z.infer<typeof browserStatusSchema>;
 
-export const connectedClientSchema = clientRefSchema.extend({
+const connectedClientSchema = clientRefSchema.extend({
   connectedAt: z.number(),
   calls: z.number(),
 });
@@ -103,7 +103,7 @@ export type ConnectedClient = z.infer<typeof connectedClientSchema>;
 
 // --- WebMCP -----------------------------------------------------------------------------------
 
-export const webmcpAnnotationsSchema = z
+const webmcpAnnotationsSchema = z
   .object({
     readOnly: z.boolean().optional(),
     untrustedContent: z.boolean().optional(),
@@ -138,7 +138,7 @@ export type WebMcpToolView = z.infer<typeof webmcpToolSchema>;
  * `Interrupted`: the page navigated, closed or lost the frame before the tool answered.
  * `TimedOut`: the page did not answer a cancel within the grace period.
  */
-export const webmcpStatusSchema = z.enum([
+const webmcpStatusSchema = z.enum([
   'running',
   'Completed',
   'Canceled',
@@ -148,7 +148,7 @@ export const webmcpStatusSchema = z.enum([
 ]);
 export type WebMcpStatus = z.infer<typeof webmcpStatusSchema>;
 
-export const webmcpInvokerSchema = z.discriminatedUnion('kind', [
+const webmcpInvokerSchema = z.discriminatedUnion('kind', [
   z.object({kind: z.literal('inspector')}),
   z.object({kind: z.literal('mcp'), client: clientRefSchema}),
   z.object({kind: z.literal('page')}),
@@ -177,7 +177,7 @@ export const webmcpInvocationSchema = z.object({
 });
 export type WebMcpInvocation = z.infer<typeof webmcpInvocationSchema>;
 
-export const webmcpProblemSchema = z.object({
+const webmcpProblemSchema = z.object({
   code: z.enum([
     'browser-not-running',
     'browser-too-old',
@@ -209,7 +209,7 @@ export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
 // --- Events ---------------------------------------------------------------------------------
 
-export const inspectorEventSchema = z.discriminatedUnion('type', [
+const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('toolCallStarted'),
     callId: z.string(),
@@ -261,7 +261,6 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('webmcpInvocation'), invocation: webmcpInvocationSchema}),
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
-export type InspectorEventType = InspectorEvent['type'];
 
 export const eventEnvelopeSchema = z.object({
   seq: z.number().int(),

@@ -75,19 +75,19 @@ export type StreamMessage = Exclude<ClientMessage, CommandMessage>;
  * Every command answers with this union, never a thrown error across the boundary. `value` is
  * checked against the command's own reply schema (replies.ts) by the side that sent it.
  */
-export const commandReplySchema = z.union([
+const commandReplySchema = z.union([
   z.object({ok: z.literal(true), value: z.unknown()}),
   z.object({ok: z.literal(false), error: z.string()}),
 ]);
 export type CommandReply = z.infer<typeof commandReplySchema>;
 
-export const batchMessageSchema = z.object({
+const batchMessageSchema = z.object({
   kind: z.literal('batch'),
   id: subscriptionIdSchema,
   batch: eventBatchSchema,
 });
-export const frameMessageSchema = z.object({kind: z.literal('frame'), frame: liveFrameSchema});
-export const replyMessageSchema = z.object({
+const frameMessageSchema = z.object({kind: z.literal('frame'), frame: liveFrameSchema});
+const replyMessageSchema = z.object({
   kind: z.literal('reply'),
   id: z.number().int(),
   reply: commandReplySchema,
@@ -99,4 +99,6 @@ export const serverMessageSchema = z.discriminatedUnion('kind', [
   replyMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
+export type BatchMessage = z.infer<typeof batchMessageSchema>;
+export type FrameMessage = z.infer<typeof frameMessageSchema>;
 export type ReplyMessage = z.infer<typeof replyMessageSchema>;

@@ -396,7 +396,7 @@ function fakeBridge(): {
 }
 
 describe('IpcConnection', () => {
-  it('checks what main sends exactly like the WebSocket: a malformed batch is dropped', async () => {
+  it('checks what main sends exactly like the WebSocket: a malformed batch is dropped', () => {
     const {bridge, sent, deliver} = fakeBridge();
     const connection = new IpcConnection(bridge, protocolChecks);
     const batches: EventBatch[] = [];
@@ -408,7 +408,7 @@ describe('IpcConnection', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();
     expect(batches.map(batch => batch.events.map(envelope => envelope.seq))).toEqual([[1]]);
-    // Both were acknowledged? Only the one that was a batch: the other was not a message at all.
+    // Only the batch is acknowledged: the other was not a message at all.
     expect(sent.filter(message => message.kind === 'batchAck')).toEqual([
       {kind: 'batchAck', id: 1},
     ]);

@@ -45,7 +45,7 @@ describe('Pages view model', () => {
     const own = reducePages(other, {type: 'frame', frame: frameOf(1)});
     expect(selectLiveView(own, PAGES, undefined).frame).toEqual(frameOf(1));
     // The picked page closed: back to following the selected one.
-    expect(selectLiveView(other, [PAGES[1] as PageInfo], undefined)).toMatchObject({
+    expect(selectLiveView(other, PAGES.slice(1), undefined)).toMatchObject({
       watchPageId: undefined,
       frame: frameOf(2),
     });

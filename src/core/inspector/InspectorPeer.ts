@@ -9,9 +9,10 @@ import type {InspectorCommand, LiveFrame} from '../../shared/protocol.js';
 import type {CommandResult} from '../../shared/replies.js';
 import {
   STREAM_LIMITS,
+  type BatchMessage,
   type CommandMessage,
+  type FrameMessage,
   type ReplyMessage,
-  type ServerMessage,
   type StreamMessage,
 } from '../../shared/wire.js';
 import type {BatchListener, Subscription} from './InspectorHub.js';
@@ -27,7 +28,7 @@ export interface InspectorEndpoint {
 export interface PeerOptions {
   endpoint: InspectorEndpoint;
   /** Carries a batch or frame to the UI; false when the UI is gone (the peer then lets go). */
-  send: (message: Exclude<ServerMessage, ReplyMessage>) => boolean;
+  send: (message: BatchMessage | FrameMessage) => boolean;
   log: (line: string) => void;
 }
 
@@ -160,7 +161,7 @@ export class InspectorPeer {
   }
 
   /** Sends unless the UI is gone; a gone UI releases everything it held. */
-  #send(message: Exclude<ServerMessage, ReplyMessage>): boolean {
+  #send(message: BatchMessage | FrameMessage): boolean {
     if (this.options.send(message)) {
       return true;
     }

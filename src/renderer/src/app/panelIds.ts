@@ -1,4 +1,4 @@
-export const PANEL_IDS = [
+const PANEL_IDS = [
   'log',
   'tools',
   'run',

@@ -99,9 +99,9 @@ export interface ExpiredSession {
   at: number;
 }
 
-export const TELEMETRY_CAPACITY = 5_000;
-export const EXPIRED_SESSION_CAPACITY = 20;
-export const WEBMCP_INVOCATION_CAPACITY = 1_000;
+const TELEMETRY_CAPACITY = 5_000;
+const EXPIRED_SESSION_CAPACITY = 20;
+const WEBMCP_INVOCATION_CAPACITY = 1_000;
 
 const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], tools: []};
 

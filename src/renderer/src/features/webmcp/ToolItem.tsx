@@ -31,7 +31,7 @@ function domId(tool: WebMcpToolView): string {
   return `wm-${tool.pageId}-${tool.frameId.replace(/[^\w-]/g, '_')}-${name}`;
 }
 
-export function StatusBadge(props: {invocation: WebMcpInvocation | undefined}): React.JSX.Element {
+function StatusBadge(props: {invocation: WebMcpInvocation | undefined}): React.JSX.Element {
   const {invocation} = props;
   return (
     <span className="webmcp-status">

@@ -77,8 +77,8 @@ export type WebMcpAction =
   | {type: 'doctorAnswered'; pageId: number | undefined; result: CommandResult<'webmcpDoctor'>}
   | {type: 'historyCleared'; at: number};
 
-export const EMPTY_TOOL_DRAFT: ToolDraft = {...EMPTY_DRAFT, validation: []};
-export const IDLE: ToolActivity = {sending: false, error: undefined, highlight: undefined};
+const EMPTY_TOOL_DRAFT: ToolDraft = {...EMPTY_DRAFT, validation: []};
+const IDLE: ToolActivity = {sending: false, error: undefined, highlight: undefined};
 
 export const INITIAL_WEBMCP: WebMcpState = {
   filter: '',

@@ -16,7 +16,7 @@ export function toolKey(tool: Pick<WebMcpToolView, 'pageId' | 'frameId' | 'name'
   return `${tool.pageId}|${tool.frameId}|${tool.name}`;
 }
 
-export function invocationToolKey(invocation: WebMcpInvocation): string {
+function invocationToolKey(invocation: WebMcpInvocation): string {
   return `${invocation.pageId}|${invocation.frameId}|${invocation.toolName}`;
 }
 
