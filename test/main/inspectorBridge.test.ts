@@ -6,6 +6,7 @@ import {IPC_CHANNELS} from '../../src/shared/connection.js';
 import type {EventBatch, InspectorCommand, LiveFrame} from '../../src/shared/protocol.js';
 import {STREAM_LIMITS, type StreamMessage} from '../../src/shared/wire.js';
 import {waitFor} from '../helpers/engine.js';
+import {publishAndSettle as settle} from '../helpers/hubLatch.js';
 import {FakeIpcMain, FakeSender, frame} from './fakeIpc.js';
 
 const appFrame = frame('app://inspector/index.html');
@@ -56,24 +57,7 @@ function setup(hubOptions: ConstructorParameters<typeof InspectorHub>[0] = {batc
       hub.publish({type: 'clientDisconnected', clientId: `client-${index}`});
     }
   };
-  /**
-   * A latch instead of a sleep: publishes `count` events and resolves once a probe subscribed
-   * after everything under test has them. The hub flushes subscribers on timers of the same length,
-   * in the order they were scheduled, so any stream that would deliver them has done so by then.
-   */
-  const publishAndSettle = async (count: number): Promise<void> => {
-    let ready = false;
-    let received = 0;
-    const probe = hub.subscribe(hub.nextSeq, batch => {
-      ready = true;
-      received += batch.events.length;
-      return true;
-    });
-    await waitFor(() => ready, 5_000, 'the probe');
-    publish(count);
-    await waitFor(() => received >= count, 5_000, 'the probe to get the events');
-    probe.close();
-  };
+  const publishAndSettle = (count: number) => settle(hub, count);
   return {
     hub,
     handleCommand,
@@ -151,8 +135,7 @@ describe('inspector bridge: event batches', () => {
   });
 
   it('releases everything when the renderer is destroyed, and sends nothing after', async () => {
-    const {send, publishAndSettle, batches, bridge, sender, rendererGone, frameListeners} =
-      setup();
+    const {send, publishAndSettle, batches, bridge, sender, rendererGone, frameListeners} = setup();
     await send({kind: 'subscribe', id: 3, fromSeq: 0});
     await send({kind: 'frames', enabled: true});
     await waitFor(() => batches(3).length === 1, 5_000, 'the first batch');
@@ -192,7 +175,9 @@ describe('inspector bridge: event batches', () => {
       {senderFrame: frame('https://evil.example/'), sender: stranger},
       {kind: 'subscribe', id: 1, fromSeq: 0},
     );
-    expect(log).toHaveBeenCalledWith(expect.stringContaining('https://evil.example is not the app'));
+    expect(log).toHaveBeenCalledWith(
+      expect.stringContaining('https://evil.example is not the app'),
+    );
     // The old shape (no kind), and a kind on the wrong channel.
     await ipcMain.emit(IPC_CHANNELS.subscribe, event, {id: 1, fromSeq: 0});
     await ipcMain.emit(IPC_CHANNELS.subscribe, event, {kind: 'unsubscribe', id: 1});

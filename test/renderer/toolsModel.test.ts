@@ -1,7 +1,9 @@
 /** The Tools panel's view model (features/tools/toolsModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {
+  categoryCards,
   categoryGroups,
+  conditionCards,
   conditionGroups,
   INITIAL_TOOLS,
   reduceTools,
@@ -66,6 +68,42 @@ describe('Tools view model', () => {
         group.enabledCount,
       ]),
     ).toEqual([['experimentalVision', 1, 0]]);
+  });
+
+  it('draws a card per switch: the flag for the other state, what is pending, the note', () => {
+    const cards = categoryCards(categoryGroups(SLICE), new Set(['network']));
+    expect(cards.map(card => [card.target, card.flagHint, card.pending, card.note])).toEqual([
+      [{kind: 'category', id: 'navigation'}, '--no-x', false, ''],
+      [{kind: 'category', id: 'network'}, '--y', true, ''],
+    ]);
+    const flags = conditionCards(conditionGroups(SLICE), new Set());
+    expect(flags[0]).toMatchObject({
+      target: {kind: 'condition', id: 'experimentalVision'},
+      switchable: true,
+      flagHint: '--experimentalVision',
+      note: ' · off by default',
+    });
+    const fixed = conditionCards(
+      [
+        {
+          condition: {
+            id: 'javascriptEvaluation',
+            label: 'JavaScript',
+            enabled: true,
+            flag: '--no-javascript-evaluation',
+            switchable: false,
+          },
+          tools: [],
+          enabledCount: 0,
+        },
+      ],
+      new Set(),
+    );
+    expect(fixed[0]).toMatchObject({
+      switchable: false,
+      flagHint: '--no-javascript-evaluation',
+      note: ' · set when the server starts',
+    });
   });
 
   it('totals only what clients are offered', () => {

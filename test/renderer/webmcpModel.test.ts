@@ -14,40 +14,13 @@ import {
 } from '../../src/renderer/src/features/webmcp/webmcpModel.js';
 import {toolKey} from '../../src/renderer/src/features/webmcp/webmcpView.js';
 import type {WebMcpInvocation, WebMcpToolView} from '../../src/shared/protocol.js';
+import {webmcpInvocation, webmcpTool} from './fixtures.js';
 
-function tool(overrides: Partial<WebMcpToolView> = {}): WebMcpToolView {
-  return {
-    pageId: 1,
-    frameId: 'MAIN',
-    frameUrl: 'http://127.0.0.1/',
-    origin: 'http://127.0.0.1',
-    name: 'echo',
-    description: 'Echoes.',
-    inputSchema: {
-      type: 'object',
-      properties: {text: {type: 'string'}},
-      required: ['text'],
-    },
-    annotations: {readOnly: true},
-    declarative: false,
-    mainFrame: true,
-    ...overrides,
-  };
-}
-
-function invocation(overrides: Partial<WebMcpInvocation> = {}): WebMcpInvocation {
-  return {
-    invocationId: 'A',
-    pageId: 1,
-    frameId: 'MAIN',
-    toolName: 'echo',
-    input: '{}',
-    invoker: {kind: 'inspector'},
-    status: 'Completed',
-    startedAt: 10,
-    ...overrides,
-  };
-}
+const ECHO_SCHEMA = {type: 'object', properties: {text: {type: 'string'}}, required: ['text']};
+const tool = (overrides: Partial<WebMcpToolView> = {}): WebMcpToolView =>
+  webmcpTool({inputSchema: ECHO_SCHEMA, annotations: {readOnly: true}, ...overrides});
+const invocation = (overrides: Partial<WebMcpInvocation> = {}): WebMcpInvocation =>
+  webmcpInvocation({status: 'Completed', startedAt: 10, ...overrides});
 
 const run = (...actions: WebMcpAction[]): WebMcpState =>
   actions.reduce(reduceWebMcp, INITIAL_WEBMCP);

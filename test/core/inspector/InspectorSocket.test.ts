@@ -11,6 +11,7 @@ import {
   STREAM_LIMITS,
 } from '../../../src/shared/wire.js';
 import {waitFor} from '../../helpers/engine.js';
+import {publishAndSettle} from '../../helpers/hubLatch.js';
 
 let server: WebSocketServer;
 let url: string;
@@ -65,27 +66,6 @@ async function open(): Promise<{
   return {socket, send: message => socket.send(JSON.stringify(message)), messages, closed};
 }
 
-/**
- * A latch instead of a sleep: publishes `count` events and resolves once a probe subscribed after
- * the streams under test has them. The hub flushes subscribers on timers of the same length in
- * the order they were scheduled, so any stream that would send them has done so by then.
- */
-async function publishAndSettle(count: number): Promise<void> {
-  let ready = false;
-  let received = 0;
-  const probe = hub.subscribe(hub.nextSeq, batch => {
-    ready = true;
-    received += batch.events.length;
-    return true;
-  });
-  await waitFor(() => ready, 5_000, 'the probe');
-  for (let index = 0; index < count; index++) {
-    hub.publish({type: 'clientDisconnected', clientId: `probe-${index}`});
-  }
-  await waitFor(() => received >= count, 5_000, 'the probe to get the events');
-  probe.close();
-}
-
 const batchesOf = (messages: ServerMessage[], id: number) =>
   messages.flatMap(message => (message.kind === 'batch' && message.id === id ? [message] : []));
 
@@ -112,7 +92,7 @@ describe('InspectorSocket', () => {
       // One batch per event: wait for it before publishing the next, until the stream pauses.
       await waitFor(() => batchesOf(messages, 3).length === batch + 1, 5_000, 'a batch');
     }
-    await publishAndSettle(2);
+    await publishAndSettle(hub, 2);
     // Anything the server sent before this reply arrives before it (one ordered socket).
     send({kind: 'command', id: 30, command: {type: 'getToken'}});
     await waitFor(() => messages.some(message => message.kind === 'reply' && message.id === 30));

@@ -4,14 +4,9 @@
  * the window lives, so the status is open from the start and closed only by close(); there is
  * nothing to reconnect.
  */
-import type {
-  ConnectionStatus,
-  InspectorBridge,
-  InspectorConnection,
-} from '../../../shared/connection.js';
-import type {EventBatch, InspectorCommand, LiveFrame} from '../../../shared/protocol.js';
-import type {CommandResult} from '../../../shared/replies.js';
-import {ProtocolClient, type ProtocolChecks} from './ProtocolClient.js';
+import type {InspectorBridge} from '../../../shared/connection.js';
+import type {ProtocolChecks} from './ProtocolClient.js';
+import {ProtocolConnection} from './ProtocolConnection.js';
 
 const CLOSED_MESSAGE = 'The inspector connection is closed.';
 
@@ -19,65 +14,40 @@ const CLOSED_MESSAGE = 'The inspector connection is closed.';
 const loadChecks = (): Promise<ProtocolChecks> =>
   import('./protocolChecks.js').then(module => module.protocolChecks);
 
-export class IpcConnection implements InspectorConnection {
-  readonly #client: ProtocolClient;
+export class IpcConnection extends ProtocolConnection {
   readonly #stopMessages: () => void;
-  readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
-  #status: ConnectionStatus = {state: 'open'};
 
   constructor(
     bridge: InspectorBridge,
     checks: ProtocolChecks | Promise<ProtocolChecks> = loadChecks(),
   ) {
-    this.#client = new ProtocolClient(
+    super(
+      {state: 'open'},
       message => {
-        if (this.#status.state === 'closed') {
+        if (this.status.state === 'closed') {
           return false;
         }
         bridge.send(message);
         return true;
       },
       checks,
-      (error: unknown) => {
-        console.error('The inspector could not load its message checks; reload the window.', error);
-        this.close();
-      },
+      'The inspector could not load its message checks; reload the window.',
     );
-    this.#stopMessages = bridge.onMessage(message => this.#client.receive(message));
+    this.#stopMessages = bridge.onMessage(message => this.client.receive(message));
   }
 
-  subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void {
-    return this.#client.subscribe(fromSeq, onBatch);
-  }
-
-  command<C extends InspectorCommand>(command: C): Promise<CommandResult<C['type']>> {
-    if (this.#status.state === 'closed') {
-      return Promise.resolve({ok: false, error: CLOSED_MESSAGE});
-    }
-    return this.#client.command(command);
-  }
-
-  onFrame(listener: (frame: LiveFrame) => void): () => void {
-    return this.#client.onFrame(listener);
-  }
-
-  onStatus(listener: (status: ConnectionStatus) => void): () => void {
-    this.#statusListeners.add(listener);
-    listener(this.#status);
-    return () => this.#statusListeners.delete(listener);
+  protected unavailable(): string | undefined {
+    return this.status.state === 'closed' ? CLOSED_MESSAGE : undefined;
   }
 
   close(): void {
-    if (this.#status.state === 'closed') {
+    if (this.status.state === 'closed') {
       return;
     }
     // Still open while the client lets go, so main hears the unsubscribes.
-    this.#client.close(CLOSED_MESSAGE);
+    this.client.close(CLOSED_MESSAGE);
     this.#stopMessages();
-    this.#status = {state: 'closed'};
-    for (const listener of [...this.#statusListeners]) {
-      listener(this.#status);
-    }
-    this.#statusListeners.clear();
+    this.setStatus({state: 'closed'});
+    this.forgetListeners();
   }
 }

@@ -12,11 +12,9 @@ import {
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
 } from '../../../shared/constants.js';
-import type {ConnectionStatus, InspectorConnection} from '../../../shared/connection.js';
-import type {EventBatch, InspectorCommand, LiveFrame} from '../../../shared/protocol.js';
-import type {CommandResult} from '../../../shared/replies.js';
 import type {ClientMessage} from '../../../shared/wire.js';
-import {ProtocolClient, type ProtocolChecks} from './ProtocolClient.js';
+import type {ProtocolChecks} from './ProtocolClient.js';
+import {ProtocolConnection} from './ProtocolConnection.js';
 import {isWellFormedToken} from './token.js';
 
 export interface SocketLike {
@@ -86,19 +84,22 @@ function parseJson(data: unknown): unknown {
   }
 }
 
-export class WebSocketConnection implements InspectorConnection {
+export class WebSocketConnection extends ProtocolConnection {
   readonly #options: Required<Omit<WebSocketConnectionOptions, 'token' | 'checks'>> & {
     token: string | undefined;
   };
-  readonly #client: ProtocolClient;
   #socket: SocketLike | undefined;
-  #status: ConnectionStatus = {state: 'connecting'};
-  readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
   #attempt = 0;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
   constructor(options: WebSocketConnectionOptions) {
+    super(
+      {state: 'connecting'},
+      message => this.#send(message),
+      options.checks,
+      'The inspector could not load its message checks; reload the page once the server is running.',
+    );
     this.#options = {
       createSocket: (url, protocols) => new WebSocket(url, protocols),
       probe: defaultProbe,
@@ -106,51 +107,23 @@ export class WebSocketConnection implements InspectorConnection {
       maxBackoffMs: 5_000,
       ...options,
     };
-    this.#client = new ProtocolClient(
-      message => this.#send(message),
-      options.checks,
-      (error: unknown) => {
-        console.error(
-          'The inspector could not load its message checks; reload the page once the server is running.',
-          error,
-        );
-        this.close();
-      },
-    );
     if (options.token === undefined) {
-      this.#setStatus({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
+      this.setStatus({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
       return;
     }
     if (!isWellFormedToken(options.token)) {
-      this.#setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
+      this.setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
       return;
     }
     this.#connect();
   }
 
-  get status(): ConnectionStatus {
-    return this.#status;
-  }
-
-  subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void {
-    return this.#client.subscribe(fromSeq, onBatch);
-  }
-
-  command<C extends InspectorCommand>(command: C): Promise<CommandResult<C['type']>> {
-    if (this.#closed || this.#status.state === 'unauthorized') {
-      return Promise.resolve({ok: false, error: this.#unavailableText()});
+  protected unavailable(): string | undefined {
+    const status = this.status;
+    if (status.state === 'unauthorized') {
+      return status.message;
     }
-    return this.#client.command(command);
-  }
-
-  onFrame(listener: (frame: LiveFrame) => void): () => void {
-    return this.#client.onFrame(listener);
-  }
-
-  onStatus(listener: (status: ConnectionStatus) => void): () => void {
-    this.#statusListeners.add(listener);
-    listener(this.#status);
-    return () => this.#statusListeners.delete(listener);
+    return this.#closed ? NOT_CONNECTED_MESSAGE : undefined;
   }
 
   close(): void {
@@ -158,19 +131,8 @@ export class WebSocketConnection implements InspectorConnection {
     clearTimeout(this.#retryTimer);
     this.#socket?.close(1000, 'closed by the inspector');
     this.#socket = undefined;
-    this.#client.close(this.#unavailableText());
-    this.#setStatus({state: 'closed'});
-  }
-
-  #unavailableText(): string {
-    return this.#status.state === 'unauthorized' ? this.#status.message : NOT_CONNECTED_MESSAGE;
-  }
-
-  #setStatus(status: ConnectionStatus): void {
-    this.#status = status;
-    for (const listener of this.#statusListeners) {
-      listener(status);
-    }
+    this.client.close(this.unavailable() ?? NOT_CONNECTED_MESSAGE);
+    this.setStatus({state: 'closed'});
   }
 
   #send(message: ClientMessage): boolean {
@@ -196,7 +158,7 @@ export class WebSocketConnection implements InspectorConnection {
       ]);
     } catch {
       // The browser refuses the sub-protocol (a token it cannot carry): retrying cannot help.
-      this.#setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
+      this.setStatus({state: 'unauthorized', message: MALFORMED_TOKEN_MESSAGE});
       return;
     }
     this.#socket = socket;
@@ -204,12 +166,12 @@ export class WebSocketConnection implements InspectorConnection {
     socket.onopen = () => {
       opened = true;
       this.#attempt = 0;
-      this.#setStatus({state: 'open'});
-      this.#client.opened();
+      this.setStatus({state: 'open'});
+      this.client.opened();
     };
     socket.onmessage = event => {
       if (!this.#closed) {
-        this.#client.receive(parseJson(event.data));
+        this.client.receive(parseJson(event.data));
       }
     };
     socket.onerror = () => {
@@ -220,7 +182,7 @@ export class WebSocketConnection implements InspectorConnection {
         return;
       }
       this.#socket = undefined;
-      this.#client.dropped(CLOSED_BEFORE_ANSWER_MESSAGE);
+      this.client.dropped(CLOSED_BEFORE_ANSWER_MESSAGE);
       if (this.#closed) {
         return;
       }
@@ -239,8 +201,8 @@ export class WebSocketConnection implements InspectorConnection {
         return;
       }
       if (verdict === 'unauthorized') {
-        this.#setStatus({state: 'unauthorized', message: WRONG_TOKEN_MESSAGE});
-        this.#client.close(WRONG_TOKEN_MESSAGE);
+        this.setStatus({state: 'unauthorized', message: WRONG_TOKEN_MESSAGE});
+        this.client.close(WRONG_TOKEN_MESSAGE);
         return;
       }
       this.#scheduleReconnect();
@@ -249,7 +211,7 @@ export class WebSocketConnection implements InspectorConnection {
 
   #scheduleReconnect(): void {
     this.#attempt++;
-    this.#setStatus({state: 'reconnecting', attempt: this.#attempt});
+    this.setStatus({state: 'reconnecting', attempt: this.#attempt});
     const exponential = this.#options.initialBackoffMs * 2 ** Math.min(this.#attempt - 1, 10);
     const delay = Math.min(this.#options.maxBackoffMs, exponential) * (0.75 + Math.random() / 2);
     clearTimeout(this.#retryTimer);

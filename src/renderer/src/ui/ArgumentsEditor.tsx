@@ -31,6 +31,8 @@ export interface ArgumentsEditorProps {
   schema: Record<string, unknown>;
   uiSchema: UiSchema;
   onSubmit: (values: Record<string, unknown>) => void;
+  /** Another class for the form's wrapper (tests and panel styles find it by it). */
+  formClass?: string;
   /** Shown instead of a form for a schema without fields (default: the form anyway). */
   noFields?: ReactNode;
   /** Shown below the JSON textarea (e.g. its own submit button). */
@@ -75,7 +77,9 @@ function FormArea(props: ArgumentsEditorProps): ReactNode {
     return noFields;
   }
   return (
-    <div className="schema-form">
+    <div
+      className={props.formClass === undefined ? 'schema-form' : `schema-form ${props.formClass}`}
+    >
       <SchemaForm
         key={draft.formSerial}
         schema={schema}

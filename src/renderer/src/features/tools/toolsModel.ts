@@ -118,6 +118,61 @@ export function conditionGroups(tools: ToolsSlice): ConditionGroup[] {
   });
 }
 
+/** One switch card as drawn: a category or a feature flag, with the tools it turns on. */
+export interface SwitchCardView {
+  target: Switch;
+  label: string;
+  enabled: boolean;
+  /** A flag that only the server's start sets cannot be switched here. */
+  switchable: boolean;
+  /** A change is on its way; the switch ignores input meanwhile (it stays focusable). */
+  pending: boolean;
+  /** The flag that gives the other state. */
+  flagHint: string;
+  /** What else to know about its default. */
+  note: string;
+  tools: ToolInfo[];
+  enabledCount: number;
+}
+
+export function categoryCards(
+  groups: readonly CategoryGroup[],
+  pending: ReadonlySet<ToolCategory>,
+): SwitchCardView[] {
+  return groups.map(({category, tools, enabledCount}) => ({
+    target: {kind: 'category', id: category.id},
+    label: category.label,
+    enabled: category.enabled,
+    switchable: true,
+    pending: pending.has(category.id),
+    flagHint: category.enabled ? `--no-${category.flag.slice(2)}` : category.flag,
+    note: category.offByDefault ? ' · off by default' : '',
+    tools,
+    enabledCount,
+  }));
+}
+
+export function conditionCards(
+  groups: readonly ConditionGroup[],
+  pending: ReadonlySet<ToolCondition>,
+): SwitchCardView[] {
+  return groups.map(({condition, tools, enabledCount}) => ({
+    target: {kind: 'condition', id: condition.id},
+    label: condition.label,
+    enabled: condition.enabled,
+    switchable: condition.switchable,
+    pending: pending.has(condition.id),
+    // javascriptEvaluation is on unless the server started with --no-javascript-evaluation.
+    flagHint:
+      condition.id !== 'javascriptEvaluation' && condition.enabled
+        ? `--${condition.id}=false`
+        : condition.flag,
+    note: condition.switchable ? ' · off by default' : ' · set when the server starts',
+    tools,
+    enabledCount,
+  }));
+}
+
 export function toolsTotals(tools: readonly ToolInfo[]): ToolsTotals {
   const enabled = tools.filter(tool => tool.enabled);
   return {

@@ -3,17 +3,17 @@
  * flips switches, and fetches the exact tools/list a client receives (again whenever tools change).
  */
 import {useEffect, useMemo, useReducer} from 'react';
-import type {ToolCategory, ToolCondition} from '../../../../shared/categories.js';
 import {useRequest, useSnapshot} from '../../app/InspectorContext.js';
 import {
+  categoryCards,
   categoryGroups,
+  conditionCards,
   conditionGroups,
   INITIAL_TOOLS,
   reduceTools,
   toolsTotals,
-  type CategoryGroup,
-  type ConditionGroup,
   type Switch,
+  type SwitchCardView,
   type ToolsListView,
   type ToolsTotals,
 } from './toolsModel.js';
@@ -21,13 +21,11 @@ import {
 export interface ToolsModel extends ToolsTotals {
   ready: boolean;
   slim: boolean;
-  groups: CategoryGroup[];
-  conditionGroups: ConditionGroup[];
-  pending: ReadonlySet<ToolCategory>;
+  categoryCards: SwitchCardView[];
+  /** Feature flags that gate single tools. */
+  conditionCards: SwitchCardView[];
   error: string | undefined;
-  setCategoryEnabled: (category: ToolCategory, enabled: boolean) => void;
-  pendingConditions: ReadonlySet<ToolCondition>;
-  setConditionEnabled: (condition: ToolCondition, enabled: boolean) => void;
+  flip: (target: Switch, enabled: boolean) => void;
   toolsListOpen: boolean;
   setToolsListOpen: (open: boolean) => void;
   toolsList: ToolsListView | undefined;
@@ -41,6 +39,11 @@ export function useToolsModel(): ToolsModel {
   const [state, dispatch] = useReducer(reduceTools, INITIAL_TOOLS);
   const groups = useMemo(() => categoryGroups(tools), [tools]);
   const gated = useMemo(() => conditionGroups(tools), [tools]);
+  const cards = useMemo(() => categoryCards(groups, state.pending), [groups, state.pending]);
+  const flagCards = useMemo(
+    () => conditionCards(gated, state.pendingConditions),
+    [gated, state.pendingConditions],
+  );
   const totals = useMemo(() => toolsTotals(tools.tools), [tools]);
 
   useEffect(() => {
@@ -73,14 +76,11 @@ export function useToolsModel(): ToolsModel {
   return {
     ready,
     slim: tools.slim,
-    groups,
-    conditionGroups: gated,
+    categoryCards: cards,
+    conditionCards: flagCards,
     ...totals,
-    pending: state.pending,
-    pendingConditions: state.pendingConditions,
     error: state.error,
-    setCategoryEnabled: (id, enabled) => flip({kind: 'category', id}, enabled),
-    setConditionEnabled: (id, enabled) => flip({kind: 'condition', id}, enabled),
+    flip,
     toolsListOpen: state.toolsListOpen,
     setToolsListOpen: open => dispatch({type: 'toolsListOpen', open}),
     toolsList: state.toolsList,

@@ -195,6 +195,7 @@ function ToolInput(props: ToolItemProps): React.JSX.Element {
         schema={objectSchema(tool.inputSchema)}
         uiSchema={FORM_UI}
         onSubmit={() => actions.execute(tool)}
+        formClass="webmcp-form"
         noFields={<p className="muted">This tool takes no input.</p>}
       />
       {draft.validation.length > 0 ? (

@@ -23,7 +23,7 @@ import {
   type WebMcpAction,
   type WebMcpState,
 } from './webmcpModel.js';
-import {groupTools, indexInvocations, toolKey, type PageGroup} from './webmcpView.js';
+import {groupTools, indexInvocations, toolKey, toolTarget, type PageGroup} from './webmcpView.js';
 
 /** What a tool row can do; stable across renders (they act on the latest state). */
 export interface ToolActions {
@@ -131,13 +131,9 @@ function webmcpCommands(request: Request, dispatch: Dispatch<WebMcpAction>): Web
     start: (tool, input) => {
       const key = toolKey(tool);
       dispatch({type: 'sending', key});
-      void request({
-        type: 'webmcpExecute',
-        pageId: tool.pageId,
-        frameId: tool.frameId,
-        toolName: tool.name,
-        input: JSON.stringify(input),
-      }).then(result => dispatch({type: 'sent', key, error: result.ok ? undefined : result.error}));
+      void request({type: 'webmcpExecute', ...toolTarget(tool), input: JSON.stringify(input)}).then(
+        result => dispatch({type: 'sent', key, error: result.ok ? undefined : result.error}),
+      );
     },
     cancel: invocationId => {
       void request({type: 'webmcpCancel', invocationId});
@@ -145,12 +141,7 @@ function webmcpCommands(request: Request, dispatch: Dispatch<WebMcpAction>): Web
     highlightForm: tool => {
       const key = toolKey(tool);
       dispatch({type: 'highlighting', key});
-      void request({
-        type: 'webmcpHighlightForm',
-        pageId: tool.pageId,
-        frameId: tool.frameId,
-        toolName: tool.name,
-      }).then(result =>
+      void request({type: 'webmcpHighlightForm', ...toolTarget(tool)}).then(result =>
         dispatch({
           type: 'highlighted',
           key,

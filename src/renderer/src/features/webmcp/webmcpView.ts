@@ -16,6 +16,15 @@ export function toolKey(tool: Pick<WebMcpToolView, 'pageId' | 'frameId' | 'name'
   return `${tool.pageId}|${tool.frameId}|${tool.name}`;
 }
 
+/** The tool as the WebMCP commands name it. */
+export function toolTarget(tool: WebMcpToolView): {
+  pageId: number;
+  frameId: string;
+  toolName: string;
+} {
+  return {pageId: tool.pageId, frameId: tool.frameId, toolName: tool.name};
+}
+
 function invocationToolKey(invocation: WebMcpInvocation): string {
   return `${invocation.pageId}|${invocation.frameId}|${invocation.toolName}`;
 }
