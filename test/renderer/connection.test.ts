@@ -218,12 +218,15 @@ describe('WebSocketConnection', () => {
   });
 
   it('reports a refused token (checked over HTTP) and stops retrying', async () => {
+    vi.useFakeTimers();
     const {last, statuses, sockets} = setup('unauthorized');
     last().drop();
     await vi.waitFor(() =>
       expect(statuses.at(-1)).toEqual({state: 'unauthorized', message: WRONG_TOKEN_MESSAGE}),
     );
-    await new Promise(resolve => setTimeout(resolve, 60));
+    // No reconnect is scheduled: running every timer there is opens no other socket.
+    expect(vi.getTimerCount()).toBe(0);
+    vi.runAllTimers();
     expect(sockets).toHaveLength(1);
   });
 
