@@ -347,12 +347,15 @@ async function latencyBench(): Promise<Record<string, unknown>> {
   });
   let received = 0;
   socket.on('message', data => {
-    // The UI parses every batch; so does this stand-in.
+    // The UI parses every batch and acknowledges it; so does this stand-in.
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : '{}';
-    const message = JSON.parse(text) as {kind: string; batch?: {events: unknown[]}};
+    const message = JSON.parse(text) as {kind: string; id?: number; batch?: {events: unknown[]}};
     received += message.batch?.events.length ?? 0;
+    if (message.kind === 'batch') {
+      socket.send(JSON.stringify({kind: 'batchAck', id: message.id}));
+    }
   });
-  socket.send(JSON.stringify({kind: 'subscribe', fromSeq: 0}));
+  socket.send(JSON.stringify({kind: 'subscribe', id: 1, fromSeq: 0}));
   const hub = engine.hub;
   // Fill the store first: the ring buffer is at capacity and evicting, as in a long session.
   for (let index = 0; hub.nextSeq <= hub.capacity; index++) {

@@ -11,12 +11,12 @@ import type {Readable, Writable} from 'node:stream';
 import type {WebSocket} from 'ws';
 import type {
   ClientRef,
-  CommandReply,
   ConnectedClient,
   InspectorCommand,
   InspectorState,
   LiveFrame,
 } from '../shared/protocol.js';
+import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
 import {BrowserSession, type BrowserView} from './browser/BrowserSession.js';
 import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
@@ -29,7 +29,8 @@ import {resolveToken, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
 import {attachInspectorSocket} from './inspector/InspectorSocket.js';
-import {DEFAULT_WATCHER, LiveView} from './inspector/LiveView.js';
+import {commandHandlers, runCommand, type CommandHandlers} from './inspectorCommands.js';
+import {LiveView} from './inspector/LiveView.js';
 import {BrowserFileRoots} from './files/roots.js';
 import {TemporaryFiles} from './files/temporary.js';
 import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
@@ -82,6 +83,7 @@ export class Engine {
   readonly browserFileRoots: BrowserFileRoots;
   /** The inspector's own runs see the browser like one more client. */
   readonly #inspectorView: BrowserView = {generation: 0};
+  readonly #commands: CommandHandlers;
 
   constructor(
     readonly config: ServerConfig,
@@ -145,6 +147,16 @@ export class Engine {
     });
     this.session.on('status', status => this.hub.publish({type: 'browserStatus', status}));
     this.session.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
+    this.#commands = commandHandlers({
+      state: () => this.state(),
+      catalog: this.catalog,
+      runTool: (tool, args) => this.#runInspectorTool(tool, args),
+      token: this.token.token,
+      liveView: this.liveView,
+      webmcp: this.webmcp,
+      pages: this.session.pages,
+      browserConnected: () => this.session.browser?.connected === true,
+    });
     this.#publishTools();
   }
 
@@ -247,11 +259,15 @@ export class Engine {
     socket.on('close', () => {
       void this.liveView.stop(watcher).catch(() => undefined);
     });
-    attachInspectorSocket(socket, {
-      hub: this.hub,
-      handleCommand: command => this.handleCommand(command, {watcher}),
-      onFrame: listener => this.onFrame(listener),
-    });
+    attachInspectorSocket(
+      socket,
+      {
+        subscribe: (fromSeq, listener, streamId) => this.hub.subscribe(fromSeq, listener, streamId),
+        handleCommand: command => this.handleCommand(command, {watcher}),
+        onFrame: listener => this.onFrame(listener),
+      },
+      this.options.log,
+    );
   }
 
   async connectStdio(
@@ -338,67 +354,29 @@ export class Engine {
    * Answers one inspector command. `origin.watcher` names the UI connection (for the live view);
    * without it the command counts as coming from the one default watcher (the desktop window).
    */
-  async handleCommand(
-    command: InspectorCommand,
+  handleCommand<C extends InspectorCommand>(
+    command: C & CommandOf<C['type']>,
     origin: {watcher?: string} = {},
-  ): Promise<CommandReply> {
-    try {
-      return {ok: true, value: await this.#command(command, origin.watcher)};
-    } catch (error) {
-      return {ok: false, error: error instanceof Error ? error.message : String(error)};
-    }
+  ): Promise<CommandResult<C['type']>> {
+    return runCommand<C['type']>(this.#commands, command.type, command, origin.watcher);
   }
 
-  async #command(command: InspectorCommand, watcher: string | undefined): Promise<unknown> {
-    switch (command.type) {
-      case 'getState':
-        return this.state();
-      case 'setCategoryEnabled':
-        if (this.catalog.slim) {
-          throw new Error(
-            'Categories do not apply in --slim mode. Restart without --slim to switch them.',
-          );
-        }
-        this.catalog.setCategoryEnabled(command.category, command.enabled);
-        return this.catalog.categoryStates();
-      case 'setConditionEnabled':
-        if (this.catalog.slim) {
-          throw new Error(
-            'Feature flags do not apply in --slim mode. Restart without --slim to switch them.',
-          );
-        }
-        this.catalog.setConditionEnabled(command.condition, command.enabled);
-        return this.catalog.conditionStates();
-      case 'getToolsList':
-        return {tools: this.catalog.listDefinitions()};
-      case 'runTool': {
-        const files = new FileAccess(
-          this.config.workspaceRoots,
-          {clientRoots: () => Promise.resolve([])},
-          this.#fileShared(),
-        );
-        const result = await this.runner.call(command.tool, command.args, {
-          client: INSPECTOR_CLIENT,
-          files,
-          browserView: this.#inspectorView,
-        });
-        return {...resultView(result), isError: result.isError === true};
-      }
-      case 'getToken':
-        return {token: this.token.token};
-      case 'startLiveView':
-        await this.liveView.start(command.pageId, watcher);
-        return {pageId: this.liveView.pageId ?? null};
-      case 'stopLiveView':
-        await this.liveView.stop(watcher ?? DEFAULT_WATCHER);
-        return null;
-      case 'webmcpListTools':
-      case 'webmcpExecute':
-      case 'webmcpCancel':
-      case 'webmcpHighlightForm':
-      case 'webmcpDoctor':
-        return this.webmcp.handle(command);
-    }
+  /** Runs a tool for the inspector's Run panel: through the pipeline, as its own client. */
+  async #runInspectorTool(
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<ReplyMap['runTool']> {
+    const files = new FileAccess(
+      this.config.workspaceRoots,
+      {clientRoots: () => Promise.resolve([])},
+      this.#fileShared(),
+    );
+    const result = await this.runner.call(tool, args, {
+      client: INSPECTOR_CLIENT,
+      files,
+      browserView: this.#inspectorView,
+    });
+    return {...resultView(result), isError: result.isError === true};
   }
 
   async stop(): Promise<void> {

@@ -6,7 +6,7 @@ import type {InspectorEndpoint} from './inspectorBridge.js';
 
 export function engineEndpoint(engine: Engine): InspectorEndpoint {
   return {
-    subscribe: (fromSeq, listener) => engine.hub.subscribe(fromSeq, listener),
+    subscribe: (fromSeq, listener, streamId) => engine.hub.subscribe(fromSeq, listener, streamId),
     handleCommand: command => engine.handleCommand(command),
     onFrame: listener => engine.onFrame(listener),
     rendererGone: () => {

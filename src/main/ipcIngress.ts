@@ -65,13 +65,14 @@ class IpcRefusedError extends Error {}
 export interface IpcIngress {
   /**
    * A request/response channel (ipcRenderer.invoke). A foreign sender gets a rejection; a payload
-   * that fails the schema gets `invalid(message)` so the app's own UI sees a readable error.
+   * that fails the schema gets `invalid(message, payload)` so the app's own UI sees a readable
+   * error (the unchecked payload only helps address the answer).
    */
   handle<S extends z.ZodType, R>(
     channel: string,
     schema: S,
     handler: (payload: z.infer<S>, sender: IpcSender) => Promise<R> | R,
-    invalid: (message: string) => R,
+    invalid: (message: string, payload: unknown) => R,
   ): void;
   /** A one-way channel (ipcRenderer.send). Refused messages are dropped and logged. */
   on<S extends z.ZodType>(
@@ -128,7 +129,7 @@ export function createIpcIngress(ipcMain: IpcMainLike, options: IngressOptions):
         const payload = payloadOf(schema, args);
         if (!payload.ok) {
           refuse(channel, `invalid arguments (${payload.message})`);
-          return invalid(`Invalid arguments for ${channel}: ${payload.message}`);
+          return invalid(`Invalid arguments for ${channel}: ${payload.message}`, args[0]);
         }
         return handler(payload.value, event.sender);
       });

@@ -1,8 +1,11 @@
 /**
  * The one interface the UI talks to. The web build implements it over the inspector WebSocket,
- * the desktop build over the preload bridge (IPC); panels never know which.
+ * the desktop build over the preload bridge (IPC); panels never know which. Both carry the same
+ * messages (wire.ts).
  */
-import type {CommandReply, EventBatch, InspectorCommand, LiveFrame} from './protocol.js';
+import type {EventBatch, InspectorCommand, LiveFrame} from './protocol.js';
+import type {CommandResult} from './replies.js';
+import type {ClientMessage, ServerMessage} from './wire.js';
 
 export type ConnectionStatus =
   | {state: 'connecting'}
@@ -18,45 +21,41 @@ export interface InspectorConnection {
    * resubscribes from the last sequence id it delivered, so nothing is lost or repeated.
    */
   subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void;
-  command(command: InspectorCommand): Promise<CommandReply>;
+  /** Sends a command; the reply is checked against the command's reply schema (replies.ts). */
+  command<C extends InspectorCommand>(command: C): Promise<CommandResult<C['type']>>;
   onFrame(listener: (frame: LiveFrame) => void): () => void;
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
   close(): void;
 }
 
 /**
- * What the desktop preload exposes on `window.inspectorBridge`: named methods only, payloads only
- * (never an IpcRendererEvent, never ipcRenderer itself).
+ * What the desktop preload exposes on `window.inspectorBridge`: a port for the wire messages,
+ * with named methods only and payloads only (never an IpcRendererEvent, never ipcRenderer itself).
  */
 export interface InspectorBridge {
-  command(command: InspectorCommand): Promise<CommandReply>;
-  subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void;
-  onFrame(listener: (frame: LiveFrame) => void): () => void;
+  /** Sends one message to main; a command's reply comes back through `onMessage`. */
+  send(message: ClientMessage): void;
+  /** Messages from main, unchecked: the receiver checks them like the WebSocket's. */
+  onMessage(listener: (message: unknown) => void): () => void;
 }
 
 /**
- * IPC channels between the desktop preload and the main process. Requests go renderer → main and
- * are validated there (sender frame + zod, see the `ipc…Schema`s in protocol.ts); `batch` and
- * `frame` go main → renderer. The renderer acknowledges each batch and frame so main never queues
- * more than a few of either.
+ * IPC channels between the desktop preload and the main process, one per message kind: the payload
+ * is the message itself. Requests go renderer → main and are validated there (sender frame + the
+ * kind's zod schema); `batch` and `frame` go main → renderer. A command goes through invoke and
+ * answers with its reply message.
  */
 export const IPC_CHANNELS = {
-  /** invoke(InspectorCommand) → CommandReply */
   command: 'inspector:command',
-  /** send({id, fromSeq}): start streaming event batches for subscription `id`. */
   subscribe: 'inspector:subscribe',
-  /** send({id}) */
   unsubscribe: 'inspector:unsubscribe',
-  /** send({id}): the renderer has handled one batch of subscription `id`. */
   batchAck: 'inspector:batch-ack',
-  /** send({enabled}): whether this renderer wants live-view frames. */
   frames: 'inspector:frames',
-  /** send({}): the renderer has drawn the last frame; main may send the next one. */
   frameAck: 'inspector:frame-ack',
-  /** send({}): a new document loaded the preload; drop whatever the previous one subscribed to. */
   reset: 'inspector:reset',
-  /** main → renderer: {id, batch: EventBatch} */
   batch: 'inspector:batch',
-  /** main → renderer: LiveFrame */
   frame: 'inspector:frame',
-} as const;
+} as const satisfies Record<
+  ClientMessage['kind'] | Exclude<ServerMessage['kind'], 'reply'>,
+  `inspector:${string}`
+>;

@@ -1,6 +1,7 @@
 /**
  * The inspector protocol: what the engine tells a UI (events) and what a UI may ask of the engine
- * (commands). The same schemas validate the WebSocket (web mode) and IPC (desktop) traffic.
+ * (commands). What each command answers is in replies.ts; the one envelope that carries all of it,
+ * over the WebSocket (web mode) and IPC (desktop) alike, is in wire.ts.
  */
 import {z} from 'zod';
 import {TOOL_CATEGORIES, TOOL_CONDITIONS} from './categories.js';
@@ -9,7 +10,7 @@ import {telemetryRecordSchema} from './telemetry.js';
 const categorySchema = z.enum(TOOL_CATEGORIES);
 const conditionSchema = z.enum(TOOL_CONDITIONS);
 
-export const clientRefSchema = z.object({
+const clientRefSchema = z.object({
   /** Stable id of the connection (one MCP session, the stdio peer, or an inspector UI). */
   id: z.string(),
   name: z.string(),
@@ -18,7 +19,7 @@ export const clientRefSchema = z.object({
 });
 export type ClientRef = z.infer<typeof clientRefSchema>;
 
-export const imageContentSchema = z.object({mimeType: z.string(), data: z.string()});
+const imageContentSchema = z.object({mimeType: z.string(), data: z.string()});
 
 export const toolResultSchema = z.object({
   text: z.string(),
@@ -27,16 +28,16 @@ export const toolResultSchema = z.object({
 });
 export type ToolResultView = z.infer<typeof toolResultSchema>;
 
-export const callStatusSchema = z.enum(['running', 'ok', 'error', 'cancelled']);
+const callStatusSchema = z.enum(['running', 'ok', 'error', 'cancelled']);
 export type CallStatus = z.infer<typeof callStatusSchema>;
 
 /** Where the tool acted, so the live view can outline it for a moment. */
-export const actedOnSchema = z.object({
+const actedOnSchema = z.object({
   pageId: z.number(),
   rect: z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()}),
 });
 
-export const toolInfoSchema = z.object({
+const toolInfoSchema = z.object({
   name: z.string(),
   description: z.string(),
   category: categorySchema,
@@ -74,7 +75,7 @@ export const conditionStateSchema = z.object({
 });
 export type ConditionState = z.infer<typeof conditionStateSchema>;
 
-export const pageInfoSchema = z.object({
+const pageInfoSchema = z.object({
   id: z.number(),
   url: z.string(),
   title: z.string(),
@@ -83,7 +84,7 @@ export const pageInfoSchema = z.object({
 });
 export type PageInfo = z.infer<typeof pageInfoSchema>;
 
-export const browserStatusSchema = z.object({
+const browserStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'running', 'disconnected', 'error']),
   mode: z.enum(['launch', 'connect']),
   version: z.string().optional(),
@@ -94,7 +95,7 @@ export const browserStatusSchema = z.object({
 });
 export type BrowserStatus = z.infer<typeof browserStatusSchema>;
 
-export const connectedClientSchema = clientRefSchema.extend({
+const connectedClientSchema = clientRefSchema.extend({
   connectedAt: z.number(),
   calls: z.number(),
 });
@@ -102,7 +103,7 @@ export type ConnectedClient = z.infer<typeof connectedClientSchema>;
 
 // --- WebMCP -----------------------------------------------------------------------------------
 
-export const webmcpAnnotationsSchema = z
+const webmcpAnnotationsSchema = z
   .object({
     readOnly: z.boolean().optional(),
     untrustedContent: z.boolean().optional(),
@@ -137,7 +138,7 @@ export type WebMcpToolView = z.infer<typeof webmcpToolSchema>;
  * `Interrupted`: the page navigated, closed or lost the frame before the tool answered.
  * `TimedOut`: the page did not answer a cancel within the grace period.
  */
-export const webmcpStatusSchema = z.enum([
+const webmcpStatusSchema = z.enum([
   'running',
   'Completed',
   'Canceled',
@@ -147,7 +148,7 @@ export const webmcpStatusSchema = z.enum([
 ]);
 export type WebMcpStatus = z.infer<typeof webmcpStatusSchema>;
 
-export const webmcpInvokerSchema = z.discriminatedUnion('kind', [
+const webmcpInvokerSchema = z.discriminatedUnion('kind', [
   z.object({kind: z.literal('inspector')}),
   z.object({kind: z.literal('mcp'), client: clientRefSchema}),
   z.object({kind: z.literal('page')}),
@@ -176,9 +177,7 @@ export const webmcpInvocationSchema = z.object({
 });
 export type WebMcpInvocation = z.infer<typeof webmcpInvocationSchema>;
 
-export const webmcpExecuteReplySchema = z.object({invocationId: z.string()});
-
-export const webmcpProblemSchema = z.object({
+const webmcpProblemSchema = z.object({
   code: z.enum([
     'browser-not-running',
     'browser-too-old',
@@ -210,7 +209,7 @@ export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
 // --- Events ---------------------------------------------------------------------------------
 
-export const inspectorEventSchema = z.discriminatedUnion('type', [
+const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('toolCallStarted'),
     callId: z.string(),
@@ -262,7 +261,6 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('webmcpInvocation'), invocation: webmcpInvocationSchema}),
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
-export type InspectorEventType = InspectorEvent['type'];
 
 export const eventEnvelopeSchema = z.object({
   seq: z.number().int(),
@@ -330,25 +328,7 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
 export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
 export type InspectorCommandType = InspectorCommand['type'];
 
-/** Every command answers with this union: never a thrown error across the boundary. */
-export const commandReplySchema = z.union([
-  z.object({ok: z.literal(true), value: z.unknown()}),
-  z.object({ok: z.literal(false), error: z.string()}),
-]);
-export type CommandReply = z.infer<typeof commandReplySchema>;
-
-// --- Wire messages (WebSocket; IPC carries the same payloads) -------------------------------
-
-export const clientMessageSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('subscribe'),
-    fromSeq: z.number().int().min(0),
-    /** The stream `fromSeq` belongs to; from another stream (a restarted server) it starts over. */
-    streamId: z.string().max(100).optional(),
-  }),
-  z.object({kind: z.literal('command'), id: z.number().int(), command: inspectorCommandSchema}),
-]);
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
+// --- Streams -------------------------------------------------------------------------------
 
 export const eventBatchSchema = z.object({
   events: z.array(eventEnvelopeSchema),
@@ -372,20 +352,3 @@ export const liveFrameSchema = z.object({
   viewport: z.object({width: z.number(), height: z.number()}).optional(),
 });
 export type LiveFrame = z.infer<typeof liveFrameSchema>;
-
-export const serverMessageSchema = z.discriminatedUnion('kind', [
-  z.object({kind: z.literal('batch'), batch: eventBatchSchema}),
-  z.object({kind: z.literal('reply'), id: z.number().int(), reply: commandReplySchema}),
-  z.object({kind: z.literal('frame'), frame: liveFrameSchema}),
-]);
-export type ServerMessage = z.infer<typeof serverMessageSchema>;
-
-// --- Desktop IPC payloads (channel names in connection.ts) ----------------------------------
-
-export const ipcSubscribeSchema = z.strictObject({
-  id: z.number().int().min(0),
-  fromSeq: z.number().int().min(0),
-});
-export const ipcSubscriptionRefSchema = z.strictObject({id: z.number().int().min(0)});
-export const ipcFramesSchema = z.strictObject({enabled: z.boolean()});
-export const ipcEmptySchema = z.strictObject({});

@@ -83,7 +83,7 @@ if ('reason' in found) {
       const window = await app.firstWindow();
       expect(window.url()).toBe('app://inspector/index.html');
 
-      // The renderer is isolated: the bridge's named methods, and no Node.
+      // The renderer is isolated: the bridge's named methods (a port for the wire), and no Node.
       const surface = await window.evaluate(() => {
         const bridge = (window as unknown as {inspectorBridge?: Record<string, unknown>})
           .inspectorBridge;
@@ -95,7 +95,7 @@ if ('reason' in found) {
         };
       });
       expect(surface).toEqual({
-        methods: ['command', 'onFrame', 'subscribe'],
+        methods: ['onMessage', 'send'],
         frozen: true,
         require: 'undefined',
         process: 'undefined',

@@ -20,7 +20,7 @@ const electron = vi.hoisted(() => {
     listeners,
     exposeInMainWorld: vi.fn(),
     ipcRenderer: {
-      invoke: vi.fn(() => Promise.resolve({ok: true, value: 'pong'})),
+      invoke: vi.fn((): Promise<unknown> => Promise.resolve(undefined)),
       send: vi.fn(),
       on: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
         listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
@@ -52,7 +52,7 @@ describe('preload (electron mocked)', () => {
   it('exposes a frozen object of the contract’s named methods, and nothing else', () => {
     const api = exposed();
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(['command', 'onFrame', 'subscribe']);
+    expect(Object.keys(api).sort()).toEqual(['onMessage', 'send']);
     for (const value of Object.values(api)) {
       expect(typeof value).toBe('function');
       expect(value).not.toBe(electron.ipcRenderer);
@@ -61,79 +61,80 @@ describe('preload (electron mocked)', () => {
   });
 
   it('tells main a new document loaded, so a reload drops the old streams', () => {
-    expect(electron.ipcRenderer.send).toHaveBeenCalledWith(IPC_CHANNELS.reset, {});
+    expect(electron.ipcRenderer.send).toHaveBeenCalledWith(IPC_CHANNELS.reset, {kind: 'reset'});
   });
 
-  it('invokes commands on the command channel', async () => {
-    const api = exposed();
-    const command = api.command as (c: unknown) => Promise<unknown>;
-    expect(await command({type: 'getState'})).toEqual({ok: true, value: 'pong'});
-    expect(electron.ipcRenderer.invoke).toHaveBeenCalledWith(IPC_CHANNELS.command, {
-      type: 'getState',
-    });
+  const send = (message: unknown): void => (exposed().send as (m: unknown) => void)(message);
+  const listen = (): unknown[] => {
+    const received: unknown[] = [];
+    (exposed().onMessage as (cb: (m: unknown) => void) => () => void)(message =>
+      received.push(message),
+    );
+    return received;
+  };
+
+  it('invokes commands on the command channel and hands back the reply message', async () => {
+    const received = listen();
+    electron.ipcRenderer.invoke.mockImplementationOnce(() =>
+      Promise.resolve({kind: 'reply', id: 3, reply: {ok: true, value: 'pong'}}),
+    );
+    const command = {kind: 'command', id: 3, command: {type: 'getState'}};
+    send(command);
+    expect(electron.ipcRenderer.invoke).toHaveBeenCalledWith(IPC_CHANNELS.command, command);
+    await vi.waitFor(() =>
+      expect(received).toEqual([{kind: 'reply', id: 3, reply: {ok: true, value: 'pong'}}]),
+    );
   });
 
   it('turns a rejected invoke (a refused sender) into an error reply', async () => {
+    const received = listen();
     electron.ipcRenderer.invoke.mockImplementationOnce(() =>
       Promise.reject(new Error('Refused IPC')),
     );
-    const command = exposed().command as (c: unknown) => Promise<unknown>;
-    expect(await command({type: 'getState'})).toEqual({ok: false, error: 'Refused IPC'});
+    send({kind: 'command', id: 9, command: {type: 'getState'}});
+    await vi.waitFor(() =>
+      expect(received).toEqual([{kind: 'reply', id: 9, reply: {ok: false, error: 'Refused IPC'}}]),
+    );
   });
 
-  it('hands listeners the payload only — never the IPC event — and acknowledges', () => {
-    const subscribe = exposed().subscribe as (
-      from: number,
-      cb: (...args: unknown[]) => void,
-    ) => () => void;
-    const onBatch = vi.fn();
-    const stop = subscribe(5, onBatch);
-    const subscribeCall = electron.ipcRenderer.send.mock.calls.find(
-      ([channel]) => channel === IPC_CHANNELS.subscribe,
+  it('sends every other message on the channel of its kind, and nothing that is not one', () => {
+    electron.ipcRenderer.send.mockClear();
+    send({kind: 'subscribe', id: 5, fromSeq: 2});
+    send({kind: 'batchAck', id: 5});
+    send({kind: 'frames', enabled: true});
+    send({kind: 'frameAck'});
+    send({kind: 'unsubscribe', id: 5});
+    send({kind: 'constructor'});
+    send({kind: '__proto__'});
+    send('subscribe');
+    expect(electron.ipcRenderer.send.mock.calls).toEqual([
+      [IPC_CHANNELS.subscribe, {kind: 'subscribe', id: 5, fromSeq: 2}],
+      [IPC_CHANNELS.batchAck, {kind: 'batchAck', id: 5}],
+      [IPC_CHANNELS.frames, {kind: 'frames', enabled: true}],
+      [IPC_CHANNELS.frameAck, {kind: 'frameAck'}],
+      [IPC_CHANNELS.unsubscribe, {kind: 'unsubscribe', id: 5}],
+    ]);
+  });
+
+  it('hands listeners the payload only — never the IPC event — until they stop listening', () => {
+    const received: unknown[] = [];
+    const stop = (exposed().onMessage as (cb: (m: unknown) => void) => () => void)(message =>
+      received.push(message),
     );
-    const {id, fromSeq} = subscribeCall?.[1] as {id: number; fromSeq: number};
-    expect(typeof id).toBe('number');
-    expect(fromSeq).toBe(5);
-    const batch = {events: [], dropped: 0, nextSeq: 1};
+    const batch = {kind: 'batch', id: 1, batch: {events: [], dropped: 0, nextSeq: 1}};
+    const liveFrame = {kind: 'frame', frame: {pageId: 1, mimeType: 'image/jpeg', data: 'abc'}};
     for (const listener of electron.listeners.get(IPC_CHANNELS.batch) ?? []) {
-      listener(LEAKY_EVENT, {id, batch});
-      listener(LEAKY_EVENT, {id: id + 100, batch});
-      listener(LEAKY_EVENT, {id, batch: 'not a batch'});
+      listener(LEAKY_EVENT, batch);
     }
-    expect(onBatch).toHaveBeenCalledTimes(1);
-    expect(onBatch.mock.calls[0]).toEqual([batch]);
-    expect(electron.ipcRenderer.send).toHaveBeenCalledWith(IPC_CHANNELS.batchAck, {id});
-    stop();
-    stop();
-    const unsubscribes = electron.ipcRenderer.send.mock.calls.filter(
-      ([channel]) => channel === IPC_CHANNELS.unsubscribe,
-    );
-    expect(unsubscribes).toEqual([[IPC_CHANNELS.unsubscribe, {id}]]);
-  });
-
-  it('asks for frames while someone listens, and passes frames as payloads', () => {
-    const onFrame = exposed().onFrame as (cb: (...args: unknown[]) => void) => () => void;
-    const first = vi.fn();
-    const second = vi.fn();
-    const stopFirst = onFrame(first);
-    const stopSecond = onFrame(second);
-    const framesCalls = () =>
-      electron.ipcRenderer.send.mock.calls.filter(([channel]) => channel === IPC_CHANNELS.frames);
-    expect(framesCalls()).toEqual([[IPC_CHANNELS.frames, {enabled: true}]]);
-    const liveFrame = {pageId: 1, mimeType: 'image/jpeg', data: 'abc'};
     for (const listener of electron.listeners.get(IPC_CHANNELS.frame) ?? []) {
       listener(LEAKY_EVENT, liveFrame);
     }
-    expect(first.mock.calls).toEqual([[liveFrame]]);
-    expect(second.mock.calls).toEqual([[liveFrame]]);
-    expect(electron.ipcRenderer.send).toHaveBeenCalledWith(IPC_CHANNELS.frameAck, {});
-    stopFirst();
-    expect(framesCalls()).toHaveLength(1);
-    stopSecond();
-    expect(framesCalls()).toEqual([
-      [IPC_CHANNELS.frames, {enabled: true}],
-      [IPC_CHANNELS.frames, {enabled: false}],
-    ]);
+    expect(received).toEqual([batch, liveFrame]);
+    stop();
+    for (const listener of electron.listeners.get(IPC_CHANNELS.batch) ?? []) {
+      listener(LEAKY_EVENT, batch);
+    }
+    expect(received).toHaveLength(2);
   });
 });
 

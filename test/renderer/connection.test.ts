@@ -1,5 +1,7 @@
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {decodeInline} from '../../src/renderer/src/connection/decode.js';
+import {IpcConnection} from '../../src/renderer/src/connection/IpcConnection.js';
+import {protocolChecks} from '../../src/renderer/src/connection/protocolChecks.js';
+import type {ProtocolChecks} from '../../src/renderer/src/connection/ProtocolClient.js';
 import {takeToken, tokenFromFragment} from '../../src/renderer/src/connection/token.js';
 import {
   MISSING_TOKEN_MESSAGE,
@@ -7,9 +9,21 @@ import {
   WebSocketConnection,
   WRONG_TOKEN_MESSAGE,
 } from '../../src/renderer/src/connection/WebSocketConnection.js';
-import type {ConnectionStatus} from '../../src/shared/connection.js';
-import type {ClientMessage, EventBatch, ServerMessage} from '../../src/shared/protocol.js';
+import type {ConnectionStatus, InspectorBridge} from '../../src/shared/connection.js';
+import type {EventBatch, InspectorState} from '../../src/shared/protocol.js';
+import type {ClientMessage, ServerMessage} from '../../src/shared/wire.js';
 import {batchOf, startedEvent} from './fixtures.js';
+
+const STATE: InspectorState = {
+  serverVersion: '1.0.0',
+  slim: false,
+  categories: [],
+  tools: [],
+  pages: [],
+  browser: {state: 'idle', mode: 'launch'},
+  clients: [],
+  webmcpTools: [],
+};
 
 class MemoryStorage {
   readonly values = new Map<string, string>();
@@ -100,7 +114,7 @@ function setup(probe: 'ok' | 'unauthorized' | 'unreachable' = 'ok') {
       return socket;
     },
     probe: () => Promise.resolve(probe),
-    decode: decodeInline,
+    checks: protocolChecks,
     initialBackoffMs: 10,
     maxBackoffMs: 40,
   });
@@ -132,7 +146,7 @@ describe('WebSocketConnection', () => {
     ]);
     socket.open();
     expect(statuses.at(-1)).toEqual({state: 'open'});
-    expect(socket.sent).toEqual([{kind: 'subscribe', fromSeq: 0}]);
+    expect(socket.sent).toEqual([{kind: 'subscribe', id: 1, fromSeq: 0}]);
   });
 
   it('reports a missing token without connecting', () => {
@@ -144,15 +158,15 @@ describe('WebSocketConnection', () => {
         created.push(1);
         return new FakeSocket('', []);
       },
-      decode: decodeInline,
+      checks: protocolChecks,
     });
     expect(connection.status).toEqual({state: 'unauthorized', message: MISSING_TOKEN_MESSAGE});
     expect(created).toEqual([]);
   });
 
-  it('connects at once while the decoder loads; what arrives meanwhile is checked, in order', async () => {
+  it('connects at once while the checks load; what arrives meanwhile is checked, in order', async () => {
     const sockets: FakeSocket[] = [];
-    let arrive: (decode: typeof decodeInline) => void = () => undefined;
+    let arrive: (checks: ProtocolChecks) => void = () => undefined;
     const connection = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
       token: 'secret-token-0123456789',
@@ -161,7 +175,7 @@ describe('WebSocketConnection', () => {
         sockets.push(socket);
         return socket;
       },
-      decode: new Promise(resolve => (arrive = resolve)),
+      checks: new Promise(resolve => (arrive = resolve)),
     });
     const batches: EventBatch[] = [];
     connection.subscribe(0, batch => batches.push(batch));
@@ -169,12 +183,12 @@ describe('WebSocketConnection', () => {
     const socket = sockets[0];
     socket?.open();
     expect(connection.status).toEqual({state: 'open'});
-    await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c1', 'click')], 1)});
-    await socket?.receive('{"kind":"batch","batch":{"not":"a batch"}}');
-    await socket?.receive({kind: 'batch', batch: batchOf([startedEvent('c2', 'click')], 2)});
+    await socket?.receive({kind: 'batch', id: 1, batch: batchOf([startedEvent('c1', 'click')], 1)});
+    await socket?.receive('{"kind":"batch","id":1,"batch":{"not":"a batch"}}');
+    await socket?.receive({kind: 'batch', id: 1, batch: batchOf([startedEvent('c2', 'click')], 2)});
     expect(batches).toEqual([]);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    arrive(decodeInline);
+    arrive(protocolChecks);
     await new Promise(resolve => setTimeout(resolve, 0));
     // The malformed one is dropped by the checks; the others arrive in order.
     expect(batches.flatMap(batch => batch.events.map(envelope => envelope.seq))).toEqual([1, 2]);
@@ -182,7 +196,7 @@ describe('WebSocketConnection', () => {
     warn.mockRestore();
   });
 
-  it('closes when the decoder cannot load', async () => {
+  it('closes when the checks cannot load', async () => {
     const sockets: FakeSocket[] = [];
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const connection = new WebSocketConnection({
@@ -193,7 +207,7 @@ describe('WebSocketConnection', () => {
         sockets.push(socket);
         return socket;
       },
-      decode: Promise.reject(new Error('Failed to fetch dynamically imported module')),
+      checks: Promise.reject(new Error('Failed to fetch dynamically imported module')),
     });
     await new Promise(resolve => setTimeout(resolve, 0));
     expect(sockets.at(-1)?.readyState).toBe(3);
@@ -204,12 +218,15 @@ describe('WebSocketConnection', () => {
   });
 
   it('reports a refused token (checked over HTTP) and stops retrying', async () => {
+    vi.useFakeTimers();
     const {last, statuses, sockets} = setup('unauthorized');
     last().drop();
     await vi.waitFor(() =>
       expect(statuses.at(-1)).toEqual({state: 'unauthorized', message: WRONG_TOKEN_MESSAGE}),
     );
-    await new Promise(resolve => setTimeout(resolve, 60));
+    // No reconnect is scheduled: running every timer there is opens no other socket.
+    expect(vi.getTimerCount()).toBe(0);
+    vi.runAllTimers();
     expect(sockets).toHaveLength(1);
   });
 
@@ -218,6 +235,7 @@ describe('WebSocketConnection', () => {
     last().open();
     await last().receive({
       kind: 'batch',
+      id: 1,
       batch: batchOf([startedEvent('a', 'click'), startedEvent('b', 'click')], 1),
     });
     expect(batches.at(-1)?.events.map(event => event.seq)).toEqual([1, 2]);
@@ -225,10 +243,11 @@ describe('WebSocketConnection', () => {
     expect(statuses.at(-1)).toEqual({state: 'reconnecting', attempt: 1});
     await vi.waitFor(() => expect(sockets).toHaveLength(2));
     last().open();
-    expect(last().sent).toEqual([{kind: 'subscribe', fromSeq: 3, streamId: 'stream-1'}]);
+    expect(last().sent).toEqual([{kind: 'subscribe', id: 1, fromSeq: 3, streamId: 'stream-1'}]);
     // A repeated event is not delivered twice.
     await last().receive({
       kind: 'batch',
+      id: 1,
       batch: batchOf([startedEvent('b', 'click'), startedEvent('c', 'click')], 2),
     });
     expect(batches.at(-1)?.events.map(event => event.seq)).toEqual([3]);
@@ -237,8 +256,16 @@ describe('WebSocketConnection', () => {
   it('starts over when the stream id changes (the server restarted)', async () => {
     const {last, batches} = setup();
     last().open();
-    await last().receive({kind: 'batch', batch: batchOf([startedEvent('a', 'click')], 1, 'run-1')});
-    await last().receive({kind: 'batch', batch: batchOf([startedEvent('z', 'click')], 1, 'run-2')});
+    await last().receive({
+      kind: 'batch',
+      id: 1,
+      batch: batchOf([startedEvent('a', 'click')], 1, 'run-1'),
+    });
+    await last().receive({
+      kind: 'batch',
+      id: 1,
+      batch: batchOf([startedEvent('z', 'click')], 1, 'run-2'),
+    });
     expect(batches.at(-1)?.events.map(event => event.seq)).toEqual([1]);
     expect(batches.at(-1)?.streamId).toBe('run-2');
   });
@@ -253,9 +280,9 @@ describe('WebSocketConnection', () => {
     await socket.receive({
       kind: 'reply',
       id: sent?.kind === 'command' ? sent.id : -1,
-      reply: {ok: true, value: 42},
+      reply: {ok: true, value: STATE},
     });
-    await expect(early).resolves.toEqual({ok: true, value: 42});
+    await expect(early).resolves.toEqual({ok: true, value: STATE});
 
     const pending = connection.command({type: 'getToken'});
     socket.drop();
@@ -267,7 +294,7 @@ describe('WebSocketConnection', () => {
   it('ignores malformed server messages', async () => {
     const {last, batches} = setup();
     last().open();
-    await last().receive('{"kind":"batch","batch":{"events":"nope"}}');
+    await last().receive('{"kind":"batch","id":1,"batch":{"events":"nope"}}');
     await last().receive('not json');
     expect(batches).toEqual([]);
   });
@@ -278,6 +305,158 @@ describe('WebSocketConnection', () => {
     connection.close();
     expect(statuses.at(-1)).toEqual({state: 'closed'});
     await expect(connection.command({type: 'getState'})).resolves.toMatchObject({ok: false});
+  });
+});
+
+describe('the shared wire, as the UI speaks it', () => {
+  it('acknowledges each batch once handled, even when the listener throws', async () => {
+    const {connection, last} = setup();
+    const socket = last();
+    socket.open();
+    const errors: unknown[] = [];
+    const stop = connection.subscribe(0, () => {
+      throw new Error('a broken listener');
+    });
+    const second = socket.sent.at(-1);
+    expect(second).toMatchObject({kind: 'subscribe', fromSeq: 0});
+    const id = second?.kind === 'subscribe' ? second.id : -1;
+    try {
+      await socket.receive({kind: 'batch', id, batch: batchOf([startedEvent('a', 'click')], 1)});
+    } catch (error) {
+      errors.push(error);
+    }
+    expect(socket.sent).toContainEqual({kind: 'batchAck', id});
+    stop();
+    expect(socket.sent.at(-1)).toEqual({kind: 'unsubscribe', id});
+  });
+
+  it('answers a reply that does not fit its command’s schema with an error, never the value', async () => {
+    const {connection, last} = setup();
+    const socket = last();
+    socket.open();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const pending = connection.command({type: 'getToken'});
+    const sent = socket.sent.find(message => message.kind === 'command');
+    await socket.receive({
+      kind: 'reply',
+      id: sent?.kind === 'command' ? sent.id : -1,
+      reply: {ok: true, value: {token: 42}},
+    });
+    const reply = await pending;
+    expect(reply.ok).toBe(false);
+    expect(!reply.ok && reply.error).toContain('getToken');
+    expect(!reply.ok && reply.error).toContain('Reload the inspector');
+    warn.mockRestore();
+  });
+
+  it('asks for frames while someone listens, acknowledges each, and asks again after a reconnect', async () => {
+    const {connection, last, sockets} = setup();
+    last().open();
+    const frames: unknown[] = [];
+    const stopFirst = connection.onFrame(frame => frames.push(frame));
+    const stopSecond = connection.onFrame(() => undefined);
+    expect(last().sent.filter(message => message.kind === 'frames')).toEqual([
+      {kind: 'frames', enabled: true},
+    ]);
+    const liveFrame = {pageId: 1, mimeType: 'image/jpeg', data: 'abc'};
+    await last().receive({kind: 'frame', frame: liveFrame});
+    expect(frames).toEqual([liveFrame]);
+    expect(last().sent.at(-1)).toEqual({kind: 'frameAck'});
+    last().drop();
+    await vi.waitFor(() => expect(sockets).toHaveLength(2));
+    last().open();
+    expect(last().sent).toContainEqual({kind: 'frames', enabled: true});
+    stopFirst();
+    expect(last().sent.at(-1)).not.toEqual({kind: 'frames', enabled: false});
+    stopSecond();
+    expect(last().sent.at(-1)).toEqual({kind: 'frames', enabled: false});
+  });
+});
+
+/** A preload bridge in memory: what the UI sent, and a way to deliver what main sends. */
+function fakeBridge(): {
+  bridge: InspectorBridge;
+  sent: ClientMessage[];
+  deliver: (m: unknown) => void;
+} {
+  const sent: ClientMessage[] = [];
+  const listeners = new Set<(message: unknown) => void>();
+  return {
+    sent,
+    bridge: {
+      send: message => sent.push(message),
+      onMessage: listener => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    deliver: message => {
+      for (const listener of listeners) {
+        listener(message);
+      }
+    },
+  };
+}
+
+describe('IpcConnection', () => {
+  it('checks what main sends exactly like the WebSocket: a malformed batch is dropped', () => {
+    const {bridge, sent, deliver} = fakeBridge();
+    const connection = new IpcConnection(bridge, protocolChecks);
+    const batches: EventBatch[] = [];
+    connection.subscribe(0, batch => batches.push(batch));
+    expect(sent).toEqual([{kind: 'subscribe', id: 1, fromSeq: 0}]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    deliver({kind: 'batch', id: 1, batch: {events: 'nope'}});
+    deliver({kind: 'batch', id: 1, batch: batchOf([startedEvent('a', 'click')], 1)});
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+    expect(batches.map(batch => batch.events.map(envelope => envelope.seq))).toEqual([[1]]);
+    // Only the batch is acknowledged: the other was not a message at all.
+    expect(sent.filter(message => message.kind === 'batchAck')).toEqual([
+      {kind: 'batchAck', id: 1},
+    ]);
+  });
+
+  it('matches replies by id and checks them against the command’s schema', async () => {
+    const {bridge, sent, deliver} = fakeBridge();
+    const connection = new IpcConnection(bridge, protocolChecks);
+    const state = connection.command({type: 'getState'});
+    const token = connection.command({type: 'getToken'});
+    const [first, second] = sent.flatMap(message => (message.kind === 'command' ? [message] : []));
+    deliver({kind: 'reply', id: second?.id, reply: {ok: true, value: {token: 'T'}}});
+    deliver({kind: 'reply', id: first?.id, reply: {ok: true, value: STATE}});
+    await expect(token).resolves.toEqual({ok: true, value: {token: 'T'}});
+    await expect(state).resolves.toEqual({ok: true, value: STATE});
+  });
+
+  it('waits for the checks to load before it takes anything from main', async () => {
+    const {bridge, deliver} = fakeBridge();
+    let arrive: (checks: ProtocolChecks) => void = () => undefined;
+    const connection = new IpcConnection(bridge, new Promise(resolve => (arrive = resolve)));
+    const batches: EventBatch[] = [];
+    connection.subscribe(0, batch => batches.push(batch));
+    deliver({kind: 'batch', id: 1, batch: batchOf([startedEvent('a', 'click')], 1)});
+    expect(batches).toEqual([]);
+    arrive(protocolChecks);
+    await vi.waitFor(() => expect(batches).toHaveLength(1));
+  });
+
+  it('answers commands after close() with an error, and tells main what it stopped', async () => {
+    const {bridge, sent} = fakeBridge();
+    const connection = new IpcConnection(bridge, protocolChecks);
+    connection.subscribe(0, () => undefined);
+    connection.onFrame(() => undefined);
+    const pending = connection.command({type: 'getState'});
+    connection.close();
+    await expect(pending).resolves.toMatchObject({ok: false});
+    await expect(connection.command({type: 'getState'})).resolves.toEqual({
+      ok: false,
+      error: 'The inspector connection is closed.',
+    });
+    expect(sent.slice(-2)).toEqual([
+      {kind: 'unsubscribe', id: 1},
+      {kind: 'frames', enabled: false},
+    ]);
   });
 });
 
@@ -302,7 +481,7 @@ describe('a malformed token (the "<token>" placeholder opened as printed)', () =
     const connection = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
       token,
-      decode: decodeInline,
+      checks: protocolChecks,
       createSocket: () => {
         created++;
         throw new Error("Failed to construct 'WebSocket': The subprotocol is invalid");
@@ -314,7 +493,7 @@ describe('a malformed token (the "<token>" placeholder opened as printed)', () =
     const refused = new WebSocketConnection({
       origin: 'http://127.0.0.1:7624',
       token: 'well-formed-token-0123',
-      decode: decodeInline,
+      checks: protocolChecks,
       createSocket: () => {
         throw new Error('SyntaxError');
       },

@@ -3,6 +3,8 @@ import type {
   EventBatch,
   EventEnvelope,
   InspectorEvent,
+  WebMcpInvocation,
+  WebMcpToolView,
 } from '../../src/shared/protocol.js';
 import type {TelemetryRecord} from '../../src/shared/telemetry.js';
 
@@ -62,4 +64,35 @@ export function batchOf(
     event,
   }));
   return {events: envelopes, dropped: 0, nextSeq: firstSeq + events.length, streamId};
+}
+
+/** A page's WebMCP tool (the main frame of page 1 unless overridden). */
+export function webmcpTool(overrides: Partial<WebMcpToolView> = {}): WebMcpToolView {
+  return {
+    pageId: 1,
+    frameId: 'MAIN',
+    frameUrl: 'http://127.0.0.1/',
+    origin: 'http://127.0.0.1',
+    name: 'echo',
+    description: 'Echoes.',
+    annotations: {},
+    declarative: false,
+    mainFrame: true,
+    ...overrides,
+  };
+}
+
+/** An invocation of the echo tool by this app, running unless overridden. */
+export function webmcpInvocation(overrides: Partial<WebMcpInvocation> = {}): WebMcpInvocation {
+  return {
+    invocationId: 'A',
+    pageId: 1,
+    frameId: 'MAIN',
+    toolName: 'echo',
+    input: '{}',
+    invoker: {kind: 'inspector'},
+    status: 'running',
+    startedAt: 1,
+    ...overrides,
+  };
 }

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {clientSetups, SERVER_NAME} from '../../src/renderer/src/features/connection/clientSetup.js';
-import {HIGHLIGHT_MS, outlineFor} from '../../src/renderer/src/features/pages/usePagesModel.js';
-import {cleanArgs} from '../../src/renderer/src/features/run/useRunModel.js';
+import {HIGHLIGHT_MS, outlineFor} from '../../src/renderer/src/features/pages/pagesModel.js';
 import {toolParams} from '../../src/renderer/src/features/tools/schemaParams.js';
+import {cleanArgs} from '../../src/renderer/src/ui/argumentsDraft.js';
 import {imageDataUrl} from '../../src/renderer/src/ui/ImageView.js';
 import {cfWorkerValidator, validate} from '../../src/renderer/src/ui/schemaValidator.js';
 

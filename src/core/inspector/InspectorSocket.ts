@@ -1,118 +1,81 @@
 /**
- * Bridges one inspector WebSocket to the engine: validates every message against the shared
- * protocol, streams event batches (pausing while the socket's send buffer is full), answers
- * commands, and forwards live-view frames.
+ * Carries one inspector WebSocket: each text message is one client message of the shared wire
+ * (JSON, checked with zod), each server message goes out as JSON text. Streams, frames, flow
+ * control and commands are the connection's InspectorPeer, as on the desktop IPC bridge.
  */
-import type {WebSocket} from 'ws';
-import {
-  clientMessageSchema,
-  type CommandReply,
-  type InspectorCommand,
-  type LiveFrame,
-  type ServerMessage,
-} from '../../shared/protocol.js';
-import type {InspectorHub, Subscription} from './InspectorHub.js';
+import type {RawData, WebSocket} from 'ws';
+import {isRecord} from '../../shared/values.js';
+import {clientMessageSchema, type ClientMessage, type ServerMessage} from '../../shared/wire.js';
+import {InspectorPeer, type InspectorEndpoint} from './InspectorPeer.js';
 
-/** Above this many buffered bytes the socket stops receiving batches until it drains. */
-const HIGH_WATER_BYTES = 8 * 1024 * 1024;
+/** A received message: a checked one, or why the socket must answer or close instead. */
+type Received =
+  | {kind: 'message'; message: ClientMessage}
+  | {kind: 'invalidCommand'; id: number; error: string}
+  | {kind: 'close'; code: number; reason: string};
 
-export interface InspectorEndpoint {
-  hub: InspectorHub;
-  handleCommand: (command: InspectorCommand) => Promise<CommandReply>;
-  /** Registers a live-frame listener for this connection; returns the unsubscribe function. */
-  onFrame: (listener: (frame: LiveFrame) => void) => () => void;
+function textOf(data: RawData): string {
+  const buffer = Buffer.isBuffer(data)
+    ? data
+    : Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.from(data);
+  return buffer.toString('utf8');
 }
 
-export function attachInspectorSocket(socket: WebSocket, endpoint: InspectorEndpoint): void {
-  let subscription: Subscription | undefined;
-  let drainTimer: NodeJS.Timeout | undefined;
-  const send = (message: ServerMessage): void => {
-    if (socket.readyState === socket.OPEN) {
-      socket.send(JSON.stringify(message));
+function readMessage(data: RawData, isBinary: boolean): Received {
+  if (isBinary) {
+    return {kind: 'close', code: 1003, reason: 'Binary messages are not supported'};
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(textOf(data));
+  } catch {
+    return {kind: 'close', code: 1007, reason: 'Invalid JSON'};
+  }
+  const parsed = clientMessageSchema.safeParse(json);
+  if (parsed.success) {
+    return {kind: 'message', message: parsed.data};
+  }
+  // A command that does not fit still gets an answer, so the UI can say what was wrong.
+  if (isRecord(json) && json.kind === 'command' && typeof json.id === 'number') {
+    const issues = parsed.error.issues.map(issue => issue.message).join('; ');
+    return {kind: 'invalidCommand', id: json.id, error: `Invalid command: ${issues}`};
+  }
+  return {kind: 'close', code: 1008, reason: 'Invalid message'};
+}
+
+export function attachInspectorSocket(
+  socket: WebSocket,
+  endpoint: InspectorEndpoint,
+  log: (line: string) => void = () => undefined,
+): void {
+  const send = (message: ServerMessage): boolean => {
+    if (socket.readyState !== socket.OPEN) {
+      return false;
     }
+    socket.send(JSON.stringify(message));
+    return true;
   };
-  const waitForDrain = (): void => {
-    if (drainTimer) {
-      return;
-    }
-    drainTimer = setInterval(() => {
-      if (socket.bufferedAmount < HIGH_WATER_BYTES / 2) {
-        clearInterval(drainTimer);
-        drainTimer = undefined;
-        subscription?.resume();
-      }
-    }, 20);
-  };
-  const stopFrames = endpoint.onFrame(frame => {
-    // Frames are disposable: skip them rather than queue when the socket is busy.
-    if (socket.bufferedAmount < HIGH_WATER_BYTES / 4) {
-      send({kind: 'frame', frame});
-    }
-  });
+  const peer = new InspectorPeer({endpoint, send, log});
 
   socket.on('message', (data, isBinary) => {
-    if (isBinary) {
-      socket.close(1003, 'Binary messages are not supported');
-      return;
+    const received = readMessage(data, isBinary);
+    switch (received.kind) {
+      case 'close':
+        socket.close(received.code, received.reason);
+        return;
+      case 'invalidCommand':
+        send({kind: 'reply', id: received.id, reply: {ok: false, error: received.error}});
+        return;
+      case 'message':
+        if (received.message.kind === 'command') {
+          void peer.command(received.message).then(send);
+        } else {
+          peer.receive(received.message);
+        }
     }
-    let json: unknown;
-    try {
-      const buffer = Buffer.isBuffer(data)
-        ? data
-        : Array.isArray(data)
-          ? Buffer.concat(data)
-          : Buffer.from(data);
-      json = JSON.parse(buffer.toString('utf8'));
-    } catch {
-      socket.close(1007, 'Invalid JSON');
-      return;
-    }
-    const parsed = clientMessageSchema.safeParse(json);
-    if (!parsed.success) {
-      const id =
-        typeof json === 'object' && json !== null && 'id' in json && typeof json.id === 'number'
-          ? json.id
-          : undefined;
-      if (id !== undefined) {
-        send({
-          kind: 'reply',
-          id,
-          reply: {
-            ok: false,
-            error: `Invalid command: ${parsed.error.issues.map(issue => issue.message).join('; ')}`,
-          },
-        });
-      } else {
-        socket.close(1008, 'Invalid message');
-      }
-      return;
-    }
-    const message = parsed.data;
-    if (message.kind === 'subscribe') {
-      subscription?.close();
-      subscription = endpoint.hub.subscribe(
-        message.fromSeq,
-        batch => {
-          send({kind: 'batch', batch});
-          if (socket.bufferedAmount > HIGH_WATER_BYTES) {
-            waitForDrain();
-            return false;
-          }
-          return true;
-        },
-        message.streamId,
-      );
-      return;
-    }
-    void endpoint
-      .handleCommand(message.command)
-      .then(reply => send({kind: 'reply', id: message.id, reply}));
   });
-
-  socket.on('close', () => {
-    subscription?.close();
-    clearInterval(drainTimer);
-    stopFrames();
-  });
+  socket.on('close', () => peer.release());
   socket.on('error', () => socket.terminate());
 }

@@ -3,14 +3,9 @@
  * invocations from anyone recorded in the InvocationLog, execute and cancel that always settle,
  * the availability check and the doctor, and the inspector's WebMCP commands.
  */
-import type {
-  InspectorCommand,
-  WebMcpDoctorReport,
-  WebMcpInvocation,
-  WebMcpToolView,
-} from '../../shared/protocol.js';
+import type {WebMcpDoctorReport, WebMcpInvocation, WebMcpToolView} from '../../shared/protocol.js';
 import type {ToolCategory} from '../../shared/categories.js';
-import {errorText, isRecord} from '../../shared/values.js';
+import {errorText} from '../../shared/values.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import {sendUntyped} from '../browser/cdp.js';
 import {PageFeature, type AttachableFeature, type PageState} from '../browser/PageState.js';
@@ -30,7 +25,6 @@ import {
 } from './InvocationLog.js';
 import {PageWebMcp, type ToolEntry} from './PageWebMcp.js';
 
-export type WebMcpCommand = Extract<InspectorCommand, {type: `webmcp${string}`}>;
 export type Invoker = WebMcpInvocation['invoker'];
 
 export interface WebMcpServiceDeps {
@@ -43,7 +37,7 @@ export interface WebMcpServiceDeps {
 }
 
 /** Default bound of an invocation run from the inspector (a person may need to submit a form). */
-const INSPECTOR_TIMEOUT_MS = 120_000;
+export const INSPECTOR_TIMEOUT_MS = 120_000;
 
 export interface ExecuteRequest {
   page: PageState;
@@ -283,58 +277,5 @@ export class WebMcpService {
     const tracker = this.tracker(page);
     await tracker.ready;
     return highlightForm(page, this.resolveTool(tracker, toolName, frameId), toolName);
-  }
-
-  // --- inspector commands ----------------------------------------------------------------------
-
-  #page(pageId: number | undefined): PageState | undefined {
-    const pages = this.deps.session.pages;
-    return pageId === undefined ? pages.selected : pages.byId(pageId);
-  }
-
-  async handle(command: WebMcpCommand): Promise<unknown> {
-    switch (command.type) {
-      case 'webmcpListTools': {
-        if (command.pageId === undefined) {
-          return this.tools();
-        }
-        return this.toolsOf(this.deps.session.pages.byId(command.pageId));
-      }
-      case 'webmcpExecute': {
-        let input: unknown;
-        try {
-          input = command.input.trim() === '' ? {} : JSON.parse(command.input);
-        } catch (error) {
-          throw new Error(
-            `The input is not valid JSON (${errorText(error)}). Fix it or switch back to the form.`,
-            {cause: error},
-          );
-        }
-        if (!isRecord(input)) {
-          throw new Error('The input must be a JSON object, e.g. {"query": "…"}.');
-        }
-        const record = await this.start({
-          page: this.deps.session.pages.byId(command.pageId),
-          frameId: command.frameId,
-          toolName: command.toolName,
-          input: Object.fromEntries(Object.entries(input)),
-          invoker: {kind: 'inspector'},
-          timeoutMs: command.timeoutMs ?? INSPECTOR_TIMEOUT_MS,
-        });
-        return {invocationId: record.view.invocationId};
-      }
-      case 'webmcpCancel':
-        return this.cancel(command.invocationId, 'user');
-      case 'webmcpHighlightForm':
-        return this.highlightForm(
-          this.deps.session.pages.byId(command.pageId),
-          command.frameId,
-          command.toolName,
-        );
-      case 'webmcpDoctor': {
-        const browserUp = this.deps.session.browser?.connected === true;
-        return this.doctor(browserUp ? this.#page(command.pageId) : undefined);
-      }
-    }
   }
 }

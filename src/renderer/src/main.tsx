@@ -22,13 +22,9 @@ const services: InspectorServices = {
   // Listeners hear about changes once per frame however many batches arrived.
   store: new InspectorStore(undefined, notify => requestAnimationFrame(notify)),
   ui: new UiStore(),
-  connection: selectConnection(checks.then(module => module.decodeInline)),
+  connection: selectConnection(checks.then(module => module.protocolChecks)),
 };
-bindStore(
-  services.connection,
-  services.store,
-  checks.then(module => module.checkState),
-);
+bindStore(services.connection, services.store);
 
 const root = document.getElementById('root');
 if (root) {

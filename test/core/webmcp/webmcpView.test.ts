@@ -3,11 +3,8 @@
  * and frame, chips, confirmation, invoker labels, output views and making hidden characters visible.
  */
 import {describe, expect, it} from 'vitest';
-import type {WebMcpInvocation, WebMcpToolView} from '../../../src/shared/protocol.js';
 import {
   annotationChips,
-  cleanInput,
-  formSchema,
   groupTools,
   indexInvocations,
   invokerLabel,
@@ -18,35 +15,11 @@ import {
   statusLabel,
   statusTone,
 } from '../../../src/renderer/src/features/webmcp/webmcpView.js';
+import {cleanArgs, objectSchema} from '../../../src/renderer/src/ui/argumentsDraft.js';
+import {webmcpInvocation, webmcpTool} from '../../renderer/fixtures.js';
 
-function tool(overrides: Partial<WebMcpToolView> = {}): WebMcpToolView {
-  return {
-    pageId: 1,
-    frameId: 'MAIN',
-    frameUrl: 'http://127.0.0.1/',
-    origin: 'http://127.0.0.1',
-    name: 'echo',
-    description: 'Echoes.',
-    annotations: {},
-    declarative: false,
-    mainFrame: true,
-    ...overrides,
-  };
-}
-
-function invocation(overrides: Partial<WebMcpInvocation> = {}): WebMcpInvocation {
-  return {
-    invocationId: 'A',
-    pageId: 1,
-    frameId: 'MAIN',
-    toolName: 'echo',
-    input: '{}',
-    invoker: {kind: 'inspector'},
-    status: 'running',
-    startedAt: 1,
-    ...overrides,
-  };
-}
+const tool = webmcpTool;
+const invocation = webmcpInvocation;
 
 describe('webmcpView', () => {
   it('groups every page, its frames main first, and filters by name or description', () => {
@@ -147,13 +120,15 @@ describe('webmcpView', () => {
   });
 
   it('builds an object schema for the form and drops empty inputs', () => {
-    expect(formSchema(tool())).toEqual({type: 'object'});
+    expect(objectSchema(tool().inputSchema)).toEqual({type: 'object'});
     expect(
-      formSchema(tool({inputSchema: {$schema: 'x', properties: {a: {type: 'string'}}}})),
+      objectSchema(
+        tool({inputSchema: {$schema: 'x', properties: {a: {type: 'string'}}}}).inputSchema,
+      ),
     ).toEqual({
       type: 'object',
       properties: {a: {type: 'string'}},
     });
-    expect(cleanInput({a: '', b: undefined, c: 0, d: 'x'})).toEqual({c: 0, d: 'x'});
+    expect(cleanArgs({a: '', b: undefined, c: 0, d: 'x'})).toEqual({c: 0, d: 'x'});
   });
 });

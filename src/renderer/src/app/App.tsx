@@ -6,22 +6,22 @@
 import {useState} from 'react';
 import {APP_NAME} from '../../../shared/constants.js';
 import {UnauthorizedScreen} from './UnauthorizedScreen.js';
-import {useInspector, useSnapshot, useUi} from './InspectorContext.js';
 import {PANELS} from './panels.js';
 import {Tabs} from './Tabs.js';
 import type {PanelId} from './panelIds.js';
+import {type FrameModel, useFrameModel} from './useFrameModel.js';
 
 export function App(): React.JSX.Element {
-  const connection = useSnapshot(snapshot => snapshot.connection);
-  if (connection.state === 'unauthorized') {
-    return <UnauthorizedScreen message={connection.message} />;
+  const model = useFrameModel();
+  if (model.connection.state === 'unauthorized') {
+    return <UnauthorizedScreen message={model.connection.message} />;
   }
-  return <Workspace />;
+  return <Workspace model={model} />;
 }
 
-function Workspace(): React.JSX.Element {
-  const {ui} = useInspector();
-  const panel = useUi(snapshot => snapshot.panel);
+function Workspace(props: {model: FrameModel}): React.JSX.Element {
+  const {model} = props;
+  const {panel} = model;
   const [visited, setVisited] = useState<ReadonlySet<PanelId>>(() => new Set([panel]));
   if (!visited.has(panel)) {
     setVisited(new Set([...visited, panel]));
@@ -30,9 +30,9 @@ function Workspace(): React.JSX.Element {
     <div className="app">
       <header className="app__header">
         <h1 className="app__title">{APP_NAME}</h1>
-        <ConnectionBadge />
+        <ConnectionBadge model={model} />
       </header>
-      <Tabs panels={PANELS} active={panel} onSelect={id => ui.openPanel(id)} />
+      <Tabs panels={PANELS} active={panel} onSelect={model.openPanel} />
       {PANELS.map(definition =>
         visited.has(definition.id) ? (
           <section
@@ -51,27 +51,18 @@ function Workspace(): React.JSX.Element {
   );
 }
 
-function ConnectionBadge(): React.JSX.Element {
-  const connection = useSnapshot(snapshot => snapshot.connection);
-  const version = useSnapshot(snapshot => snapshot.server?.serverVersion);
-  const text =
-    connection.state === 'open'
-      ? 'Connected'
-      : connection.state === 'reconnecting'
-        ? `Reconnecting (attempt ${connection.attempt})…`
-        : connection.state === 'connecting'
-          ? 'Connecting…'
-          : 'Disconnected';
+function ConnectionBadge(props: {model: FrameModel}): React.JSX.Element {
+  const {connection, connectionLabel, serverVersion} = props.model;
   return (
     <div className="app__status">
-      {version ? <span className="muted">v{version}</span> : null}
+      {serverVersion ? <span className="muted">v{serverVersion}</span> : null}
       <span
         className={`status-pill status-pill--${connection.state}`}
         role="status"
         aria-live="polite"
         data-testid="connection-status"
       >
-        {text}
+        {connectionLabel}
       </span>
     </div>
   );

@@ -4,7 +4,8 @@
  */
 import {createContext, useCallback, useContext, useSyncExternalStore} from 'react';
 import type {InspectorConnection} from '../../../shared/connection.js';
-import type {CommandReply, InspectorCommand} from '../../../shared/protocol.js';
+import type {InspectorCommand} from '../../../shared/protocol.js';
+import type {CommandResult} from '../../../shared/replies.js';
 import type {InspectorSnapshot, InspectorStore} from '../store/InspectorStore.js';
 import type {UiSnapshot, UiStore} from '../store/UiStore.js';
 
@@ -33,11 +34,16 @@ export function useSnapshot<T>(selector: (snapshot: InspectorSnapshot) => T): T 
   return useSyncExternalStore(store.subscribe, () => selector(store.getSnapshot()));
 }
 
-/** Sends a command to the engine; the reply is `{ok, value}` or `{ok: false, error}`, never a throw. */
-export function useCommand(): (command: InspectorCommand) => Promise<CommandReply> {
+/**
+ * Sends a command to the engine. The reply is `{ok: true, value}` with the value checked against
+ * the command's reply schema (and typed for it), or `{ok: false, error}` — never a throw.
+ */
+export type Request = <C extends InspectorCommand>(command: C) => Promise<CommandResult<C['type']>>;
+
+export function useRequest(): Request {
   const {connection} = useInspector();
   // Stable per connection, so effects may depend on it.
-  return useCallback((command: InspectorCommand) => connection.command(command), [connection]);
+  return useCallback<Request>(command => connection.command(command), [connection]);
 }
 
 /** Reads UI-only state (open panel, run draft, selected call). */

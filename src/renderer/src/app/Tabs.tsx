@@ -2,9 +2,9 @@
  * WAI-ARIA tabs: one tab stop; arrow keys, Home and End move between tabs and open them.
  */
 import {useRef} from 'react';
-import {useSnapshot} from './InspectorContext.js';
 import type {PanelDefinition} from './panels.js';
 import type {PanelId} from './panelIds.js';
+import {useTabBadge} from './useFrameModel.js';
 
 export function Tabs(props: {
   panels: readonly PanelDefinition[];
@@ -61,7 +61,7 @@ function Tab(props: {
   onSelect: () => void;
 }): React.JSX.Element {
   const {panel, selected} = props;
-  const badge = useSnapshot(snapshot => panel.badge?.(snapshot));
+  const badge = useTabBadge(panel);
   return (
     <button
       type="button"

@@ -1,10 +1,2 @@
-export const PANEL_IDS = [
-  'log',
-  'tools',
-  'run',
-  'pages',
-  'telemetry',
-  'connection',
-  'webmcp',
-] as const;
-export type PanelId = (typeof PANEL_IDS)[number];
+/** The panels, by id (their order is the tab order in panels.tsx). */
+export type PanelId = 'log' | 'tools' | 'run' | 'pages' | 'telemetry' | 'connection' | 'webmcp';

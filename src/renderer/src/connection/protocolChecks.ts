@@ -1,19 +1,37 @@
 /**
- * The checks of everything the server sends: the zod schemas of the shared protocol, which are
+ * The checks of everything the engine sends: the zod schemas of the shared protocol, which are
  * most of the UI's code. main.tsx fetches this module in parallel with the first render; the
- * WebSocket opens once it is here, so no message goes unchecked.
+ * connections hold what arrives until it is here, so no message goes unchecked.
  */
 import '../zodSetup.js';
-import {inspectorStateSchema, type InspectorState} from '../../../shared/protocol.js';
+import {commandReplySchemas} from '../../../shared/replies.js';
+import {serverMessageSchema} from '../../../shared/wire.js';
+import type {ProtocolChecks} from './ProtocolClient.js';
 
-export {decodeInline} from './decode.js';
-
-/** The getState reply, checked; undefined (and a console warning) if it does not fit. */
-export function checkState(value: unknown): InspectorState | undefined {
-  const state = inspectorStateSchema.safeParse(value);
-  if (!state.success) {
-    console.warn('The server sent a state this UI does not understand.', state.error.issues);
-    return undefined;
-  }
-  return state.data;
-}
+export const protocolChecks: ProtocolChecks = {
+  message(value) {
+    const parsed = serverMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      console.warn('Ignored a malformed message from the inspector server.', parsed.error.issues);
+      return undefined;
+    }
+    return parsed.data;
+  },
+  reply(type, reply) {
+    if (!reply.ok) {
+      return reply;
+    }
+    const parsed = commandReplySchemas[type].safeParse(reply.value);
+    if (!parsed.success) {
+      console.warn(
+        `The server answered ${type} in a shape this UI does not understand.`,
+        parsed.error.issues,
+      );
+      return {
+        ok: false,
+        error: `The server answered ${type} in a shape this UI does not understand. Reload the inspector (the server may have been updated).`,
+      };
+    }
+    return {ok: true, value: parsed.data};
+  },
+};

@@ -63,11 +63,3 @@ export function takeToken(
     return undefined;
   }
 }
-
-export function forgetToken(storage: TokenStorage): void {
-  try {
-    storage.removeItem(STORAGE_KEY);
-  } catch {
-    // Nothing stored.
-  }
-}

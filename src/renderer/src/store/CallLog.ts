@@ -40,7 +40,7 @@ export type ActedOn = NonNullable<EndedEvent['actedOn']>;
 /** Unknown client for calls whose start event was evicted before the UI saw it. */
 const UNKNOWN_CLIENT: ClientRef = {id: '?', name: 'unknown', version: '', transport: 'http'};
 
-export const DEFAULT_UI_CALL_CAPACITY = 100_000;
+const DEFAULT_UI_CALL_CAPACITY = 100_000;
 
 export class CallLog {
   readonly #records: CallRecord[] = [];

@@ -13,6 +13,7 @@ import type {
   ConnectedClient,
   EventBatch,
   EventEnvelope,
+  InspectorEvent,
   InspectorState,
   PageInfo,
   ToolInfo,
@@ -98,11 +99,32 @@ export interface ExpiredSession {
   at: number;
 }
 
-export const TELEMETRY_CAPACITY = 5_000;
-export const EXPIRED_SESSION_CAPACITY = 20;
-export const WEBMCP_INVOCATION_CAPACITY = 1_000;
+const TELEMETRY_CAPACITY = 5_000;
+const EXPIRED_SESSION_CAPACITY = 20;
+const WEBMCP_INVOCATION_CAPACITY = 1_000;
 
 const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], tools: []};
+
+/** What one batch changes, gathered so the snapshot is replaced (and React told) once. */
+interface BatchChanges {
+  patch: Partial<InspectorSnapshot>;
+  clients?: ConnectedClient[];
+  telemetry?: TelemetryEntry[];
+  invocations?: WebMcpInvocation[];
+  webmcpTools?: WebMcpToolView[];
+}
+
+/** Replaces the invocation's earlier state, or adds it. */
+function upsertInvocation(invocations: WebMcpInvocation[], invocation: WebMcpInvocation): void {
+  const index = invocations.findIndex(
+    existing => existing.invocationId === invocation.invocationId,
+  );
+  if (index === -1) {
+    invocations.push(invocation);
+  } else {
+    invocations[index] = invocation;
+  }
+}
 
 export class InspectorStore {
   readonly log: CallLog;
@@ -205,133 +227,31 @@ export class InspectorStore {
 
   /** Applies one batch from the live stream and notifies once. */
   applyBatch(batch: EventBatch): void {
-    const patch: Partial<InspectorSnapshot> = {};
+    const changes: BatchChanges = {patch: {}};
     if (batch.streamId !== undefined && batch.streamId !== this.#streamId) {
       if (this.#streamId !== undefined) {
         // The server restarted: its sequence ids start over and old running calls never end.
         this.log.abandonRunning('The server restarted before this call ended.');
         this.#callsByClient.clear();
         this.#stateCalls.clear();
-        patch.clients = [];
-        patch.lastSeq = 0;
+        changes.clients = [];
+        changes.patch.lastSeq = 0;
       }
       this.#streamId = batch.streamId;
     }
-    let lastSeq = patch.lastSeq ?? this.#snapshot.lastSeq;
-    let telemetry: TelemetryEntry[] | undefined;
-    let invocations: WebMcpInvocation[] | undefined;
-    let clients: ConnectedClient[] | undefined = patch.clients?.slice();
-    let webmcpTools: WebMcpToolView[] | undefined;
+    let lastSeq = changes.patch.lastSeq ?? this.#snapshot.lastSeq;
     for (const envelope of batch.events) {
-      if (envelope.seq <= lastSeq) {
-        continue;
-      }
-      lastSeq = envelope.seq;
-      const {event} = envelope;
-      switch (event.type) {
-        case 'toolCallStarted': {
-          this.log.started(event, envelope.seq, envelope.time);
-          const count = (this.#callsByClient.get(event.client.id) ?? 0) + 1;
-          this.#callsByClient.set(event.client.id, count);
-          clients ??= this.#snapshot.clients.slice();
-          const index = clients.findIndex(client => client.id === event.client.id);
-          const existing = clients[index];
-          if (existing) {
-            clients[index] = {
-              ...existing,
-              calls: Math.max(this.#stateCalls.get(existing.id) ?? 0, count),
-            };
-          }
-          break;
-        }
-        case 'toolCallEnded': {
-          this.log.ended(event, envelope.seq, envelope.time);
-          if (event.actedOn) {
-            patch.lastActedOn = {
-              ...event.actedOn,
-              callId: event.callId,
-              tool: event.tool,
-              receivedAt: Date.now(),
-            };
-          }
-          break;
-        }
-        case 'toolsChanged':
-          patch.tools = {
-            slim: event.slim,
-            categories: event.categories,
-            conditions: event.conditions ?? [],
-            tools: event.tools,
-          };
-          break;
-        case 'pagesChanged':
-          patch.pages = event.pages;
-          break;
-        case 'browserStatus':
-          patch.browser = event.status;
-          break;
-        case 'clientConnected': {
-          clients ??= this.#snapshot.clients.slice();
-          if (!clients.some(client => client.id === event.client.id)) {
-            clients.push({
-              ...event.client,
-              connectedAt: envelope.time,
-              calls: this.#callsByClient.get(event.client.id) ?? 0,
-            });
-          }
-          break;
-        }
-        case 'clientDisconnected':
-          clients ??= this.#snapshot.clients.slice();
-          clients = clients.filter(client => client.id !== event.clientId);
-          break;
-        case 'sessionExpired':
-          clients ??= this.#snapshot.clients.slice();
-          clients = clients.filter(client => client.id !== event.client.id);
-          patch.expiredSessions = [
-            ...(patch.expiredSessions ?? this.#snapshot.expiredSessions),
-            {client: event.client, reason: event.reason, idleMs: event.idleMs, at: envelope.time},
-          ].slice(-EXPIRED_SESSION_CAPACITY);
-          break;
-        case 'telemetry':
-          telemetry ??= this.#snapshot.telemetry.slice();
-          telemetry.push({
-            seq: envelope.seq,
-            time: envelope.time,
-            ...(event.callId === undefined ? {} : {callId: event.callId}),
-            record: event.record,
-          });
-          break;
-        case 'webmcpToolsChanged':
-          webmcpTools ??= this.#snapshot.webmcpTools.slice();
-          webmcpTools = [
-            ...webmcpTools.filter(tool => tool.pageId !== event.pageId),
-            ...event.tools,
-          ];
-          break;
-        case 'webmcpInvocation': {
-          invocations ??= this.#snapshot.webmcpInvocations.slice();
-          const index = invocations.findIndex(
-            invocation => invocation.invocationId === event.invocation.invocationId,
-          );
-          if (index === -1) {
-            invocations.push(event.invocation);
-          } else {
-            invocations[index] = event.invocation;
-          }
-          break;
-        }
+      if (envelope.seq > lastSeq) {
+        lastSeq = envelope.seq;
+        this.#applyEvent(changes, envelope);
       }
     }
+    const {patch, telemetry, invocations, clients, webmcpTools} = changes;
     if (telemetry) {
-      patch.telemetry =
-        telemetry.length > TELEMETRY_CAPACITY ? telemetry.slice(-TELEMETRY_CAPACITY) : telemetry;
+      patch.telemetry = telemetry.slice(-TELEMETRY_CAPACITY);
     }
     if (invocations) {
-      patch.webmcpInvocations =
-        invocations.length > WEBMCP_INVOCATION_CAPACITY
-          ? invocations.slice(-WEBMCP_INVOCATION_CAPACITY)
-          : invocations;
+      patch.webmcpInvocations = invocations.slice(-WEBMCP_INVOCATION_CAPACITY);
     }
     if (clients) {
       patch.clients = clients;
@@ -342,6 +262,114 @@ export class InspectorStore {
     patch.lastSeq = lastSeq;
     patch.log = this.#logSlice(batch.dropped);
     this.#set(patch);
+  }
+
+  #applyEvent(changes: BatchChanges, {seq, time, event}: EventEnvelope): void {
+    const {patch} = changes;
+    switch (event.type) {
+      case 'toolCallStarted':
+        this.log.started(event, seq, time);
+        this.#countCall(changes, event.client.id);
+        return;
+      case 'toolCallEnded':
+        this.log.ended(event, seq, time);
+        if (event.actedOn) {
+          patch.lastActedOn = {
+            ...event.actedOn,
+            callId: event.callId,
+            tool: event.tool,
+            receivedAt: Date.now(),
+          };
+        }
+        return;
+      case 'toolsChanged':
+        patch.tools = {
+          slim: event.slim,
+          categories: event.categories,
+          conditions: event.conditions ?? [],
+          tools: event.tools,
+        };
+        return;
+      case 'pagesChanged':
+        patch.pages = event.pages;
+        return;
+      case 'browserStatus':
+        patch.browser = event.status;
+        return;
+      case 'clientConnected':
+      case 'clientDisconnected':
+      case 'sessionExpired':
+        this.#applyClientEvent(changes, event, time);
+        return;
+      case 'telemetry':
+        (changes.telemetry ??= this.#snapshot.telemetry.slice()).push({
+          seq,
+          time,
+          ...(event.callId === undefined ? {} : {callId: event.callId}),
+          record: event.record,
+        });
+        return;
+      case 'webmcpToolsChanged':
+        changes.webmcpTools = [
+          ...(changes.webmcpTools ?? this.#snapshot.webmcpTools).filter(
+            tool => tool.pageId !== event.pageId,
+          ),
+          ...event.tools,
+        ];
+        return;
+      case 'webmcpInvocation':
+        upsertInvocation(
+          (changes.invocations ??= this.#snapshot.webmcpInvocations.slice()),
+          event.invocation,
+        );
+    }
+  }
+
+  /** A call started: one more for its client (never fewer than the state said). */
+  #countCall(changes: BatchChanges, clientId: string): void {
+    const count = (this.#callsByClient.get(clientId) ?? 0) + 1;
+    this.#callsByClient.set(clientId, count);
+    const clients = (changes.clients ??= this.#snapshot.clients.slice());
+    const index = clients.findIndex(client => client.id === clientId);
+    const existing = clients[index];
+    if (existing) {
+      clients[index] = {
+        ...existing,
+        calls: Math.max(this.#stateCalls.get(existing.id) ?? 0, count),
+      };
+    }
+  }
+
+  #applyClientEvent(
+    changes: BatchChanges,
+    event: Extract<
+      InspectorEvent,
+      {type: 'clientConnected' | 'clientDisconnected' | 'sessionExpired'}
+    >,
+    time: number,
+  ): void {
+    const clients = changes.clients ?? this.#snapshot.clients.slice();
+    switch (event.type) {
+      case 'clientConnected':
+        if (!clients.some(client => client.id === event.client.id)) {
+          clients.push({
+            ...event.client,
+            connectedAt: time,
+            calls: this.#callsByClient.get(event.client.id) ?? 0,
+          });
+        }
+        changes.clients = clients;
+        return;
+      case 'clientDisconnected':
+        changes.clients = clients.filter(client => client.id !== event.clientId);
+        return;
+      case 'sessionExpired':
+        changes.clients = clients.filter(client => client.id !== event.client.id);
+        changes.patch.expiredSessions = [
+          ...(changes.patch.expiredSessions ?? this.#snapshot.expiredSessions),
+          {client: event.client, reason: event.reason, idleMs: event.idleMs, at: time},
+        ].slice(-EXPIRED_SESSION_CAPACITY);
+    }
   }
 
   #logSlice(serverDropped: number): LogSlice {

@@ -3,20 +3,17 @@
  * RjsfForm.tsx (the form itself, loaded on first use).
  */
 import type {RJSFSchema, UiSchema} from '@rjsf/utils';
+import {isRecord} from '../../../shared/values.js';
 
 export type FormValues = Record<string, unknown>;
 
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function isFormValues(value: unknown): value is FormValues {
-  return isPlainObject(value);
+  return isRecord(value);
 }
 
 /** Only an object schema can be rendered as a form. */
 export function isSchemaObject(value: unknown): value is RJSFSchema {
-  return isPlainObject(value);
+  return isRecord(value);
 }
 
 export interface SchemaFormProps {

@@ -5,6 +5,7 @@
  * a tab would open a quarter of a second late. Here the placeholder is ordinary state.
  */
 import {useEffect, useState, type ComponentType, type ReactNode} from 'react';
+import {errorText} from '../../../shared/values.js';
 
 export interface LazyComponent<P extends object> {
   Component: ComponentType<P>;
@@ -55,7 +56,7 @@ export function lazyComponent<P extends object>(
         },
         (error: unknown) => {
           if (live) {
-            setState({error: error instanceof Error ? error.message : String(error)});
+            setState({error: errorText(error)});
           }
         },
       );

@@ -15,6 +15,7 @@ import {
   type ValidationData,
   type ValidatorType,
 } from '@rjsf/utils';
+import {errorText, isRecord} from '../../../shared/values.js';
 
 type FormData = Record<string, unknown>;
 
@@ -33,10 +34,6 @@ const SUMMARY_KEYWORDS = new Set([
   'then',
   'else',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function draftOf(schema: Record<string, unknown>): '4' | '7' | '2019-09' | '2020-12' {
   const id = typeof schema.$schema === 'string' ? schema.$schema : '';
@@ -89,7 +86,7 @@ export function validate(
     return [
       {
         name: 'schema',
-        message: `The schema could not be used: ${error instanceof Error ? error.message : String(error)}`,
+        message: `The schema could not be used: ${errorText(error)}`,
         stack: 'The schema could not be used.',
       },
     ];

@@ -1,15 +1,19 @@
 /**
- * View model of the Connection panel: MCP URL, the token (fetched only when revealed or copied),
- * client setup snippets, connected clients and browser status.
+ * The Connection panel's hook: MCP URL, the token (connectionModel.ts), client setup snippets,
+ * connected clients and browser status.
  */
-import {useState} from 'react';
-import {z} from 'zod';
+import {useReducer} from 'react';
 import type {BrowserStatus, ConnectedClient} from '../../../../shared/protocol.js';
 import type {ExpiredSession} from '../../store/InspectorStore.js';
-import {useCommand, useSnapshot} from '../../app/InspectorContext.js';
-import {type ClientSetup, clientSetups, MASKED_TOKEN} from './clientSetup.js';
-
-const tokenReplySchema = z.object({token: z.string()});
+import {useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import type {ClientSetup} from './clientSetup.js';
+import {
+  INITIAL_CONNECTION,
+  reduceConnection,
+  setupWithToken,
+  shownSetups,
+  shownToken,
+} from './connectionModel.js';
 
 export interface ConnectionModel {
   mcpUrl: string | undefined;
@@ -31,52 +35,41 @@ export interface ConnectionModel {
 }
 
 export function useConnectionModel(): ConnectionModel {
-  const send = useCommand();
+  const request = useRequest();
   const server = useSnapshot(snapshot => snapshot.server);
   const clients = useSnapshot(snapshot => snapshot.clients);
   const expiredSessions = useSnapshot(snapshot => snapshot.expiredSessions);
   const browser = useSnapshot(snapshot => snapshot.browser);
-  const [token, setToken] = useState<string | undefined>();
-  const [revealed, setRevealed] = useState(false);
-  const [tokenError, setTokenError] = useState<string | undefined>();
+  const [state, dispatch] = useReducer(reduceConnection, INITIAL_CONNECTION);
   const mcpUrl = server?.mcpUrl;
 
   const fetchToken = async (): Promise<string> => {
-    if (token !== undefined) {
-      return token;
+    if (state.token !== undefined) {
+      return state.token;
     }
-    const reply = await send({type: 'getToken'});
-    const parsed = reply.ok ? tokenReplySchema.safeParse(reply.value) : undefined;
-    if (!parsed?.success) {
-      const message = reply.ok ? 'The server sent no token.' : reply.error;
-      setTokenError(message);
-      throw new Error(message);
+    const result = await request({type: 'getToken'});
+    dispatch({type: 'token', result});
+    if (!result.ok) {
+      throw new Error(result.error);
     }
-    setTokenError(undefined);
-    setToken(parsed.data.token);
-    return parsed.data.token;
+    return result.value.token;
   };
 
-  const shownToken = revealed && token !== undefined ? token : MASKED_TOKEN;
   return {
     mcpUrl,
-    token: revealed ? token : undefined,
-    revealed,
+    token: shownToken(state),
+    revealed: state.revealed,
     reveal: () => {
       void fetchToken().then(
-        () => setRevealed(true),
+        () => dispatch({type: 'reveal', revealed: true}),
         () => undefined,
       );
     },
-    hide: () => setRevealed(false),
+    hide: () => dispatch({type: 'reveal', revealed: false}),
     fetchToken,
-    tokenError,
-    setups: mcpUrl === undefined ? [] : clientSetups(mcpUrl, shownToken),
-    setupText: async id => {
-      const real = await fetchToken();
-      const setup = clientSetups(mcpUrl ?? '', real).find(candidate => candidate.id === id);
-      return setup?.text ?? '';
-    },
+    tokenError: state.tokenError,
+    setups: shownSetups(mcpUrl, state),
+    setupText: async id => setupWithToken(mcpUrl, await fetchToken(), id),
     clients,
     expiredSessions,
     browser,

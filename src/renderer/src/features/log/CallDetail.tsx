@@ -26,7 +26,6 @@ export function CallDetail(props: {
       </aside>
     );
   }
-  const result = record.result;
   return (
     <aside
       className="call-detail"
@@ -51,85 +50,103 @@ export function CallDetail(props: {
           Run again…
         </button>
       </header>
-      <dl className="call-detail__facts">
-        <dt>Client</dt>
-        <dd>
-          {revealInvisible(record.client.name)}
-          {record.client.version ? ` ${revealInvisible(record.client.version)}` : ''}{' '}
-          <span className="muted">({record.client.transport})</span>
-        </dd>
-        <dt>Page</dt>
-        <dd>{record.pageId ?? <span className="muted">none</span>}</dd>
-        <dt>Started</dt>
-        <dd className="mono">{formatClock(record.startedAt)}</dd>
-        <dt>Ended</dt>
-        <dd className="mono">
-          {record.endedAt === undefined ? 'still running' : formatClock(record.endedAt)}
-        </dd>
-        <dt>Duration</dt>
-        <dd className="mono">
-          {record.durationMs === undefined ? '…' : formatDuration(record.durationMs)}
-        </dd>
-        <dt>Call id</dt>
-        <dd className="mono">{record.callId}</dd>
-      </dl>
-
+      <CallFacts record={record} />
       {record.errorText === undefined ? null : (
         <section aria-label="Error">
           <h3>Error</h3>
           <pre className="code-block call-detail__error">{revealInvisible(record.errorText)}</pre>
         </section>
       )}
-
       <section aria-label="Arguments">
         <h3>Arguments</h3>
         <JsonView value={record.args} label={`Arguments of ${record.tool}`} />
       </section>
-
-      <section aria-label="Response">
-        <h3>Response</h3>
-        {result ? (
-          <>
-            {result.text === '' ? (
-              <p className="muted">No text.</p>
-            ) : (
-              <pre className="code-block" tabIndex={0} aria-label="Response text">
-                {revealInvisible(result.text)}
-              </pre>
-            )}
-            {result.images.map((image, index) => (
-              <ImageView
-                // Images of one response never reorder.
-                key={index}
-                mimeType={image.mimeType}
-                data={image.data}
-                alt={`Image ${index + 1} returned by ${record.tool}`}
-              />
-            ))}
-            {result.structuredContent === undefined ? null : (
-              <>
-                <h4>Structured content</h4>
-                <JsonView value={result.structuredContent} label="Structured content" />
-              </>
-            )}
-          </>
-        ) : (
-          <p className="muted">The call is still running.</p>
-        )}
-      </section>
-
-      <section aria-label="Telemetry record">
-        <h3>Telemetry record</h3>
-        {record.telemetry ? (
-          <JsonView value={record.telemetry} label="Telemetry record of this call" />
-        ) : (
-          <p className="muted">
-            {record.status === 'running'
-              ? 'Produced when the call ends.'
-              : 'None: this call was rejected before it ran (unknown tool, switched off, or bad arguments).'}
-          </p>
-        )}
-      </section>
+      <CallResponse record={record} />
+      <CallTelemetry record={record} />
     </aside>
+  );
+}
+
+function CallFacts(props: {record: CallRecord}): React.JSX.Element {
+  const {record} = props;
+  return (
+    <dl className="call-detail__facts">
+      <dt>Client</dt>
+      <dd>
+        {revealInvisible(record.client.name)}
+        {record.client.version ? ` ${revealInvisible(record.client.version)}` : ''}{' '}
+        <span className="muted">({record.client.transport})</span>
+      </dd>
+      <dt>Page</dt>
+      <dd>{record.pageId ?? <span className="muted">none</span>}</dd>
+      <dt>Started</dt>
+      <dd className="mono">{formatClock(record.startedAt)}</dd>
+      <dt>Ended</dt>
+      <dd className="mono">
+        {record.endedAt === undefined ? 'still running' : formatClock(record.endedAt)}
+      </dd>
+      <dt>Duration</dt>
+      <dd className="mono">
+        {record.durationMs === undefined ? '…' : formatDuration(record.durationMs)}
+      </dd>
+      <dt>Call id</dt>
+      <dd className="mono">{record.callId}</dd>
+    </dl>
+  );
+}
+
+function CallResponse(props: {record: CallRecord}): React.JSX.Element {
+  const {record} = props;
+  const {result} = record;
+  return (
+    <section aria-label="Response">
+      <h3>Response</h3>
+      {result ? (
+        <>
+          {result.text === '' ? (
+            <p className="muted">No text.</p>
+          ) : (
+            <pre className="code-block" tabIndex={0} aria-label="Response text">
+              {revealInvisible(result.text)}
+            </pre>
+          )}
+          {result.images.map((image, index) => (
+            <ImageView
+              // Images of one response never reorder.
+              key={index}
+              mimeType={image.mimeType}
+              data={image.data}
+              alt={`Image ${index + 1} returned by ${record.tool}`}
+            />
+          ))}
+          {result.structuredContent === undefined ? null : (
+            <>
+              <h4>Structured content</h4>
+              <JsonView value={result.structuredContent} label="Structured content" />
+            </>
+          )}
+        </>
+      ) : (
+        <p className="muted">The call is still running.</p>
+      )}
+    </section>
+  );
+}
+
+function CallTelemetry(props: {record: CallRecord}): React.JSX.Element {
+  const {record} = props;
+  return (
+    <section aria-label="Telemetry record">
+      <h3>Telemetry record</h3>
+      {record.telemetry ? (
+        <JsonView value={record.telemetry} label="Telemetry record of this call" />
+      ) : (
+        <p className="muted">
+          {record.status === 'running'
+            ? 'Produced when the call ends.'
+            : 'None: this call was rejected before it ran (unknown tool, switched off, or bad arguments).'}
+        </p>
+      )}
+    </section>
   );
 }

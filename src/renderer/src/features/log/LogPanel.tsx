@@ -1,6 +1,5 @@
 /** The live call log: filters, the virtualized grid, and the detail pane of the selected call. */
 import {useRef} from 'react';
-import {useInspector, useSnapshot} from '../../app/InspectorContext.js';
 import {CALL_STATUSES} from '../../store/LogQuery.js';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount} from '../../ui/format.js';
@@ -12,8 +11,6 @@ import './log.css';
 
 export function LogPanel(): React.JSX.Element {
   const model = useLogModel();
-  const version = useSnapshot(snapshot => snapshot.log.version);
-  const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   return (
     <div className="log-panel">
       <LogToolbar model={model} />
@@ -39,7 +36,7 @@ export function LogPanel(): React.JSX.Element {
       <div className="log-panel__body">
         <div className="log-panel__list">
           {model.total === 0 ? (
-            <LogEmpty offline={model.offline !== undefined} />
+            <LogEmpty model={model} />
           ) : model.rows.length === 0 ? (
             <EmptyState title="No call matches these filters">
               <button type="button" onClick={model.resetFilter}>
@@ -53,13 +50,13 @@ export function LogPanel(): React.JSX.Element {
               selectedOrdinal={model.selected?.ordinal}
               onSelect={record => model.select(record.callId)}
               onMove={model.moveSelection}
-              version={model.offline ? 0 : version}
+              version={model.version}
             />
           )}
         </div>
         <CallDetail
           record={model.selected}
-          canRunAgain={connected && model.offline === undefined}
+          canRunAgain={model.canRunAgain}
           onRunAgain={model.runAgain}
         />
       </div>
@@ -72,19 +69,19 @@ function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
-function LogEmpty(props: {offline: boolean}): React.JSX.Element {
-  const {ui} = useInspector();
-  if (props.offline) {
+function LogEmpty(props: {model: LogModel}): React.JSX.Element {
+  const {model} = props;
+  if (model.offline) {
     return <EmptyState title="This session file has no calls">Open another file.</EmptyState>;
   }
   return (
     <EmptyState title="No tool calls yet">
       Connect an MCP client with the setup in{' '}
-      <button type="button" className="link-button" onClick={() => ui.openPanel('connection')}>
+      <button type="button" className="link-button" onClick={() => model.openPanel('connection')}>
         Connection
       </button>{' '}
       and ask it to use the browser, or{' '}
-      <button type="button" className="link-button" onClick={() => ui.openPanel('run')}>
+      <button type="button" className="link-button" onClick={() => model.openPanel('run')}>
         run a tool by hand
       </button>
       . Calls show up here as they happen.
@@ -94,10 +91,27 @@ function LogEmpty(props: {offline: boolean}): React.JSX.Element {
 
 function LogToolbar(props: {model: LogModel}): React.JSX.Element {
   const {model} = props;
-  const fileInput = useRef<HTMLInputElement>(null);
-  const {filter} = model;
   return (
     <div className="toolbar log-toolbar" role="toolbar" aria-label="Log filters and actions">
+      <LogFilters model={model} />
+      <span className="log-toolbar__counts muted" role="status" aria-live="off">
+        {model.filtered
+          ? `${formatCount(model.rows.length)} of ${formatCount(model.total)}`
+          : `${formatCount(model.total)} ${model.total === 1 ? 'call' : 'calls'}`}
+        {model.serverDropped > 0 ? ` · ${formatCount(model.serverDropped)} events dropped` : ''}
+        {model.uiDropped > 0 ? ` · ${formatCount(model.uiDropped)} old calls trimmed` : ''}
+      </span>
+      <span className="toolbar__spacer" />
+      <LogFileActions model={model} />
+    </div>
+  );
+}
+
+function LogFilters(props: {model: LogModel}): React.JSX.Element {
+  const {model} = props;
+  const {filter} = model;
+  return (
+    <>
       <label className="field">
         <span className="field__label">Tool</span>
         <select value={filter.tool} onChange={event => model.setFilter({tool: event.target.value})}>
@@ -149,14 +163,15 @@ function LogToolbar(props: {model: LogModel}): React.JSX.Element {
           onChange={event => model.setFilter({text: event.target.value})}
         />
       </label>
-      <span className="log-toolbar__counts muted" role="status" aria-live="off">
-        {model.filtered
-          ? `${formatCount(model.rows.length)} of ${formatCount(model.total)}`
-          : `${formatCount(model.total)} ${model.total === 1 ? 'call' : 'calls'}`}
-        {model.serverDropped > 0 ? ` · ${formatCount(model.serverDropped)} events dropped` : ''}
-        {model.uiDropped > 0 ? ` · ${formatCount(model.uiDropped)} old calls trimmed` : ''}
-      </span>
-      <span className="toolbar__spacer" />
+    </>
+  );
+}
+
+function LogFileActions(props: {model: LogModel}): React.JSX.Element {
+  const {model} = props;
+  const fileInput = useRef<HTMLInputElement>(null);
+  return (
+    <>
       <button type="button" onClick={model.clear} disabled={model.total === 0 && !model.offline}>
         {model.offline ? 'Close file' : 'Clear'}
       </button>
@@ -182,6 +197,6 @@ function LogToolbar(props: {model: LogModel}): React.JSX.Element {
           }
         }}
       />
-    </div>
+    </>
   );
 }

@@ -2,7 +2,7 @@
  * The virtualized call grid. Fixed row height (no measuring, no layout jumps); it follows new rows
  * while the user is at the bottom and stops as soon as they scroll up, offering a button back.
  */
-import {useVirtualizer} from '@tanstack/react-virtual';
+import {useVirtualizer, type Virtualizer} from '@tanstack/react-virtual';
 import {memo, useCallback, useLayoutEffect, useRef, useState} from 'react';
 import type {CallRecord} from '../../store/CallLog.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
@@ -21,47 +21,21 @@ export interface LogTableProps {
   version: number;
 }
 
+/** Keys that move the selection, and by how much. */
+const MOVES: Record<string, number | 'first' | 'last'> = {
+  ArrowDown: 1,
+  ArrowUp: -1,
+  PageDown: 10,
+  PageUp: -10,
+  Home: 'first',
+  End: 'last',
+};
+
 export function LogTable(props: LogTableProps): React.JSX.Element {
   const {rows, rowAt, selectedOrdinal, onSelect, onMove} = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  // `rows` is appended to in place; the key of a row is its call's ordinal.
-  const getItemKey = useCallback((index: number) => rows[index] ?? -index - 1, [rows]);
-  // TanStack Virtual hands out fresh functions on purpose; nothing here memoizes on them.
-  // eslint-disable-next-line react-hooks/incompatible-library -- see the line above
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
-    // Scroll-driven range changes render with the next batch instead of synchronously inside the
-    // scroll event (a second full render per frame while following a fast stream).
-    useFlushSync: false,
-    // The sticky header row sits above the first call row.
-    paddingStart: ROW_HEIGHT,
-    getItemKey,
-    // Stick to the newest row while the view is at the end; once the user scrolls up, new rows
-    // arrive below without moving what they read. No forced layout per batch.
-    anchorTo: 'end',
-    followOnAppend: true,
-    scrollEndThreshold: ROW_HEIGHT,
-  });
-  // A newly shown log starts at the newest call, like a terminal.
-  const startedAtEnd = useRef(false);
-  useLayoutEffect(() => {
-    if (!startedAtEnd.current && rows.length > 0) {
-      startedAtEnd.current = true;
-      virtualizer.scrollToIndex(rows.length - 1, {align: 'end'});
-    }
-  }, [rows.length, virtualizer]);
-  const following = virtualizer.getDistanceFromEnd() <= ROW_HEIGHT;
-  // How many rows existed when the user left the end, to say how many arrived since.
-  const [leftAt, setLeftAt] = useState<number | undefined>();
-  if (!following && leftAt === undefined) {
-    setLeftAt(rows.length);
-  } else if (following && leftAt !== undefined) {
-    setLeftAt(undefined);
-  }
-  const unseen = leftAt === undefined ? 0 : Math.max(0, rows.length - leftAt);
+  const virtualizer = useRowVirtualizer(rows, scrollRef);
+  const {following, unseen} = useFollowing(virtualizer, rows.length);
 
   const jumpToLatest = (): void => {
     if (rows.length > 0) {
@@ -70,15 +44,7 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
   };
 
   const onKeyDown = (event: React.KeyboardEvent): void => {
-    const moves: Record<string, number | 'first' | 'last'> = {
-      ArrowDown: 1,
-      ArrowUp: -1,
-      PageDown: 10,
-      PageUp: -10,
-      Home: 'first',
-      End: 'last',
-    };
-    const delta = moves[event.key];
+    const delta = MOVES[event.key];
     if (delta === undefined) {
       return;
     }
@@ -117,17 +83,7 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
           role="rowgroup"
           style={{height: virtualizer.getTotalSize()}}
         >
-          <div className="log-row log-row--header" role="row" aria-rowindex={1}>
-            {COLUMNS.map(column => (
-              <span
-                key={column}
-                role="columnheader"
-                className={`log-cell log-cell--${column.toLowerCase()}`}
-              >
-                {column}
-              </span>
-            ))}
-          </div>
+          <HeaderRow />
           {virtualItems.map(item => {
             const ordinal = rows[item.index];
             const record = ordinal === undefined ? undefined : rowAt(ordinal);
@@ -152,6 +108,74 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
           {unseen > 0 ? `↓ ${unseen} new — follow` : '↓ Follow new calls'}
         </button>
       )}
+    </div>
+  );
+}
+
+function useRowVirtualizer(
+  rows: readonly number[],
+  scrollRef: React.RefObject<HTMLDivElement | null>,
+): Virtualizer<HTMLDivElement, Element> {
+  // `rows` is appended to in place; the key of a row is its call's ordinal.
+  const getItemKey = useCallback((index: number) => rows[index] ?? -index - 1, [rows]);
+  // TanStack Virtual hands out fresh functions on purpose; nothing here memoizes on them.
+  // eslint-disable-next-line react-hooks/incompatible-library -- see the line above
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    // Scroll-driven range changes render with the next batch instead of synchronously inside the
+    // scroll event (a second full render per frame while following a fast stream).
+    useFlushSync: false,
+    // The sticky header row sits above the first call row.
+    paddingStart: ROW_HEIGHT,
+    getItemKey,
+    // Stick to the newest row while the view is at the end; once the user scrolls up, new rows
+    // arrive below without moving what they read. No forced layout per batch.
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: ROW_HEIGHT,
+  });
+  // A newly shown log starts at the newest call, like a terminal.
+  const startedAtEnd = useRef(false);
+  useLayoutEffect(() => {
+    if (!startedAtEnd.current && rows.length > 0) {
+      startedAtEnd.current = true;
+      virtualizer.scrollToIndex(rows.length - 1, {align: 'end'});
+    }
+  }, [rows.length, virtualizer]);
+  return virtualizer;
+}
+
+/** Whether the view follows new rows (it is at the end), and how many arrived since it left it. */
+function useFollowing(
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+  rowCount: number,
+): {following: boolean; unseen: number} {
+  const following = virtualizer.getDistanceFromEnd() <= ROW_HEIGHT;
+  // How many rows existed when the user left the end, to say how many arrived since.
+  const [leftAt, setLeftAt] = useState<number | undefined>();
+  if (!following && leftAt === undefined) {
+    setLeftAt(rowCount);
+  } else if (following && leftAt !== undefined) {
+    setLeftAt(undefined);
+  }
+  return {following, unseen: leftAt === undefined ? 0 : Math.max(0, rowCount - leftAt)};
+}
+
+function HeaderRow(): React.JSX.Element {
+  return (
+    <div className="log-row log-row--header" role="row" aria-rowindex={1}>
+      {COLUMNS.map(column => (
+        <span
+          key={column}
+          role="columnheader"
+          className={`log-cell log-cell--${column.toLowerCase()}`}
+        >
+          {column}
+        </span>
+      ))}
     </div>
   );
 }

@@ -9,8 +9,8 @@ import {eventEnvelopeSchema, type EventEnvelope} from '../../../../shared/protoc
 import {CallLog} from '../../store/CallLog.js';
 import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js';
 
-export const SESSION_FORMAT = 'mcp-browser-inspector.session';
-export const SESSION_FORMAT_VERSION = 1;
+const SESSION_FORMAT = 'mcp-browser-inspector.session';
+const SESSION_FORMAT_VERSION = 1;
 
 const headerSchema = z.object({
   format: z.literal(SESSION_FORMAT),

@@ -1,20 +1,49 @@
 /**
- * View model of the Log panel: which log is shown (live or an opened session file), the filter and
- * its incremental result, the selected call, and the panel's actions (clear, export, import, copy,
- * run again).
+ * The Log panel's hook: which log is shown (live or an opened session file), the filter
+ * (logModel.ts) and its incremental result, the selected call, and the panel's actions (clear,
+ * export, import, run again).
  */
-import {useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore} from 'react';
-import {useInspector, useSnapshot, useUi} from '../../app/InspectorContext.js';
+import {useDeferredValue, useMemo, useReducer, useSyncExternalStore, type Dispatch} from 'react';
+import type {PanelId} from '../../app/panelIds.js';
+import {
+  type InspectorServices,
+  useInspector,
+  useSnapshot,
+  useUi,
+} from '../../app/InspectorContext.js';
 import type {CallRecord} from '../../store/CallLog.js';
-import {eventsOf} from '../../store/InspectorStore.js';
-import {EMPTY_FILTER, isEmptyFilter, type LogFilter, LogQuery} from '../../store/LogQuery.js';
+import {eventsOf, type OfflineSession} from '../../store/InspectorStore.js';
+import {isEmptyFilter, type LogFilter, LogQuery} from '../../store/LogQuery.js';
+import {
+  exportFailedNotice,
+  importNotice,
+  INITIAL_LOG,
+  movedSelection,
+  openFailedNotice,
+  reduceLog,
+  type LogAction,
+  type SelectionMove,
+} from './logModel.js';
 import type * as SessionFile from './sessionFile.js';
 
 /** Session files carry their own zod checks: loaded on first export or import, not at start. */
 const loadSessionFile = (): Promise<typeof SessionFile> => import('./sessionFile.js');
 
-export interface LogModel {
+export interface LogActions {
+  clear: () => void;
+  exportSession: () => void;
+  importFile: (file: File) => Promise<void>;
+  closeOffline: () => void;
+  runAgain: (record: CallRecord) => void;
+  openPanel: (panel: PanelId) => void;
+}
+
+export interface LogModel extends LogActions {
   offline: {fileName: string; exportedAt?: string | undefined} | undefined;
+  /** Bumps whenever a row of the live log may have changed (0 for a session file). */
+  version: number;
+  /** A call can be run again only on a live server. */
+  canRunAgain: boolean;
   filter: LogFilter;
   setFilter: (patch: Partial<LogFilter>) => void;
   resetFilter: () => void;
@@ -29,82 +58,70 @@ export interface LogModel {
   clients: {id: string; name: string}[];
   selected: CallRecord | undefined;
   select: (callId: string | undefined) => void;
-  /** Moves the selection by `delta` rows within the filtered rows; returns the new row index. */
-  moveSelection: (delta: number | 'first' | 'last') => number | undefined;
-  clear: () => void;
-  exportSession: () => void;
-  importFile: (file: File) => Promise<void>;
-  closeOffline: () => void;
-  runAgain: (record: CallRecord) => void;
+  /** Moves the selection within the filtered rows; returns the new row index. */
+  moveSelection: (delta: SelectionMove) => number | undefined;
   notice: string | undefined;
   dismissNotice: () => void;
 }
 
 export function useLogModel(): LogModel {
-  const {store, ui} = useInspector();
+  const services = useInspector();
+  const {store, ui} = services;
   const offline = useSnapshot(snapshot => snapshot.offline);
   const liveLog = useSnapshot(snapshot => snapshot.log);
+  const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const serverVersion = useSnapshot(snapshot => snapshot.server?.serverVersion);
   const selectedCallId = useUi(snapshot => snapshot.selectedCallId);
   const log = offline?.log ?? store.log;
-  const [filter, setFilterState] = useState<LogFilter>(EMPTY_FILTER);
-  const [notice, setNotice] = useState<string | undefined>();
+  const [state, dispatch] = useReducer(reduceLog, INITIAL_LOG);
   // Typing in the search box must never stall the stream: filter with the deferred value.
-  const deferredFilter = useDeferredValue(filter);
+  const deferredFilter = useDeferredValue(state.filter);
   const query = useMemo(() => new LogQuery(log, deferredFilter), [log, deferredFilter]);
-  const result = useSyncExternalStore(store.subscribe, () => query.current());
-
-  // The log is mutable, so these are read on every render (a batch re-renders the panel); the
-  // menus list only a few tools and clients.
-  const toolNames = log.toolNames();
-  const clients = log.clients().map(client => ({id: client.id, name: client.name}));
-
+  const rows = useSyncExternalStore(store.subscribe, () => query.current()).ordinals;
   const selected = selectedCallId === undefined ? undefined : log.byCallId(selectedCallId);
 
-  const setFilter = useCallback((patch: Partial<LogFilter>) => {
-    setFilterState(current => ({...current, ...patch}));
-  }, []);
-
-  const rows = result.ordinals;
-  const moveSelection = (delta: number | 'first' | 'last'): number | undefined => {
-    if (rows.length === 0) {
-      return undefined;
-    }
-    const currentIndex = selected ? rows.indexOf(selected.ordinal) : -1;
-    let next: number;
-    if (delta === 'first') {
-      next = 0;
-    } else if (delta === 'last') {
-      next = rows.length - 1;
-    } else if (currentIndex === -1) {
-      next = delta > 0 ? 0 : rows.length - 1;
-    } else {
-      next = Math.min(rows.length - 1, Math.max(0, currentIndex + delta));
-    }
-    const ordinal = rows[next];
-    const record = ordinal === undefined ? undefined : log.at(ordinal);
-    if (record) {
-      ui.selectCall(record.callId);
-    }
-    return next;
-  };
-
   return {
+    ...logActions(services, offline, serverVersion, dispatch),
     offline: offline ? {fileName: offline.fileName, exportedAt: offline.exportedAt} : undefined,
-    filter,
-    setFilter,
-    resetFilter: () => setFilterState(EMPTY_FILTER),
+    version: offline ? 0 : liveLog.version,
+    canRunAgain: connected && offline === undefined,
+    filter: state.filter,
+    setFilter: patch => dispatch({type: 'filter', patch}),
+    resetFilter: () => dispatch({type: 'resetFilter'}),
     filtered: !isEmptyFilter(deferredFilter),
     rows,
     rowAt: ordinal => log.at(ordinal),
     total: offline ? log.size : liveLog.size,
     serverDropped: offline ? 0 : liveLog.serverDropped,
     uiDropped: offline ? 0 : liveLog.uiDropped,
-    toolNames,
-    clients,
+    // The log is mutable, so these are read on every render (a batch re-renders the panel); the
+    // menus list only a few tools and clients.
+    toolNames: log.toolNames(),
+    clients: log.clients().map(client => ({id: client.id, name: client.name})),
     selected,
     select: callId => ui.selectCall(callId),
-    moveSelection,
+    moveSelection: delta => {
+      const index = movedSelection(rows, selected?.ordinal, delta);
+      const ordinal = index === undefined ? undefined : rows[index];
+      const record = ordinal === undefined ? undefined : log.at(ordinal);
+      if (record) {
+        ui.selectCall(record.callId);
+      }
+      return index;
+    },
+    notice: state.notice,
+    dismissNotice: () => dispatch({type: 'notice', text: undefined}),
+  };
+}
+
+function logActions(
+  {store, ui}: InspectorServices,
+  offline: OfflineSession | undefined,
+  serverVersion: string | undefined,
+  dispatch: Dispatch<LogAction>,
+): LogActions {
+  const notice = (text: string | undefined): void => dispatch({type: 'notice', text});
+  return {
     clear: () => {
       if (offline) {
         store.openOffline(undefined);
@@ -125,10 +142,7 @@ export function useLogModel(): LogModel {
           });
           downloadText(sessionFileName(exportedAt), text, 'application/x-ndjson');
         },
-        (error: unknown) =>
-          setNotice(
-            `Could not export the session: ${error instanceof Error ? error.message : String(error)}. Check that the inspector server is running, then try again.`,
-          ),
+        (error: unknown) => notice(exportFailedNotice(error)),
       );
     },
     importFile: async file => {
@@ -138,30 +152,23 @@ export function useLogModel(): LogModel {
         const parsed = sessionFile.parseSession(file.name, await file.text());
         store.openOffline(parsed.session);
         ui.selectCall(undefined);
-        setNotice(
-          parsed.skipped > 0
-            ? `Opened ${file.name}; skipped ${parsed.skipped} line(s) that are not inspector events (lines ${parsed.skippedLines.join(', ')}${parsed.skipped > parsed.skippedLines.length ? ', …' : ''}).`
-            : undefined,
-        );
+        notice(importNotice(file.name, parsed));
       } catch (error) {
-        setNotice(
-          sessionFile !== undefined && error instanceof sessionFile.SessionFileError
-            ? error.message
-            : `Could not open ${file.name}: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        const known = sessionFile !== undefined && error instanceof sessionFile.SessionFileError;
+        notice(known ? error.message : openFailedNotice(file.name, error));
       }
     },
     closeOffline: () => {
       store.openOffline(undefined);
       ui.selectCall(undefined);
-      setNotice(undefined);
+      notice(undefined);
     },
     runAgain: record => ui.draftRun(record.tool, record.args),
-    notice,
-    dismissNotice: () => setNotice(undefined),
+    openPanel: panel => ui.openPanel(panel),
   };
 }
 
+/** Saves text as a download (a session file). */
 function downloadText(fileName: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], {type}));
   const link = document.createElement('a');

@@ -6,8 +6,9 @@ import type {UiSchema} from '@rjsf/utils';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {JsonView} from '../../ui/JsonView.js';
-import {isSchemaObject, SchemaForm} from '../../ui/SchemaForm.js';
-import {type RunModel, type RunOutcome, useRunModel} from './useRunModel.js';
+import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
+import type {RunOutcome} from './runModel.js';
+import {type RunModel, useRunModel} from './useRunModel.js';
 import './run.css';
 
 export function RunPanel(): React.JSX.Element {
@@ -60,78 +61,49 @@ export function RunPanel(): React.JSX.Element {
   );
 }
 
+const RUN_ARGUMENTS: ArgumentsEditorText = {
+  modes: 'Edit arguments as',
+  jsonMode: 'JSON',
+  jsonField: 'Arguments (JSON object)',
+  notObject: 'Arguments must be a JSON object, e.g. {"url": "https://example.com"}.',
+  rows: 10,
+};
+
 function ToolForm(props: {model: RunModel}): React.JSX.Element | null {
   const {model} = props;
-  const {tool, schema} = model;
-  if (!tool || !schema || !isSchemaObject(schema)) {
+  const {tool, schema, draft} = model;
+  if (!tool || !schema) {
     return null;
   }
+  const runLabel = model.running ? 'Running…' : `Run ${tool.name}`;
   const uiSchema: UiSchema = {
     'ui:submitButtonOptions': {
-      submitText: model.running ? 'Running…' : `Run ${tool.name}`,
+      submitText: runLabel,
       props: {className: 'primary', disabled: model.running || !model.connected},
     },
   };
   return (
     <section className="card run-form" aria-label={`Arguments for ${tool.name}`}>
       <p className="run-form__description">{tool.description}</p>
-      <div className="run-form__modes" role="radiogroup" aria-label="Edit arguments as">
-        <label>
-          <input
-            type="radio"
-            name="args-mode"
-            checked={model.mode === 'form'}
-            onChange={() => model.setMode('form')}
-          />{' '}
-          Form
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="args-mode"
-            checked={model.mode === 'json'}
-            onChange={() => model.setMode('json')}
-          />{' '}
-          JSON
-        </label>
-      </div>
-      {model.mode === 'form' ? (
-        <SchemaForm
-          key={model.formKey}
-          schema={schema}
-          uiSchema={uiSchema}
-          formData={model.args}
-          idPrefix="run"
-          onChange={model.setArgs}
-          onSubmit={model.run}
-        />
-      ) : (
-        <div className="run-form__json">
-          <label htmlFor="run-json">Arguments (JSON object)</label>
-          <textarea
-            id="run-json"
-            rows={10}
-            value={model.jsonText}
-            spellCheck={false}
-            aria-invalid={model.jsonError !== undefined}
-            aria-describedby={model.jsonError ? 'run-json-error' : undefined}
-            onChange={event => model.setJsonText(event.target.value)}
-          />
-          {model.jsonError ? (
-            <p id="run-json-error" className="notice notice--error">
-              {model.jsonError}
-            </p>
-          ) : null}
+      <ArgumentsEditor
+        idPrefix="run"
+        text={RUN_ARGUMENTS}
+        draft={draft}
+        onEdit={model.edit}
+        schema={schema}
+        uiSchema={uiSchema}
+        onSubmit={model.run}
+        jsonFooter={
           <button
             type="button"
             className="primary"
-            disabled={model.running || !model.connected || model.jsonError !== undefined}
+            disabled={model.running || !model.connected || draft.jsonError !== undefined}
             onClick={() => model.run()}
           >
-            {model.running ? 'Running…' : `Run ${tool.name}`}
+            {runLabel}
           </button>
-        </div>
-      )}
+        }
+      />
     </section>
   );
 }

@@ -5,7 +5,7 @@
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatClock, formatCount} from '../../ui/format.js';
 import {formatJson} from '../../ui/JsonView.js';
-import {TELEMETRY_SHOWN, useTelemetryModel} from './useTelemetryModel.js';
+import {useTelemetryModel} from './useTelemetryModel.js';
 import './telemetry.css';
 
 export function TelemetryPanel(): React.JSX.Element {
@@ -39,7 +39,7 @@ export function TelemetryPanel(): React.JSX.Element {
         <>
           <p className="muted" role="status">
             {formatCount(model.total)} {model.total === 1 ? 'record' : 'records'}
-            {model.total > TELEMETRY_SHOWN ? `; the newest ${TELEMETRY_SHOWN} are shown` : ''}.
+            {model.total > model.shownAtMost ? `; the newest ${model.shownAtMost} are shown` : ''}.
           </p>
           <ol className="telemetry-list" aria-label="Telemetry records, newest first">
             {model.records.map(entry => (

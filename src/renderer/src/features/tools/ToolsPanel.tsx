@@ -6,12 +6,8 @@
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount} from '../../ui/format.js';
 import {toolParams} from './schemaParams.js';
-import {
-  type CategoryGroup,
-  type ConditionGroup,
-  type ToolsModel,
-  useToolsModel,
-} from './useToolsModel.js';
+import type {SwitchCardView} from './toolsModel.js';
+import {type ToolsModel, useToolsModel} from './useToolsModel.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
 import './tools.css';
 
@@ -48,18 +44,18 @@ export function ToolsPanel(): React.JSX.Element {
         </p>
       ) : null}
       {model.slim ? (
-        <ToolList tools={model.groups.flatMap(group => group.tools)} />
+        <ToolList tools={model.categoryCards.flatMap(card => card.tools)} />
       ) : (
         <>
-          {model.groups.map(group => (
-            <CategoryCard key={group.category.id} group={group} model={model} />
+          {model.categoryCards.map(card => (
+            <SwitchCard key={card.target.id} card={card} flip={model.flip} />
           ))}
           <h2 className="tools-panel__flags-heading">Feature flags</h2>
           <p className="muted">
             Flags that gate single tools on top of their category, as in chrome-devtools-mcp.
           </p>
-          {model.conditionGroups.map(group => (
-            <ConditionCard key={group.condition.id} group={group} model={model} />
+          {model.conditionCards.map(card => (
+            <SwitchCard key={card.target.id} card={card} flip={model.flip} />
           ))}
         </>
       )}
@@ -68,89 +64,45 @@ export function ToolsPanel(): React.JSX.Element {
   );
 }
 
-function CategoryCard(props: {group: CategoryGroup; model: ToolsModel}): React.JSX.Element {
-  const {group, model} = props;
-  const {category} = group;
-  const pending = model.pending.has(category.id);
-  const headingId = `category-${category.id}`;
+/** A category or a feature flag: its switch, what it costs, and its tools. */
+function SwitchCard(props: {card: SwitchCardView; flip: ToolsModel['flip']}): React.JSX.Element {
+  const {card, flip} = props;
+  const {target} = card;
+  const headingId = `${target.kind}-${target.id}`;
+  const marker =
+    target.kind === 'category' ? {'data-category': target.id} : {'data-condition': target.id};
   return (
-    <section className="card category" aria-labelledby={headingId} data-category={category.id}>
+    <section className="card category" aria-labelledby={headingId} {...marker}>
       <header className="category__header">
         <label className="switch">
           <input
             type="checkbox"
             role="switch"
-            checked={category.enabled}
+            checked={card.enabled}
+            disabled={!card.switchable}
             // Not disabled while the change is in flight: that would drop keyboard focus.
-            aria-busy={pending}
+            aria-busy={card.pending}
             onChange={event => {
-              if (!pending) {
-                model.setCategoryEnabled(category.id, event.target.checked);
+              if (!card.pending && card.switchable) {
+                flip(target, event.target.checked);
               }
             }}
           />
           <span className="switch__track" aria-hidden="true" />
           <span className="category__label" id={headingId}>
-            {category.label}
+            {card.label}
           </span>
         </label>
         <span className="muted category__meta">
-          {group.tools.length === 0
+          {card.tools.length === 0
             ? 'no tools'
-            : `${group.enabledCount} of ${group.tools.length} tools on`}
+            : `${card.enabledCount} of ${card.tools.length} tools on`}
           {' · '}
-          <code>{category.enabled ? `--no-${category.flag.slice(2)}` : category.flag}</code>
-          {category.offByDefault ? ' · off by default' : ''}
+          <code>{card.flagHint}</code>
+          {card.note}
         </span>
       </header>
-      {group.tools.length > 0 ? <ToolList tools={group.tools} /> : null}
-    </section>
-  );
-}
-
-function ConditionCard(props: {group: ConditionGroup; model: ToolsModel}): React.JSX.Element {
-  const {group, model} = props;
-  const {condition} = group;
-  const pending = model.pendingConditions.has(condition.id);
-  const headingId = `condition-${condition.id}`;
-  // javascriptEvaluation is on unless the server started with --no-javascript-evaluation.
-  const flagHint =
-    condition.id === 'javascriptEvaluation'
-      ? condition.flag
-      : condition.enabled
-        ? `--${condition.id}=false`
-        : condition.flag;
-  return (
-    <section className="card category" aria-labelledby={headingId} data-condition={condition.id}>
-      <header className="category__header">
-        <label className="switch">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={condition.enabled}
-            disabled={!condition.switchable}
-            aria-busy={pending}
-            onChange={event => {
-              if (!pending && condition.switchable) {
-                model.setConditionEnabled(condition.id, event.target.checked);
-              }
-            }}
-          />
-          <span className="switch__track" aria-hidden="true" />
-          <span className="category__label" id={headingId}>
-            {condition.label}
-          </span>
-        </label>
-        <span className="muted category__meta">
-          {group.tools.length === 0
-            ? 'no tools'
-            : `${group.enabledCount} of ${group.tools.length} tools on`}
-          {' · '}
-          <code>{flagHint}</code>
-          {condition.switchable ? ' · off by default' : ' · set when the server starts'}
-        </span>
-      </header>
-      {group.tools.length > 0 ? <ToolList tools={group.tools} /> : null}
+      {card.tools.length > 0 ? <ToolList tools={card.tools} /> : null}
     </section>
   );
 }

@@ -1,13 +1,11 @@
 /** Reads a tool's JSON schema (untrusted shape) into a flat parameter list for display. */
+import {isRecord} from '../../../../shared/values.js';
+
 export interface ToolParam {
   name: string;
   type: string;
   required: boolean;
   description: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function typeOf(schema: Record<string, unknown>): string {

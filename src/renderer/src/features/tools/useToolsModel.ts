@@ -1,49 +1,31 @@
 /**
- * View model of the Tools panel: categories with their tools, the switch actions, totals, and the
- * exact tools/list a client receives (fetched from the engine, refreshed when tools change).
+ * The Tools panel's hook: reads the store, keeps the view model (toolsModel.ts) in a reducer,
+ * flips switches, and fetches the exact tools/list a client receives (again whenever tools change).
  */
-import {useEffect, useMemo, useState} from 'react';
-import {z} from 'zod';
-import type {ToolCategory, ToolCondition} from '../../../../shared/categories.js';
-import type {CategoryState, ConditionState, ToolInfo} from '../../../../shared/protocol.js';
-import {useCommand, useSnapshot} from '../../app/InspectorContext.js';
+import {useEffect, useMemo, useReducer} from 'react';
+import {useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import {
+  categoryCards,
+  categoryGroups,
+  conditionCards,
+  conditionGroups,
+  INITIAL_TOOLS,
+  reduceTools,
+  toolsTotals,
+  type Switch,
+  type SwitchCardView,
+  type ToolsListView,
+  type ToolsTotals,
+} from './toolsModel.js';
 
-export interface CategoryGroup {
-  category: CategoryState;
-  tools: ToolInfo[];
-  enabledCount: number;
-}
-
-/** A feature flag with the tools it gates (by their disabled reason naming the flag). */
-export interface ConditionGroup {
-  condition: ConditionState;
-  tools: ToolInfo[];
-  enabledCount: number;
-}
-
-export interface ToolsListView {
-  json: string;
-  toolCount: number;
-  chars: number;
-  estimatedTokens: number;
-}
-
-const toolsListSchema = z.object({tools: z.array(z.object({name: z.string()}).loose())});
-
-export interface ToolsModel {
+export interface ToolsModel extends ToolsTotals {
   ready: boolean;
   slim: boolean;
-  groups: CategoryGroup[];
-  conditionGroups: ConditionGroup[];
-  /** Tools outside any category (slim mode lists its tools here). */
-  enabledTools: number;
-  totalChars: number;
-  totalTokens: number;
-  pending: ReadonlySet<ToolCategory>;
+  categoryCards: SwitchCardView[];
+  /** Feature flags that gate single tools. */
+  conditionCards: SwitchCardView[];
   error: string | undefined;
-  setCategoryEnabled: (category: ToolCategory, enabled: boolean) => void;
-  pendingConditions: ReadonlySet<ToolCondition>;
-  setConditionEnabled: (condition: ToolCondition, enabled: boolean) => void;
+  flip: (target: Switch, enabled: boolean) => void;
   toolsListOpen: boolean;
   setToolsListOpen: (open: boolean) => void;
   toolsList: ToolsListView | undefined;
@@ -51,119 +33,57 @@ export interface ToolsModel {
 }
 
 export function useToolsModel(): ToolsModel {
-  const send = useCommand();
+  const request = useRequest();
   const ready = useSnapshot(snapshot => snapshot.ready);
   const tools = useSnapshot(snapshot => snapshot.tools);
-  const [pending, setPending] = useState<ReadonlySet<ToolCategory>>(new Set());
-  const [pendingConditions, setPendingConditions] = useState<ReadonlySet<ToolCondition>>(new Set());
-  const [error, setError] = useState<string | undefined>();
-  const [toolsListOpen, setToolsListOpen] = useState(false);
-  const [toolsList, setToolsList] = useState<ToolsListView | undefined>();
-  const [toolsListError, setToolsListError] = useState<string | undefined>();
-
-  const groups = useMemo(
-    () =>
-      tools.categories.map(category => {
-        const inCategory = tools.tools.filter(tool => tool.category === category.id);
-        return {
-          category,
-          tools: inCategory,
-          enabledCount: inCategory.filter(tool => tool.enabled).length,
-        };
-      }),
-    [tools],
+  const [state, dispatch] = useReducer(reduceTools, INITIAL_TOOLS);
+  const groups = useMemo(() => categoryGroups(tools), [tools]);
+  const gated = useMemo(() => conditionGroups(tools), [tools]);
+  const cards = useMemo(() => categoryCards(groups, state.pending), [groups, state.pending]);
+  const flagCards = useMemo(
+    () => conditionCards(gated, state.pendingConditions),
+    [gated, state.pendingConditions],
   );
-  const conditionGroups = useMemo(
-    () =>
-      tools.conditions.map(condition => {
-        const gated = tools.tools.filter(tool => tool.conditions?.includes(condition.id) ?? false);
-        return {
-          condition,
-          tools: gated,
-          enabledCount: gated.filter(tool => tool.enabled).length,
-        };
-      }),
-    [tools],
-  );
-  const totals = useMemo(() => {
-    const enabled = tools.tools.filter(tool => tool.enabled);
-    return {
-      enabledTools: enabled.length,
-      totalChars: enabled.reduce((sum, tool) => sum + tool.definitionChars, 0),
-      totalTokens: enabled.reduce((sum, tool) => sum + tool.estimatedTokens, 0),
-    };
-  }, [tools]);
+  const totals = useMemo(() => toolsTotals(tools.tools), [tools]);
 
   useEffect(() => {
-    if (!toolsListOpen) {
+    if (!state.toolsListOpen) {
       return;
     }
     let current = true;
-    void send({type: 'getToolsList'}).then(reply => {
-      if (!current) {
-        return;
+    void request({type: 'getToolsList'}).then(result => {
+      if (current) {
+        dispatch({type: 'toolsList', result});
       }
-      if (!reply.ok) {
-        setToolsListError(reply.error);
-        return;
-      }
-      const parsed = toolsListSchema.safeParse(reply.value);
-      if (!parsed.success) {
-        setToolsListError('The server sent a tools/list this UI does not understand.');
-        return;
-      }
-      const json = JSON.stringify(reply.value, null, 2);
-      const compact = JSON.stringify(reply.value);
-      setToolsListError(undefined);
-      setToolsList({
-        json,
-        toolCount: parsed.data.tools.length,
-        chars: compact.length,
-        estimatedTokens: Math.ceil(compact.length / 4),
-      });
     });
     return () => {
       current = false;
     };
     // Refetch whenever the tools change (a switch flipped here or elsewhere).
-  }, [toolsListOpen, tools, send]);
+  }, [state.toolsListOpen, tools, request]);
 
-  const setCategoryEnabled = (category: ToolCategory, enabled: boolean): void => {
-    setPending(current => new Set([...current, category]));
-    setError(undefined);
-    void send({type: 'setCategoryEnabled', category, enabled}).then(reply => {
-      setPending(current => new Set([...current].filter(value => value !== category)));
-      if (!reply.ok) {
-        setError(reply.error);
-      }
-    });
-  };
-
-  const setConditionEnabled = (condition: ToolCondition, enabled: boolean): void => {
-    setPendingConditions(current => new Set([...current, condition]));
-    setError(undefined);
-    void send({type: 'setConditionEnabled', condition, enabled}).then(reply => {
-      setPendingConditions(current => new Set([...current].filter(value => value !== condition)));
-      if (!reply.ok) {
-        setError(reply.error);
-      }
-    });
+  const flip = (target: Switch, enabled: boolean): void => {
+    dispatch({type: 'switching', target});
+    const sent =
+      target.kind === 'category'
+        ? request({type: 'setCategoryEnabled', category: target.id, enabled})
+        : request({type: 'setConditionEnabled', condition: target.id, enabled});
+    void sent.then(result =>
+      dispatch({type: 'switched', target, error: result.ok ? undefined : result.error}),
+    );
   };
 
   return {
     ready,
     slim: tools.slim,
-    groups,
-    conditionGroups,
-    pendingConditions,
-    setConditionEnabled,
+    categoryCards: cards,
+    conditionCards: flagCards,
     ...totals,
-    pending,
-    error,
-    setCategoryEnabled,
-    toolsListOpen,
-    setToolsListOpen,
-    toolsList,
-    toolsListError,
+    error: state.error,
+    flip,
+    toolsListOpen: state.toolsListOpen,
+    setToolsListOpen: open => dispatch({type: 'toolsListOpen', open}),
+    toolsList: state.toolsList,
+    toolsListError: state.toolsListError,
   };
 }

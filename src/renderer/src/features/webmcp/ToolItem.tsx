@@ -6,12 +6,13 @@
 import type {UiSchema} from '@rjsf/utils';
 import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
 import {formatDuration} from '../../ui/format.js';
-import {isSchemaObject, SchemaForm} from '../../ui/SchemaForm.js';
+import {objectSchema} from '../../ui/argumentsDraft.js';
+import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
 import {memo} from 'react';
-import type {ToolActions, ToolActivity, ToolDraft} from './useWebMcpModel.js';
+import type {ToolActions} from './useWebMcpModel.js';
+import type {ToolActivity, ToolDraft} from './webmcpModel.js';
 import {
   annotationChips,
-  formSchema,
   invokerLabel,
   outputView,
   preview,
@@ -30,7 +31,7 @@ function domId(tool: WebMcpToolView): string {
   return `wm-${tool.pageId}-${tool.frameId.replace(/[^\w-]/g, '_')}-${name}`;
 }
 
-export function StatusBadge(props: {invocation: WebMcpInvocation | undefined}): React.JSX.Element {
+function StatusBadge(props: {invocation: WebMcpInvocation | undefined}): React.JSX.Element {
   const {invocation} = props;
   return (
     <span className="webmcp-status">
@@ -115,13 +116,34 @@ export interface ToolItemProps {
   actions: ToolActions;
 }
 
+const WEBMCP_INPUT: ArgumentsEditorText = {
+  modes: 'Edit input as',
+  jsonMode: 'Raw JSON',
+  jsonField: 'Input (JSON object)',
+  notObject: 'The input must be a JSON object, e.g. {"text": "hello"}.',
+  rows: 6,
+};
+
 function ToolDetails(props: ToolItemProps): React.JSX.Element {
-  const {tool, draft, latest, activity, actions} = props;
-  const schema = formSchema(tool);
-  const id = domId(tool);
-  const hasFields = isSchemaObject(schema.properties) && Object.keys(schema.properties).length > 0;
+  const {tool, latest} = props;
   return (
-    <div className="webmcp-tool__details" id={`${id}-details`}>
+    <div className="webmcp-tool__details" id={`${domId(tool)}-details`}>
+      <ToolFacts {...props} />
+      <ToolInput {...props} />
+      {latest ? (
+        <section className="webmcp-last" aria-label={`Last result of ${tool.name}`}>
+          <InvocationResult invocation={latest} />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+/** The full description, where the tool lives, its form in the page, and its schema as text. */
+function ToolFacts(props: ToolItemProps): React.JSX.Element {
+  const {tool, activity, actions} = props;
+  return (
+    <>
       <pre className="webmcp-text" tabIndex={0} aria-label="Description">
         {revealInvisible(tool.description)}
       </pre>
@@ -156,72 +178,35 @@ function ToolDetails(props: ToolItemProps): React.JSX.Element {
           {revealInvisible(JSON.stringify(tool.inputSchema ?? {}, null, 2))}
         </pre>
       </details>
-      <div className="webmcp-input">
-        <div className="webmcp-input__modes" role="radiogroup" aria-label="Edit input as">
-          <label>
-            <input
-              type="radio"
-              name={`${id}-mode`}
-              checked={draft.mode === 'form'}
-              onChange={() => actions.setMode(tool, 'form')}
-            />{' '}
-            Form
-          </label>
-          <label>
-            <input
-              type="radio"
-              name={`${id}-mode`}
-              checked={draft.mode === 'json'}
-              onChange={() => actions.setMode(tool, 'json')}
-            />{' '}
-            Raw JSON
-          </label>
+    </>
+  );
+}
+
+/** The input editor, and why the last Execute was not sent. */
+function ToolInput(props: ToolItemProps): React.JSX.Element {
+  const {tool, draft, actions} = props;
+  return (
+    <div className="webmcp-input">
+      <ArgumentsEditor
+        idPrefix={domId(tool)}
+        text={WEBMCP_INPUT}
+        draft={draft}
+        onEdit={action => actions.edit(tool, action)}
+        schema={objectSchema(tool.inputSchema)}
+        uiSchema={FORM_UI}
+        onSubmit={() => actions.execute(tool)}
+        formClass="webmcp-form"
+        noFields={<p className="muted">This tool takes no input.</p>}
+      />
+      {draft.validation.length > 0 ? (
+        <div className="notice notice--error" role="alert">
+          <p className="webmcp-result__label">Not sent: the input does not match the schema.</p>
+          <ul>
+            {draft.validation.map((message, index) => (
+              <li key={index}>{revealInvisible(message)}</li>
+            ))}
+          </ul>
         </div>
-        {draft.mode === 'form' ? (
-          hasFields && isSchemaObject(schema) ? (
-            <div className="run-form webmcp-form">
-              <SchemaForm
-                key={draft.formSerial}
-                schema={schema}
-                uiSchema={FORM_UI}
-                formData={draft.formData}
-                idPrefix={id}
-                onChange={values => actions.setFormData(tool, values)}
-                onSubmit={() => actions.execute(tool)}
-              />
-            </div>
-          ) : (
-            <p className="muted">This tool takes no input.</p>
-          )
-        ) : (
-          <div className="webmcp-json">
-            <label htmlFor={`${id}-json`}>Input (JSON object)</label>
-            <textarea
-              id={`${id}-json`}
-              rows={6}
-              spellCheck={false}
-              value={draft.jsonText}
-              aria-invalid={draft.jsonError !== undefined}
-              onChange={event => actions.setJsonText(tool, event.target.value)}
-            />
-            {draft.jsonError ? <p className="notice notice--error">{draft.jsonError}</p> : null}
-          </div>
-        )}
-        {draft.validation.length > 0 ? (
-          <div className="notice notice--error" role="alert">
-            <p className="webmcp-result__label">Not sent: the input does not match the schema.</p>
-            <ul>
-              {draft.validation.map((message, index) => (
-                <li key={index}>{revealInvisible(message)}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-      </div>
-      {latest ? (
-        <section className="webmcp-last" aria-label={`Last result of ${tool.name}`}>
-          <InvocationResult invocation={latest} />
-        </section>
       ) : null}
     </div>
   );

@@ -8,13 +8,13 @@ import type {WebMcpDoctorReport, WebMcpInvocation} from '../../../../shared/prot
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 import {InvocationResult, ToolItem} from './ToolItem.js';
-import {useWebMcpModel, type PendingConfirmation, type WebMcpModel} from './useWebMcpModel.js';
+import {useWebMcpModel, type WebMcpModel} from './useWebMcpModel.js';
+import type {PendingConfirmation} from './webmcpModel.js';
 import {
   invokerLabel,
   revealInvisible,
   statusLabel,
   statusTone,
-  toolKey,
   type PageGroup,
 } from './webmcpView.js';
 import './webmcp.css';
@@ -127,7 +127,7 @@ function PageSection(props: {model: WebMcpModel; group: PageGroup}): React.JSX.E
                 <ToolItem
                   key={tool.name}
                   tool={tool}
-                  open={model.expanded.has(toolKey(tool))}
+                  open={model.isOpen(tool)}
                   latest={model.latest(tool)}
                   running={model.running(tool)}
                   activity={model.activity(tool)}

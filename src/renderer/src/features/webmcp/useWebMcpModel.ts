@@ -1,81 +1,34 @@
 /**
- * View model of the WebMCP panel: the pages' own tools grouped by page and frame, a draft input
- * per tool (schema form or raw JSON), execute (validated first, confirmed for tools that may
- * change things) and cancel, the form highlight, the doctor, and the history of invocations by
- * anyone (this app, MCP clients, the page).
+ * The WebMCP panel's hook: reads the store, keeps the view model (webmcpModel.ts) in a reducer and
+ * sends the commands (execute, cancel, form highlight, doctor). Tool rows get actions that keep
+ * their identity across renders, so a row re-renders only when its own tool changes.
  */
-import {useLayoutEffect, useMemo, useRef, useState} from 'react';
+import {useLayoutEffect, useMemo, useReducer, useRef, type Dispatch} from 'react';
+import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
+import {type Request, useInspector, useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import type {DraftAction} from '../../ui/argumentsDraft.js';
 import {
-  webmcpDoctorReportSchema,
-  webmcpExecuteReplySchema,
-  type WebMcpDoctorReport,
-  type WebMcpInvocation,
-  type WebMcpToolView,
-} from '../../../../shared/protocol.js';
-import {useCommand, useInspector, useSnapshot} from '../../app/InspectorContext.js';
-import {validate} from '../../ui/schemaValidator.js';
-import {
-  cleanInput,
-  formSchema,
-  groupTools,
-  indexInvocations,
-  needsConfirmation,
-  toolKey,
-  type PageGroup,
-} from './webmcpView.js';
+  activityOf,
+  draftOf,
+  historyOf,
+  INITIAL_WEBMCP,
+  planExecution,
+  reduceWebMcp,
+  unavailableReason,
+  webmcpCategoryOn,
+  type DoctorState,
+  type PendingConfirmation,
+  type ToolActivity,
+  type ToolDraft,
+  type WebMcpAction,
+  type WebMcpState,
+} from './webmcpModel.js';
+import {groupTools, indexInvocations, toolKey, toolTarget, type PageGroup} from './webmcpView.js';
 
-export type InputMode = 'form' | 'json';
-
-export interface ToolDraft {
-  mode: InputMode;
-  formData: Record<string, unknown>;
-  jsonText: string;
-  /** Why the JSON text is not a usable input. */
-  jsonError: string | undefined;
-  /** Schema validation messages from the last Execute. */
-  validation: string[];
-  /** Bumped to rebuild the form (after editing the JSON). */
-  formSerial: number;
-}
-
-export interface ToolActivity {
-  /** An Execute is on its way to the engine. */
-  sending: boolean;
-  /** The engine refused to start it (reply error). */
-  error: string | undefined;
-  /** Result of the last "Show form". */
-  highlight: string | undefined;
-}
-
-export interface DoctorState {
-  pageId: number | undefined;
-  running: boolean;
-  report: WebMcpDoctorReport | undefined;
-  error: string | undefined;
-}
-
-export interface PendingConfirmation {
-  tool: WebMcpToolView;
-  input: Record<string, unknown>;
-}
-
-const EMPTY_DRAFT: ToolDraft = {
-  mode: 'form',
-  formData: {},
-  jsonText: '{}',
-  jsonError: undefined,
-  validation: [],
-  formSerial: 0,
-};
-
-const IDLE: ToolActivity = {sending: false, error: undefined, highlight: undefined};
-
-/** Stable across renders (they read the latest state), so tool rows can skip re-rendering. */
+/** What a tool row can do; stable across renders (they act on the latest state). */
 export interface ToolActions {
   toggle: (tool: WebMcpToolView) => void;
-  setFormData: (tool: WebMcpToolView, data: Record<string, unknown>) => void;
-  setJsonText: (tool: WebMcpToolView, text: string) => void;
-  setMode: (tool: WebMcpToolView, mode: InputMode) => void;
+  edit: (tool: WebMcpToolView, action: DraftAction) => void;
   execute: (tool: WebMcpToolView) => void;
   cancel: (tool: WebMcpToolView) => void;
   highlightForm: (tool: WebMcpToolView) => void;
@@ -93,19 +46,12 @@ export interface WebMcpModel {
   categoryOn: boolean;
   openToolsPanel: () => void;
   unavailableReason: string | undefined;
-  expanded: ReadonlySet<string>;
-  toggle: (tool: WebMcpToolView) => void;
+  isOpen: (tool: WebMcpToolView) => boolean;
   draft: (tool: WebMcpToolView) => ToolDraft;
-  setFormData: (tool: WebMcpToolView, data: Record<string, unknown>) => void;
-  setJsonText: (tool: WebMcpToolView, text: string) => void;
-  setMode: (tool: WebMcpToolView, mode: InputMode) => void;
   activity: (tool: WebMcpToolView) => ToolActivity;
   latest: (tool: WebMcpToolView) => WebMcpInvocation | undefined;
   running: (tool: WebMcpToolView) => WebMcpInvocation | undefined;
-  execute: (tool: WebMcpToolView) => void;
-  cancel: (tool: WebMcpToolView) => void;
   cancelInvocation: (invocationId: string) => void;
-  highlightForm: (tool: WebMcpToolView) => void;
   confirmation: PendingConfirmation | undefined;
   confirm: () => void;
   dismissConfirmation: () => void;
@@ -116,12 +62,8 @@ export interface WebMcpModel {
   clearHistory: () => void;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function useWebMcpModel(): WebMcpModel {
-  const send = useCommand();
+  const request = useRequest();
   const {ui} = useInspector();
   const ready = useSnapshot(snapshot => snapshot.ready);
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
@@ -130,188 +72,19 @@ export function useWebMcpModel(): WebMcpModel {
   const invocations = useSnapshot(snapshot => snapshot.webmcpInvocations);
   const categories = useSnapshot(snapshot => snapshot.tools.categories);
   const webmcpStatus = useSnapshot(snapshot => snapshot.browser?.webmcp);
+  const [state, dispatch] = useReducer(reduceWebMcp, INITIAL_WEBMCP);
 
-  const [filter, setFilter] = useState('');
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const [drafts, setDrafts] = useState<Readonly<Record<string, ToolDraft>>>({});
-  const [activities, setActivities] = useState<Readonly<Record<string, ToolActivity>>>({});
-  const [confirmation, setConfirmation] = useState<PendingConfirmation | undefined>();
-  const [doctor, setDoctor] = useState<DoctorState>({
-    pageId: undefined,
-    running: false,
-    report: undefined,
-    error: undefined,
-  });
-  const [historyFrom, setHistoryFrom] = useState(0);
-
-  const groups = useMemo(() => groupTools(pages, tools, filter), [pages, tools, filter]);
+  const groups = useMemo(
+    () => groupTools(pages, tools, state.filter),
+    [pages, tools, state.filter],
+  );
   const index = useMemo(() => indexInvocations(invocations), [invocations]);
   const history = useMemo(
-    () =>
-      invocations
-        .filter(
-          invocation => invocation.startedAt >= historyFrom || invocation.status === 'running',
-        )
-        .reverse(),
-    [invocations, historyFrom],
+    () => historyOf(invocations, state.historyFrom),
+    [invocations, state.historyFrom],
   );
-
-  const draft = (tool: WebMcpToolView): ToolDraft => drafts[toolKey(tool)] ?? EMPTY_DRAFT;
-  const updateDraft = (tool: WebMcpToolView, patch: Partial<ToolDraft>): void => {
-    const key = toolKey(tool);
-    setDrafts(current => ({...current, [key]: {...(current[key] ?? EMPTY_DRAFT), ...patch}}));
-  };
-  const updateActivity = (tool: WebMcpToolView, patch: Partial<ToolActivity>): void => {
-    const key = toolKey(tool);
-    setActivities(current => ({...current, [key]: {...(current[key] ?? IDLE), ...patch}}));
-  };
-  const expand = (tool: WebMcpToolView): void => {
-    setExpanded(current => new Set(current).add(toolKey(tool)));
-  };
-
-  const start = (tool: WebMcpToolView, input: Record<string, unknown>): void => {
-    updateActivity(tool, {sending: true, error: undefined});
-    void send({
-      type: 'webmcpExecute',
-      pageId: tool.pageId,
-      frameId: tool.frameId,
-      toolName: tool.name,
-      input: JSON.stringify(input),
-    }).then(reply => {
-      if (!reply.ok) {
-        updateActivity(tool, {sending: false, error: reply.error});
-        return;
-      }
-      const parsed = webmcpExecuteReplySchema.safeParse(reply.value);
-      updateActivity(tool, {
-        sending: false,
-        error: parsed.success
-          ? undefined
-          : 'The server answered in a shape this UI does not understand.',
-      });
-    });
-  };
-
-  const execute = (tool: WebMcpToolView): void => {
-    const current = draft(tool);
-    let input: Record<string, unknown>;
-    if (current.mode === 'json') {
-      if (current.jsonError !== undefined) {
-        expand(tool);
-        updateDraft(tool, {validation: [current.jsonError]});
-        return;
-      }
-      try {
-        const parsed: unknown = JSON.parse(current.jsonText);
-        input = isRecord(parsed) ? parsed : {};
-      } catch {
-        input = {};
-      }
-    } else {
-      input = cleanInput(current.formData);
-    }
-    const errors = validate(formSchema(tool), input).map(error => error.stack);
-    updateDraft(tool, {validation: errors});
-    if (errors.length > 0) {
-      expand(tool);
-      return;
-    }
-    if (needsConfirmation(tool)) {
-      setConfirmation({tool, input});
-      return;
-    }
-    start(tool, input);
-  };
-
-  const cancelInvocation = (invocationId: string): void => {
-    void send({type: 'webmcpCancel', invocationId});
-  };
-
-  const toggle = (tool: WebMcpToolView): void => {
-    const key = toolKey(tool);
-    setExpanded(current => {
-      const next = new Set(current);
-      if (!next.delete(key)) {
-        next.add(key);
-      }
-      return next;
-    });
-  };
-  const setFormData = (tool: WebMcpToolView, data: Record<string, unknown>): void => {
-    updateDraft(tool, {formData: data, jsonText: JSON.stringify(cleanInput(data), null, 2)});
-  };
-  const setJsonText = (tool: WebMcpToolView, text: string): void => {
-    let jsonError: string | undefined;
-    let formData = draft(tool).formData;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (isRecord(parsed)) {
-        formData = parsed;
-      } else {
-        jsonError = 'The input must be a JSON object, e.g. {"text": "hello"}.';
-      }
-    } catch (error) {
-      jsonError = `Not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    updateDraft(tool, {jsonText: text, jsonError, formData});
-  };
-  const setMode = (tool: WebMcpToolView, mode: InputMode): void => {
-    const current = draft(tool);
-    updateDraft(tool, {
-      mode,
-      validation: [],
-      ...(mode === 'form' ? {formSerial: current.formSerial + 1} : {}),
-    });
-  };
-  const cancel = (tool: WebMcpToolView): void => {
-    for (const invocation of index.running.get(toolKey(tool)) ?? []) {
-      cancelInvocation(invocation.invocationId);
-    }
-  };
-  const highlightForm = (tool: WebMcpToolView): void => {
-    updateActivity(tool, {highlight: undefined});
-    void send({
-      type: 'webmcpHighlightForm',
-      pageId: tool.pageId,
-      frameId: tool.frameId,
-      toolName: tool.name,
-    }).then(reply => {
-      updateActivity(tool, {
-        highlight: reply.ok ? 'The form is outlined in the page for 3 s.' : reply.error,
-      });
-    });
-  };
-
-  // The row callbacks must not change identity; they call the latest closures through a ref.
-  const currentActions: ToolActions = {
-    toggle,
-    setFormData,
-    setJsonText,
-    setMode,
-    execute,
-    cancel,
-    highlightForm,
-  };
-  const latestActions = useRef(currentActions);
-  useLayoutEffect(() => {
-    latestActions.current = currentActions;
-  });
-  const actions = useMemo<ToolActions>(
-    () => ({
-      toggle: tool => latestActions.current.toggle(tool),
-      setFormData: (tool, data) => latestActions.current.setFormData(tool, data),
-      setJsonText: (tool, text) => latestActions.current.setJsonText(tool, text),
-      setMode: (tool, mode) => latestActions.current.setMode(tool, mode),
-      execute: tool => latestActions.current.execute(tool),
-      cancel: tool => latestActions.current.cancel(tool),
-      highlightForm: tool => latestActions.current.highlightForm(tool),
-    }),
-    [],
-  );
-
-  const categoryOn = categories.some(
-    category => category.id === 'experimentalWebmcp' && category.enabled,
-  );
+  const commands = webmcpCommands(request, dispatch);
+  const actions = useToolActions(state, index.running, commands, dispatch);
 
   return {
     actions,
@@ -319,53 +92,111 @@ export function useWebMcpModel(): WebMcpModel {
     connected,
     groups,
     totalTools: tools.length,
-    filter,
-    setFilter,
-    categoryOn,
+    filter: state.filter,
+    setFilter: filter => dispatch({type: 'filter', filter}),
+    categoryOn: webmcpCategoryOn(categories),
     openToolsPanel: () => ui.openPanel('tools'),
-    unavailableReason:
-      webmcpStatus?.available === false ? (webmcpStatus.reason ?? 'unknown reason') : undefined,
-    expanded,
-    toggle,
-    draft,
-    setFormData,
-    setJsonText,
-    setMode,
-    activity: tool => activities[toolKey(tool)] ?? IDLE,
+    unavailableReason: unavailableReason(webmcpStatus),
+    isOpen: tool => state.expanded.has(toolKey(tool)),
+    draft: tool => draftOf(state, toolKey(tool)),
+    activity: tool => activityOf(state, toolKey(tool)),
     latest: tool => index.latest.get(toolKey(tool)),
     running: tool => index.running.get(toolKey(tool))?.at(-1),
-    execute,
-    cancel,
-    cancelInvocation,
-    highlightForm,
-    confirmation,
+    cancelInvocation: commands.cancel,
+    confirmation: state.confirmation,
     confirm: () => {
-      if (confirmation) {
-        setConfirmation(undefined);
-        start(confirmation.tool, confirmation.input);
+      if (state.confirmation) {
+        dispatch({type: 'confirm', pending: undefined});
+        commands.start(state.confirmation.tool, state.confirmation.input);
       }
     },
-    dismissConfirmation: () => setConfirmation(undefined),
-    doctor,
-    runDoctor: pageId => {
-      setDoctor({pageId, running: true, report: undefined, error: undefined});
-      void send({type: 'webmcpDoctor', ...(pageId === undefined ? {} : {pageId})}).then(reply => {
-        if (!reply.ok) {
-          setDoctor({pageId, running: false, report: undefined, error: reply.error});
-          return;
-        }
-        const parsed = webmcpDoctorReportSchema.safeParse(reply.value);
-        setDoctor({
-          pageId,
-          running: false,
-          report: parsed.success ? parsed.data : undefined,
-          error: parsed.success
-            ? undefined
-            : 'The server answered in a shape this UI does not understand.',
-        });
-      });
-    },
+    dismissConfirmation: () => dispatch({type: 'confirm', pending: undefined}),
+    doctor: state.doctor,
+    runDoctor: commands.doctor,
     history,
-    clearHistory: () => setHistoryFrom(Date.now() + 1),
+    clearHistory: () => dispatch({type: 'historyCleared', at: Date.now() + 1}),
   };
+}
+
+interface WebMcpCommands {
+  start: (tool: WebMcpToolView, input: Record<string, unknown>) => void;
+  cancel: (invocationId: string) => void;
+  highlightForm: (tool: WebMcpToolView) => void;
+  doctor: (pageId: number | undefined) => void;
+}
+
+/** The commands the panel sends, each reporting back to the view model. */
+function webmcpCommands(request: Request, dispatch: Dispatch<WebMcpAction>): WebMcpCommands {
+  return {
+    start: (tool, input) => {
+      const key = toolKey(tool);
+      dispatch({type: 'sending', key});
+      void request({type: 'webmcpExecute', ...toolTarget(tool), input: JSON.stringify(input)}).then(
+        result => dispatch({type: 'sent', key, error: result.ok ? undefined : result.error}),
+      );
+    },
+    cancel: invocationId => {
+      void request({type: 'webmcpCancel', invocationId});
+    },
+    highlightForm: tool => {
+      const key = toolKey(tool);
+      dispatch({type: 'highlighting', key});
+      void request({type: 'webmcpHighlightForm', ...toolTarget(tool)}).then(result =>
+        dispatch({
+          type: 'highlighted',
+          key,
+          text: result.ok ? 'The form is outlined in the page for 3 s.' : result.error,
+        }),
+      );
+    },
+    doctor: pageId => {
+      dispatch({type: 'doctorStarted', pageId});
+      void request({type: 'webmcpDoctor', ...(pageId === undefined ? {} : {pageId})}).then(result =>
+        dispatch({type: 'doctorAnswered', pageId, result}),
+      );
+    },
+  };
+}
+
+/** Row actions with a stable identity: they call the latest closures through a ref. */
+function useToolActions(
+  state: WebMcpState,
+  running: ReadonlyMap<string, WebMcpInvocation[]>,
+  commands: WebMcpCommands,
+  dispatch: Dispatch<WebMcpAction>,
+): ToolActions {
+  const current: ToolActions = {
+    toggle: tool => dispatch({type: 'toggle', key: toolKey(tool)}),
+    edit: (tool, action) => dispatch({type: 'edit', key: toolKey(tool), action}),
+    execute: tool => {
+      const key = toolKey(tool);
+      const plan = planExecution(tool, draftOf(state, key));
+      dispatch({type: 'checked', key, errors: plan.kind === 'invalid' ? plan.errors : []});
+      if (plan.kind === 'confirm') {
+        dispatch({type: 'confirm', pending: {tool, input: plan.input}});
+      } else if (plan.kind === 'start') {
+        commands.start(tool, plan.input);
+      }
+    },
+    cancel: tool => {
+      for (const invocation of running.get(toolKey(tool)) ?? []) {
+        commands.cancel(invocation.invocationId);
+      }
+    },
+    highlightForm: commands.highlightForm,
+  };
+  const latest = useRef(current);
+  useLayoutEffect(() => {
+    latest.current = current;
+  });
+  return useMemo<ToolActions>(
+    () => ({
+      toggle: tool => latest.current.toggle(tool),
+      edit: (tool, action) => latest.current.edit(tool, action),
+      execute: tool => latest.current.execute(tool),
+      cancel: tool => latest.current.cancel(tool),
+      highlightForm: tool => latest.current.highlightForm(tool),
+    }),
+    [],
+  );
 }

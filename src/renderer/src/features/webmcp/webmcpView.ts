@@ -16,7 +16,16 @@ export function toolKey(tool: Pick<WebMcpToolView, 'pageId' | 'frameId' | 'name'
   return `${tool.pageId}|${tool.frameId}|${tool.name}`;
 }
 
-export function invocationToolKey(invocation: WebMcpInvocation): string {
+/** The tool as the WebMCP commands name it. */
+export function toolTarget(tool: WebMcpToolView): {
+  pageId: number;
+  frameId: string;
+  toolName: string;
+} {
+  return {pageId: tool.pageId, frameId: tool.frameId, toolName: tool.name};
+}
+
+function invocationToolKey(invocation: WebMcpInvocation): string {
   return `${invocation.pageId}|${invocation.frameId}|${invocation.toolName}`;
 }
 
@@ -279,23 +288,4 @@ export function indexInvocations(invocations: readonly WebMcpInvocation[]): {
     }
   }
   return {latest, running};
-}
-
-/** Drops empty optional values the form leaves behind. */
-export function cleanInput(input: Record<string, unknown>): Record<string, unknown> {
-  const clean: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (value !== undefined && value !== '') {
-      clean[key] = value;
-    }
-  }
-  return clean;
-}
-
-/** The schema the form is built from: an object schema even when the tool declared none. */
-export function formSchema(tool: WebMcpToolView): Record<string, unknown> {
-  const schema = tool.inputSchema ?? {};
-  const copy: Record<string, unknown> = {...schema};
-  delete copy.$schema;
-  return {type: 'object', ...copy};
 }

@@ -1,0 +1,63 @@
+/**
+ * What each inspector command answers: one zod schema per command. The engine's handlers are typed
+ * from these (a handler must return its command's reply), and a UI checks every reply against the
+ * schema of the command it sent, so the two cannot drift apart unnoticed.
+ */
+import {z} from 'zod';
+import {
+  categoryStateSchema,
+  conditionStateSchema,
+  inspectorStateSchema,
+  toolResultSchema,
+  webmcpDoctorReportSchema,
+  webmcpInvocationSchema,
+  webmcpToolSchema,
+  type InspectorCommand,
+  type InspectorCommandType,
+} from './protocol.js';
+
+/** One tool as an MCP client receives it in tools/list: shown as is; only its name is read. */
+const listedToolSchema = z.object({name: z.string()}).loose();
+
+const replySchemaTable = {
+  getState: inspectorStateSchema,
+  setCategoryEnabled: z.array(categoryStateSchema),
+  setConditionEnabled: z.array(conditionStateSchema),
+  /** Exactly the tools/list result an MCP client receives now. */
+  getToolsList: z.object({tools: z.array(listedToolSchema)}),
+  /** The tool's result as the log shows it, and whether the tool reported an error. */
+  runTool: toolResultSchema.extend({isError: z.boolean()}),
+  getToken: z.object({token: z.string()}),
+  /** The page the live view watches now (null: no page to watch yet). */
+  startLiveView: z.object({pageId: z.number().nullable()}),
+  stopLiveView: z.null(),
+  webmcpListTools: z.array(webmcpToolSchema),
+  /** The invocation started; its progress arrives as webmcpInvocation events. */
+  webmcpExecute: z.object({invocationId: z.string()}),
+  /** The invocation as it is after the cancel was sent. */
+  webmcpCancel: webmcpInvocationSchema,
+  /** Where the form is outlined, in CSS pixels of its frame. */
+  webmcpHighlightForm: z.object({
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+  }),
+  webmcpDoctor: webmcpDoctorReportSchema,
+};
+
+/** The reply value of each command type. */
+export type ReplyMap = {
+  [K in keyof typeof replySchemaTable]: z.infer<(typeof replySchemaTable)[K]>;
+};
+
+/** The reply schema of each command type (typed so that `commandReplySchemas[type]` keeps `type`). */
+export const commandReplySchemas: {[K in InspectorCommandType]: z.ZodType<ReplyMap[K]>} =
+  replySchemaTable;
+
+/** The command of one type. */
+export type CommandOf<K extends InspectorCommandType> = Extract<InspectorCommand, {type: K}>;
+
+/** What a command of type K answers across the boundary: its reply, or an error for the user. */
+export type CommandResult<K extends InspectorCommandType = InspectorCommandType> =
+  {ok: true; value: ReplyMap[K]} | {ok: false; error: string};

@@ -1,0 +1,89 @@
+/**
+ * The inspector commands against a real engine and Chromium: every command type answers with a
+ * value its reply schema (src/shared/replies.ts) accepts — the schema a UI checks it with — and
+ * a failing handler answers with its message instead of throwing.
+ */
+import {describe, expect, it} from 'vitest';
+import type {InspectorCommand, InspectorCommandType} from '../../../src/shared/protocol.js';
+import {commandReplySchemas} from '../../../src/shared/replies.js';
+import {useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+
+const fx = useEngineWithFixtures({
+  flags: ['--categoryExperimentalWebmcp'],
+  clientName: 'commands-test',
+});
+
+const answered = new Set<InspectorCommandType>();
+
+/** Runs a command and checks its reply against the schema of its type; returns the value. */
+async function accepted(command: InspectorCommand): Promise<unknown> {
+  const reply = await fx.engine.engine.handleCommand(command);
+  if (!reply.ok) {
+    throw new Error(`${command.type} failed: ${reply.error}`);
+  }
+  const parsed = commandReplySchemas[command.type].safeParse(reply.value);
+  expect(parsed.error?.issues ?? [], command.type).toEqual([]);
+  answered.add(command.type);
+  return reply.value;
+}
+
+describe('inspector commands', () => {
+  it('answer every command type in the shape of its reply schema', async () => {
+    await accepted({type: 'getState'});
+    await accepted({type: 'setCategoryEnabled', category: 'network', enabled: false});
+    await accepted({type: 'setCategoryEnabled', category: 'network', enabled: true});
+    await accepted({type: 'setConditionEnabled', condition: 'experimentalVision', enabled: false});
+    await accepted({type: 'getToolsList'});
+    await accepted({type: 'getToken'});
+    await accepted({type: 'runTool', tool: 'list_pages', args: {}});
+    const imperative = await fx.openPage('/webmcp/imperative.html');
+    const declarative = await fx.openPage('/webmcp/declarative.html');
+    await accepted({type: 'startLiveView', pageId: imperative});
+    await accepted({type: 'stopLiveView'});
+    await accepted({type: 'webmcpListTools'});
+    await waitFor(
+      () =>
+        fx.engine.engine.webmcp
+          .tools()
+          .some(tool => tool.pageId === imperative && tool.name === 'slow'),
+      10_000,
+      'the slow tool',
+    );
+    const page = fx.engine.engine.session.pages.byId(imperative);
+    const started = await accepted({
+      type: 'webmcpExecute',
+      pageId: imperative,
+      frameId: page.mainFrameId,
+      toolName: 'slow',
+      input: '{}',
+    });
+    const invocationId = commandReplySchemas.webmcpExecute.parse(started).invocationId;
+    await accepted({type: 'webmcpCancel', invocationId});
+    await accepted({type: 'webmcpListTools', pageId: declarative});
+    const form = fx.engine.engine.session.pages.byId(declarative);
+    await accepted({
+      type: 'webmcpHighlightForm',
+      pageId: declarative,
+      frameId: form.mainFrameId,
+      toolName: 'reserve_table',
+    });
+    await accepted({type: 'webmcpDoctor', pageId: imperative});
+    expect([...answered].sort()).toEqual(Object.keys(commandReplySchemas).sort());
+  });
+
+  it('answer a failing command with its error, not a throw', async () => {
+    const reply = await fx.engine.engine.handleCommand({
+      type: 'webmcpExecute',
+      pageId: 1,
+      frameId: 'x',
+      toolName: 'echo',
+      input: '[1]',
+    });
+    expect(reply).toEqual({
+      ok: false,
+      error: 'The input must be a JSON object, e.g. {"query": "…"}.',
+    });
+    const slim = await fx.engine.engine.handleCommand({type: 'webmcpCancel', invocationId: 'nope'});
+    expect(slim.ok).toBe(false);
+  });
+});

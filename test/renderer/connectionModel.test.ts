@@ -1,0 +1,53 @@
+/** The Connection panel's view model (features/connection/connectionModel.ts). */
+import {describe, expect, it} from 'vitest';
+import {MASKED_TOKEN} from '../../src/renderer/src/features/connection/clientSetup.js';
+import {
+  INITIAL_CONNECTION,
+  reduceConnection,
+  setupWithToken,
+  shownSetups,
+  shownToken,
+} from '../../src/renderer/src/features/connection/connectionModel.js';
+
+const URL = 'http://127.0.0.1:7624/mcp';
+const TOKEN = 'secret-token-0123456789';
+
+describe('Connection view model', () => {
+  it('masks the token in the setups until it is revealed', () => {
+    const fetched = reduceConnection(INITIAL_CONNECTION, {
+      type: 'token',
+      result: {ok: true, value: {token: TOKEN}},
+    });
+    expect(shownToken(fetched)).toBeUndefined();
+    const texts = shownSetups(URL, fetched).map(setup => setup.text);
+    expect(texts.every(text => text.includes(MASKED_TOKEN) && !text.includes(TOKEN))).toBe(true);
+    const revealed = reduceConnection(fetched, {type: 'reveal', revealed: true});
+    expect(shownToken(revealed)).toBe(TOKEN);
+    expect(shownSetups(URL, revealed).every(setup => setup.text.includes(TOKEN))).toBe(true);
+    expect(
+      shownToken(reduceConnection(revealed, {type: 'reveal', revealed: false})),
+    ).toBeUndefined();
+  });
+
+  it('has no setups before the MCP URL is known', () => {
+    expect(shownSetups(undefined, INITIAL_CONNECTION)).toEqual([]);
+  });
+
+  it('copies a setup with the real token', () => {
+    expect(setupWithToken(URL, TOKEN, 'claude-code')).toContain(`Bearer ${TOKEN}`);
+    expect(setupWithToken(URL, TOKEN, 'no-such-client')).toBe('');
+  });
+
+  it('keeps why the token could not be fetched, and forgets it once fetched', () => {
+    const failed = reduceConnection(INITIAL_CONNECTION, {
+      type: 'token',
+      result: {ok: false, error: 'Not connected.'},
+    });
+    expect(failed).toMatchObject({token: undefined, tokenError: 'Not connected.'});
+    const fetched = reduceConnection(failed, {
+      type: 'token',
+      result: {ok: true, value: {token: TOKEN}},
+    });
+    expect(fetched).toMatchObject({token: TOKEN, tokenError: undefined});
+  });
+});

@@ -1,0 +1,29 @@
+/** The Telemetry panel's view model (features/telemetry/telemetryModel.ts). */
+import {describe, expect, it} from 'vitest';
+import {
+  FIELD_HELP,
+  shownRecords,
+  TELEMETRY_SHOWN,
+} from '../../src/renderer/src/features/telemetry/telemetryModel.js';
+import {TELEMETRY_FIELD_HELP} from '../../src/shared/telemetry.js';
+import {record} from './fixtures.js';
+
+describe('Telemetry view model', () => {
+  it('shows the newest records first, at most a bounded number', () => {
+    const entries = Array.from({length: TELEMETRY_SHOWN + 5}, (_, index) => ({
+      seq: index + 1,
+      time: index,
+      record: record(`tool_${index}`),
+    }));
+    const shown = shownRecords(entries);
+    expect(shown).toHaveLength(TELEMETRY_SHOWN);
+    expect(shown[0]?.seq).toBe(TELEMETRY_SHOWN + 5);
+    expect(shown.at(-1)?.seq).toBe(6);
+    expect(shownRecords(entries.slice(0, 2)).map(entry => entry.seq)).toEqual([2, 1]);
+  });
+
+  it('explains every field of a record', () => {
+    expect(FIELD_HELP.map(item => item.field)).toEqual(Object.keys(TELEMETRY_FIELD_HELP));
+    expect(FIELD_HELP.every(item => item.help.length > 0)).toBe(true);
+  });
+});
