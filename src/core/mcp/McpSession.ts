@@ -126,6 +126,8 @@ export class McpSession {
         files: new FileAccess(deps.workspaceRoots, roots, deps.files),
         signal: extra.signal,
         browserView: this.browserView,
+        progressToken: request.params._meta?.progressToken,
+        sendNotification: extra.sendNotification,
       });
     });
     // Clients may set a log level; the server logs to stderr only, so there is nothing to change.

@@ -21,6 +21,7 @@ import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import {acquireCallLocks} from './callLocks.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
+import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse} from './render.js';
 
 /** After a cancel, the lock is held at most this long for the handler to wind down. */
@@ -32,6 +33,9 @@ export interface CallOrigin {
   signal?: AbortSignal | undefined;
   /** What this client last saw of the browser (one per MCP session), for the reconnect note. */
   browserView: BrowserView;
+  /** Set when the request asked for progress (`_meta.progressToken`). */
+  progressToken?: ProgressToken | undefined;
+  sendNotification?: SendNotification | undefined;
 }
 
 export interface ToolRunnerDeps {
@@ -62,16 +66,21 @@ export class ToolRunner {
     }
     const {tool, valid} = checked;
     const response = new ResponseBuilder(this.deps.catalog.slim);
+    // Heartbeats cover the whole call: lock waits, the handler, rendering.
+    const progress = new CallProgress(origin.progressToken, origin.sendNotification, name);
+    const stopProgress = progress.start();
     let success = false;
     let outcome: CallStatus;
     let result: CallToolResult;
     try {
-      result = await this.#execute(tool, valid, response, origin);
+      result = await this.#execute(tool, valid, response, origin, progress);
       success = true;
       outcome = result.isError ? 'error' : 'ok';
     } catch (error) {
       outcome = 'error';
       result = errorResult(errorMessage(error));
+    } finally {
+      stopProgress();
     }
     if (origin.signal?.aborted) {
       outcome = 'cancelled';
@@ -115,6 +124,7 @@ export class ToolRunner {
     valid: ValidCall,
     response: ResponseBuilder,
     origin: CallOrigin,
+    progress: CallProgress,
   ): Promise<CallToolResult> {
     const {session, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
@@ -135,7 +145,12 @@ export class ToolRunner {
       signal,
       onPage: page => response.setPage(page),
     });
-    const work = this.#runHandler(tool, valid, response, origin, locks.page, signal);
+    const work = this.#runHandler(tool, valid, response, {
+      origin,
+      page: locks.page,
+      signal,
+      progress,
+    });
     if (await cancelledFirst(work, signal)) {
       // Keep the page locked until the aborted work has actually stopped (bounded), so the next call
       // does not collide with its tail.
@@ -164,11 +179,15 @@ export class ToolRunner {
     tool: Tool,
     valid: ValidCall,
     response: ResponseBuilder,
-    origin: CallOrigin,
-    page: PageState | undefined,
-    signal: AbortSignal,
+    run: {
+      origin: CallOrigin;
+      page: PageState | undefined;
+      signal: AbortSignal;
+      progress: CallProgress;
+    },
   ): Promise<void> {
     const {session, config, catalog, services} = this.deps;
+    const {origin, page, signal, progress} = run;
     try {
       if (page && tool.blockedByDialog) {
         page.throwIfDialogOpen();
@@ -183,6 +202,7 @@ export class ToolRunner {
           signal,
           services,
           pageIdGiven: catalog.pageIdRouting && typeof valid.params.pageId === 'number',
+          reportProgress: status => progress.report(status),
           addPageToolSections: (target, shown) =>
             catalog.addPageToolSections(target, shown, {session, services}),
           resolvePath: value =>

@@ -28,6 +28,11 @@ export interface ToolCall<P> {
   services: EngineServices;
   /** Adds the sections that list the page's own tools (WebMCP, third-party) for their categories. */
   addPageToolSections: (response: ResponseBuilder, page: PageState | undefined) => void;
+  /**
+   * Says what a long call is doing now ("Recording the trace"); clients that asked for progress
+   * get it at once and in every heartbeat after.
+   */
+  reportProgress: (status: string) => void;
 }
 
 export interface PageToolCall<P> extends ToolCall<P> {
