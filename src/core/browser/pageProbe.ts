@@ -90,12 +90,16 @@ const MEDIA_QUERIES = [
   'print',
 ];
 
-/** Installs the probe once per document and returns `counter:fingerprint`. */
+/**
+ * Installs the probe once per document and returns `document:counter:fingerprint`. The document
+ * part is drawn when the probe is installed, so a new document never reads like the one before
+ * (a fresh probe on two quiet documents would otherwise read the same).
+ */
 const READ_PROBE = `(() => {
   const g = globalThis;
   let probe = g.__mbiProbe;
   if (!probe) {
-    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1, undefinedElements: new Set()};
+    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1, undefinedElements: new Set(), doc: Math.random().toString(36).slice(2)};
     const bump = () => { probe.n++; };
     const options = {subtree: true, childList: true, attributes: true, characterData: true};
     const scan = start => {
@@ -159,7 +163,7 @@ const READ_PROBE = `(() => {
     else undefinedElements++;
   }
   mix(rules + '/' + undefinedElements);
-  return probe.n + ':' + (h >>> 0);
+  return probe.doc + ':' + probe.n + ':' + (h >>> 0);
 })()`;
 
 /** The elements whose aria-current or aria-sort the snapshot shows, or null. */
@@ -270,7 +274,11 @@ async function worldFor(
   return executionContextId;
 }
 
-/** Runs an expression in the document's isolated world (recreated once if it went away). */
+/**
+ * Runs an expression in the document's isolated world (recreated once if it went away). Each
+ * attempt, making the world included, is bounded: a frame that is not running yet (held at its
+ * start by a debugger) does not answer Page.createIsolatedWorld.
+ */
 async function evaluateInWorld(
   state: PageState,
   doc: ProbeTarget,
@@ -278,24 +286,8 @@ async function evaluateInWorld(
   returnByValue: boolean,
 ): Promise<{value: unknown; objectId: string | undefined}> {
   for (let attempt = 0; ; attempt++) {
-    // A known world is used without awaiting, so the evaluation is sent in this very turn.
-    const contextId =
-      (attempt === 0 ? knownWorld(doc) : undefined) ??
-      (await worldFor(doc.session, doc.frameId, doc.loaderId, attempt > 0));
     try {
-      const reply = await raceDialog(
-        state,
-        doc.session.send('Runtime.evaluate', {
-          expression,
-          contextId,
-          returnByValue,
-          ...(returnByValue ? {} : {objectGroup: OBJECT_GROUP}),
-        }),
-      );
-      if (reply.exceptionDetails) {
-        throw new Error(reply.exceptionDetails.text);
-      }
-      return {value: reply.result.value, objectId: reply.result.objectId};
+      return await raceDialog(state, evaluateOnce(doc, expression, returnByValue, attempt > 0));
     } catch (error) {
       const gone = error instanceof Error && /context|Cannot find/i.test(error.message);
       if (!gone || attempt > 0) {
@@ -303,6 +295,28 @@ async function evaluateInWorld(
       }
     }
   }
+}
+
+async function evaluateOnce(
+  doc: ProbeTarget,
+  expression: string,
+  returnByValue: boolean,
+  freshWorld: boolean,
+): Promise<{value: unknown; objectId: string | undefined}> {
+  // A known world is used without awaiting, so the evaluation is sent in this very turn.
+  const contextId =
+    (freshWorld ? undefined : knownWorld(doc)) ??
+    (await worldFor(doc.session, doc.frameId, doc.loaderId, freshWorld));
+  const reply = await doc.session.send('Runtime.evaluate', {
+    expression,
+    contextId,
+    returnByValue,
+    ...(returnByValue ? {} : {objectGroup: OBJECT_GROUP}),
+  });
+  if (reply.exceptionDetails) {
+    throw new Error(reply.exceptionDetails.text);
+  }
+  return {value: reply.result.value, objectId: reply.result.objectId};
 }
 
 /** Bounded, and given up as soon as a JavaScript dialog blocks the page (evaluation.ts rules). */
