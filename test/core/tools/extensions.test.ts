@@ -46,21 +46,26 @@ describe('with --categoryExtensions', () => {
     });
     expect(clicks.isError, clicks.text).toBe(false);
     expect(clicks.text).toContain('```json\n1\n```');
+    // The worker says when its script ran on the tab (or why not); the wait ends on that line.
+    const consoleList = await waitFor(
+      async () => {
+        const {text} = await call(fx.client, 'list_console_messages', {
+          pageId,
+          serviceWorkerId: workerId,
+        });
+        return /action (done|failed) 1/.test(text) ? text : undefined;
+      },
+      30_000,
+      "the worker's report on the action",
+    );
+    expect(consoleList).toMatch(/msgid=\d+ \[log\] action clicked 1/);
     // The action ran on the selected page (activeTab + scripting).
-    const marked = await waitFor(async () => {
-      const {text} = await call(fx.client, 'evaluate_script', {
-        pageId,
-        function: '() => document.documentElement.dataset.mbiAction ?? null',
-      });
-      return text.includes('"1"') ? text : undefined;
-    });
-    expect(marked).toContain('"1"');
-
-    const consoleList = await call(fx.client, 'list_console_messages', {
+    expect(consoleList).toContain(`action done 1 on ${fx.server.url('/index.html')}`);
+    const marked = await call(fx.client, 'evaluate_script', {
       pageId,
-      serviceWorkerId: workerId,
+      function: '() => document.documentElement.dataset.mbiAction ?? null',
     });
-    expect(consoleList.text).toMatch(/msgid=\d+ \[log\] action clicked 1/);
+    expect(marked.text).toContain('"1"');
 
     const both = await call(fx.client, 'evaluate_script', {
       pageId,
