@@ -29,6 +29,11 @@ export class ReadWriteLock {
     return [...this.#holders];
   }
 
+  /** How many calls wait for the lock now. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Shared access: any number of shared holders at once, none while an exclusive holder runs. */
   acquireShared(label: string, timeoutMs: number, signal?: AbortSignal): Promise<Release> {
     return this.#acquire(false, label, timeoutMs, signal);
@@ -147,6 +152,10 @@ export class Mutex {
 
   get busyWith(): string[] {
     return this.#lock.busyWith;
+  }
+
+  get waiting(): number {
+    return this.#lock.waiting;
   }
 
   acquire(label: string, timeoutMs: number, signal?: AbortSignal): Promise<Release> {
