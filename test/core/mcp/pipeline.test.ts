@@ -19,6 +19,7 @@ import {
   useEngineWithFixtures,
   waitFor,
 } from '../../helpers/engine.js';
+import {makeOutsideDir} from '../../helpers/outsideDir.js';
 
 const fx = useEngineWithFixtures({
   flags: ['--telemetryLog', path.join(os.tmpdir(), `mbi-telemetry-${process.pid}.jsonl`)],
@@ -191,9 +192,10 @@ describe('step 4: lazy start and reconnect', () => {
 
 describe('step 5: file paths against the allowed roots', () => {
   it("uses the client's roots and --workspace, resolves symlinks, and asks for roots within the call", async () => {
-    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), 'mbi-ws-')));
-    const clientRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), 'mbi-root-')));
-    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), 'mbi-outside-')));
+    // None of them under the temp dir, which is always allowed.
+    const workspace = makeOutsideDir('mbi-ws-');
+    const clientRoot = makeOutsideDir('mbi-root-');
+    const outside = makeOutsideDir('mbi-outside-');
     const withRoots = await startEngine(['--workspace', workspace]);
     try {
       const c = await withRoots.connect('roots-client', {

@@ -4,10 +4,10 @@
  * marks the page it ran on.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {call, ROOT, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {makeOutsideDir} from '../../helpers/outsideDir.js';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/extensions/action-worker');
 
@@ -90,7 +90,8 @@ describe('with --categoryExtensions', () => {
   });
 
   it('refuses a folder outside the allowed roots', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.mbi-ext-outside-'));
+    // Outside the temp dir and outside --workspace (the checkout).
+    const outside = makeOutsideDir('.mbi-ext-outside-', [ROOT]);
     try {
       fs.cpSync(FIXTURE, outside, {recursive: true});
       const refused = await call(fx.client, 'install_extension', {path: outside});
