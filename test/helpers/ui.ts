@@ -300,6 +300,8 @@ export interface InspectorFixtureOptions {
   clientName?: string;
   /** A UI browser to open the inspector in; dispose() then closes only the inspector's tab. */
   browser?: Browser;
+  /** The server's port (default: any free one). */
+  port?: number;
 }
 
 /**
@@ -322,7 +324,10 @@ export async function startInspectorFixture(
     return disposed;
   };
   try {
-    const serve = await startServe({flags: options.flags});
+    const serve = await startServe({
+      flags: options.flags,
+      ...(options.port === undefined ? {} : {port: options.port}),
+    });
     cleanups.push(() => serve.stop());
     const shared = options.browser;
     const browser = shared ?? (await launchUiBrowser());

@@ -257,37 +257,52 @@ describe('after ready', () => {
     expect(fake.permissions.check?.({}, 'notifications')).toBe(false);
   });
 
-  it('applies the navigation policy to new web contents', () => {
+  /** The policy main installs on new web contents: its will-navigate listener and open handler. */
+  function policyOfNewContents(): {
+    willNavigate: (event: unknown) => void;
+    openHandler: (details: {url: string}) => unknown;
+  } {
     const on = vi.fn<(event: string, listener: (event: unknown) => void) => void>();
     let openHandler: ((details: {url: string}) => unknown) | undefined;
     appListener('web-contents-created')(
       {},
       {on, setWindowOpenHandler: (handler: typeof openHandler) => (openHandler = handler)},
     );
-    const willNavigate = on.mock.calls.find(([event]) => event === 'will-navigate')?.[1] as (
-      event: unknown,
-    ) => void;
+    const willNavigate = on.mock.calls.find(([event]) => event === 'will-navigate')?.[1];
+    if (!willNavigate || !openHandler) {
+      throw new Error('main did not install its navigation policy on the new web contents');
+    }
+    return {willNavigate, openHandler};
+  }
+
+  it('applies the navigation policy to new web contents', () => {
+    const {willNavigate, openHandler} = policyOfNewContents();
     const preventDefault = vi.fn();
     willNavigate({url: 'file:///etc/passwd', isMainFrame: true, preventDefault});
     expect(preventDefault).toHaveBeenCalled();
-    expect(openHandler?.({url: 'https://example.com/'})).toEqual({action: 'deny'});
+    expect(openHandler({url: 'https://example.com/'})).toEqual({action: 'deny'});
   });
 
   it('asks before opening an external link, and opens nothing when the user cancels', async () => {
-    await waitFor(
-      () => fake.dialog.showMessageBox.mock.calls.length > 0,
+    const link = 'https://example.com/asked';
+    // The fake dialog answers "Cancel".
+    expect(policyOfNewContents().openHandler({url: link})).toEqual({action: 'deny'});
+    const asked = await waitFor(
+      () =>
+        fake.dialog.showMessageBox.mock.calls
+          .map(args => args.at(-1))
+          .find(
+            (options): options is {message: string; detail: string} =>
+              typeof options === 'object' &&
+              options !== null &&
+              'detail' in options &&
+              options.detail === link,
+          ),
       5_000,
       'the confirm dialog',
     );
-    const options = fake.dialog.showMessageBox.mock.calls[0]?.at(-1) as {
-      message: string;
-      detail: string;
-    };
-    expect(options).toMatchObject({
-      message: 'Open this link in your default browser?',
-      detail: 'https://example.com/',
-    });
-    expect(fake.shell.openExternal).not.toHaveBeenCalled();
+    expect(asked.message).toBe('Open this link in your default browser?');
+    expect(fake.shell.openExternal).not.toHaveBeenCalledWith(link);
   });
 
   it('keeps serving MCP over HTTP, and the window sees the call in its event stream', async () => {
@@ -333,7 +348,7 @@ describe('after ready', () => {
       category: 'memory',
       enabled: false,
     });
-    expect(reply.ok).toBe(true);
+    expect(reply.ok, JSON.stringify(reply)).toBe(true);
     await waitFor(
       () => loadSettings(configDir).settings.categories?.memory === false,
       5_000,
@@ -345,6 +360,13 @@ describe('after ready', () => {
   });
 
   it('hands a second launch’s flags over: switches live, writes its ready file, names what needs a restart', async () => {
+    // Switched off in the UI first; the handed-over flags say on.
+    const off = await connection.command({
+      type: 'setCategoryEnabled',
+      category: 'memory',
+      enabled: false,
+    });
+    expect(off.ok).toBe(true);
     appListener('second-instance')({}, ['/usr/bin/electron', 'out/main/index.js'], '/', {
       argv: [
         '--category-pwa',
@@ -362,7 +384,7 @@ describe('after ready', () => {
     const state = await connection.command({type: 'getState'});
     const categories = (state as {ok: true; value: InspectorState}).value.categories;
     expect(categories.find(category => category.id === 'pwa')?.enabled).toBe(true);
-    // memory was switched off in the UI above (the launch flags still say on): it comes back on.
+    // memory was switched off in the UI (the launch flags still say on): it comes back on.
     expect(categories.find(category => category.id === 'memory')?.enabled).toBe(true);
     const notice = await waitFor(
       () =>
@@ -389,6 +411,7 @@ describe('after ready', () => {
     });
   });
 
+  // The app's end: every test above sets up what it checks itself; this one stops the engine.
   it('quits cleanly: the first quit is held until the engine stopped, then repeated', async () => {
     const {mcpUrl} = readyInfo();
     const preventDefault = vi.fn();

@@ -4,6 +4,7 @@
  * is resolved on that frame's own CDP session; its box is given in the top page's viewport.
  */
 import type {CDPSession} from 'puppeteer-core';
+import type {DocumentRef} from './documentWorld.js';
 import {frameTargetsFeature} from './frames.js';
 import {withTimeout} from './lock.js';
 import type {PageState} from './PageState.js';
@@ -65,6 +66,22 @@ export async function resolveUid(state: PageState, givenUid: string): Promise<Re
   } catch {
     throw gone;
   }
+}
+
+/**
+ * The iframe documents the uids' elements live in (none for the top document's), still current:
+ * what settling after an action on them watches besides the top document.
+ */
+export function frameDocumentsOf(state: PageState, uids: readonly string[]): DocumentRef[] {
+  const store = snapshotFeature.get(state);
+  return uids.flatMap(uid => {
+    const target = store.target(normalizeUid(uid));
+    return target &&
+      target.frameId !== state.mainFrameId &&
+      state.loaderIds.get(target.frameId) === target.loaderId
+      ? [{session: target.session, frameId: target.frameId, loaderId: target.loaderId}]
+      : [];
+  });
 }
 
 /** Whether the element lives in another document than the top page's (an iframe). */

@@ -4,6 +4,14 @@
  * (and they to theirs, for nested ones), so the snapshot can stitch their documents in and a uid
  * can remember which session its element belongs to. Mouse input still goes to the top page, so
  * this module also turns a frame's viewport coordinates into the top page's.
+ *
+ * This module is the only one that asks a page's sessions to auto-attach, and it does so on a
+ * frame's session while the frame is still paused: Chromium answers a `Target.setAutoAttach` on a
+ * running frame by re-listing that frame's child targets, which drops a child that another client
+ * (puppeteer, a debugger) is still holding at its start — that child's navigation then never ends.
+ * So new frames attach paused (`waitForDebuggerOnStart`), get their own auto-attach and page
+ * events, and only then run. (Frames that already run when a page is first watched — a popup, a
+ * browser we connect to — cannot be paused any more; they get theirs at once.)
  */
 import {CDPSessionEvent, type CDPSession, type Protocol} from 'puppeteer-core';
 import {withTimeout} from './lock.js';
@@ -18,7 +26,8 @@ const MAX_FRAME_DEPTH = 16;
 
 const AUTO_ATTACH: Protocol.Target.SetAutoAttachRequest = {
   autoAttach: true,
-  waitForDebuggerOnStart: false,
+  // New frames wait until #setUp resumes them (see the module comment).
+  waitForDebuggerOnStart: true,
   flatten: true,
   filter: [{type: 'iframe', exclude: false}],
 };
@@ -100,7 +109,9 @@ export class FrameTargets {
     );
     const documents: FrameDocument[] = [];
     for (const entry of trees) {
-      if (!entry) {
+      // A frame target held at its start (by a debugger) has not committed a document: no URL,
+      // nothing to show, and it would not answer the snapshot's reads.
+      if (!entry || (entry.session !== this.#state.session && entry.frameTree.frame.url === '')) {
         continue;
       }
       const visit = (tree: Protocol.Page.FrameTree, ownerSession: CDPSession | undefined): void => {
@@ -169,6 +180,7 @@ export class FrameTargets {
     this.#off.delete(session);
   }
 
+  /** Follows the frame targets `session` attaches: its own OOPIFs. */
   async #watch(session: CDPSession): Promise<void> {
     const onAttached = (child: CDPSession): void => {
       const setup = this.#setUp(child, session).finally(() => this.#pending.delete(setup));
@@ -186,16 +198,23 @@ export class FrameTargets {
       session.off(CDPSessionEvent.SessionAttached, onAttached);
       session.off(CDPSessionEvent.SessionDetached, onDetached);
     });
-    await withTimeout(
-      session.send('Target.setAutoAttach', AUTO_ATTACH),
-      SETUP_TIMEOUT_MS,
-      'Target.setAutoAttach timed out',
-    );
+    await bounded(session.send('Target.setAutoAttach', AUTO_ATTACH), 'Target.setAutoAttach');
   }
 
+  /**
+   * Sets up a frame target that just attached, paused: every command is sent in this turn, in
+   * order, so its nested frames are auto-attached and its page events on before it resumes.
+   */
   async #setUp(child: CDPSession, parent: CDPSession): Promise<void> {
     const state = this.#state;
+    // A paused frame answers the tree read with its state before the commit, which can arrive
+    // after the commit's frameNavigated: the event's document is the newer one then.
+    const navigatedDuringSetup = new Set<string>();
+    let settingUp = true;
     const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
+      if (settingUp) {
+        navigatedDuringSetup.add(event.frame.id);
+      }
       state.loaderIds.set(event.frame.id, event.frame.loaderId);
       this.generation++;
     };
@@ -211,18 +230,29 @@ export class FrameTargets {
       child.off('Page.frameNavigated', onNavigated);
       child.off('Page.frameDetached', onFrameDetached);
     });
-    const bounded = <T>(work: Promise<T>): Promise<T | undefined> =>
-      withTimeout(work, SETUP_TIMEOUT_MS, 'frame setup timed out').catch(() => undefined);
-    const [tree] = await Promise.all([
-      bounded(child.send('Page.getFrameTree')),
-      bounded(child.send('Page.enable')),
-      bounded(child.send('Emulation.setFocusEmulationEnabled', {enabled: true})),
+    const watching = this.#watch(child).catch(() => undefined);
+    const ready = Promise.all([
+      bounded(child.send('Page.getFrameTree'), 'Page.getFrameTree').catch(() => undefined),
+      bounded(child.send('Page.enable'), 'Page.enable').catch(() => undefined),
+      bounded(
+        child.send('Emulation.setFocusEmulationEnabled', {enabled: true}),
+        'Emulation.setFocusEmulationEnabled',
+      ).catch(() => undefined),
     ]);
+    // Sent last and never skipped: a frame left paused would never load.
+    const resumed = bounded(
+      child.send('Runtime.runIfWaitingForDebugger'),
+      'Runtime.runIfWaitingForDebugger',
+    ).catch(() => undefined);
+    const [[tree]] = await Promise.all([ready, resumed, watching]);
+    settingUp = false;
     if (!tree) {
       return;
     }
     const record = (node: Protocol.Page.FrameTree): void => {
-      state.loaderIds.set(node.frame.id, node.frame.loaderId);
+      if (!navigatedDuringSetup.has(node.frame.id)) {
+        state.loaderIds.set(node.frame.id, node.frame.loaderId);
+      }
       for (const inner of node.childFrames ?? []) {
         record(inner);
       }
@@ -230,9 +260,12 @@ export class FrameTargets {
     record(tree.frameTree);
     this.#children.set(child, {session: child, parent, rootFrameId: tree.frameTree.frame.id});
     this.generation++;
-    // Nested OOPIFs attach to this frame's own session.
-    await this.#watch(child).catch(() => undefined);
   }
+}
+
+/** A setup command, bounded so a frame that does not answer cannot hold a snapshot up. */
+function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  return withTimeout(work, SETUP_TIMEOUT_MS, `${what} timed out`);
 }
 
 async function ownerContentBox(parent: CDPSession, frameId: string): Promise<Offset> {
@@ -251,8 +284,9 @@ async function ownerContentBox(parent: CDPSession, frameId: string): Promise<Off
 }
 
 /**
- * Eager: it must listen from the page's first moment, because the page session auto-attaches only
- * once (the WebMCP feature asks for it too) and a frame attached before we listen is not re-sent.
+ * Eager: it must listen from the page's first moment, because a frame attached before we listen is
+ * not re-sent (and would wait paused). Other features (WebMCP) listen for the same child sessions
+ * on the page session and never send a `Target.setAutoAttach` of their own.
  */
 export const frameTargetsFeature = new PageFeature(
   'frameTargets',

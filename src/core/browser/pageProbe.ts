@@ -9,12 +9,11 @@
  * - the elements with `aria-current`, `aria-sort` or `aria-valuetext`, which the AX properties do
  *   not carry (or, for the last, not always).
  */
-import type {CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
+import {evaluateInDocument, sendsAtOnce, type DocumentRef} from './documentWorld.js';
 import {inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {PageState} from './PageState.js';
 
-const WORLD_NAME = 'mcp-browser-inspector-snapshot';
 const OBJECT_GROUP = 'mcp-browser-inspector-marks';
 
 const EVENTS = [
@@ -90,12 +89,16 @@ const MEDIA_QUERIES = [
   'print',
 ];
 
-/** Installs the probe once per document and returns `counter:fingerprint`. */
+/**
+ * Installs the probe once per document and returns `document:counter:fingerprint`. The document
+ * part is drawn when the probe is installed, so a new document never reads like the one before
+ * (a fresh probe on two quiet documents would otherwise read the same).
+ */
 const READ_PROBE = `(() => {
   const g = globalThis;
   let probe = g.__mbiProbe;
   if (!probe) {
-    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1, undefinedElements: new Set()};
+    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1, undefinedElements: new Set(), doc: Math.random().toString(36).slice(2)};
     const bump = () => { probe.n++; };
     const options = {subtree: true, childList: true, attributes: true, characterData: true};
     const scan = start => {
@@ -159,7 +162,7 @@ const READ_PROBE = `(() => {
     else undefinedElements++;
   }
   mix(rules + '/' + undefinedElements);
-  return probe.n + ':' + (h >>> 0);
+  return probe.doc + ':' + probe.n + ':' + (h >>> 0);
 })()`;
 
 /** The elements whose aria-current or aria-sort the snapshot shows, or null. */
@@ -225,84 +228,12 @@ const FIND_MARKED = `(() => {
   return out.length ? out : null;
 })()`;
 
-interface World {
-  loaderId: string;
-  contextId: number;
-}
-
-const worlds = new WeakMap<CDPSession, Map<string, World>>();
-
-/** The isolated world already made for the document, if any. */
-function knownWorld(doc: ProbeTarget): number | undefined {
-  const known = worlds.get(doc.session)?.get(doc.frameId);
-  return known?.loaderId === doc.loaderId ? known.contextId : undefined;
-}
-
 /**
  * Whether a probe of the document is sent at once, in the same turn, so that a command sent right
  * after it on the same session (the tree read) is answered after it.
  */
 export function probeSendsAtOnce(doc: ProbeTarget): boolean {
-  return knownWorld(doc) !== undefined;
-}
-
-async function worldFor(
-  session: CDPSession,
-  frameId: string,
-  loaderId: string,
-  fresh: boolean,
-): Promise<number> {
-  let byFrame = worlds.get(session);
-  if (!byFrame) {
-    byFrame = new Map();
-    worlds.set(session, byFrame);
-  }
-  const known = byFrame.get(frameId);
-  if (known?.loaderId === loaderId && !fresh) {
-    return known.contextId;
-  }
-  const {executionContextId} = await session.send('Page.createIsolatedWorld', {
-    frameId,
-    worldName: WORLD_NAME,
-    grantUniveralAccess: false,
-  });
-  byFrame.set(frameId, {loaderId, contextId: executionContextId});
-  return executionContextId;
-}
-
-/** Runs an expression in the document's isolated world (recreated once if it went away). */
-async function evaluateInWorld(
-  state: PageState,
-  doc: ProbeTarget,
-  expression: string,
-  returnByValue: boolean,
-): Promise<{value: unknown; objectId: string | undefined}> {
-  for (let attempt = 0; ; attempt++) {
-    // A known world is used without awaiting, so the evaluation is sent in this very turn.
-    const contextId =
-      (attempt === 0 ? knownWorld(doc) : undefined) ??
-      (await worldFor(doc.session, doc.frameId, doc.loaderId, attempt > 0));
-    try {
-      const reply = await raceDialog(
-        state,
-        doc.session.send('Runtime.evaluate', {
-          expression,
-          contextId,
-          returnByValue,
-          ...(returnByValue ? {} : {objectGroup: OBJECT_GROUP}),
-        }),
-      );
-      if (reply.exceptionDetails) {
-        throw new Error(reply.exceptionDetails.text);
-      }
-      return {value: reply.result.value, objectId: reply.result.objectId};
-    } catch (error) {
-      const gone = error instanceof Error && /context|Cannot find/i.test(error.message);
-      if (!gone || attempt > 0) {
-        throw error;
-      }
-    }
-  }
+  return sendsAtOnce(doc);
 }
 
 /** Bounded, and given up as soon as a JavaScript dialog blocks the page (evaluation.ts rules). */
@@ -314,16 +245,15 @@ export function raceDialog<T>(
   return inPage(state, () => work, {timeoutMs, what: 'The page'});
 }
 
-export interface ProbeTarget {
-  session: CDPSession;
-  frameId: string;
-  loaderId: string;
-}
+export type ProbeTarget = DocumentRef;
 
 /** The probe reading of one document, or undefined when it cannot be read (treated as changed). */
 export async function readProbe(state: PageState, doc: ProbeTarget): Promise<string | undefined> {
   try {
-    const {value} = await evaluateInWorld(state, doc, READ_PROBE, true);
+    const {value} = await evaluateInDocument(state, doc, {
+      expression: READ_PROBE,
+      returnByValue: true,
+    });
     return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
@@ -368,7 +298,11 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
     hiddenControls: new Map(),
   };
   try {
-    const {objectId} = await evaluateInWorld(state, doc, FIND_MARKED, false);
+    const {objectId} = await evaluateInDocument(state, doc, {
+      expression: FIND_MARKED,
+      returnByValue: false,
+      objectGroup: OBJECT_GROUP,
+    });
     if (objectId === undefined) {
       return marks;
     }

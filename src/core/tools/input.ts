@@ -4,75 +4,21 @@
  * and returns at once when it started nothing.
  */
 import {z} from 'zod';
-import {
-  ActionError,
-  clickAt,
-  clickElement,
-  dragElement,
-  hoverElement,
-  interactionFailure,
-} from '../browser/actions.js';
-import {pressCombo, typeText} from '../browser/keyInput.js';
+import {clickAt, clickElement, dragElement, hoverElement} from '../browser/actions.js';
+import type {Rect} from '../browser/elements.js';
 import {fillElement} from '../browser/fill.js';
-import {uploadFiles} from '../browser/upload.js';
-import {releaseObject, resolveUid, type Rect, type ResolvedElement} from '../browser/elements.js';
+import {pressCombo, typeText} from '../browser/keyInput.js';
 import {parseKeyCombo} from '../browser/keyboard.js';
 import type {PageState} from '../browser/PageState.js';
-import {actAndSettle, settleDom, type SettleOutcome} from '../browser/settle.js';
-import {actionTimeout, settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
+import {settleDom, type SettleOutcome} from '../browser/settle.js';
+import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
+import {uploadFiles} from '../browser/upload.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
-import {definePageTool, includeSnapshotSchema, type PageToolCall} from './definition.js';
-import {errorText} from '../../shared/values.js';
+import {definePageTool, includeSnapshotSchema} from './definition.js';
+import {actOnElement, explained, settle, withElement} from './elementAction.js';
 
 const uidParam = z.string().describe('uid of the element, from the latest snapshot.');
 const dblClickParam = z.boolean().optional().describe('Double click. Default false.');
-
-/** Runs an action and waits for the navigation or DOM updates it started. */
-function settle<T>(
-  call: PageToolCall<unknown>,
-  action: () => Promise<T>,
-): Promise<SettleOutcome<T>> {
-  return actAndSettle(call.page, action, {
-    signal: call.signal,
-    navigationTimeoutMs: settleNavigationTimeout(slowdownFeature.get(call.page)),
-  });
-}
-
-/** chrome-devtools-mcp's wording for an element action that failed for another reason. */
-async function explained<T>(uid: string, action: Promise<T>): Promise<T> {
-  try {
-    return await action;
-  } catch (error) {
-    if (error instanceof ActionError || (error instanceof Error && error.name === 'AbortError')) {
-      throw error;
-    }
-    throw interactionFailure(uid, errorText(error));
-  }
-}
-
-async function withElement<T>(
-  page: PageState,
-  uid: string,
-  work: (element: ResolvedElement) => Promise<T>,
-): Promise<T> {
-  const element = await resolveUid(page, uid);
-  try {
-    return await work(element);
-  } finally {
-    releaseObject(element);
-  }
-}
-
-/** Resolves the element, acts on it and settles; failures worded like chrome-devtools-mcp. */
-function actOnElement<T>(
-  call: PageToolCall<unknown>,
-  uid: string,
-  action: (element: ResolvedElement) => Promise<T>,
-): Promise<SettleOutcome<T>> {
-  return withElement(call.page, uid, element =>
-    settle(call, () => explained(uid, action(element))),
-  );
-}
 
 function report(
   response: ResponseBuilder,
@@ -269,27 +215,31 @@ export const fillForm = definePageTool({
       rect: undefined,
       stopped: false,
     };
-    const outcome = await settle(call, async () => {
-      for (const [index, {uid, value}] of params.elements.entries()) {
-        // A dialog ended the call: the rest stays unfilled even after the dialog is handled.
-        if (progress.stopped) {
-          return;
+    const outcome = await settle(
+      call,
+      async () => {
+        for (const [index, {uid, value}] of params.elements.entries()) {
+          // A dialog ended the call: the rest stays unfilled even after the dialog is handled.
+          if (progress.stopped) {
+            return;
+          }
+          call.signal.throwIfAborted();
+          progress.uid = uid;
+          progress.rect = await withElement(page, uid, element =>
+            explained(
+              uid,
+              fillElement(page, element, {
+                value,
+                timeoutMs: fillTimeout(page, value),
+                signal: call.signal,
+                commit: index < params.elements.length - 1,
+              }),
+            ),
+          );
         }
-        call.signal.throwIfAborted();
-        progress.uid = uid;
-        progress.rect = await withElement(page, uid, element =>
-          explained(
-            uid,
-            fillElement(page, element, {
-              value,
-              timeoutMs: fillTimeout(page, value),
-              signal: call.signal,
-              commit: index < params.elements.length - 1,
-            }),
-          ),
-        );
-      }
-    });
+      },
+      params.elements.map(element => element.uid),
+    );
     progress.stopped = true;
     response.setActedOn(progress.rect);
     const last = params.elements[params.elements.length - 1];
@@ -380,11 +330,14 @@ export const drag = definePageTool({
     const {page, params} = call;
     const outcome = await withElement(page, params.from_uid, from =>
       withElement(page, params.to_uid, to =>
-        settle(call, () =>
-          explained(
-            params.from_uid,
-            dragElement(page, from, to, {timeoutMs: timeoutFor(page), signal: call.signal}),
-          ),
+        settle(
+          call,
+          () =>
+            explained(
+              params.from_uid,
+              dragElement(page, from, to, {timeoutMs: timeoutFor(page), signal: call.signal}),
+            ),
+          [params.from_uid, params.to_uid],
         ),
       ),
     );
@@ -420,11 +373,14 @@ export const uploadFile = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const outcome = await withElement(page, params.uid, element =>
-      settle(call, () =>
-        uploadFiles(page, element, params.filePaths, {
-          timeoutMs: timeoutFor(page),
-          signal: call.signal,
-        }),
+      settle(
+        call,
+        () =>
+          uploadFiles(page, element, params.filePaths, {
+            timeoutMs: timeoutFor(page),
+            signal: call.signal,
+          }),
+        [params.uid],
       ),
     );
     response.appendLine(`File uploaded from ${params.filePaths.join(', ')}.`);

@@ -1,7 +1,7 @@
 /**
  * One page's WebMCP tools, live from the CDP WebMCP domain: on the page's own session (which sees
  * the main frame and same-process iframes) and on one session per out-of-process iframe (attached
- * with Target.setAutoAttach, because their tools are only reported on their own target). The
+ * by the frame targets feature, because their tools are only reported on their own target). The
  * browser does not send toolsRemoved for a cross-document navigation, so a frame's tools are
  * dropped on Page.frameNavigated (as puppeteer does) and kept on same-document navigations.
  */
@@ -240,16 +240,10 @@ export class PageWebMcp {
         };
         record(frameTree);
       }),
-      // Out-of-process iframes report their tools only on their own target.
-      session
-        .send('Target.setAutoAttach', {
-          autoAttach: true,
-          waitForDebuggerOnStart: false,
-          flatten: true,
-          filter: [{type: 'iframe'}],
-        })
-        .catch(() => undefined),
     ];
+    // Out-of-process iframes report their tools only on their own target. Their sessions come from
+    // the auto-attach that browser/frames.ts sets on every session of the page (a second
+    // Target.setAutoAttach here, sent while the frame runs, can make a frame being attached hang).
     if (tracked.kind !== 'page') {
       steps.push(session.send('Page.enable'));
     }

@@ -7,13 +7,16 @@ import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {BrowserSession} from '../../../src/core/browser/BrowserSession.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
-import {call, startEngine} from '../../helpers/engine.js';
+import {call, startEngine, waitFor} from '../../helpers/engine.js';
+import {restartablePort} from '../../helpers/ports.js';
 
 /** Forwards to `target`, except that connections are held (unanswered) while `hold` is true. */
 function proxy(target: {host: string; port: number}): {
   port: () => number;
   hold: {value: boolean};
   accepted: () => number;
+  /** Whether connections came after the first `count` and all of them have closed again. */
+  allClosedAfter: (count: number) => boolean;
   releaseHeld: () => void;
   close: () => Promise<void>;
   server: net.Server;
@@ -22,10 +25,15 @@ function proxy(target: {host: string; port: number}): {
   let accepted = 0;
   const held: (() => void)[] = [];
   const sockets = new Set<net.Socket>();
+  const open: boolean[] = [];
   const server = net.createServer(client => {
-    accepted++;
+    const index = accepted++;
+    open[index] = true;
     sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    client.on('close', () => {
+      sockets.delete(client);
+      open[index] = false;
+    });
     client.on('error', () => undefined);
     const forward = (): void => {
       const upstream = net.connect(target.port, target.host);
@@ -52,6 +60,7 @@ function proxy(target: {host: string; port: number}): {
     },
     hold,
     accepted: () => accepted,
+    allClosedAfter: count => accepted > count && open.slice(count).every(isOpen => !isOpen),
     releaseHeld: () => {
       for (const release of held.splice(0)) {
         release();
@@ -110,9 +119,15 @@ describe('a hung browser connect', () => {
       expect(browser.connected).toBe(true);
       expect(session.status.state).toBe('running');
 
-      // The first attempt now gets its answer: it must not replace the live browser.
+      // The first attempt now gets its answer: it must not replace the live browser. It is done
+      // when its own connection to the browser came and was closed again (discarded).
+      const beforeRelease = relay.accepted();
       relay.releaseHeld();
-      await new Promise(resolve => setTimeout(resolve, 1_500));
+      await waitFor(
+        () => relay.allClosedAfter(beforeRelease),
+        10_000,
+        'the late attempt to connect and be discarded',
+      );
       expect(session.browser).toBe(browser);
       expect(browser.connected).toBe(true);
     } finally {
@@ -127,16 +142,16 @@ describe('a hung browser connect', () => {
       stuck.add(socket);
       socket.on('error', () => undefined);
     });
-    await new Promise<void>(resolve => hung.listen(0, '127.0.0.1', resolve));
-    const address = hung.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    // The relay takes this port over later: one the kernel hands nobody meanwhile.
+    const port = await restartablePort();
+    await new Promise<void>(resolve => hung.listen(port, '127.0.0.1', resolve));
     const upstream = new URL(chromium.browserUrl);
     // First the endpoint hangs; then it is replaced by a relay to the real browser on that port.
     const engine = await startEngine(['--browserUrl', `http://127.0.0.1:${port}`]);
     try {
       const client = await engine.connect('retrier');
       const first = call(client, 'list_pages');
-      await new Promise(resolve => setTimeout(resolve, 200));
+      await waitFor(() => stuck.size > 0, 10_000, 'the first attempt to reach the hung endpoint');
       // Stop accepting (the held connection stays open and unanswered).
       hung.close();
       const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});

@@ -3,7 +3,8 @@
  * and nothing is awaited when nothing happens.
  */
 import {describe, expect, it} from 'vitest';
-import {call, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
+import {call, pageIdFrom, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {act, childrenOf, snapshotOf, uidOf} from '../../helpers/snapshotText.js';
 
 const fx = useEngineWithFixtures({
   routes: server => {
@@ -22,6 +23,50 @@ const fx = useEngineWithFixtures({
        for (const item of items) { const li = document.createElement('li'); li.textContent = item; document.getElementById('list').append(li); }
      }</script>`,
     );
+    server.route('/api/frame-data', (_request, response) => {
+      // A short fetch: the frame renders its answer only after it.
+      setTimeout(
+        () => response.writeHead(200, {'Content-Type': 'text/plain'}).end('frame data'),
+        300,
+      );
+    });
+    // The top page is on 127.0.0.1 and the widget on localhost: a cross-site (out-of-process) frame.
+    server.html(
+      '/frame-top.html',
+      `<!doctype html><title>Frame top</title><h1>Top</h1><iframe id="widget" title="Widget" width="400" height="200"></iframe>
+     <script>document.getElementById('widget').src = 'http://localhost:' + location.port + '/frame-widget.html';</script>`,
+    );
+    server.html(
+      '/frame-widget.html',
+      `<!doctype html><title>Widget</title>
+     <button id="fetch" onclick="load(this)">Fetch</button>
+     <button id="steps" onclick="steps(this)">Steps</button>
+     <a href="/frame-next.html">Next widget</a>
+     <script>
+       async function load(button) {
+         const text = await (await fetch('/api/frame-data')).text();
+         button.textContent = 'Fetched ' + text;
+       }
+       function steps(button) {
+         // Renders over several tasks, each soon after the last.
+         button.textContent = 'Step 1';
+         setTimeout(() => { button.textContent = 'Step 2'; }, 20);
+         setTimeout(() => { button.textContent = 'Steps done'; }, 40);
+       }
+     </script>`,
+    );
+    server.route('/frame-next.html', (_request, response) => {
+      // A document that takes a moment to arrive: the click must wait for it to load.
+      setTimeout(
+        () =>
+          response
+            .writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
+            .end(
+              '<!doctype html><title>Next widget</title><h2>Next widget</h2><button>Next button</button>',
+            ),
+        300,
+      );
+    });
     server.route('/api/stream', (_request, response) => {
       // Headers and a first chunk, then nothing: a body that never finishes loading.
       response.writeHead(200, {'Content-Type': 'text/plain'});
@@ -75,5 +120,57 @@ describe('actAndSettle', () => {
     expect(ended?.event.type === 'toolCallEnded' ? ended.event.durationMs : Infinity).toBeLessThan(
       2_500,
     );
+  });
+
+  describe('inside a cross-site frame', () => {
+    /** Opens the page and returns the lines of the widget frame's document, once it is there. */
+    async function openWidget(tag: string): Promise<{id: number; widget: string}> {
+      const {text} = await call(fx.client, 'new_page', {
+        url: fx.server.url(`/frame-top.html?${tag}`),
+      });
+      const id = pageIdFrom(text, `frame-top.html?${tag}`);
+      const widget = await waitFor(
+        async () => {
+          const lines = childrenOf(await snapshotOf(fx.client, id), 'Iframe "Widget"').join('\n');
+          return lines.includes('button "Steps"') ? lines : undefined;
+        },
+        10_000,
+        'the widget frame',
+      );
+      return {id, widget};
+    }
+
+    const inWidget = (snapshot: string): string =>
+      childrenOf(snapshot, 'Iframe "Widget"').join('\n');
+
+    it('a click that fetches and then renders in the frame returns with the render', async () => {
+      const {id, widget} = await openWidget('fetch');
+      const clicked = await act(fx.client, 'click', {
+        pageId: id,
+        uid: uidOf(widget, 'button "Fetch"'),
+        includeSnapshot: true,
+      });
+      expect(inWidget(clicked)).toContain('button "Fetched frame data"');
+    });
+
+    it('a click that renders in the frame over several tasks returns with the last one', async () => {
+      const {id, widget} = await openWidget('steps');
+      const clicked = await act(fx.client, 'click', {
+        pageId: id,
+        uid: uidOf(widget, 'button "Steps"'),
+        includeSnapshot: true,
+      });
+      expect(inWidget(clicked)).toContain('button "Steps done"');
+    });
+
+    it('a link that navigates the frame returns with the new document loaded', async () => {
+      const {id, widget} = await openWidget('link');
+      const clicked = await act(fx.client, 'click', {
+        pageId: id,
+        uid: uidOf(widget, 'link "Next widget"'),
+        includeSnapshot: true,
+      });
+      expect(inWidget(clicked)).toContain('button "Next button"');
+    });
   });
 });

@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
 import {InspectorHub} from '../../../src/core/inspector/InspectorHub.js';
 import type {EventBatch, InspectorEvent} from '../../../src/shared/protocol.js';
 import {waitFor} from '../../helpers/engine.js';
@@ -101,40 +101,54 @@ describe('InspectorHub', () => {
   });
 
   it('pauses a subscriber that cannot take more and resumes where it stopped', async () => {
-    const hub = new InspectorHub({batchIntervalMs: 5, maxBatchSize: 10});
-    const received: number[] = [];
-    let calls = 0;
-    let accept = false;
-    const subscription = hub.subscribe(0, batch => {
-      calls++;
-      received.push(...batch.events.map(event => event.seq));
-      return accept;
-    });
-    // The first (empty) batch answers "full": nothing more may arrive until resume().
-    await waitFor(() => calls === 1);
-    for (let index = 0; index < 35; index++) {
-      hub.publish(started(index));
+    // Fake timers: "nothing arrives" is then a fact (every batch that could go out has gone), not
+    // a guess after a sleep.
+    vi.useFakeTimers();
+    try {
+      const hub = new InspectorHub({batchIntervalMs: 5, maxBatchSize: 10});
+      const received: number[] = [];
+      let calls = 0;
+      let accept = false;
+      const subscription = hub.subscribe(0, batch => {
+        calls++;
+        received.push(...batch.events.map(event => event.seq));
+        return accept;
+      });
+      // The first (empty) batch answers "full": nothing more may arrive until resume().
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toBe(1);
+      for (let index = 0; index < 35; index++) {
+        hub.publish(started(index));
+      }
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(calls).toBe(1);
+      expect(received).toEqual([]);
+      accept = true;
+      subscription.resume();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(received).toEqual(Array.from({length: 35}, (_, index) => index + 1));
+      expect(calls).toBe(5);
+      subscription.close();
+    } finally {
+      vi.useRealTimers();
     }
-    await new Promise(resolve => setTimeout(resolve, 50));
-    expect(calls).toBe(1);
-    expect(received).toEqual([]);
-    accept = true;
-    subscription.resume();
-    await waitFor(() => received.length === 35);
-    expect(received).toEqual(Array.from({length: 35}, (_, index) => index + 1));
-    expect(calls).toBe(5);
-    subscription.close();
   });
 
   it('stops delivering after close', async () => {
-    const hub = new InspectorHub({batchIntervalMs: 5});
-    const {seqs, subscription} = collect(hub, 0);
-    hub.publish(started(1));
-    await waitFor(() => seqs().length === 1);
-    subscription.close();
-    hub.publish(started(2));
-    await new Promise(resolve => setTimeout(resolve, 40));
-    expect(seqs()).toEqual([1]);
+    vi.useFakeTimers();
+    try {
+      const hub = new InspectorHub({batchIntervalMs: 5});
+      const {seqs, subscription} = collect(hub, 0);
+      hub.publish(started(1));
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(seqs()).toEqual([1]);
+      subscription.close();
+      hub.publish(started(2));
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(seqs()).toEqual([1]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('drops oversized screenshots from the store but keeps the call', () => {

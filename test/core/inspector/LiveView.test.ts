@@ -36,20 +36,27 @@ describe('LiveView', () => {
   });
 
   it('keeps running while any watcher remains and stops when the last one leaves', async () => {
+    const listening = (): number[] =>
+      fx.engine.engine.session.pages
+        .list()
+        .map(page => page.session.listenerCount('Page.screencastFrame'));
+    // While it casts, exactly one page has its frame listener.
+    expect(listening().filter(count => count > 0)).toEqual([1]);
     await live.start(undefined, 'watcher-b');
     await live.stop('watcher-a');
     expect(live.pageId).toBeDefined();
     await live.stop('watcher-b');
     expect(live.pageId).toBeUndefined();
     expect(live.watching).toBe(false);
+    // Page changes now cannot produce frames: no page has a screencast listener left.
+    expect(listening().every(count => count === 0)).toBe(true);
     const count = frames.length;
-    // Page changes now must not produce frames.
     await call(fx.client, 'navigate_page', {
       type: 'url',
       url: fx.server.url('/index.html?after-stop'),
     });
-    await new Promise(resolve => setTimeout(resolve, 300));
     expect(frames.length).toBe(count);
+    expect(listening().every(count => count === 0)).toBe(true);
   });
 
   it('casts a page chosen by id and rejects an unknown id with the list of pages', async () => {

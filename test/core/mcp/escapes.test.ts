@@ -6,7 +6,6 @@
  */
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -19,6 +18,7 @@ import {
   type TestEngine,
 } from '../../helpers/engine.js';
 import {FixtureServer} from '../../helpers/fixtureServer.js';
+import {makeOutsideDir} from '../../helpers/outsideDir.js';
 
 let workspace: string;
 let outside: string;
@@ -26,7 +26,7 @@ let engine: TestEngine;
 
 beforeAll(async () => {
   // Not under the OS temp dir (always allowed): a home-like folder of its own.
-  const base = fs.mkdtempSync(path.join(os.homedir(), '.mbi-escape-'));
+  const base = makeOutsideDir('.mbi-escape-');
   workspace = path.join(base, 'workspace');
   outside = path.join(base, 'outside');
   fs.mkdirSync(workspace);

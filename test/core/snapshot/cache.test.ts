@@ -6,10 +6,16 @@
 import {describe, expect, it} from 'vitest';
 import type {PageState} from '../../../src/core/browser/PageState.js';
 import {takeSnapshot} from '../../../src/core/browser/snapshot.js';
-import {call, useEngineWithFixtures} from '../../helpers/engine.js';
+import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {lineOf, snapshotOf} from '../../helpers/snapshotText.js';
 
-const fx = useEngineWithFixtures();
+const fx = useEngineWithFixtures({
+  routes: server => {
+    // Two quiet documents that differ only in their text.
+    server.html('/quiet-one.html', '<!doctype html><title>Quiet</title><p>First document</p>');
+    server.html('/quiet-two.html', '<!doctype html><title>Quiet</title><p>Second document</p>');
+  },
+});
 
 async function openChanges(): Promise<{id: number; state: PageState}> {
   const id = await fx.openPage('/aria/changes.html');
@@ -107,5 +113,27 @@ describe('snapshot cache', () => {
     const pressed = await call(fx.client, 'press_key', {pageId: id, key: 'Shift'});
     expect(pressed.isError, pressed.text).toBe(false);
     expect((await takeSnapshot(state, {verbose: false})).cached).toBe(false);
+  });
+
+  it('a new document is never answered from the last one, even if its navigation went unseen', async () => {
+    const id = await fx.openPage('/quiet-one.html');
+    const state = fx.engine.engine.session.pages.byId(id);
+    expect(await snapshotOf(fx.client, id)).toContain('First document');
+    const seenLoader = state.loaderIds.get(state.mainFrameId);
+    await state.session.send('Page.navigate', {url: fx.server.url('/quiet-two.html')});
+    await waitFor(async () => {
+      const reply = await state.session.send('Runtime.evaluate', {
+        expression: 'document.readyState === "complete" && document.body.textContent',
+        returnByValue: true,
+      });
+      return reply.result.value === 'Second document';
+    });
+    // As if the engine had missed the navigation event: only the document itself can tell.
+    if (seenLoader !== undefined) {
+      state.loaderIds.set(state.mainFrameId, seenLoader);
+    }
+    const again = await takeSnapshot(state, {verbose: false});
+    expect(again.cached).toBe(false);
+    expect(again.text).toContain('Second document');
   });
 });

@@ -16,6 +16,7 @@ import {
   snapshotOf,
   uidOf,
 } from '../../helpers/snapshotText.js';
+import {attachSlowDebugger, startThreadServer} from '../../helpers/slowDebugger.js';
 
 const fx = useEngineWithFixtures({tmpPrefix: 'mbi-frames-'});
 
@@ -189,5 +190,93 @@ describe('cross-site iframes (5)', () => {
     expect(childrenOf(pressed, 'Iframe "Nested widget"').join('\n')).toContain(
       'button "Pressed late"',
     );
+  });
+});
+
+/** The nested frame's own page (served from a worker thread, see slowDebugger.ts). */
+const NESTED_PAGE =
+  '<!doctype html><title>Other widget</title><h2>Other widget</h2>' +
+  '<button onclick="this.textContent = \'Pressed late\'">Late button</button>';
+
+describe('frames that attach while the engine is busy (the race seen under load)', () => {
+  it('a nested frame that started before the engine set its parent up still loads and is clickable', async () => {
+    const nested = await startThreadServer(NESTED_PAGE);
+    const id = await fx.openPage('/index.html');
+    const other = await fx.engine.engine.session.pages.byId(id).page.createCDPSession();
+    try {
+      // The outer frame runs (and starts its nested frame) while the engine's thread is blocked;
+      // a debugger keeps the nested frame at its start until the engine has set the outer one up.
+      const slow = await attachSlowDebugger(other, 1_500);
+      await other.send('Page.navigate', {
+        url: fx.server.url(`/aria/nested-held.html?nested=${nested.port}`),
+      });
+      await waitFor(
+        async () => (await snapshotOf(fx.client, id)).includes('heading "Holding widget"'),
+        10_000,
+        'the outer frame',
+      );
+      slow.release();
+      const snapshot = await waitFor(
+        async () => {
+          const text = await snapshotOf(fx.client, id);
+          return childrenOf(text, 'Iframe "Nested widget"').join('\n').includes('Late button')
+            ? text
+            : undefined;
+        },
+        10_000,
+        'the nested frame to load',
+      );
+      const button = uidOf(childrenOf(snapshot, 'Iframe "Nested widget"').join('\n'), 'button');
+      const pressed = await act(fx.client, 'click', {
+        pageId: id,
+        uid: button,
+        includeSnapshot: true,
+      });
+      expect(childrenOf(pressed, 'Iframe "Nested widget"').join('\n')).toContain(
+        'button "Pressed late"',
+      );
+    } finally {
+      await other.detach().catch(() => undefined);
+      await nested.stop();
+    }
+  });
+
+  it("a nested frame that hops out of its parent's process and back is followed every time", async () => {
+    const id = await fx.openPage('/aria/nested-hop.html');
+    let host = '127.0.0.1';
+    let staleButton: string | undefined;
+    for (let hop = 0; hop < 4; hop++) {
+      const inside = await waitFor(
+        async () => {
+          const text = await snapshotOf(fx.client, id);
+          const lines = childrenOf(text, 'Iframe "Hopping widget"').join('\n');
+          return lines.includes(`Served by ${host}`) ? lines : undefined;
+        },
+        10_000,
+        `the hopping frame on ${host} (hop ${hop})`,
+      );
+      expect(lineOf(inside, 'RootWebArea "Hop widget"')).toContain(`url="http://${host}:`);
+      if (staleButton !== undefined) {
+        // The document it came from is gone: its uid is refused, with the way back.
+        const stale = await call(fx.client, 'click', {pageId: id, uid: staleButton});
+        expect(stale.isError, stale.text).toBe(true);
+        expect(stale.text).toContain('take_snapshot');
+      }
+      const button = uidOf(inside, 'button "Hop button"');
+      const pressed = await act(fx.client, 'click', {
+        pageId: id,
+        uid: button,
+        includeSnapshot: true,
+      });
+      expect(childrenOf(pressed, 'Iframe "Hopping widget"').join('\n')).toContain(
+        `button "Pressed on ${host}"`,
+      );
+      staleButton = button;
+      await act(fx.client, 'click', {
+        pageId: id,
+        uid: uidOf(inside, 'link "Hop to the other site"'),
+      });
+      host = host === '127.0.0.1' ? 'localhost' : '127.0.0.1';
+    }
   });
 });

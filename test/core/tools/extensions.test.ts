@@ -4,10 +4,10 @@
  * marks the page it ran on.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {call, ROOT, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {makeOutsideDir} from '../../helpers/outsideDir.js';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/extensions/action-worker');
 
@@ -46,21 +46,26 @@ describe('with --categoryExtensions', () => {
     });
     expect(clicks.isError, clicks.text).toBe(false);
     expect(clicks.text).toContain('```json\n1\n```');
+    // The worker says when its script ran on the tab (or why not); the wait ends on that line.
+    const consoleList = await waitFor(
+      async () => {
+        const {text} = await call(fx.client, 'list_console_messages', {
+          pageId,
+          serviceWorkerId: workerId,
+        });
+        return /action (done|failed) 1/.test(text) ? text : undefined;
+      },
+      30_000,
+      "the worker's report on the action",
+    );
+    expect(consoleList).toMatch(/msgid=\d+ \[log\] action clicked 1/);
     // The action ran on the selected page (activeTab + scripting).
-    const marked = await waitFor(async () => {
-      const {text} = await call(fx.client, 'evaluate_script', {
-        pageId,
-        function: '() => document.documentElement.dataset.mbiAction ?? null',
-      });
-      return text.includes('"1"') ? text : undefined;
-    });
-    expect(marked).toContain('"1"');
-
-    const consoleList = await call(fx.client, 'list_console_messages', {
+    expect(consoleList).toContain(`action done 1 on ${fx.server.url('/index.html')}`);
+    const marked = await call(fx.client, 'evaluate_script', {
       pageId,
-      serviceWorkerId: workerId,
+      function: '() => document.documentElement.dataset.mbiAction ?? null',
     });
-    expect(consoleList.text).toMatch(/msgid=\d+ \[log\] action clicked 1/);
+    expect(marked.text).toContain('"1"');
 
     const both = await call(fx.client, 'evaluate_script', {
       pageId,
@@ -85,7 +90,8 @@ describe('with --categoryExtensions', () => {
   });
 
   it('refuses a folder outside the allowed roots', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.mbi-ext-outside-'));
+    // Outside the temp dir and outside --workspace (the checkout).
+    const outside = makeOutsideDir('.mbi-ext-outside-', [ROOT]);
     try {
       fs.cpSync(FIXTURE, outside, {recursive: true});
       const refused = await call(fx.client, 'install_extension', {path: outside});

@@ -13,9 +13,16 @@ import type {
 import type {PageState} from '../../../src/core/browser/PageState.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
+/** Answers for the requests a tool holds the page with, in arrival order. */
+const held: (() => void)[] = [];
 const fx = useEngineWithFixtures({
   flags: ['--categoryExperimentalWebmcp'],
   clientName: 'registry-test',
+  routes: server => {
+    server.route('/webmcp/hold', (_request, response) => {
+      held.push(() => response.writeHead(200, {'Content-Type': 'text/plain'}).end('go'));
+    });
+  },
 });
 const events: InspectorEvent[] = [];
 
@@ -310,11 +317,25 @@ describe('invocations', () => {
   });
 
   it('TimedOut when the page cannot answer the cancel', async () => {
-    const started = Date.now();
-    const result = await run(page, 'busy', {ms: 7_000}, {timeoutMs: 200});
+    const record = await fx.engine.engine.webmcp.start({
+      page,
+      toolName: 'busy',
+      input: {ms: 0, hold: '/webmcp/hold'},
+      invoker: {kind: 'inspector'},
+      timeoutMs: 30_000,
+    });
+    // The page is blocked (its synchronous request is unanswered) before the cancel is sent.
+    await waitFor(() => held.length === 1, 10_000, 'the tool to block the page');
+    await fx.engine.engine.handleCommand({
+      type: 'webmcpCancel',
+      invocationId: record.view.invocationId,
+    });
+    const result = (await fx.engine.engine.webmcp.settled(record)).view;
     expect(result.status).toBe('TimedOut');
-    expect(result.errorText).toMatch(/did not answer the cancel within 3000 ms/);
-    expect(Date.now() - started).toBeLessThan(6_500);
+    expect(result.errorText).toBe('The page did not answer the cancel within 3000 ms.');
+    // Settled while the page still could not answer: its request is still held.
+    expect(held).toHaveLength(1);
+    held.splice(0).forEach(answer => answer());
     // The page answers later; the settled status stays.
     await waitFor(async () => (await evaluate(page, '1')) === 1, 15_000, 'page free again');
     expect(fx.engine.engine.webmcp.invocation(result.invocationId)?.status).toBe('TimedOut');
