@@ -32,7 +32,7 @@ const CORE_LAYERS = [
   ['http'],
   ['mcp'],
   ['tools'],
-  ['webmcp', 'heap', 'telemetry'],
+  ['webmcp', 'heap', 'telemetry', 'sessions'],
   ['inspector'],
   ['browser'],
   ['config', 'files'],

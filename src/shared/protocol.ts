@@ -207,6 +207,20 @@ export const webmcpDoctorReportSchema = z.object({
 });
 export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
+/** One snapshot node as a replay or an export finds it again: by role and name, not by uid. */
+export const recordedElementSchema = z.object({
+  /** The argument that named it (uid, from_uid, to_uid, or elements[i].uid). */
+  param: z.string(),
+  uid: z.string(),
+  role: z.string(),
+  name: z.string(),
+  /** Nearest named ancestors first (role and name), for telling same-named elements apart. */
+  ancestry: z.array(z.object({role: z.string(), name: z.string()})),
+  /** Which of the snapshot's nodes with the same role and name it was (0-based), as a last resort. */
+  nth: z.number().int().nonnegative(),
+});
+export type RecordedElement = z.infer<typeof recordedElementSchema>;
+
 // --- Events ---------------------------------------------------------------------------------
 
 const inspectorEventSchema = z.discriminatedUnion('type', [
@@ -259,6 +273,16 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
     tools: z.array(webmcpToolSchema),
   }),
   z.object({type: z.literal('webmcpInvocation'), invocation: webmcpInvocationSchema}),
+  /**
+   * Who the element arguments (uids) of a call were when it started: role, name and ancestry from
+   * the snapshot the agent acted on, so a replay can find the same element in a fresh snapshot and
+   * an export can write role-based locators.
+   */
+  z.object({
+    type: z.literal('callElements'),
+    callId: z.string(),
+    elements: z.array(recordedElementSchema),
+  }),
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
 
