@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import type {LoadedSnapshot} from '../../heap/HeapSnapshotStore.js';
+import type {HeapRequest} from '../../heap/protocol.js';
 import {MAX_NAME_LENGTH} from '../../heap/format.js';
 import {HEAP_SNAPSHOT_FILTERS} from '../../heap/protocol.js';
 import {pageWindow, type PageRequest} from '../../../shared/pageWindow.js';
@@ -59,6 +60,21 @@ export function pageOf(params: {
   pageSize?: number | undefined;
 }): PageRequest {
   return {pageIdx: params.pageIdx, pageSize: params.pageSize};
+}
+
+/**
+ * One page of a list from the snapshot worker, formatted, then its paging lines: what every list
+ * tool of the family answers.
+ */
+export async function listPageLines<T extends z.ZodType<{items: unknown[]; total: number}>>(
+  snapshot: LoadedSnapshot,
+  params: {pageIdx?: number | undefined; pageSize?: number | undefined},
+  ask: {request: (page: PageRequest) => HeapRequest; reply: T},
+  format: (items: z.infer<T>['items']) => string,
+): Promise<string[]> {
+  const page = pageOf(params);
+  const data = await snapshot.ask(ask.request(page), ask.reply);
+  return [format(data.items), ...pageLines(data.total, page)];
 }
 
 type Params<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;

@@ -26,8 +26,7 @@ import {
   maxNameLengthSchema,
   nodeIdSchema,
   objectIdSchema,
-  pageLines,
-  pageOf,
+  listPageLines,
   paging,
 } from './common.js';
 
@@ -45,19 +44,21 @@ export const getClassNodes = defineSnapshotTool({
   },
   filePaths: FILE_PATH,
   lines: async (params, open) => {
-    const snapshot = await open(params.filePath);
-    const page = pageOf(params);
-    const data = await snapshot.ask(
+    return listPageLines(
+      await open(params.filePath),
+      params,
       {
-        method: 'classNodes',
-        classId: params.id,
-        filterName: params.filterName,
-        objectId: params.objectId,
-        page,
+        request: page => ({
+          method: 'classNodes',
+          classId: params.id,
+          filterName: params.filterName,
+          objectId: params.objectId,
+          page,
+        }),
+        reply: nodesPageSchema,
       },
-      nodesPageSchema,
+      items => formatNodes(items, params),
     );
-    return [formatNodes(data.items, params), ...pageLines(data.total, page)];
   },
 });
 
@@ -73,13 +74,15 @@ export const getRetainers = defineSnapshotTool({
   },
   filePaths: FILE_PATH,
   lines: async (params, open) => {
-    const snapshot = await open(params.filePath);
-    const page = pageOf(params);
-    const data = await snapshot.ask(
-      {method: 'retainers', nodeId: params.nodeId, page},
-      edgesPageSchema,
+    return listPageLines(
+      await open(params.filePath),
+      params,
+      {
+        request: page => ({method: 'retainers', nodeId: params.nodeId, page}),
+        reply: edgesPageSchema,
+      },
+      items => formatEdges(items, params),
     );
-    return [formatEdges(data.items, params), ...pageLines(data.total, page)];
   },
 });
 
@@ -106,21 +109,23 @@ export const getEdges = defineSnapshotTool({
   },
   filePaths: FILE_PATH,
   lines: async (params, open) => {
-    const snapshot = await open(params.filePath);
-    const page = pageOf(params);
-    const data = await snapshot.ask(
+    return listPageLines(
+      await open(params.filePath),
+      params,
       {
-        method: 'edges',
-        nodeId: params.nodeId,
-        sortBy: params.sortBy ?? 'retainedSize',
-        // DevTools applies only a lower retained-size bound to edges.
-        minRetainedSize: params.retainedSize?.min,
-        excludePrimitives: params.excludePrimitives ?? true,
-        page,
+        request: page => ({
+          method: 'edges',
+          nodeId: params.nodeId,
+          sortBy: params.sortBy ?? 'retainedSize',
+          // DevTools applies only a lower retained-size bound to edges.
+          minRetainedSize: params.retainedSize?.min,
+          excludePrimitives: params.excludePrimitives ?? true,
+          page,
+        }),
+        reply: edgesPageSchema,
       },
-      edgesPageSchema,
+      items => formatEdges(items, params),
     );
-    return [formatEdges(data.items, params), ...pageLines(data.total, page)];
   },
 });
 

@@ -30,6 +30,7 @@ import {
   filterSchema,
   maxNameLengthSchema,
   objectIdSchema,
+  listPageLines,
   pageLines,
   pageOf,
   paging,
@@ -122,27 +123,29 @@ export const queryObjects = defineSnapshotTool({
   },
   filePaths: FILE_PATH,
   lines: async (params, open) => {
-    const snapshot = await open(params.filePath);
-    const page = pageOf(params);
-    const data = await snapshot.ask(
+    return listPageLines(
+      await open(params.filePath),
+      params,
       {
-        method: 'query',
-        options: {
-          className: params.className,
-          propertyName: params.propertyName,
-          nodeType: params.nodeType,
-          minRetainedSize: params.retainedSize?.min,
-          maxRetainedSize: params.retainedSize?.max,
-          minSelfSize: params.selfSize?.min,
-          maxSelfSize: params.selfSize?.max,
-          isDetached: params.isDetached,
-          sortBy: params.sortBy,
-        },
-        page,
+        request: page => ({
+          method: 'query',
+          options: {
+            className: params.className,
+            propertyName: params.propertyName,
+            nodeType: params.nodeType,
+            minRetainedSize: params.retainedSize?.min,
+            maxRetainedSize: params.retainedSize?.max,
+            minSelfSize: params.selfSize?.min,
+            maxSelfSize: params.selfSize?.max,
+            isDetached: params.isDetached,
+            sortBy: params.sortBy,
+          },
+          page,
+        }),
+        reply: nodesPageSchema,
       },
-      nodesPageSchema,
+      items => formatNodes(items, params),
     );
-    return [formatNodes(data.items, params), ...pageLines(data.total, page)];
   },
 });
 
