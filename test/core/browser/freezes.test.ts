@@ -3,7 +3,8 @@
  * Real Chromium, two real MCP clients over HTTP, timings measured around real calls.
  */
 import {describe, expect, it} from 'vitest';
-import {call, openPage, pageIdFrom, useEngineWithFixtures} from '../../helpers/engine.js';
+import {consoleCollectorFeature} from '../../../src/core/browser/collectors/index.js';
+import {call, openPage, pageIdFrom, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 const fx = useEngineWithFixtures({clientName: 'freezer'});
 
@@ -106,13 +107,22 @@ describe('a runaway script', () => {
     const controller = new AbortController();
     const running = fx.client
       .callTool(
-        {name: 'evaluate_script', arguments: {pageId: id, function: '() => { while (true) {} }'}},
+        {
+          name: 'evaluate_script',
+          arguments: {pageId: id, function: "() => { console.log('loop-start'); while (true) {} }"},
+        },
         undefined,
         {signal: controller.signal},
       )
       .catch((error: unknown) => error);
-    // Give the script time to start looping.
-    await new Promise(resolve => setTimeout(resolve, 300));
+    // Cancel once the script loops: it logs just before, and the log reaches the server although
+    // the page's main thread stays busy.
+    const messages = consoleCollectorFeature.get(fx.engine.engine.session.pages.byId(id));
+    await waitFor(
+      () => messages.entries(true).some(entry => entry.text().includes('loop-start')),
+      10_000,
+      'the script to start looping',
+    );
     controller.abort();
     await running;
     const next = await timed(call(fx.client, 'evaluate_script', {pageId: id, function: '() => 3'}));

@@ -141,7 +141,13 @@ describe('session reaping', () => {
 
   it('keeps a session with an open stream (a live client) past the idle timeout', async () => {
     const client = await engine.connect('live-client');
-    await new Promise(resolve => setTimeout(resolve, 2_500));
+    // The latch: an idle session opened after it expires, so the idle timeout has passed for both.
+    await rawSession('idle-witness');
+    await waitFor(
+      () => expired().some(entry => entry.name === 'idle-witness'),
+      10_000,
+      'the idle witness session to expire',
+    );
     const tools = await client.listTools();
     expect(tools.tools.length).toBeGreaterThan(0);
     expect(expired().some(entry => entry.name === 'live-client')).toBe(false);
