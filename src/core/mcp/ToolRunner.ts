@@ -21,6 +21,7 @@ import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import {acquireCallLocks} from './callLocks.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
+import type {HoldGate} from './hold/HoldGate.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse} from './render.js';
 
@@ -45,6 +46,8 @@ export interface ToolRunnerDeps {
   hub: InspectorHub;
   telemetry: TelemetryRecorder;
   services: EngineServices;
+  /** Hold rules: a matching agent call waits for a person before it takes any lock. */
+  hold?: HoldGate;
 }
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
@@ -73,7 +76,7 @@ export class ToolRunner {
     let outcome: CallStatus;
     let result: CallToolResult;
     try {
-      result = await this.#execute(tool, valid, response, origin, progress);
+      result = await this.#execute(tool, valid, response, origin, progress, events.callId);
       success = true;
       outcome = result.isError ? 'error' : 'ok';
     } catch (error) {
@@ -121,10 +124,11 @@ export class ToolRunner {
 
   async #execute(
     tool: Tool,
-    valid: ValidCall,
+    given: ValidCall,
     response: ResponseBuilder,
     origin: CallOrigin,
     progress: CallProgress,
+    callId: string,
   ): Promise<CallToolResult> {
     const {session, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
@@ -136,6 +140,25 @@ export class ToolRunner {
         response.notes.push(reconnectNote);
       }
     }
+    // Hold rules, before any lock: a held call keeps no other call waiting.
+    const namedPage = given.params.pageId;
+    const held = this.deps.hold?.gate({
+      callId,
+      tool,
+      params: given.params,
+      client: origin.client,
+      pageId: catalog.pageIdRouting && typeof namedPage === 'number' ? namedPage : undefined,
+      signal,
+      progress,
+    });
+    const decided = held ? await held : undefined;
+    if (decided?.kind === 'denied') {
+      return errorResult(decided.text);
+    }
+    if (decided?.kind === 'edited') {
+      response.notes.push(decided.note);
+    }
+    const valid = decided?.kind === 'edited' ? decided.valid : given;
     const pageId = valid.params.pageId;
     const locks = await acquireCallLocks({
       tool,
