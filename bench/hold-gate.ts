@@ -34,6 +34,7 @@ function gateWith(rules: string[]): HoldGate {
     timeoutMs: 300_000,
     pages: () => ({list: () => [], selected: undefined}),
     webmcp: {toolsOf: () => Promise.resolve([])},
+    toolNames: () => allTools().tools.map(candidate => candidate.name),
     validate: (target, args) => target.validate(args, {pageIdRouting: true}),
   });
 }

@@ -166,14 +166,21 @@ export class Engine {
   }
 
   #createHoldGate(): HoldGate {
-    return new HoldGate({
+    const gate = new HoldGate({
       hub: this.hub,
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
       pages: () => this.session.pages,
       webmcp: this.webmcp,
+      toolNames: () => this.catalog.all().map(tool => tool.name),
       validate: (tool, args) => tool.validate(args, this.catalog.schemaOptions()),
     });
+    for (const name of gate.unknownTools()) {
+      this.options.log(
+        `Warning: --hold tool:${name} names no tool of this server; it never holds.`,
+      );
+    }
+    return gate;
   }
 
   #publishTools(): void {

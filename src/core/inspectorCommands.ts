@@ -96,7 +96,7 @@ function holdHandlers(
   const {hold} = context;
   return {
     holdGetState: () => hold.state(),
-    holdSetRules: command => hold.setRules(command.rules),
+    holdSetRules: command => hold.setRules(command.rules, {checkToolNames: true}),
     holdDecide: command =>
       hold.decide(command.callId, command.decision, {args: command.args, reason: command.reason}),
     holdAllowAll: () => hold.allowAll(),

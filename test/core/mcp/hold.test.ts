@@ -374,6 +374,8 @@ describe('hold rules over MCP', () => {
     const result = await fx.engine.engine.handleCommand({type: 'holdSetRules', rules: ['clik']});
     expect(result.ok).toBe(false);
     expect(result.ok ? '' : result.error).toContain('Unknown hold rule "clik". Expected');
+    const typo = await fx.engine.engine.handleCommand({type: 'holdSetRules', rules: ['tool:clik']});
+    expect(typo.ok ? '' : typo.error).toContain('No tool named clik. Tools: ');
     expect(fx.engine.engine.hold.state().rules).toEqual(['tool:click']);
   });
 });

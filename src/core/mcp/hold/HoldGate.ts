@@ -9,6 +9,7 @@ import {
   parseHoldRules,
   type HeldCall,
   type HoldDecision,
+  type HoldRule,
   type HoldState,
 } from '../../../shared/hold.js';
 import type {ClientRef} from '../../../shared/protocol.js';
@@ -48,6 +49,8 @@ export interface HoldGateDeps {
   timeoutMs: number;
   pages: () => {list(): PageState[]; readonly selected: PageState | undefined};
   webmcp: WebMcpLookup;
+  /** Every tool name the server has (enabled or not), to catch a misspelled tool rule. */
+  toolNames: () => readonly string[];
   /** The tool's own argument check (the same as for a call from a client). */
   validate: (tool: Tool, args: Record<string, unknown>) => ValidationResult;
 }
@@ -72,14 +75,33 @@ export class HoldGate {
     this.setRules(deps.rules);
   }
 
-  /** Replaces the rules (same grammar as --hold); throws the parser's error text. */
-  setRules(texts: readonly string[]): HoldState {
+  /**
+   * Replaces the rules (same grammar as --hold); throws the parser's error text, and (when asked)
+   * for a tool rule that names no tool of this server.
+   */
+  setRules(texts: readonly string[], options: {checkToolNames?: boolean} = {}): HoldState {
     const parsed = parseHoldRules(texts);
     if ('error' in parsed) {
       throw new Error(parsed.error);
     }
+    const unknown = options.checkToolNames === true ? this.unknownTools(parsed.rules) : [];
+    if (unknown.length > 0) {
+      throw new Error(
+        `No tool named ${unknown.join(', ')}. Tools: ${this.deps.toolNames().join(', ')} (webmcp_<name> tools are matched once they exist).`,
+      );
+    }
     this.#setCompiled(compileRules(parsed.rules));
     return this.state();
+  }
+
+  /** The tool names of tool rules that name no tool of this server (a typo, most likely). */
+  unknownTools(rules: readonly HoldRule[] = this.#rules.map(compiled => compiled.rule)): string[] {
+    const known = new Set(this.deps.toolNames());
+    return rules.flatMap(rule =>
+      rule.kind === 'tool' && !known.has(rule.name) && !rule.name.startsWith('webmcp_')
+        ? [rule.name]
+        : [],
+    );
   }
 
   #setCompiled(rules: CompiledRule[]): void {
