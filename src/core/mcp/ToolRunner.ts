@@ -141,24 +141,15 @@ export class ToolRunner {
       }
     }
     // Hold rules, before any lock: a held call keeps no other call waiting.
-    const namedPage = given.params.pageId;
-    const held = this.deps.hold?.gate({
-      callId,
-      tool,
-      params: given.params,
-      client: origin.client,
-      pageId: catalog.pageIdRouting && typeof namedPage === 'number' ? namedPage : undefined,
+    const valid = await this.#holdIfRuled(tool, given, response, {
+      origin,
       signal,
       progress,
+      callId,
     });
-    const decided = held ? await held : undefined;
-    if (decided?.kind === 'denied') {
-      return errorResult(decided.text);
+    if ('content' in valid) {
+      return valid;
     }
-    if (decided?.kind === 'edited') {
-      response.notes.push(decided.note);
-    }
-    const valid = decided?.kind === 'edited' ? decided.valid : given;
     const pageId = valid.params.pageId;
     const locks = await acquireCallLocks({
       tool,
@@ -195,6 +186,35 @@ export class ToolRunner {
     } finally {
       locks.release();
     }
+  }
+
+  /** The call as a person let it run (maybe with edited arguments), or the denial to return. */
+  async #holdIfRuled(
+    tool: Tool,
+    given: ValidCall,
+    response: ResponseBuilder,
+    call: {origin: CallOrigin; signal: AbortSignal; progress: CallProgress; callId: string},
+  ): Promise<ValidCall | CallToolResult> {
+    const namedPage = given.params.pageId;
+    const held = this.deps.hold?.gate({
+      callId: call.callId,
+      tool,
+      params: given.params,
+      client: call.origin.client,
+      pageId:
+        this.deps.catalog.pageIdRouting && typeof namedPage === 'number' ? namedPage : undefined,
+      signal: call.signal,
+      progress: call.progress,
+    });
+    const decided = held ? await held : undefined;
+    if (decided?.kind === 'denied') {
+      return errorResult(decided.text);
+    }
+    if (decided?.kind === 'edited') {
+      response.notes.push(decided.note);
+      return decided.valid;
+    }
+    return given;
   }
 
   /** Steps 5 to 7: the dialog gate, file paths and the handler; never rejects (errors go in). */
