@@ -346,7 +346,7 @@ describe('hold rules over MCP', () => {
     expect(fx.engine.engine.hold.state().queue).toEqual([]);
   });
 
-  it('holds execute_webmcp_tool for a consequential tool only', async () => {
+  it('holds execute_webmcp_tool for a consequential tool, or one not read-only by setting', async () => {
     const pageId = await fx.openPage('/webmcp/imperative.html');
     await waitFor(
       async () => (await call(fx.client, 'list_webmcp_tools', {pageId})).text.includes('buy_now'),
@@ -369,6 +369,24 @@ describe('hold rules over MCP', () => {
     expect(held.reason).toBe('the WebMCP tool buy_now is annotated consequential');
     fx.engine.engine.hold.decide(held.callId, 'deny', {reason: 'no purchases'});
     expect((await pending).text).toContain('Denied by the user: no purchases');
+
+    // By setting: every page tool not annotated readOnly.
+    fx.engine.engine.hold.setRules(['webmcp-not-read-only']);
+    const add = await call(fx.client, 'execute_webmcp_tool', {
+      pageId,
+      toolName: 'add',
+      input: JSON.stringify({a: 1, b: 2}),
+    });
+    expect(add.isError, add.text).toBe(false);
+    const destruct = call(fx.client, 'execute_webmcp_tool', {
+      pageId,
+      toolName: 'self_destruct',
+      input: '{}',
+    });
+    const heldDestruct = await heldOf('execute_webmcp_tool');
+    expect(heldDestruct.reason).toBe('the WebMCP tool self_destruct is not annotated readOnly');
+    fx.engine.engine.hold.decide(heldDestruct.callId, 'deny');
+    expect((await destruct).text).toContain('Denied by the user: no reason given');
   });
 
   it('is driven over the inspector WebSocket, with the commands checked on the way in', async () => {
