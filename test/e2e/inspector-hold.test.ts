@@ -189,9 +189,24 @@ describe('hold (e2e)', () => {
     );
     const pending = call(agent(), 'navigate_page', {pageId, type: 'reload'});
     await heldShown('navigate_page');
-    await screenshot(page, 'hold-rules-set');
+    const second = call(agent(), 'list_console_messages', {pageId});
+    const third = call(agent(), 'click', {pageId, uid: uidOf(snapshot, 'button "Button B"')});
+    await page.waitForFunction(() => document.querySelectorAll('.hold-queue__item').length === 2, {
+      timeout: 10_000,
+    });
+    // The read-only call was not held.
+    expect((await second).isError).toBe(false);
+    const queued = await page.$$eval('.hold-queue__item .mono', items =>
+      items.map(item => item.textContent),
+    );
+    expect(queued).toEqual(['navigate_page', 'click']);
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
+    await screenshot(page, 'hold-queue-dark');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
     await page.click('aria/Allow all R[role="button"]');
-    const result = await pending;
-    expect(result.isError).toBe(false);
+    expect((await pending).isError).toBe(false);
+    // Released in order: the reload ran first, so the click's uid is from an old document.
+    expect((await third).text).toContain('Element with uid');
+    expect((await third).text).toContain('no longer exists on the page');
   });
 });
