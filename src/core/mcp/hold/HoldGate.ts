@@ -72,7 +72,12 @@ export class HoldGate {
   readonly #queue: HeldEntry[] = [];
 
   constructor(private readonly deps: HoldGateDeps) {
-    this.setRules(deps.rules);
+    const parsed = parseHoldRules(deps.rules);
+    if ('error' in parsed) {
+      throw new Error(parsed.error);
+    }
+    // No event at start: a UI asks for the state (holdGetState) when it connects.
+    this.#setCompiled(compileRules(parsed.rules), false);
   }
 
   /**
@@ -104,12 +109,14 @@ export class HoldGate {
     );
   }
 
-  #setCompiled(rules: CompiledRule[]): void {
+  #setCompiled(rules: CompiledRule[], publish = true): void {
     this.#rules = rules;
     this.#hasWebMcpRule = rules.some(
       ({rule}) => rule.kind === 'webmcpConsequential' || rule.kind === 'webmcpNotReadOnly',
     );
-    this.#publish();
+    if (publish) {
+      this.#publish();
+    }
   }
 
   state(): HoldState {
