@@ -34,6 +34,7 @@ import {LiveView} from './inspector/LiveView.js';
 import {BrowserFileRoots} from './files/roots.js';
 import {TemporaryFiles} from './files/temporary.js';
 import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
+import {HoldGate} from './mcp/hold/HoldGate.js';
 import {McpSession} from './mcp/McpSession.js';
 import {resultView} from './mcp/callResult.js';
 import {ToolRunner} from './mcp/ToolRunner.js';
@@ -71,6 +72,7 @@ export class Engine {
   readonly token: ResolvedToken;
   readonly liveView: LiveView;
   readonly webmcp: WebMcpService;
+  readonly hold: HoldGate;
   readonly heapSnapshots = new HeapSnapshotStore();
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
@@ -130,7 +132,9 @@ export class Engine {
       },
     });
     this.telemetry = new TelemetryRecorder(options.version, config.telemetryLog, options.log);
+    this.hold = this.#createHoldGate();
     this.runner = new ToolRunner({
+      hold: this.hold,
       catalog: this.catalog,
       session: this.session,
       config,
@@ -154,10 +158,29 @@ export class Engine {
       token: this.token.token,
       liveView: this.liveView,
       webmcp: this.webmcp,
+      hold: this.hold,
       pages: this.session.pages,
       browserConnected: () => this.session.browser?.connected === true,
     });
     this.#publishTools();
+  }
+
+  #createHoldGate(): HoldGate {
+    const gate = new HoldGate({
+      hub: this.hub,
+      rules: this.config.hold.rules,
+      timeoutMs: this.config.hold.timeoutMs,
+      pages: () => this.session.pages,
+      webmcp: this.webmcp,
+      toolNames: () => this.catalog.all().map(tool => tool.name),
+      validate: (tool, args) => tool.validate(args, this.catalog.schemaOptions()),
+    });
+    for (const name of gate.unknownTools()) {
+      this.options.log(
+        `Warning: --hold tool:${name} names no tool of this server; it never holds.`,
+      );
+    }
+    return gate;
   }
 
   #publishTools(): void {

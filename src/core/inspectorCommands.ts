@@ -7,6 +7,7 @@ import {errorText} from '../shared/values.js';
 import type {InspectorCommandType, InspectorState} from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
 import type {PageRegistry} from './browser/PageRegistry.js';
+import type {HoldGate} from './mcp/hold/HoldGate.js';
 import type {PageState} from './browser/PageState.js';
 import type {ToolCatalog} from './tools/ToolCatalog.js';
 import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.js';
@@ -21,6 +22,7 @@ export interface CommandContext {
   token: string;
   liveView: LiveView;
   webmcp: WebMcpService;
+  hold: HoldGate;
   pages: PageRegistry;
   browserConnected(): boolean;
 }
@@ -87,6 +89,20 @@ function webmcpHandlers(
   };
 }
 
+/** Hold rules: the queue of held agent calls and the decisions on them. */
+function holdHandlers(
+  context: CommandContext,
+): Pick<CommandHandlers, Extract<InspectorCommandType, `hold${string}`>> {
+  const {hold} = context;
+  return {
+    holdGetState: () => hold.state(),
+    holdSetRules: command => hold.setRules(command.rules, {checkToolNames: true}),
+    holdDecide: command =>
+      hold.decide(command.callId, command.decision, {args: command.args, reason: command.reason}),
+    holdAllowAll: () => hold.allowAll(),
+  };
+}
+
 export function commandHandlers(context: CommandContext): CommandHandlers {
   const {catalog, liveView} = context;
   return {
@@ -113,6 +129,7 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
       return null;
     },
     ...webmcpHandlers(context),
+    ...holdHandlers(context),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import {TOOL_CATEGORIES, TOOL_CONDITIONS} from './categories.js';
+import {holdCommandSchemas, holdEventSchemas} from './hold.js';
 import {telemetryRecordSchema} from './telemetry.js';
 
 const categorySchema = z.enum(TOOL_CATEGORIES);
@@ -28,7 +29,8 @@ export const toolResultSchema = z.object({
 });
 export type ToolResultView = z.infer<typeof toolResultSchema>;
 
-const callStatusSchema = z.enum(['running', 'ok', 'error', 'cancelled']);
+/** `held`: waiting for a person in the inspector (hold rules) before it runs. */
+const callStatusSchema = z.enum(['running', 'held', 'ok', 'error', 'cancelled']);
 export type CallStatus = z.infer<typeof callStatusSchema>;
 
 /** Where the tool acted, so the live view can outline it for a moment. */
@@ -283,6 +285,8 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
     callId: z.string(),
     elements: z.array(recordedElementSchema),
   }),
+  // Hold rules: the queue of held calls and how each one left it (hold.ts).
+  ...holdEventSchemas,
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
 
@@ -348,6 +352,8 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     toolName: z.string(),
   }),
   z.object({type: z.literal('webmcpDoctor'), pageId: z.number().int().optional()}),
+  // Hold rules: set them, decide on held calls (hold.ts).
+  ...holdCommandSchemas,
 ]);
 export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
 export type InspectorCommandType = InspectorCommand['type'];

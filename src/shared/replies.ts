@@ -4,6 +4,7 @@
  * schema of the command it sent, so the two cannot drift apart unnoticed.
  */
 import {z} from 'zod';
+import {holdReplySchemas} from './hold.js';
 import {
   categoryStateSchema,
   conditionStateSchema,
@@ -44,6 +45,8 @@ const replySchemaTable = {
     height: z.number(),
   }),
   webmcpDoctor: webmcpDoctorReportSchema,
+  // Hold rules: every hold command answers the hold state after it.
+  ...holdReplySchemas,
 };
 
 /** The reply value of each command type. */

@@ -100,6 +100,14 @@ describe('flags on the command line', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('a bad --hold rule exits with code 2 saying what is accepted', () => {
+    const result = spawnSync(process.execPath, [CLI, '--hold=sometimes'], {encoding: 'utf8'});
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'Invalid value for --hold: Unknown hold rule "sometimes". Expected a comma-separated list of: all, not-read-only, tool:<name>',
+    );
+  });
+
   it('an unknown flag warns but the server starts', async () => {
     const started = await startCli(['--frobnicate']);
     // The ready file can be seen before the stderr pipe has delivered the line written before it.

@@ -9,8 +9,10 @@ import {
   categoryFlagName,
 } from '../../shared/categories.js';
 import {DEFAULT_PORT, TOKEN_ENV} from '../../shared/constants.js';
+import {HOLD_RULES_ACCEPTED} from '../../shared/hold.js';
 import {
   CHROME_CHANNELS,
+  DEFAULT_HOLD_TIMEOUT_SECONDS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_SECONDS,
   SCREENSHOT_FORMATS,
@@ -272,6 +274,22 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     group: 'Server',
     accepts: 'a positive integer',
     description: `Most MCP sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_SESSIONS}).`,
+  },
+  // Hold rules: agent calls that wait for a person in the inspector.
+  {
+    name: 'hold',
+    kind: 'array',
+    group: 'Tools',
+    accepts: HOLD_RULES_ACCEPTED,
+    description:
+      'Hold matching agent calls until you allow, edit or deny them in the inspector, e.g. --hold=not-read-only or --hold=tool:click,url:*://*.example.com/* (off by default).',
+  },
+  {
+    name: 'holdTimeout',
+    kind: 'string',
+    group: 'Tools',
+    accepts: 'a positive number of seconds',
+    description: `Deny a held call nobody decided on after this long (default ${DEFAULT_HOLD_TIMEOUT_SECONDS}).`,
   },
   {
     name: 'workspace',

@@ -8,6 +8,7 @@ import parseArgv from 'yargs-parser';
 import {z} from 'zod';
 import {TOOL_CATEGORIES, categoryFlagName} from '../../shared/categories.js';
 import {DEFAULT_PORT, TOKEN_ENV} from '../../shared/constants.js';
+import {formatHoldRule, parseHoldRules} from '../../shared/hold.js';
 import {FLAG_SPECS, helpText} from './flagSpecs.js';
 import {
   booleanFlag,
@@ -25,6 +26,7 @@ import {
 } from './flagValues.js';
 import {
   browserConfigSchema,
+  DEFAULT_HOLD_TIMEOUT_SECONDS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_SECONDS,
   screenshotConfigSchema,
@@ -147,6 +149,7 @@ function buildConfig(
     screenshot: screenshotPart(args),
     workspaceRoots: stringArray(args, 'workspace'),
     sessions: sessionLimits(args),
+    hold: holdPart(args),
   };
 }
 
@@ -329,6 +332,23 @@ function sessionLimits(args: FlagArgs): ServerConfig['sessions'] {
       maxRaw === undefined
         ? DEFAULT_MAX_SESSIONS
         : parseWith('maxSessions', serverShape.sessions.shape.max, maxRaw),
+  };
+}
+
+/** --hold rules (one parser with the inspector's) and --holdTimeout in seconds. */
+function holdPart(args: FlagArgs): ServerConfig['hold'] {
+  const parsed = parseHoldRules(stringArray(args, 'hold'));
+  if ('error' in parsed) {
+    throw new FlagError('hold', `Invalid value for --hold: ${parsed.error}`);
+  }
+  const timeoutRaw = optionalString(args, 'holdTimeout');
+  const seconds =
+    timeoutRaw === undefined
+      ? DEFAULT_HOLD_TIMEOUT_SECONDS
+      : parseWith('holdTimeout', z.coerce.number().positive().max(86_400), timeoutRaw);
+  return {
+    rules: parsed.rules.map(formatHoldRule),
+    timeoutMs: Math.max(1, Math.round(seconds * 1000)),
   };
 }
 

@@ -14,6 +14,7 @@ export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
 
 export const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60;
 export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_HOLD_TIMEOUT_SECONDS = 300;
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -64,6 +65,8 @@ export const serverConfigSchema = z.object({
   workspaceRoots: z.array(z.string()),
   /** MCP HTTP sessions: idle expiry and how many may be open at once. */
   sessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
+  /** Hold rules as written (checked by the shared parser) and how long a held call may wait. */
+  hold: z.object({rules: z.array(z.string()), timeoutMs: z.number().int().positive()}),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

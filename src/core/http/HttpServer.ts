@@ -24,6 +24,7 @@ import {
   tokenFromProtocols,
   type SecurityPolicy,
 } from './security.js';
+import {cancelOnClosedStream} from './closedStream.js';
 import {SessionTable, type ReapReason, type SessionLimits} from './SessionTable.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
 import {errorText} from '../../shared/values.js';
@@ -287,13 +288,7 @@ export class HttpServer {
     const sessionIdHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionIdHeader) ? sessionIdHeader[0] : sessionIdHeader;
     if (sessionId !== undefined) {
-      const existing = this.#sessions.get(sessionId);
-      if (!existing) {
-        jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
-        return;
-      }
-      this.#sessions.track(existing, response);
-      await existing.transport.handleRequest(request, response, body);
+      await this.#handleSessionRequest(sessionId, request, response, body);
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -331,6 +326,23 @@ export class HttpServer {
     };
     await session.connect(transport);
     await transport.handleRequest(request, response, body);
+  }
+
+  /** A request on an open session; a closed tools/call stream cancels that call. */
+  async #handleSessionRequest(
+    sessionId: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ): Promise<void> {
+    const existing = this.#sessions.get(sessionId);
+    if (!existing) {
+      jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
+      return;
+    }
+    this.#sessions.track(existing, response);
+    cancelOnClosedStream(existing.transport, body, response);
+    await existing.transport.handleRequest(request, response, body);
   }
 
   #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -21,6 +21,7 @@ import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import {acquireCallLocks} from './callLocks.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
+import type {HoldGate} from './hold/HoldGate.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse} from './render.js';
 
@@ -45,6 +46,8 @@ export interface ToolRunnerDeps {
   hub: InspectorHub;
   telemetry: TelemetryRecorder;
   services: EngineServices;
+  /** Hold rules: a matching agent call waits for a person before it takes any lock. */
+  hold?: HoldGate;
 }
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
@@ -73,7 +76,7 @@ export class ToolRunner {
     let outcome: CallStatus;
     let result: CallToolResult;
     try {
-      result = await this.#execute(tool, valid, response, origin, progress);
+      result = await this.#execute(tool, valid, response, origin, progress, events.callId);
       success = true;
       outcome = result.isError ? 'error' : 'ok';
     } catch (error) {
@@ -121,10 +124,11 @@ export class ToolRunner {
 
   async #execute(
     tool: Tool,
-    valid: ValidCall,
+    given: ValidCall,
     response: ResponseBuilder,
     origin: CallOrigin,
     progress: CallProgress,
+    callId: string,
   ): Promise<CallToolResult> {
     const {session, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
@@ -135,6 +139,16 @@ export class ToolRunner {
       if (reconnectNote) {
         response.notes.push(reconnectNote);
       }
+    }
+    // Hold rules, before any lock: a held call keeps no other call waiting.
+    const valid = await this.#holdIfRuled(tool, given, response, {
+      origin,
+      signal,
+      progress,
+      callId,
+    });
+    if ('content' in valid) {
+      return valid;
     }
     const pageId = valid.params.pageId;
     const locks = await acquireCallLocks({
@@ -172,6 +186,35 @@ export class ToolRunner {
     } finally {
       locks.release();
     }
+  }
+
+  /** The call as a person let it run (maybe with edited arguments), or the denial to return. */
+  async #holdIfRuled(
+    tool: Tool,
+    given: ValidCall,
+    response: ResponseBuilder,
+    call: {origin: CallOrigin; signal: AbortSignal; progress: CallProgress; callId: string},
+  ): Promise<ValidCall | CallToolResult> {
+    const namedPage = given.params.pageId;
+    const held = this.deps.hold?.gate({
+      callId: call.callId,
+      tool,
+      params: given.params,
+      client: call.origin.client,
+      pageId:
+        this.deps.catalog.pageIdRouting && typeof namedPage === 'number' ? namedPage : undefined,
+      signal: call.signal,
+      progress: call.progress,
+    });
+    const decided = held ? await held : undefined;
+    if (decided?.kind === 'denied') {
+      return errorResult(decided.text);
+    }
+    if (decided?.kind === 'edited') {
+      response.notes.push(decided.note);
+      return decided.valid;
+    }
+    return given;
   }
 
   /** Steps 5 to 7: the dialog gate, file paths and the handler; never rejects (errors go in). */

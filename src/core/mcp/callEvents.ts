@@ -39,6 +39,10 @@ export class CallEvents {
     });
   }
 
+  get callId(): string {
+    return this.#callId;
+  }
+
   /** Milliseconds since the call arrived. */
   get elapsedMs(): number {
     return performance.now() - this.#started;

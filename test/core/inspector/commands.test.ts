@@ -68,6 +68,19 @@ describe('inspector commands', () => {
       toolName: 'reserve_table',
     });
     await accepted({type: 'webmcpDoctor', pageId: imperative});
+    // Hold rules: a held agent call, decided from here.
+    await accepted({type: 'holdGetState'});
+    await accepted({type: 'holdSetRules', rules: ['tool:list_pages']});
+    const held = fx.client.callTool({name: 'list_pages', arguments: {}});
+    const heldCall = await waitFor(
+      () => fx.engine.engine.hold.state().queue[0],
+      10_000,
+      'the held call',
+    );
+    await accepted({type: 'holdDecide', callId: heldCall.callId, decision: 'allow'});
+    await held;
+    await accepted({type: 'holdSetRules', rules: []});
+    await accepted({type: 'holdAllowAll'});
     expect([...answered].sort()).toEqual(Object.keys(commandReplySchemas).sort());
   });
 

@@ -15,6 +15,12 @@ export function bindStore(connection: InspectorConnection, store: InspectorStore
           store.applyState(reply.value);
         }
       });
+      // Held calls are not part of the state: their queue comes with its own command.
+      void connection.command({type: 'holdGetState'}).then(reply => {
+        if (reply.ok) {
+          store.applyHold(reply.value);
+        }
+      });
     }
   });
   const stopEvents = connection.subscribe(0, batch => store.applyBatch(batch));

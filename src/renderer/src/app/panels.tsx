@@ -94,4 +94,17 @@ export const PANELS: readonly PanelDefinition[] = [
       }),
     ),
   },
+  {
+    id: 'hold',
+    label: 'Hold',
+    // Editing a held call shows the schema form: fetch it alongside.
+    ...lazyPanel('Hold', () => {
+      preloadSchemaForm();
+      return import('../features/hold/HoldPanel.js').then(m => m.HoldPanel);
+    }),
+    badge: snapshot => {
+      const held = snapshot.hold?.queue.length ?? 0;
+      return held > 0 ? String(held) : undefined;
+    },
+  },
 ];

@@ -166,11 +166,23 @@ export class CallLog {
     return record;
   }
 
+  /** Shows a call as held for approval, or back to running once released (hold rules). */
+  setHeld(callId: string, held: boolean): void {
+    const ordinal = this.#byCallId.get(callId);
+    const record = ordinal === undefined ? undefined : this.at(ordinal);
+    if (!record || ordinal === undefined || record.status !== (held ? 'running' : 'held')) {
+      return;
+    }
+    this.#records[ordinal - this.#base] = {...record, status: held ? 'held' : 'running'};
+    this.#updates.push(ordinal);
+    this.#version++;
+  }
+
   /** Marks calls still running as cancelled (e.g. the server they ran on restarted). */
   abandonRunning(note: string): void {
     for (let index = 0; index < this.#records.length; index++) {
       const record = this.#records[index];
-      if (record?.status === 'running') {
+      if (record?.status === 'running' || record?.status === 'held') {
         this.#records[index] = {...record, status: 'cancelled', errorText: note};
         this.#updates.push(record.ordinal);
         this.#version++;

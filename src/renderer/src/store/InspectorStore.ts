@@ -20,6 +20,7 @@ import type {
   WebMcpInvocation,
   WebMcpToolView,
 } from '../../../shared/protocol.js';
+import type {HoldState} from '../../../shared/hold.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 
@@ -86,6 +87,8 @@ export interface InspectorSnapshot {
   telemetry: readonly TelemetryEntry[];
   log: LogSlice;
   lastActedOn: LastActedOn | undefined;
+  /** Hold rules and the queue of held calls (undefined until the server said). */
+  hold: HoldState | undefined;
   offline: OfflineSession | undefined;
   /** Last sequence id applied from the live stream (0 before any). */
   lastSeq: number;
@@ -135,6 +138,8 @@ export class InspectorStore {
   /** Calls per client as of the last getState (covers calls evicted before this UI saw them). */
   readonly #stateCalls = new Map<string, number>();
   #streamId: string | undefined;
+  /** Calls in the hold queue as last seen, to show them running again once released. */
+  #heldIds = new Set<string>();
   #notifyPending = false;
 
   /**
@@ -160,6 +165,7 @@ export class InspectorStore {
       telemetry: [],
       log: {version: 0, size: 0, serverDropped: 0, uiDropped: 0},
       lastActedOn: undefined,
+      hold: undefined,
       offline: undefined,
       lastSeq: 0,
     };
@@ -223,6 +229,26 @@ export class InspectorStore {
       })),
       webmcpTools: state.webmcpTools,
     });
+  }
+
+  /** The hold state as the server answered it (holdGetState), when no newer event set it. */
+  applyHold(state: HoldState): void {
+    this.#markHeld(state);
+    this.#set({hold: state});
+  }
+
+  /** Log rows follow the queue: held while in it, running again once released. */
+  #markHeld(state: HoldState): void {
+    const now = new Set(state.queue.map(call => call.callId));
+    for (const callId of this.#heldIds) {
+      if (!now.has(callId)) {
+        this.log.setHeld(callId, false);
+      }
+    }
+    for (const callId of now) {
+      this.log.setHeld(callId, true);
+    }
+    this.#heldIds = now;
   }
 
   /** Applies one batch from the live stream and notifies once. */
@@ -316,6 +342,10 @@ export class InspectorStore {
           ),
           ...event.tools,
         ];
+        return;
+      case 'holdChanged':
+        this.#markHeld(event.state);
+        patch.hold = event.state;
         return;
       case 'webmcpInvocation':
         upsertInvocation(

@@ -13,7 +13,7 @@ export interface LogFilter {
   text: string;
 }
 
-export const CALL_STATUSES: readonly CallStatus[] = ['running', 'ok', 'error', 'cancelled'];
+export const CALL_STATUSES: readonly CallStatus[] = ['running', 'held', 'ok', 'error', 'cancelled'];
 
 export const EMPTY_FILTER: LogFilter = {tool: '', status: '', clientId: '', text: ''};
 

@@ -222,7 +222,9 @@ const LogRow = memo(function LogRow(props: {
         {record.status}
       </span>
       <span role="gridcell" className="log-cell log-cell--duration mono">
-        {record.status === 'running' ? '…' : formatDuration(record.durationMs)}
+        {record.status === 'running' || record.status === 'held'
+          ? '…'
+          : formatDuration(record.durationMs)}
       </span>
     </div>
   );

@@ -1,0 +1,336 @@
+/**
+ * Hold: agent calls that match a hold rule wait here for a decision — Allow, Edit the arguments
+ * (the Run panel's schema form, checked with the tool's schema), or Deny with a reason — with the
+ * live view of their page and the target element outlined. The rules are set here too.
+ */
+import type {UiSchema} from '@rjsf/utils';
+import {HOLD_RULES_ACCEPTED} from '../../../../shared/hold.js';
+import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
+import {EmptyState} from '../../ui/EmptyState.js';
+import {imageDataUrl} from '../../ui/ImageView.js';
+import {JsonView} from '../../ui/JsonView.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
+import {HOLD_KEYS, secondsLeft} from './holdModel.js';
+import {type HoldModel, useHoldModel} from './useHoldModel.js';
+import './hold.css';
+
+const PRESETS: readonly {label: string; rules: string[]}[] = [
+  {label: 'Off', rules: []},
+  {label: 'Not read-only', rules: ['not-read-only']},
+  {label: 'Every call', rules: ['all']},
+  {label: 'Next call only', rules: ['step']},
+];
+
+export function HoldPanel(): React.JSX.Element {
+  const model = useHoldModel();
+  return (
+    <div className="panel-body hold-panel">
+      <Rules model={model} />
+      {model.panel.error ? (
+        <p className="notice notice--error" role="alert" data-testid="hold-error">
+          {model.panel.error}
+        </p>
+      ) : null}
+      <Queue model={model} />
+    </div>
+  );
+}
+
+function Rules(props: {model: HoldModel}): React.JSX.Element {
+  const {model} = props;
+  const current = model.hold?.rules ?? [];
+  const text = model.panel.rulesText ?? current.join(',');
+  const seconds = Math.round((model.hold?.timeoutMs ?? 300_000) / 1000);
+  return (
+    <section className="card hold-rules" aria-labelledby="hold-rules-heading">
+      <h2 id="hold-rules-heading">
+        Hold rules{' '}
+        <span className="muted" data-testid="hold-rules-state">
+          {current.length === 0
+            ? '· off: agent calls run at once'
+            : `· on: ${current.join(', ')} (a held call is denied after ${seconds} s)`}
+        </span>
+      </h2>
+      <form
+        className="hold-rules__form"
+        onSubmit={event => {
+          event.preventDefault();
+          model.applyRules(text.split(',').filter(part => part.trim() !== ''));
+        }}
+      >
+        <label>
+          <span>Rules</span>
+          <input
+            className="mono"
+            value={text}
+            placeholder="e.g. not-read-only,tool:click,url:*://*.example.com/*"
+            aria-describedby="hold-rules-help"
+            onChange={event => model.setRulesText(event.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={!model.connected || model.panel.busy}>
+          Apply
+        </button>
+        {PRESETS.map(preset => (
+          <button
+            key={preset.label}
+            type="button"
+            disabled={!model.connected || model.panel.busy}
+            onClick={() => model.applyRules(preset.rules)}
+          >
+            {preset.label}
+          </button>
+        ))}
+      </form>
+      <p id="hold-rules-help" className="muted hold-rules__help">
+        Same as the --hold flag: {HOLD_RULES_ACCEPTED}. Calls from the inspector are never held.
+      </p>
+    </section>
+  );
+}
+
+function Queue(props: {model: HoldModel}): React.JSX.Element {
+  const {model} = props;
+  const queue = model.hold?.queue ?? [];
+  if (queue.length === 0) {
+    return (
+      <EmptyState title="No call is held">
+        {(model.hold?.rules.length ?? 0) === 0
+          ? 'Turn on a rule above (or start with --hold) to stop agent calls for your approval.'
+          : 'Agent calls that match the rules wait here for you.'}
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="hold-main">
+      <section className="hold-queue" aria-labelledby="hold-queue-heading">
+        <h2 id="hold-queue-heading">
+          Held calls <span className="muted">({queue.length}, oldest first)</span>
+        </h2>
+        <ol className="hold-queue__list">
+          {queue.map(call => (
+            <li key={call.callId}>
+              <button
+                type="button"
+                className={`hold-queue__item${call.callId === model.call?.callId ? ' hold-queue__item--shown' : ''}`}
+                aria-current={call.callId === model.call?.callId}
+                data-call-id={call.callId}
+                onClick={() => model.pick(call.callId)}
+              >
+                <span className="mono">{call.tool}</span>
+                <span className="muted">
+                  {revealInvisible(call.client.name)}
+                  {call.pageId === undefined ? '' : ` · page ${call.pageId}`}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ol>
+        <button
+          type="button"
+          disabled={!model.connected || model.panel.busy}
+          onClick={() => model.act('allowAll')}
+        >
+          Allow all <kbd>R</kbd>
+        </button>
+      </section>
+      {model.call ? <Detail model={model} /> : null}
+    </div>
+  );
+}
+
+const EDIT_ARGUMENTS: ArgumentsEditorText = {
+  modes: 'Edit the held arguments as',
+  jsonMode: 'JSON',
+  jsonField: 'Arguments (JSON object)',
+  notObject: 'Arguments must be a JSON object, e.g. {"uid": "1_2"}.',
+  rows: 8,
+};
+
+function Detail(props: {model: HoldModel}): React.JSX.Element | null {
+  const {model} = props;
+  const {call} = model;
+  if (!call) {
+    return null;
+  }
+  const disabled = !model.connected || model.panel.busy;
+  return (
+    <section
+      className="card hold-detail"
+      aria-label={`Held call ${call.tool}`}
+      data-testid="held-call"
+    >
+      <h2>
+        <span className="status status--held">held</span> <span className="mono">{call.tool}</span>
+        <span className="muted"> · {secondsLeft(call, model.now)} s left</span>
+      </h2>
+      <dl className="hold-detail__facts">
+        <dt>Client</dt>
+        <dd>
+          {revealInvisible(call.client.name)}{' '}
+          <span className="muted">({call.client.transport})</span>
+        </dd>
+        <dt>Page</dt>
+        <dd className="mono">
+          {call.pageId === undefined ? '—' : `${call.pageId} `}
+          {call.pageUrl ? revealInvisible(call.pageUrl) : ''}
+        </dd>
+        <dt>Why</dt>
+        <dd>
+          {revealInvisible(call.reason)} <span className="muted mono">({call.rule})</span>
+        </dd>
+        {call.target ? (
+          <>
+            <dt>Target</dt>
+            <dd className="mono">
+              {call.target.param} {revealInvisible(call.target.uid)}
+              {call.target.rect ? '' : <span className="muted"> (not found in the page)</span>}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      <div className="hold-detail__actions" role="group" aria-label="Decision">
+        <button
+          type="button"
+          className="primary"
+          disabled={disabled}
+          onClick={() => model.act('allow')}
+        >
+          Allow <kbd>A</kbd>
+        </button>
+        <button type="button" disabled={disabled} onClick={() => model.act('edit')}>
+          Edit <kbd>E</kbd>
+        </button>
+        <button type="button" disabled={disabled} onClick={() => model.act('deny')}>
+          Deny <kbd>D</kbd>
+        </button>
+        <button type="button" disabled={disabled} onClick={() => model.act('step')}>
+          Allow and step <kbd>S</kbd>
+        </button>
+      </div>
+      <p className="muted hold-detail__keys" data-testid="hold-keys">
+        Keys: {HOLD_KEYS.map(entry => `${entry.key.toUpperCase()} ${entry.label}`).join(' · ')}
+      </p>
+      {model.mode === 'deny' ? <DenyForm model={model} /> : null}
+      {model.mode === 'edit' ? (
+        <EditForm model={model} />
+      ) : (
+        <JsonView value={call.args} label="Arguments" />
+      )}
+      <HeldLiveView model={model} />
+    </section>
+  );
+}
+
+function DenyForm(props: {model: HoldModel}): React.JSX.Element {
+  const {model} = props;
+  return (
+    <form
+      className="hold-deny"
+      onSubmit={event => {
+        event.preventDefault();
+        model.deny();
+      }}
+      onKeyDown={event => {
+        if (event.key === 'Escape') {
+          model.cancelMode();
+        }
+      }}
+    >
+      <label>
+        <span>Reason (told to the agent, optional)</span>
+        <input
+          // The field is what the person came to fill in after pressing D.
+          autoFocus
+          value={model.panel.reason}
+          onChange={event => model.setReason(event.target.value)}
+        />
+      </label>
+      <button
+        type="submit"
+        className="hold-deny__submit"
+        disabled={!model.connected || model.panel.busy}
+      >
+        Deny the call
+      </button>
+      <button type="button" onClick={model.cancelMode}>
+        Back
+      </button>
+    </form>
+  );
+}
+
+function EditForm(props: {model: HoldModel}): React.JSX.Element | null {
+  const {model} = props;
+  const {schema, panel, call} = model;
+  if (!schema || !call) {
+    return <p className="notice notice--error">The tool {call?.tool} is not known to this view.</p>;
+  }
+  const label = model.panel.busy ? 'Running…' : `Run ${call.tool} with these arguments`;
+  const uiSchema: UiSchema = {
+    'ui:submitButtonOptions': {
+      submitText: label,
+      props: {className: 'primary', disabled: panel.busy || !model.connected},
+    },
+  };
+  return (
+    <div className="hold-edit" aria-label={`Edit the arguments of ${call.tool}`} role="group">
+      <ArgumentsEditor
+        idPrefix="hold"
+        text={EDIT_ARGUMENTS}
+        draft={panel.draft}
+        onEdit={model.edit}
+        schema={schema}
+        uiSchema={uiSchema}
+        onSubmit={model.runEdited}
+        jsonFooter={
+          <button
+            type="button"
+            className="primary"
+            disabled={panel.busy || !model.connected || panel.draft.jsonError !== undefined}
+            onClick={() => model.runEdited()}
+          >
+            {label}
+          </button>
+        }
+      />
+      <button type="button" onClick={model.cancelMode}>
+        Back
+      </button>
+    </div>
+  );
+}
+
+function HeldLiveView(props: {model: HoldModel}): React.JSX.Element | null {
+  const {call, outline, panel} = props.model;
+  if (call?.pageId === undefined) {
+    return null;
+  }
+  const frame = panel.frame?.pageId === call.pageId ? panel.frame : undefined;
+  const url = frame ? imageDataUrl(frame.mimeType, frame.data) : undefined;
+  return (
+    <figure className="hold-live">
+      <figcaption className="muted">Live view of page {call.pageId}</figcaption>
+      {url ? (
+        <div className="hold-live__frame" data-testid="hold-live-view">
+          <img src={url} alt={`Live view of page ${call.pageId}`} />
+          {outline ? (
+            <div
+              className="hold-live__outline"
+              data-testid="held-target-outline"
+              title={`Target of ${call.tool}`}
+              style={{
+                left: `${outline.left * 100}%`,
+                top: `${outline.top * 100}%`,
+                width: `${outline.width * 100}%`,
+                height: `${outline.height * 100}%`,
+              }}
+            />
+          ) : null}
+        </div>
+      ) : (
+        <p className="muted">Waiting for the first frame…</p>
+      )}
+    </figure>
+  );
+}

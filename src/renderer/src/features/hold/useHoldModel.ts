@@ -1,0 +1,115 @@
+/**
+ * The Hold panel's hook: the hold state from the store, the panel's view model (holdModel.ts) in a
+ * reducer, the decisions (holdActions.ts), the keys while the panel is open, and the live view of
+ * the shown call's page while the panel is open.
+ */
+import {useEffect, useReducer, useState} from 'react';
+import type {HeldCall, HoldState} from '../../../../shared/hold.js';
+import type {ToolInfo} from '../../../../shared/protocol.js';
+import {useInspector, useRequest, useSnapshot, useUi} from '../../app/InspectorContext.js';
+import {objectSchema, type DraftAction} from '../../ui/argumentsDraft.js';
+import {holdActions, type HoldActions} from './holdActions.js';
+import {
+  INITIAL_HOLD_PANEL,
+  keyAction,
+  modeFor,
+  reduceHoldPanel,
+  shownCall,
+  targetOutline,
+  type HoldMode,
+  type HoldPanelState,
+  type TargetOutline,
+} from './holdModel.js';
+
+export interface HoldModel extends HoldActions {
+  connected: boolean;
+  hold: HoldState | undefined;
+  call: HeldCall | undefined;
+  tool: ToolInfo | undefined;
+  schema: Record<string, unknown> | undefined;
+  mode: HoldMode;
+  panel: HoldPanelState;
+  outline: TargetOutline | undefined;
+  now: number;
+  pick: (callId: string) => void;
+  edit: (action: DraftAction) => void;
+  setReason: (text: string) => void;
+  cancelMode: () => void;
+  setRulesText: (text: string | undefined) => void;
+}
+
+export function useHoldModel(): HoldModel {
+  const {connection} = useInspector();
+  const request = useRequest();
+  const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
+  const hold = useSnapshot(snapshot => snapshot.hold);
+  const tools = useSnapshot(snapshot => snapshot.tools.tools);
+  const active = useUi(snapshot => snapshot.panel === 'hold');
+  const [panel, dispatch] = useReducer(reduceHoldPanel, INITIAL_HOLD_PANEL);
+  const [now, setNow] = useState(() => Date.now());
+  const call = shownCall(hold?.queue ?? [], panel.pickedCallId);
+  const tool = tools.find(candidate => candidate.name === call?.tool);
+  const pageId = call?.pageId;
+  const actions = holdActions(request, dispatch, {call, hold, panel});
+
+  // One key each while the panel is open (not while typing in a field).
+  useEffect(() => {
+    if (!active) {
+      return;
+    }
+    const onKey = (event: KeyboardEvent): void => {
+      const {key, ctrlKey, metaKey, altKey} = event;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      const action = keyAction({key, ctrlKey, metaKey, altKey, target});
+      if (action) {
+        event.preventDefault();
+        actions.act(action);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
+  // The countdown to the timeout.
+  useEffect(() => {
+    if (!active || !call) {
+      return;
+    }
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [active, call]);
+
+  useEffect(() => connection.onFrame(frame => dispatch({type: 'frame', frame})), [connection]);
+
+  useEffect(() => {
+    if (!active || !connected || pageId === undefined) {
+      return;
+    }
+    void request({type: 'startLiveView', pageId});
+    return () => {
+      void request({type: 'stopLiveView'});
+    };
+  }, [active, connected, pageId, request]);
+
+  return {
+    ...actions,
+    connected,
+    hold,
+    call,
+    tool,
+    schema: tool ? objectSchema(tool.inputSchema) : undefined,
+    mode: modeFor(panel, call),
+    panel,
+    outline: targetOutline(call, panel.frame),
+    now,
+    pick: callId => dispatch({type: 'pick', callId}),
+    edit: action => dispatch({type: 'edit', action}),
+    setReason: text => dispatch({type: 'reason', text}),
+    cancelMode: () => {
+      if (call) {
+        dispatch({type: 'mode', mode: 'view', call});
+      }
+    },
+    setRulesText: text => dispatch({type: 'rulesText', text}),
+  };
+}

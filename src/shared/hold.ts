@@ -1,0 +1,207 @@
+/**
+ * Hold rules ("breakpoints" for agent calls): the grammar shared by the `--hold` flag, the
+ * inspector's rules field and the engine, and the shapes of the hold queue the UI shows. One parser
+ * here, so the flag, the UI and the engine accept exactly the same rules.
+ */
+import {z} from 'zod';
+import {TOOL_CATEGORIES, type ToolCategory} from './categories.js';
+
+export type HoldRule =
+  | {kind: 'all'}
+  | {kind: 'notReadOnly'}
+  | {kind: 'tool'; name: string}
+  | {kind: 'category'; category: ToolCategory}
+  | {kind: 'url'; glob: string}
+  | {kind: 'step'}
+  | {kind: 'webmcpConsequential'}
+  | {kind: 'webmcpNotReadOnly'};
+
+/** What a rule list accepts, for error texts and --help. */
+export const HOLD_RULES_ACCEPTED =
+  'a comma-separated list of: all, not-read-only, tool:<name>, category:<id>, url:<glob>, step, webmcp-consequential, webmcp-not-read-only (or off)';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** One rule as written (`tool:click`), or an error naming what is accepted. */
+export function parseHoldRule(text: string): HoldRule | {error: string} {
+  const rule = text.trim();
+  switch (rule) {
+    case 'all':
+      return {kind: 'all'};
+    case 'not-read-only':
+      return {kind: 'notReadOnly'};
+    case 'step':
+      return {kind: 'step'};
+    case 'webmcp-consequential':
+      return {kind: 'webmcpConsequential'};
+    case 'webmcp-not-read-only':
+      return {kind: 'webmcpNotReadOnly'};
+  }
+  const colon = rule.indexOf(':');
+  const prefix = colon === -1 ? rule : rule.slice(0, colon);
+  const value = colon === -1 ? '' : rule.slice(colon + 1).trim();
+  if (prefix === 'tool' && TOOL_NAME.test(value)) {
+    return {kind: 'tool', name: value};
+  }
+  if (prefix === 'category') {
+    const category = TOOL_CATEGORIES.find(id => id === value);
+    return category
+      ? {kind: 'category', category}
+      : {
+          error: `Unknown category "${value}" in "${rule}". Categories: ${TOOL_CATEGORIES.join(', ')}.`,
+        };
+  }
+  if (prefix === 'url' && value !== '') {
+    return {kind: 'url', glob: value};
+  }
+  return {error: `Unknown hold rule "${rule}". Expected ${HOLD_RULES_ACCEPTED}.`};
+}
+
+/**
+ * A rule list (`not-read-only,tool:click`; several texts are joined). `off` or `none` alone, or
+ * nothing, means no rules.
+ */
+export function parseHoldRules(texts: readonly string[]): {rules: HoldRule[]} | {error: string} {
+  const parts = texts.flatMap(text => text.split(',')).map(part => part.trim());
+  if (parts.every(part => part === '' || part === 'off' || part === 'none')) {
+    return {rules: []};
+  }
+  const rules: HoldRule[] = [];
+  for (const part of parts) {
+    if (part === '') {
+      return {
+        error: `An empty hold rule in "${texts.join(',')}". Expected ${HOLD_RULES_ACCEPTED}.`,
+      };
+    }
+    const parsed = parseHoldRule(part);
+    if ('error' in parsed) {
+      return parsed;
+    }
+    if (!rules.some(existing => formatHoldRule(existing) === formatHoldRule(parsed))) {
+      rules.push(parsed);
+    }
+  }
+  return {rules};
+}
+
+/** A rule as the user writes it. */
+export function formatHoldRule(rule: HoldRule): string {
+  switch (rule.kind) {
+    case 'all':
+      return 'all';
+    case 'notReadOnly':
+      return 'not-read-only';
+    case 'tool':
+      return `tool:${rule.name}`;
+    case 'category':
+      return `category:${rule.category}`;
+    case 'url':
+      return `url:${rule.glob}`;
+    case 'step':
+      return 'step';
+    case 'webmcpConsequential':
+      return 'webmcp-consequential';
+    case 'webmcpNotReadOnly':
+      return 'webmcp-not-read-only';
+  }
+}
+
+/**
+ * A URL glob as a regular expression: `*` is any run of characters (slashes too), `?` one
+ * character; everything else is literal. Whole-URL match, case-insensitive.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (const char of glob) {
+    source +=
+      char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\/-]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 'i');
+}
+
+// --- The queue, as the inspector sees it ------------------------------------------------------
+
+const clientSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  transport: z.enum(['http', 'stdio', 'inspector']),
+});
+
+const rectSchema = z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()});
+
+export const heldCallSchema = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  client: clientSchema,
+  pageId: z.number().optional(),
+  pageUrl: z.string().optional(),
+  /** The rule that held it, as written. */
+  rule: z.string(),
+  /** Why it matched, in words (e.g. "click is not read-only"). */
+  reason: z.string(),
+  heldAt: z.number(),
+  /** When it is denied unless someone decides (server clock, epoch ms). */
+  deadline: z.number(),
+  /** The element the call targets (its uid argument), outlined in the live view once found. */
+  target: z
+    .object({
+      param: z.string(),
+      uid: z.string(),
+      /** In the page's viewport, CSS pixels; absent when the element has no box or is gone. */
+      rect: rectSchema.optional(),
+    })
+    .optional(),
+});
+export type HeldCall = z.infer<typeof heldCallSchema>;
+
+export const holdStateSchema = z.object({
+  /** The active rules as written (empty: holding is off). */
+  rules: z.array(z.string()),
+  timeoutMs: z.number(),
+  /** Held calls, oldest first: the order they are shown and released in. */
+  queue: z.array(heldCallSchema),
+});
+export type HoldState = z.infer<typeof holdStateSchema>;
+
+export const holdDecisionSchema = z.enum(['allowed', 'edited', 'denied', 'timedOut', 'cancelled']);
+export type HoldDecision = z.infer<typeof holdDecisionSchema>;
+
+/** The events of this feature (appended to the inspector's event union). */
+export const holdEventSchemas = [
+  z.object({type: z.literal('holdChanged'), state: holdStateSchema}),
+  /** A held call left the queue: how, and with which arguments it ran (if it did). */
+  z.object({
+    type: z.literal('callHoldEnded'),
+    callId: z.string(),
+    decision: holdDecisionSchema,
+    heldMs: z.number(),
+    reason: z.string().optional(),
+    args: z.record(z.string(), z.unknown()).optional(),
+  }),
+] as const;
+
+/** The commands of this feature (appended to the inspector's command union). */
+export const holdCommandSchemas = [
+  z.object({type: z.literal('holdGetState')}),
+  /** Rules as written (same grammar as --hold); an empty list turns holding off. */
+  z.object({type: z.literal('holdSetRules'), rules: z.array(z.string().max(2_000)).max(100)}),
+  z.object({
+    type: z.literal('holdDecide'),
+    callId: z.string(),
+    decision: z.enum(['allow', 'edit', 'deny']),
+    /** For edit: the arguments to run instead (checked with the tool's schema). */
+    args: z.record(z.string(), z.unknown()).optional(),
+    /** For deny: told to the agent. */
+    reason: z.string().max(2_000).optional(),
+  }),
+  z.object({type: z.literal('holdAllowAll')}),
+] as const;
+
+export const holdReplySchemas = {
+  holdGetState: holdStateSchema,
+  holdSetRules: holdStateSchema,
+  holdDecide: holdStateSchema,
+  holdAllowAll: holdStateSchema,
+};
