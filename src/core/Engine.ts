@@ -41,6 +41,7 @@ import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
+import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 
 export interface EngineOptions {
@@ -71,6 +72,8 @@ export class Engine {
   readonly token: ResolvedToken;
   readonly liveView: LiveView;
   readonly webmcp: WebMcpService;
+  /** The selected page's WebMCP tools as webmcp_<name> tools (--webmcpTools). */
+  readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
@@ -126,6 +129,7 @@ export class Engine {
       conditions: {
         experimentalVision: config.experimentalVision,
         memoryDebugging: config.memoryDebugging,
+        webmcpTools: config.webmcpTools,
         javascriptEvaluation: config.javascriptEvaluation,
       },
     });
@@ -139,6 +143,11 @@ export class Engine {
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
     });
 
+    this.pageTools = new PageToolBridge({
+      catalog: this.catalog,
+      pages: this.session.pages,
+      webmcp: this.webmcp,
+    });
     this.catalog.on('changed', () => {
       for (const {session} of this.#clients.values()) {
         session.notifyToolsChanged();
@@ -384,6 +393,7 @@ export class Engine {
       return;
     }
     this.#stopped = true;
+    this.pageTools.dispose();
     await this.liveView.stop();
     await this.#stdioSession?.close();
     await this.#http?.close();

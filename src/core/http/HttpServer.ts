@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import http, {type IncomingMessage, type ServerResponse} from 'node:http';
 import type {Duplex} from 'node:stream';
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {cancelOnClosedStream} from './closedStream.js';
 import {isInitializeRequest} from '@modelcontextprotocol/sdk/types.js';
 import {WebSocketServer, type WebSocket} from 'ws';
 import {
@@ -24,7 +25,12 @@ import {
   tokenFromProtocols,
   type SecurityPolicy,
 } from './security.js';
-import {SessionTable, type ReapReason, type SessionLimits} from './SessionTable.js';
+import {
+  SessionTable,
+  type ReapReason,
+  type SessionEntry,
+  type SessionLimits,
+} from './SessionTable.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
 import {errorText} from '../../shared/values.js';
 
@@ -252,6 +258,18 @@ export class HttpServer {
     );
   }
 
+  /** A request of a known session; a closed stream cancels the tool calls it carried. */
+  async #dispatch(
+    entry: SessionEntry,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ): Promise<void> {
+    this.#sessions.track(entry, response);
+    cancelOnClosedStream(response, body, entry.session);
+    await entry.transport.handleRequest(request, response, body);
+  }
+
   async #handleMcp(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     const auth = checkBearer(request, url, this.#policy);
     if (!auth.ok) {
@@ -292,8 +310,7 @@ export class HttpServer {
         jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
         return;
       }
-      this.#sessions.track(existing, response);
-      await existing.transport.handleRequest(request, response, body);
+      await this.#dispatch(existing, request, response, body);
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {

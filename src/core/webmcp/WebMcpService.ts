@@ -58,6 +58,8 @@ export class WebMcpService {
   readonly #log: InvocationLog;
   readonly #availability: WebMcpAvailability;
   readonly #publishScheduled = new Set<PageWebMcp>();
+  /** Told (after the burst) when a page's tool set changed: the webmcp_ tools follow it. */
+  readonly #toolsListeners = new Set<(page: PageState) => void>();
 
   constructor(readonly deps: WebMcpServiceDeps) {
     this.#log = new InvocationLog(
@@ -73,6 +75,23 @@ export class WebMcpService {
     deps.session.on('status', status =>
       this.#availability.onBrowserStatus(status, this.#trackers()),
     );
+  }
+
+  /** Subscribes to tool-set changes of any page; returns the unsubscribe function. */
+  onToolsChanged(listener: (page: PageState) => void): () => void {
+    this.#toolsListeners.add(listener);
+    return () => this.#toolsListeners.delete(listener);
+  }
+
+  #toolsChanged(page: PageState): void {
+    for (const listener of this.#toolsListeners) {
+      listener(page);
+    }
+  }
+
+  /** The page's tracker if it has one already (never creates it). */
+  peekTracker(page: PageState): PageWebMcp | undefined {
+    return this.#feature.peek(page);
   }
 
   categoryEnabled(category: ToolCategory): boolean {
@@ -115,6 +134,7 @@ export class WebMcpService {
           pageId: tracker.page.id,
           tools: tracker.views(),
         });
+        this.#toolsChanged(tracker.page);
       }
     }, 0);
   }
@@ -163,6 +183,7 @@ export class WebMcpService {
         : 'The page was closed before the tool answered.',
     );
     this.deps.hub.publish({type: 'webmcpToolsChanged', pageId: tracker.page.id, tools: []});
+    this.#toolsChanged(tracker.page);
   }
 
   // --- invocations -----------------------------------------------------------------------------
