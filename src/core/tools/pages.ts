@@ -218,6 +218,7 @@ export async function navigate(
       if (blocked) {
         response.appendLine('The page opened a dialog before it finished loading.');
       } else {
+        call.reportProgress('Loaded; waiting for the page to settle');
         await settleDom(page, {signal: call.signal});
       }
       // The title event from the browser can trail the load; read it (bounded: a dialog blocks it).
@@ -294,6 +295,8 @@ async function go(
 ): Promise<boolean> {
   const timeout = navigationTimeout(slowdownFeature.get(page), request.timeout);
   const options = {timeout, waitUntil: 'load' as const, signal: call.signal};
+  const target = request.type === 'url' ? (request.url ?? '') : `the ${request.type} navigation`;
+  call.reportProgress(`Waiting for ${target} to load (up to ${timeout} ms)`);
   const untilLoaded = async <T>(loading: Promise<T>): Promise<boolean> => {
     loading.catch(() => undefined);
     return isDialog(await Promise.race([loading, blocking]));

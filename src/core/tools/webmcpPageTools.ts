@@ -54,7 +54,7 @@ export class PageToolBridge {
     this.#switchOn = this.#enabled();
     this.#unsubscribe.push(
       deps.webmcp.onToolsChanged(page => {
-        if (page === deps.pages.selected || page.closed) {
+        if (page === this.#selectedPage() || page.closed) {
           this.#schedule();
         }
       }),
@@ -72,6 +72,17 @@ export class PageToolBridge {
     deps.catalog.on('changed', onCatalog);
     this.#unsubscribe.push(() => deps.catalog.off('changed', onCatalog));
     this.#schedule();
+  }
+
+  /**
+   * The selected page, read without PageRegistry.selected's fallback: that getter moves the
+   * selection off a closing page silently, before the registry can note the move for the agent.
+   */
+  #selectedPage(): PageState | undefined {
+    const {pages} = this.deps;
+    const id = pages.infos().find(info => info.selected)?.id;
+    const page = id === undefined ? undefined : pages.list().find(state => state.id === id);
+    return page?.closed === false ? page : undefined;
   }
 
   #enabled(): boolean {
@@ -92,8 +103,8 @@ export class PageToolBridge {
 
   /** Recomputes the set now; the catalog tells clients only if it changed. */
   refresh(): void {
-    const {catalog, pages, webmcp} = this.deps;
-    const page = this.#enabled() ? pages.selected : undefined;
+    const {catalog, webmcp} = this.deps;
+    const page = this.#enabled() ? this.#selectedPage() : undefined;
     const tracker = page ? webmcp.peekTracker(page) : undefined;
     if (!page || !tracker || tracker.disposed) {
       catalog.setPageTools([], '');
