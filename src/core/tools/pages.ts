@@ -12,6 +12,7 @@ import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
 import {errorText} from '../../shared/values.js';
+import {LIST_PAGES_OUTPUT} from './structured/outputSchemas.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -19,8 +20,10 @@ export const listPages = defineTool({
   category: 'navigation',
   readOnly: true,
   schema: {},
+  outputSchema: LIST_PAGES_OUTPUT,
   handler: async (call, response) => {
     response.includePages();
+    response.structured.pages = call.session.pages.infos();
     call.addPageToolSections(response, call.session.pages.selected);
     return Promise.resolve();
   },
