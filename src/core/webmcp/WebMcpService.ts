@@ -15,6 +15,8 @@ import {invokeToolResultSchema} from './cdpSchemas.js';
 import {diagnose} from './doctor.js';
 import {browserFacts, pageFacts} from './doctorFacts.js';
 import {highlightForm} from './highlightForm.js';
+import {declarativeForms} from './formFacts.js';
+import {lintForms, lintTools} from '../../shared/webmcpLint.js';
 import {
   CANCEL_GRACE_MS,
   InvocationLog,
@@ -284,9 +286,15 @@ export class WebMcpService {
   async doctor(page: PageState | undefined): Promise<WebMcpDoctorReport> {
     const session = this.deps.session;
     const running = session.browser?.connected === true;
-    return diagnose(
-      running && page ? await pageFacts(session, page, this.tracker(page)) : browserFacts(session),
-    );
+    if (!running || !page) {
+      return diagnose(browserFacts(session));
+    }
+    const tracker = this.tracker(page);
+    const report = diagnose(await pageFacts(session, page, tracker));
+    // The authoring lint: registered tools of every frame, and the main frame's forms.
+    const views = tracker.views();
+    const lint = [...lintTools(views), ...lintForms(await declarativeForms(page), views)];
+    return {...report, lint};
   }
 
   /** Shows the declarative tool's form: scrolled into view and outlined by the overlay for a moment. */
