@@ -9,11 +9,9 @@
 const str = {type: 'string'};
 const num = {type: 'number'};
 
+/** An object holding one list; its items name their fields only (their type is implied). */
 function listOf(key: string, item: Record<string, unknown>): Record<string, unknown> {
-  return {
-    type: 'object',
-    properties: {[key]: {type: 'array', items: {type: 'object', properties: item}}},
-  };
+  return {type: 'object', properties: {[key]: {type: 'array', items: {properties: item}}}};
 }
 
 /** `{pages: [{id, url, title, selected, isolatedContext?}]}`. */
