@@ -26,6 +26,12 @@ import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
  */
 export const LIST_CHANGED_DEBOUNCE_MS = 25;
 
+/**
+ * A page offers at most this many tools to clients (main frame first, then registration order):
+ * a hostile or generated page must not flood every agent's context. list_webmcp_tools shows all.
+ */
+export const MAX_PAGE_TOOLS = 100;
+
 /** What telemetry records for every page tool: page-chosen names stay on the machine. */
 const TELEMETRY_NAME = 'webmcp_page_tool';
 
@@ -110,7 +116,10 @@ export class PageToolBridge {
       catalog.setPageTools([], '');
       return;
     }
-    const views = tracker.views().filter(view => view.annotations.debugging !== true);
+    const views = tracker
+      .views()
+      .filter(view => view.annotations.debugging !== true)
+      .slice(0, MAX_PAGE_TOOLS);
     const names = this.#book(tracker, page).assign(
       views.map(view => ({frameId: view.frameId, name: view.name})),
     );
@@ -169,7 +178,7 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     filePaths: [],
     paramNames: typeof properties === 'object' ? Object.keys(properties ?? {}) : [],
     paramKinds: {},
-    pageTool: {title: view.title, annotations: hints, telemetryName: TELEMETRY_NAME},
+    pageTool: {title: view.title?.slice(0, 200), annotations: hints, telemetryName: TELEMETRY_NAME},
     inputSchema: () => schema,
     // The page checks its own input; the pipeline only pins the page the tool was listed for.
     validate: args => ({

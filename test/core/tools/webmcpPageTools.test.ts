@@ -296,3 +296,19 @@ describe('calls', () => {
     ).toBe(true);
   });
 });
+
+describe('bounds', () => {
+  it('offers at most 100 tools of a page, main frame first in registration order', async () => {
+    await fx.openPage('/webmcp/many.html');
+    const names = await waitForTools(
+      fx.client,
+      listed => listed.includes('webmcp_tool_099'),
+      'the first 100 of 200 tools',
+    );
+    expect(names).toHaveLength(100);
+    expect(names).not.toContain('webmcp_tool_100');
+    expect(
+      fx.engine.engine.webmcp.tools().filter(tool => tool.name.startsWith('tool_')),
+    ).toHaveLength(200);
+  });
+});
