@@ -231,6 +231,7 @@ function schemaFindings(
   schema: Record<string, unknown>,
   path: string,
   declarative: boolean,
+  depth = 0,
 ): Finding[] {
   const where = path === '' ? 'The input schema' : `Parameter ${JSON.stringify(path)}`;
   const out = [
@@ -238,7 +239,7 @@ function schemaFindings(
     ...shapeFindings(schema, path, where, declarative),
     ...structureFindings(schema, where),
   ];
-  if (path.split('.').length > PATH_DEPTH_LIMIT) {
+  if (depth >= PATH_DEPTH_LIMIT) {
     return out;
   }
   const properties = schema.properties;
@@ -247,7 +248,7 @@ function schemaFindings(
       const childPath = path === '' ? name : `${path}.${name}`;
       out.push(
         ...(isRecord(child)
-          ? schemaFindings(child, childPath, declarative)
+          ? schemaFindings(child, childPath, declarative, depth + 1)
           : [
               {
                 code: 'schema-invalid' as const,
@@ -259,7 +260,7 @@ function schemaFindings(
     }
   }
   if (isRecord(schema.items)) {
-    out.push(...schemaFindings(schema.items, `${path}[]`, declarative));
+    out.push(...schemaFindings(schema.items, `${path}[]`, declarative, depth + 1));
   }
   return out;
 }

@@ -123,4 +123,13 @@ describe('lintTools', () => {
     ]);
     expect(many).toHaveLength(20);
   });
+
+  it('stays bounded on a hostile, deeply nested schema', () => {
+    let deep: Record<string, unknown> = {type: 'string'};
+    for (let level = 0; level < 50_000; level++) {
+      deep = {type: 'array', items: deep};
+    }
+    const findings = lintTools([{...base, inputSchema: {type: 'object', properties: {deep}}}]);
+    expect(findings.length).toBeLessThanOrEqual(20);
+  });
 });
