@@ -6,6 +6,8 @@
  *    engine, interleaved so machine noise hits both alike. Measured through a real MCP client over
  *    HTTP (what an agent pays) and through the engine's pipeline alone (runTool, no transport).
  *    Target: median overhead ≤ 2 ms.
+ * 3. The webmcp_<name> tools (--webmcpTools): what a call adds over the same CDP round trip, and
+ *    how soon a registration reaches the client as tools/list_changed (bench/webmcpPageTools.ts).
  * 2. How long the WebMCP panel takes to render a list of 200 tools, in a headless Chromium showing
  *    the inspector: opening the tab the first time, and re-rendering the whole list (clearing a
  *    filter that hid every tool). Target: < 100 ms.
@@ -21,6 +23,7 @@ import {z} from 'zod';
 import {onUntyped, sendUntyped} from '../src/core/browser/cdp.js';
 import {ROOT, startEngine} from '../test/helpers/engine.js';
 import {RawHttpClient} from './lib.js';
+import {measurePageTools} from './webmcpPageTools.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
     stdio: 'inherit',
   });
   const fixtures = await new FixtureServer().start();
-  const engine = await startEngine(['--categoryExperimentalWebmcp']);
+  const engine = await startEngine(['--categoryExperimentalWebmcp', '--webmcpTools']);
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -276,8 +279,20 @@ async function main(): Promise<void> {
       rawTimes.push(await viaRawHttp());
       pipelineTimes.push(await viaPipeline());
     }
-    stop();
     raw.close();
+    // With imperative.html the selected page, its tools are offered as webmcp_<name>.
+    const pageTools = await measurePageTools({
+      page,
+      client,
+      mcpUrl: engine.mcpUrl,
+      token: engine.token,
+      direct,
+      iterations: ITERATIONS,
+      warmup: WARMUP,
+      median,
+      p90,
+    });
+    stop();
 
     const cdp = median(cdpTimes);
     const result = {
@@ -304,6 +319,7 @@ async function main(): Promise<void> {
         },
         targetMs: 2,
       },
+      pageTools,
       panel200Tools: {
         firstOpenMedianMs: median(firstOpen),
         rerenderMedianMs: median(rerender),

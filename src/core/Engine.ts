@@ -42,6 +42,7 @@ import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
+import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 
 export interface EngineOptions {
@@ -73,6 +74,8 @@ export class Engine {
   readonly liveView: LiveView;
   readonly webmcp: WebMcpService;
   readonly hold: HoldGate;
+  /** The selected page's WebMCP tools as webmcp_<name> tools (--webmcpTools). */
+  readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
@@ -99,21 +102,7 @@ export class Engine {
       config.workspaceRoots,
       this.token.file === undefined ? [] : [path.dirname(this.token.file)],
     );
-    const features: AttachableFeature[] = [
-      frameTargetsFeature,
-      snapshotFeature,
-      slowdownFeature,
-      ...collectorFeatures,
-      ...emulationFeatures,
-    ];
-    this.session = new BrowserSession({
-      config: config.browser,
-      features,
-      log: options.log,
-      fileUrls: this.browserFileRoots,
-      extensionsEnabled: () => !this.catalog.slim && this.catalog.isCategoryEnabled('extensions'),
-      ...(options.env ? {env: options.env} : {}),
-    });
+    this.session = this.#createBrowserSession();
     this.webmcp = new WebMcpService({
       session: this.session,
       hub: this.hub,
@@ -128,6 +117,7 @@ export class Engine {
       conditions: {
         experimentalVision: config.experimentalVision,
         memoryDebugging: config.memoryDebugging,
+        webmcpTools: config.webmcpTools,
         javascriptEvaluation: config.javascriptEvaluation,
       },
     });
@@ -143,14 +133,12 @@ export class Engine {
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
     });
 
-    this.catalog.on('changed', () => {
-      for (const {session} of this.#clients.values()) {
-        session.notifyToolsChanged();
-      }
-      this.#publishTools();
+    this.pageTools = new PageToolBridge({
+      catalog: this.catalog,
+      pages: this.session.pages,
+      webmcp: this.webmcp,
     });
-    this.session.on('status', status => this.hub.publish({type: 'browserStatus', status}));
-    this.session.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
+    this.#forwardChanges();
     this.#commands = commandHandlers({
       state: () => this.state(),
       catalog: this.catalog,
@@ -163,6 +151,36 @@ export class Engine {
       browserConnected: () => this.session.browser?.connected === true,
     });
     this.#publishTools();
+  }
+
+  #createBrowserSession(): BrowserSession {
+    const features: AttachableFeature[] = [
+      frameTargetsFeature,
+      snapshotFeature,
+      slowdownFeature,
+      ...collectorFeatures,
+      ...emulationFeatures,
+    ];
+    return new BrowserSession({
+      config: this.config.browser,
+      features,
+      log: this.options.log,
+      fileUrls: this.browserFileRoots,
+      extensionsEnabled: () => !this.catalog.slim && this.catalog.isCategoryEnabled('extensions'),
+      ...(this.options.env ? {env: this.options.env} : {}),
+    });
+  }
+
+  /** Tool, browser and page changes go to every MCP client (tools only) and to the inspector. */
+  #forwardChanges(): void {
+    this.catalog.on('changed', () => {
+      for (const {session} of this.#clients.values()) {
+        session.notifyToolsChanged();
+      }
+      this.#publishTools();
+    });
+    this.session.on('status', status => this.hub.publish({type: 'browserStatus', status}));
+    this.session.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
   }
 
   #createHoldGate(): HoldGate {
@@ -407,6 +425,7 @@ export class Engine {
       return;
     }
     this.#stopped = true;
+    this.pageTools.dispose();
     await this.liveView.stop();
     await this.#stdioSession?.close();
     await this.#http?.close();

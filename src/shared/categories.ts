@@ -49,6 +49,7 @@ export const TOOL_CONDITIONS = [
   'experimentalVision',
   'memoryDebugging',
   'javascriptEvaluation',
+  'webmcpTools',
 ] as const;
 export type ToolCondition = (typeof TOOL_CONDITIONS)[number];
 
@@ -56,6 +57,7 @@ export const CONDITION_LABELS: Record<ToolCondition, string> = {
   experimentalVision: 'Vision (coordinates)',
   memoryDebugging: 'Memory debugging',
   javascriptEvaluation: 'JavaScript evaluation',
+  webmcpTools: 'Page WebMCP tools as MCP tools',
 };
 
 /**
@@ -65,4 +67,5 @@ export const CONDITION_LABELS: Record<ToolCondition, string> = {
 export const SWITCHABLE_CONDITIONS: readonly ToolCondition[] = [
   'experimentalVision',
   'memoryDebugging',
+  'webmcpTools',
 ];

@@ -198,6 +198,28 @@ const webmcpProblemSchema = z.object({
 });
 export type WebMcpProblem = z.infer<typeof webmcpProblemSchema>;
 
+// WebMCP authoring lint (issue 13): per tool, what makes it hard for an agent to use, and the fix.
+export const webmcpLintFindingSchema = z.object({
+  code: z.enum([
+    'no-description',
+    'param-no-description',
+    'param-no-type',
+    'schema-no-type',
+    'schema-unknown-keyword',
+    'schema-invalid',
+    'required-not-property',
+    'duplicate-name',
+    'form-no-tooldescription',
+  ]),
+  toolName: z.string(),
+  frameId: z.string(),
+  /** Set when the tool is an iframe's. */
+  frameUrl: z.string().optional(),
+  message: z.string(),
+  fix: z.string(),
+});
+export type WebMcpLintFinding = z.infer<typeof webmcpLintFindingSchema>;
+
 export const webmcpDoctorReportSchema = z.object({
   available: z.boolean(),
   pageId: z.number().optional(),
@@ -206,6 +228,8 @@ export const webmcpDoctorReportSchema = z.object({
   problems: z.array(webmcpProblemSchema),
   /** Facts that are not problems (tool count, frames checked). */
   notes: z.array(z.string()),
+  /** Authoring lint of the page's tools and declarative forms (page doctor only). */
+  lint: z.array(webmcpLintFindingSchema).optional(),
 });
 export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 

@@ -210,6 +210,15 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     aliases: ['experimentalMemory'],
     description: 'Add the heap snapshot analysis tools (memory category).',
   },
+  // WebMCP page tools as MCP tools (issue 13).
+  {
+    name: 'webmcpTools',
+    kind: 'boolean',
+    defaultValue: false,
+    group: 'Tools',
+    description:
+      "Offer the selected page's WebMCP tools as top-level tools named webmcp_<name> (untrusted).",
+  },
   {
     name: 'pageIdRouting',
     kind: 'boolean',

@@ -283,6 +283,7 @@ function toolsPart(
   | 'slim'
   | 'experimentalVision'
   | 'memoryDebugging'
+  | 'webmcpTools'
   | 'pageIdRouting'
   | 'javascriptEvaluation'
   | 'redactNetworkHeaders'
@@ -295,6 +296,7 @@ function toolsPart(
     slim: booleanFlag(args, 'slim'),
     experimentalVision: booleanFlag(args, 'experimentalVision'),
     memoryDebugging: booleanFlag(args, 'memoryDebugging'),
+    webmcpTools: booleanFlag(args, 'webmcpTools'),
     pageIdRouting: booleanFlag(args, 'pageIdRouting'),
     javascriptEvaluation: booleanFlag(args, 'javascriptEvaluation'),
     redactNetworkHeaders: booleanFlag(args, 'redactNetworkHeaders'),

@@ -58,6 +58,8 @@ export const serverConfigSchema = z.object({
   slim: z.boolean(),
   experimentalVision: z.boolean(),
   memoryDebugging: z.boolean(),
+  /** Offer the selected page's WebMCP tools as top-level `webmcp_<name>` tools. */
+  webmcpTools: z.boolean(),
   pageIdRouting: z.boolean(),
   javascriptEvaluation: z.boolean(),
   redactNetworkHeaders: z.boolean(),

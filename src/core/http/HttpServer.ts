@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import http, {type IncomingMessage, type ServerResponse} from 'node:http';
 import type {Duplex} from 'node:stream';
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {cancelOnClosedStream} from './closedStream.js';
 import {isInitializeRequest} from '@modelcontextprotocol/sdk/types.js';
 import {WebSocketServer, type WebSocket} from 'ws';
 import {
@@ -24,8 +25,12 @@ import {
   tokenFromProtocols,
   type SecurityPolicy,
 } from './security.js';
-import {cancelOnClosedStream} from './closedStream.js';
-import {SessionTable, type ReapReason, type SessionLimits} from './SessionTable.js';
+import {
+  SessionTable,
+  type ReapReason,
+  type SessionEntry,
+  type SessionLimits,
+} from './SessionTable.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
 import {errorText} from '../../shared/values.js';
 
@@ -253,6 +258,18 @@ export class HttpServer {
     );
   }
 
+  /** A request of a known session; a closed stream cancels the tool calls it carried. */
+  async #dispatch(
+    entry: SessionEntry,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ): Promise<void> {
+    this.#sessions.track(entry, response);
+    cancelOnClosedStream(response, body, entry.session);
+    await entry.transport.handleRequest(request, response, body);
+  }
+
   async #handleMcp(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     const auth = checkBearer(request, url, this.#policy);
     if (!auth.ok) {
@@ -288,7 +305,12 @@ export class HttpServer {
     const sessionIdHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionIdHeader) ? sessionIdHeader[0] : sessionIdHeader;
     if (sessionId !== undefined) {
-      await this.#handleSessionRequest(sessionId, request, response, body);
+      const existing = this.#sessions.get(sessionId);
+      if (!existing) {
+        jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
+        return;
+      }
+      await this.#dispatch(existing, request, response, body);
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -326,23 +348,6 @@ export class HttpServer {
     };
     await session.connect(transport);
     await transport.handleRequest(request, response, body);
-  }
-
-  /** A request on an open session; a closed tools/call stream cancels that call. */
-  async #handleSessionRequest(
-    sessionId: string,
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: unknown,
-  ): Promise<void> {
-    const existing = this.#sessions.get(sessionId);
-    if (!existing) {
-      jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
-      return;
-    }
-    this.#sessions.track(existing, response);
-    cancelOnClosedStream(existing.transport, body, response);
-    await existing.transport.handleRequest(request, response, body);
   }
 
   #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -1,19 +1,19 @@
 /**
- * A client that closes the HTTP stream of a tools/call before the answer came (it gave up, or
- * its process went away) gets the call cancelled as if it had sent `notifications/cancelled`, so
- * a call waiting for something (a hold for approval, a lock) stops at once instead of running for
- * nobody. The SDK itself aborts requests only when the whole session closes.
+ * A closed HTTP stream cancels the tool calls it carried: when a client drops the POST whose
+ * response stream was to bring a tools/call answer (a killed agent, a user's Esc that only aborts
+ * the fetch), nobody can read the answer any more, so the call is cancelled as if the client had
+ * sent notifications/cancelled (page tools get WebMCP.cancelInvocation, locks are freed).
  */
 import type {ServerResponse} from 'node:http';
-import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {z} from 'zod';
+import type {McpSession} from '../mcp/McpSession.js';
 
 const toolCallSchema = z.object({
   method: z.literal('tools/call'),
   id: z.union([z.string(), z.number()]),
 });
 
-/** Ids of the tools/call requests in a POST body (one message or a batch). */
+/** The ids of the tools/call requests in a JSON-RPC body (one message or a batch). */
 export function toolCallIds(body: unknown): (string | number)[] {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   return messages.flatMap(message => {
@@ -23,9 +23,9 @@ export function toolCallIds(body: unknown): (string | number)[] {
 }
 
 export function cancelOnClosedStream(
-  transport: Transport,
-  body: unknown,
   response: ServerResponse,
+  body: unknown,
+  session: McpSession,
 ): void {
   const ids = toolCallIds(body);
   if (ids.length === 0) {
@@ -35,12 +35,8 @@ export function cancelOnClosedStream(
     if (response.writableFinished) {
       return;
     }
-    for (const requestId of ids) {
-      transport.onmessage?.({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: {requestId, reason: 'The client closed the stream before the answer.'},
-      });
+    for (const id of ids) {
+      session.cancelRequest(id, 'The client closed the HTTP stream before the answer came.');
     }
   });
 }

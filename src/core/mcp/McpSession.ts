@@ -102,6 +102,8 @@ export class McpSession {
   /** What this client last saw of the browser; each client is told once about a restart. */
   readonly browserView: BrowserView;
   #closed = false;
+  /** Tool calls in flight, by JSON-RPC request id. */
+  readonly #running = new Map<string | number, AbortController>();
 
   constructor(
     private readonly deps: McpSessionDeps,
@@ -121,14 +123,30 @@ export class McpSession {
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.calls++;
       const roots: RootsSource = {clientRoots: () => this.#roots.get(extra.requestId)};
-      return deps.runner.call(request.params.name, request.params.arguments ?? {}, {
-        client: this.#client,
-        files: new FileAccess(deps.workspaceRoots, roots, deps.files),
-        signal: extra.signal,
-        browserView: this.browserView,
-        progressToken: request.params._meta?.progressToken,
-        sendNotification: extra.sendNotification,
-      });
+      // Aborted by notifications/cancelled (the SDK's signal) or by the client closing the HTTP
+      // stream the answer was to travel on (cancelRequest).
+      const running = new AbortController();
+      const forward = (): void => running.abort(extra.signal.reason);
+      if (extra.signal.aborted) {
+        forward();
+      }
+      extra.signal.addEventListener('abort', forward, {once: true});
+      this.#running.set(extra.requestId, running);
+      try {
+        return await deps.runner.call(request.params.name, request.params.arguments ?? {}, {
+          client: this.#client,
+          files: new FileAccess(deps.workspaceRoots, roots, deps.files),
+          signal: running.signal,
+          browserView: this.browserView,
+          progressToken: request.params._meta?.progressToken,
+          sendNotification: extra.sendNotification,
+        });
+      } finally {
+        extra.signal.removeEventListener('abort', forward);
+        if (this.#running.get(extra.requestId) === running) {
+          this.#running.delete(extra.requestId);
+        }
+      }
     });
     // Clients may set a log level; the server logs to stderr only, so there is nothing to change.
     this.server.setRequestHandler(SetLevelRequestSchema, () => ({}));
@@ -165,6 +183,19 @@ export class McpSession {
 
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
+  }
+
+  /**
+   * Cancels a running tool call as notifications/cancelled would: the client can no longer get its
+   * answer (it closed the HTTP stream). False if no such call runs.
+   */
+  cancelRequest(requestId: string | number, reason: string): boolean {
+    const running = this.#running.get(requestId);
+    if (!running || running.signal.aborted) {
+      return false;
+    }
+    running.abort(new Error(reason));
+    return true;
   }
 
   notifyToolsChanged(): void {

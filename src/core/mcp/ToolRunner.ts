@@ -90,7 +90,7 @@ export class ToolRunner {
     }
     const page = response.page;
     const telemetry = this.deps.telemetry.record({
-      tool,
+      tool: tool.pageTool ? {name: tool.pageTool.telemetryName, paramKinds: {}} : tool,
       params: valid.params,
       client: origin.client,
       success,
@@ -108,11 +108,7 @@ export class ToolRunner {
     const {catalog} = this.deps;
     const tool = catalog.get(name);
     if (!tool) {
-      const available = catalog.enabledTools().map(t => t.name);
-      return {
-        ok: false,
-        message: `Unknown tool "${name}". Available tools: ${available.join(', ')}.`,
-      };
+      return {ok: false, message: catalog.unknownToolMessage(name)};
     }
     const status = catalog.status(tool);
     if (!status.enabled) {

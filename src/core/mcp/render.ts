@@ -35,7 +35,7 @@ export async function renderResponse(
     }
     return {
       content: [{type: 'text', text: out.join('\n')}],
-      ...(response.error ? {isError: true} : {}),
+      ...resultFlags(response),
     };
   }
 
@@ -81,7 +81,19 @@ export async function renderResponse(
   for (const image of response.images) {
     content.push({type: 'image', data: image.data, mimeType: image.mimeType});
   }
-  return {content, ...(response.error ? {isError: true} : {})};
+  return {content, ...resultFlags(response)};
+}
+
+/** isError, or the structured result (tools with an outputSchema) when the call succeeded. */
+function resultFlags(
+  response: ResponseBuilder,
+): Pick<CallToolResult, 'isError' | 'structuredContent'> {
+  if (response.error) {
+    return {isError: true};
+  }
+  return Object.keys(response.structured).length > 0
+    ? {structuredContent: response.structured}
+    : {};
 }
 
 /** Every section, produced in parallel; a failing one says so in its place. */

@@ -18,6 +18,7 @@ import {
 } from '../../shared/categories.js';
 import type {CategoryState, ConditionState, ToolInfo} from '../../shared/protocol.js';
 import type {PageState} from '../browser/PageState.js';
+import {PAGE_TOOL_PREFIX} from '../webmcp/pageToolNames.js';
 import type {Tool} from './definition.js';
 import type {SchemaOptions} from './paramShapes.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
@@ -41,6 +42,8 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
   readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageToolSections'>;
   readonly #categories: Record<ToolCategory, boolean>;
   readonly #conditions: Record<ToolCondition, boolean>;
+  /** The selected page's WebMCP tools as MCP tools (webmcp/asMcpTools.ts), sorted by name. */
+  #pageTools = new Map<string, Tool>();
   #definitions: McpTool[] | undefined;
 
   constructor(
@@ -73,12 +76,31 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
   }
 
   get(name: string): Tool | undefined {
-    return this.#tools.get(name);
+    return this.#tools.get(name) ?? this.#pageTools.get(name);
   }
 
   all(): Tool[] {
-    return [...this.#tools.values()];
+    return [...this.#tools.values(), ...this.#pageTools.values()];
   }
+
+  /**
+   * Replaces the page tools; `signature` says whether the offered set changed at all (same names,
+   * schemas and descriptions → no change and no list_changed). Returns true if it changed.
+   */
+  setPageTools(tools: readonly Tool[], signature: string): boolean {
+    if (signature === this.#pageToolsSignature) {
+      return false;
+    }
+    this.#pageToolsSignature = signature;
+    this.#pageTools = new Map(
+      [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
+    );
+    this.#definitions = undefined;
+    this.emit('changed');
+    return true;
+  }
+
+  #pageToolsSignature = '';
 
   isCategoryEnabled(category: ToolCategory): boolean {
     return this.#categories[category];
@@ -150,7 +172,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
           : `Tool ${tool.name} is not available with --slim. Restart without --slim to use it.`,
       };
     }
-    if (!this.options.slim && !this.#categories[tool.category]) {
+    if (!this.options.slim && !tool.pageTool && !this.#categories[tool.category]) {
       const flag = categoryFlagName(tool.category);
       return {
         enabled: false,
@@ -169,16 +191,33 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     return {enabled: true};
   }
 
+  /** The error for a name no tool has, with what is offered instead. */
+  unknownToolMessage(name: string): string {
+    const available = this.enabledTools().map(t => t.name);
+    const message = `Unknown tool "${name}". Available tools: ${available.join(', ')}.`;
+    if (!name.startsWith(PAGE_TOOL_PREFIX)) {
+      return message;
+    }
+    return this.#conditions.webmcpTools
+      ? `${message} ${name} is not a WebMCP tool of the selected page (any more): webmcp_ tools follow the selected page's registrations. Call tools/list to see them, or list_webmcp_tools.`
+      : `${message} webmcp_ tools need the --webmcpTools flag, which is off. Turn it on with the "${CONDITION_LABELS.webmcpTools}" switch in the inspector's Tools panel, or start the server with --webmcpTools.`;
+  }
+
   enabledTools(): Tool[] {
     return this.all().filter(tool => this.status(tool).enabled);
   }
 
   definition(tool: Tool): McpTool {
+    const page = tool.pageTool;
     return {
       name: tool.name,
+      ...(page?.title === undefined ? {} : {title: page.title}),
       description: tool.description,
       inputSchema: {type: 'object', ...tool.inputSchema(this.schemaOptions())},
-      annotations: {readOnlyHint: tool.readOnly},
+      ...(tool.outputSchema === undefined
+        ? {}
+        : {outputSchema: {...tool.outputSchema, type: 'object'}}),
+      annotations: page?.annotations ?? {readOnlyHint: tool.readOnly},
     };
   }
 

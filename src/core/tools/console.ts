@@ -24,11 +24,17 @@ import {
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {inPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
-import {paginate, paginationLines, pagingParams} from './response/pagination.js';
+import {paginate, paginationLines, pagingParams, type Paginated} from './response/pagination.js';
+import {CONSOLE_LIST_OUTPUT} from './structured/outputSchemas.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
-import {inlineText, renderWorkerConsole, type ConsoleListOptions} from './workerConsole.js';
+import {
+  inlineText,
+  renderWorkerConsole,
+  structuredWorkerMessages,
+  type ConsoleListOptions,
+} from './workerConsole.js';
 
 const MESSAGE_TYPES = [
   'log',
@@ -128,20 +134,42 @@ function renderConsoleList(page: PageState, options: ConsoleListOptions): string
   );
 }
 
-function renderConsoleListNow(collector: ConsoleCollector, options: ConsoleListOptions): string {
-  const includePreserved = options.includePreservedMessages ?? false;
-  let entries = collector.entries(includePreserved);
+/** The messages a listing shows: filtered, grouped, and the page of them asked for. */
+function selectMessages(
+  collector: ConsoleCollector,
+  options: ConsoleListOptions,
+): {grouped: GroupedEntry[]; shown: Paginated<GroupedEntry>} {
+  let entries = collector.entries(options.includePreservedMessages ?? false);
   const types = options.types;
   if (types && types.length > 0) {
     const wanted = new Set(types);
     entries = entries.filter(entry => wanted.has(entry.type));
   }
+  const grouped = groupConsecutive(entries);
+  return {grouped, shown: paginate(grouped, options)};
+}
+
+/** The structured form of a listing (outputSchema CONSOLE_LIST_OUTPUT). */
+function structuredMessages(page: PageState, options: ConsoleListOptions): Record<string, unknown> {
+  const {grouped, shown} = selectMessages(consoleCollectorFeature.get(page), options);
+  return {
+    total: grouped.length,
+    messages: shown.items.map(({entry, count}) => ({
+      msgid: entry.id,
+      type: entry.type,
+      text: inlineText(entry.kind === 'issue' ? entry.title : entry.text()),
+      ...(count > 1 ? {count} : {}),
+    })),
+  };
+}
+
+function renderConsoleListNow(collector: ConsoleCollector, options: ConsoleListOptions): string {
+  const includePreserved = options.includePreservedMessages ?? false;
+  const {grouped, shown} = selectMessages(collector, options);
   const out = ['## Console messages'];
-  if (entries.length === 0) {
+  if (grouped.length === 0) {
     out.push('<no console messages found>');
   } else {
-    const grouped = groupConsecutive(entries);
-    const shown = paginate(grouped, options);
     out.push(...paginationLines(shown, grouped.length));
     const includeStack = options.includeStackTraces ?? false;
     let anyStack = false;
@@ -392,6 +420,7 @@ const listConsoleMessages = definePageTool({
     'List console messages of the page since its last navigation: console calls, uncaught errors and DevTools issues.',
   category: 'debugging',
   readOnly: true,
+  outputSchema: CONSOLE_LIST_OUTPUT,
   schema: {
     ...pagingParams('messages'),
     types: z
@@ -428,10 +457,15 @@ const listConsoleMessages = definePageTool({
         );
       }
       const text = renderWorkerConsole(messages, params);
+      Object.assign(response.structured, structuredWorkerMessages(messages, params));
       response.addSection(SECTION_ORDER.consoleList, () => text);
       return Promise.resolve();
     }
-    response.addSection(SECTION_ORDER.consoleList, () => renderConsoleList(page, params));
+    response.addSection(SECTION_ORDER.consoleList, () => {
+      // At render time, like the text, so both show the same messages.
+      Object.assign(response.structured, structuredMessages(page, params));
+      return renderConsoleList(page, params);
+    });
     return Promise.resolve();
   },
 });

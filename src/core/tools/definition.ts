@@ -63,6 +63,11 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   /** With this category on, pageId becomes optional (chrome-devtools-mcp's evaluate_script). */
   pageIdOptionalWith?: ToolCategory;
   /**
+   * JSON Schema of the call's structuredContent (tools/list `outputSchema`); the handler then sets
+   * `response.structured` on every successful call.
+   */
+  outputSchema?: Record<string, unknown>;
+  /**
    * Whether a call may change the page (default: unless readOnly). Tools that only write files
    * (take_snapshot, take_screenshot) say false, so the snapshot cache survives them.
    */
@@ -125,6 +130,18 @@ export interface Tool {
   /** Parameter kinds for telemetry sanitizing. */
   readonly paramKinds: Readonly<Record<string, ParamKind>>;
   inputSchema(options: SchemaOptions): Record<string, unknown>;
+  /** See ToolSpecBase.outputSchema. */
+  readonly outputSchema?: Record<string, unknown> | undefined;
+  /**
+   * A page's own tool offered as an MCP tool (webmcp_<name>): gated by its conditions only, not by
+   * a category, and with the fields below from the page.
+   */
+  readonly pageTool?: {
+    title: string | undefined;
+    annotations: {readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean};
+    /** Telemetry records this instead of the page-chosen name. */
+    telemetryName: string;
+  };
   validate(args: Record<string, unknown>, options: SchemaOptions): ValidationResult;
 }
 
@@ -156,6 +173,7 @@ function makeTool<S extends z.ZodRawShape>(
     paramNames: shapes.names,
     paramKinds: shapes.kinds,
     inputSchema: options => shapes.inputSchema(options),
+    ...(spec.outputSchema === undefined ? {} : {outputSchema: spec.outputSchema}),
     validate(args, options) {
       const checked = shapes.check(args, options);
       if (!checked.ok) {

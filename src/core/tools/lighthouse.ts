@@ -226,6 +226,9 @@ export const lighthouseAudit = definePageTool({
       emulatedUserAgent: lighthouse.userAgents[device],
     };
     let result: Lighthouse.RunnerResult | undefined;
+    call.reportProgress(
+      `Running the Lighthouse ${mode} audit (${device})${mode === 'navigation' ? ` while ${url} loads` : ''}`,
+    );
     try {
       result =
         mode === 'navigation'
@@ -239,6 +242,7 @@ export const lighthouseAudit = definePageTool({
       throw new Error('Lighthouse returned no result for this page.');
     }
     const lhr = result.lhr;
+    call.reportProgress('Writing the Lighthouse reports');
     const json = lighthouse.generateReport(lhr, 'json');
     const html = lighthouse.generateReport(lhr, 'html');
     let jsonPath: string;

@@ -16,6 +16,7 @@ import {definePageTool, type Tool} from './definition.js';
 async function captureHeapSnapshot(
   page: PageState,
   handle: fs.promises.FileHandle,
+  reportProgress: (status: string) => void,
 ): Promise<number> {
   const session = page.session;
   let written = 0;
@@ -24,14 +25,21 @@ async function captureHeapSnapshot(
   const onChunk = ({chunk}: {chunk: string}): void => {
     writing = writing.then(async () => {
       const {bytesWritten} = await handle.write(chunk);
+      const before = written;
       written += bytesWritten;
+      // One status per 10 MB written: the heartbeat carries the latest.
+      if (Math.floor(written / 10_000_000) > Math.floor(before / 10_000_000)) {
+        reportProgress(`Writing the heap snapshot (${Math.round(written / 1_000_000)} MB so far)`);
+      }
     });
   };
   await session.send('HeapProfiler.enable');
   session.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
   let failure: unknown;
   try {
+    reportProgress('Collecting garbage before the heap snapshot');
     await session.send('HeapProfiler.collectGarbage');
+    reportProgress('Taking the heap snapshot');
     await session.send('HeapProfiler.takeHeapSnapshot', {reportProgress: false});
   } catch (error) {
     failure = error;
@@ -70,7 +78,7 @@ export const takeHeapSnapshot = definePageTool({
     );
     let complete = false;
     try {
-      const bytes = await captureHeapSnapshot(call.page, handle);
+      const bytes = await captureHeapSnapshot(call.page, handle, call.reportProgress);
       if (bytes === 0) {
         throw new Error('Chrome returned an empty heap snapshot.');
       }

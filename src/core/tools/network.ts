@@ -16,7 +16,8 @@ import {
 import {abortable, withTimeout} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
 import type {FileAccess} from '../files/FileAccess.js';
-import {paginate, paginationLines, pagingParams} from './response/pagination.js';
+import {paginate, paginationLines, pagingParams, type Paginated} from './response/pagination.js';
+import {NETWORK_LIST_OUTPUT} from './structured/outputSchemas.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
 import {LastListing} from './lastListing.js';
@@ -101,23 +102,45 @@ function renderNetworkList(page: PageState, options: NetworkListOptions): string
   );
 }
 
+/** The requests a listing shows: filtered by type, and the page of them asked for. */
+function selectRequests(
+  collector: NetworkCollector,
+  options: NetworkListOptions,
+): {entries: readonly NetworkEntry[]; shown: Paginated<NetworkEntry>} {
+  let entries = collector.entries(options.includePreservedRequests ?? false);
+  const types = options.resourceTypes;
+  if (types && types.length > 0) {
+    const wanted = new Set(types);
+    entries = entries.filter(entry => wanted.has(entry.request.resourceType()));
+  }
+  return {entries, shown: paginate(entries, options)};
+}
+
+/** The structured form of a listing (outputSchema NETWORK_LIST_OUTPUT): full URLs. */
+function structuredRequests(page: PageState, options: NetworkListOptions): Record<string, unknown> {
+  const {entries, shown} = selectRequests(networkCollectorFeature.get(page), options);
+  return {
+    total: entries.length,
+    requests: shown.items.map(entry => ({
+      reqid: entry.id,
+      method: entry.request.method(),
+      url: capped(entry.request.url(), URL_LIST_LIMIT),
+      status: entry.status(),
+    })),
+  };
+}
+
 function renderNetworkListNow(
   page: PageState,
   collector: NetworkCollector,
   options: NetworkListOptions,
 ): string {
   const includePreserved = options.includePreservedRequests ?? false;
-  let entries = collector.entries(includePreserved);
-  const types = options.resourceTypes;
-  if (types && types.length > 0) {
-    const wanted = new Set(types);
-    entries = entries.filter(entry => wanted.has(entry.request.resourceType()));
-  }
+  const {entries, shown} = selectRequests(collector, options);
   const out = ['## Network requests'];
   if (entries.length === 0) {
     out.push('No requests found.');
   } else {
-    const shown = paginate(entries, options);
     out.push(...paginationLines(shown, entries.length));
     const pageOrigin = originOf(page.url);
     if (
@@ -361,6 +384,7 @@ const listNetworkRequests = definePageTool({
   description: 'List the requests of the page since its last navigation (newest last).',
   category: 'network',
   readOnly: true,
+  outputSchema: NETWORK_LIST_OUTPUT,
   schema: {
     ...pagingParams('requests'),
     resourceTypes: z
@@ -376,7 +400,11 @@ const listNetworkRequests = definePageTool({
       .describe('Set to true to return the preserved requests over the last 3 navigations.'),
   },
   handler: ({page, params}, response) => {
-    response.addSection(SECTION_ORDER.networkList, () => renderNetworkList(page, params));
+    response.addSection(SECTION_ORDER.networkList, () => {
+      // At render time, like the text, so both show the same requests.
+      Object.assign(response.structured, structuredRequests(page, params));
+      return renderNetworkList(page, params);
+    });
     return Promise.resolve();
   },
 });

@@ -12,6 +12,7 @@ import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
 import {errorText} from '../../shared/values.js';
+import {LIST_PAGES_OUTPUT} from './structured/outputSchemas.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -19,8 +20,10 @@ export const listPages = defineTool({
   category: 'navigation',
   readOnly: true,
   schema: {},
+  outputSchema: LIST_PAGES_OUTPUT,
   handler: async (call, response) => {
     response.includePages();
+    response.structured.pages = call.session.pages.infos();
     call.addPageToolSections(response, call.session.pages.selected);
     return Promise.resolve();
   },
@@ -218,6 +221,7 @@ export async function navigate(
       if (blocked) {
         response.appendLine('The page opened a dialog before it finished loading.');
       } else {
+        call.reportProgress('Loaded; waiting for the page to settle');
         await settleDom(page, {signal: call.signal});
       }
       // The title event from the browser can trail the load; read it (bounded: a dialog blocks it).
@@ -294,6 +298,8 @@ async function go(
 ): Promise<boolean> {
   const timeout = navigationTimeout(slowdownFeature.get(page), request.timeout);
   const options = {timeout, waitUntil: 'load' as const, signal: call.signal};
+  const target = request.type === 'url' ? (request.url ?? '') : `the ${request.type} navigation`;
+  call.reportProgress(`Waiting for ${target} to load (up to ${timeout} ms)`);
   const untilLoaded = async <T>(loading: Promise<T>): Promise<boolean> => {
     loading.catch(() => undefined);
     return isDialog(await Promise.race([loading, blocking]));

@@ -67,6 +67,7 @@ async function stopAndSummarise(
   files: FileAccess,
   response: ResponseBuilder,
   filePath: string | undefined,
+  reportProgress: (status: string) => void,
 ): Promise<void> {
   const state = traceState(session);
   const active = state.active;
@@ -74,6 +75,7 @@ async function stopAndSummarise(
     throw new Error('no active performance trace recording to stop.');
   }
   let recorded;
+  reportProgress('Stopping the trace and reading its data');
   try {
     recorded = await stopTracing(active.page);
   } finally {
@@ -92,6 +94,7 @@ async function stopAndSummarise(
       "Note: Chrome's trace buffer filled up, so the end of the recording is missing. Record a shorter trace.",
     );
   }
+  reportProgress('Computing the trace summary and insights');
   const settings = emulationSettings(active.page);
   const analysed = await analyseTrace(recorded.data, {
     cpuThrottling: settings.cpuThrottlingRate,
@@ -145,9 +148,11 @@ export const startTrace = definePageTool({
         // A blank page first, so the trace starts from a clean slate and holds one whole load.
         await load(page, 'about:blank', call.signal);
       }
+      call.reportProgress('Starting the trace');
       await startTracing(page);
       tracing = true;
       if (reload) {
+        call.reportProgress(`Recording the trace while ${url} reloads`);
         if (ignoreCache) {
           await page.page.setCacheEnabled(false);
         }
@@ -165,8 +170,11 @@ export const startTrace = definePageTool({
         );
         return;
       }
+      call.reportProgress(
+        `Recording the trace (stops ${AUTO_STOP_DELAY_MS / 1000} s after the load)`,
+      );
       await sleep(AUTO_STOP_DELAY_MS, call.signal);
-      await stopAndSummarise(call.session, call.files, response, filePath);
+      await stopAndSummarise(call.session, call.files, response, filePath, call.reportProgress);
     } catch (error) {
       // Re-read: a failed auto-stop has already released the recording.
       if (traceState(call.session).active?.page === page) {
@@ -194,7 +202,13 @@ export const stopTrace = definePageTool({
         'no active performance trace recording to stop. Start one with performance_start_trace (autoStop=false to stop it yourself).',
       );
     }
-    await stopAndSummarise(call.session, call.files, response, call.params.filePath);
+    await stopAndSummarise(
+      call.session,
+      call.files,
+      response,
+      call.params.filePath,
+      call.reportProgress,
+    );
   },
 });
 

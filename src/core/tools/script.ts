@@ -24,6 +24,7 @@ import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
 import {errorText} from '../../shared/values.js';
+import {EVALUATE_OUTPUT} from './structured/outputSchemas.js';
 
 class ScriptError extends Error {}
 
@@ -216,6 +217,16 @@ async function readSource(files: FileAccess, path: string): Promise<string> {
   }
 }
 
+/** The value behind the result's JSON text; `undefined` (not JSON) becomes null. */
+function jsonValue(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value;
+  } catch {
+    return text === 'undefined' ? null : text;
+  }
+}
+
 async function reportResult(
   call: PageToolCall<unknown>,
   response: ResponseBuilder,
@@ -225,7 +236,9 @@ async function reportResult(
   if (filePath !== undefined) {
     const saved = await call.files.writeFile(filePath, result);
     response.appendLine(`Script ran on page. Output saved to ${saved}.`);
+    response.structured.savedTo = saved;
   } else {
+    response.structured.result = jsonValue(result);
     response.appendLine('Script ran on page and returned:');
     response.appendLine('```json');
     response.appendLine(result);
@@ -267,6 +280,7 @@ export const evaluateScriptTool = definePageTool({
   readOnly: false,
   conditions: ['javascriptEvaluation'],
   blockedByDialog: true,
+  outputSchema: EVALUATE_OUTPUT,
   schema: {
     function: z
       .string()

@@ -216,6 +216,9 @@ export const waitFor = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const timeoutMs = actionTimeout(slowdownFeature.get(page), params.timeout);
+    call.reportProgress(
+      `Waiting for one of ${JSON.stringify(params.text).slice(0, 200)} (up to ${timeoutMs} ms)`,
+    );
     await waitForText(page, params.text, timeoutMs, call.signal);
     response.appendLine(`Element matching one of ${JSON.stringify(params.text)} found.`);
     response.includeSnapshot();

@@ -11,6 +11,7 @@ import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
 import type {PageToolSection} from './sections.js';
 import {errorText} from '../../shared/values.js';
+import {WEBMCP_EXECUTE_OUTPUT, WEBMCP_LIST_OUTPUT} from './structured/outputSchemas.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
@@ -33,6 +34,19 @@ function formatWebMcpTool(tool: WebMcpToolView): string {
     line += `, frameId=${JSON.stringify(tool.frameId)}, frameUrl=${JSON.stringify(tool.frameUrl)}`;
   }
   return line;
+}
+
+/** A tool as list_webmcp_tools' structured result gives it (WEBMCP_LIST_OUTPUT). */
+function structuredTool(tool: WebMcpToolView): Record<string, unknown> {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema ?? {},
+    annotations: tool.annotations,
+    frameId: tool.frameId,
+    frameUrl: tool.frameUrl,
+    mainFrame: tool.mainFrame !== false,
+  };
 }
 
 function renderWebMcpSection(tools: readonly WebMcpToolView[], unavailableReason?: string): string {
@@ -89,8 +103,10 @@ export const listWebMcpTools = definePageTool({
   category: 'experimentalWebmcp',
   readOnly: true,
   schema: {},
+  outputSchema: WEBMCP_LIST_OUTPUT,
   handler: async (call, response) => {
     const tools = await call.services.webmcp.toolsOf(call.page);
+    response.structured.tools = tools.filter(tool => !isDebuggingTool(tool)).map(structuredTool);
     response.addSection(WEBMCP_SECTION_ORDER, () =>
       renderWebMcpSection(tools, unavailableReason(call)),
     );
@@ -102,6 +118,7 @@ export const executeWebMcpTool = definePageTool({
   description: `Executes a WebMCP tool exposed by the page (for debugging tools, use 'execute_3p_developer_tool').`,
   category: 'experimentalWebmcp',
   readOnly: false,
+  outputSchema: WEBMCP_EXECUTE_OUTPUT,
   schema: {
     toolName: z.string().describe('The name of the WebMCP tool to execute'),
     input: z
@@ -154,6 +171,14 @@ export const executeWebMcpTool = definePageTool({
     const error =
       outcome.exception?.description ?? outcome.exception?.value ?? outcome.view.errorText;
     response.appendLine(JSON.stringify({status, output: outcome.output, error}, null, 2));
+    response.structured.status = status;
+    response.structured.invocationId = outcome.view.invocationId;
+    if (outcome.output !== undefined) {
+      response.structured.output = outcome.output;
+    }
+    if (error !== undefined) {
+      response.structured.error = error;
+    }
   },
 });
 

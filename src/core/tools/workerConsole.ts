@@ -3,7 +3,7 @@
  * engine collected from the worker, in the same line form as a page's list.
  */
 import type {WorkerConsoleEntry} from '../browser/extensionWorkers.js';
-import {paginate, paginationLines} from './response/pagination.js';
+import {paginate, paginationLines, type Paginated} from './response/pagination.js';
 
 const LIST_TEXT_LIMIT = 1_000;
 
@@ -24,18 +24,38 @@ export function inlineText(text: string): string {
   return `${single.slice(0, LIST_TEXT_LIMIT)}… (${single.length - LIST_TEXT_LIMIT} more characters; get_console_message shows all)`;
 }
 
+/** The worker messages a listing shows: filtered by type, and the page of them asked for. */
+export function selectWorkerMessages(
+  messages: readonly WorkerConsoleEntry[],
+  options: ConsoleListOptions,
+): {entries: readonly WorkerConsoleEntry[]; shown: Paginated<WorkerConsoleEntry>} {
+  const types = options.types;
+  const entries =
+    types && types.length > 0 ? messages.filter(entry => types.includes(entry.type)) : messages;
+  return {entries, shown: paginate(entries, options)};
+}
+
+/** The structured form of a worker listing (outputSchema CONSOLE_LIST_OUTPUT). */
+export function structuredWorkerMessages(
+  messages: readonly WorkerConsoleEntry[],
+  options: ConsoleListOptions,
+): Record<string, unknown> {
+  const {entries, shown} = selectWorkerMessages(messages, options);
+  return {
+    total: entries.length,
+    messages: shown.items.map(({id, type, text}) => ({msgid: id, type, text: inlineText(text)})),
+  };
+}
+
 /** An extension service worker's console, in the page list's form. */
 export function renderWorkerConsole(
   messages: readonly WorkerConsoleEntry[],
   options: ConsoleListOptions,
 ): string {
-  const types = options.types;
-  const entries =
-    types && types.length > 0 ? messages.filter(entry => types.includes(entry.type)) : messages;
+  const {entries, shown} = selectWorkerMessages(messages, options);
   if (entries.length === 0) {
     return '## Console messages\n<no console messages found>';
   }
-  const shown = paginate(entries, options);
   return [
     '## Console messages',
     ...paginationLines(shown, entries.length),

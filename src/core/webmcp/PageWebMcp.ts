@@ -102,6 +102,21 @@ function frameInfoOf(frame: Protocol.Page.Frame): FrameInfo {
   };
 }
 
+/** Every frame below `frameId` in this session's frame tree (children before grandchildren). */
+function descendantsOf(tracked: TrackedSession, frameId: string): string[] {
+  const out: string[] = [];
+  const queue = [frameId];
+  for (let parent = queue.shift(); parent !== undefined; parent = queue.shift()) {
+    for (const frame of tracked.frames.values()) {
+      if (frame.parentId === parent && !out.includes(frame.id)) {
+        out.push(frame.id);
+        queue.push(frame.id);
+      }
+    }
+  }
+  return out;
+}
+
 export class PageWebMcp {
   readonly sessions = new Set<TrackedSession>();
   readonly #tools = new Map<string, ToolEntry>();
@@ -177,6 +192,12 @@ export class PageWebMcp {
     const isPage = tracked.kind === 'page';
     const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
       const frame = frameInfoOf(event.frame);
+      // The old document's iframes went with it; the browser sends no frameDetached for them.
+      for (const child of descendantsOf(tracked, frame.id)) {
+        tracked.frames.delete(child);
+        this.#dropFrameTools(tracked, child);
+        this.hooks.frameGone(this, tracked, child, 'removed');
+      }
       tracked.frames.set(frame.id, frame);
       this.#dropFrameTools(tracked, frame.id);
       this.hooks.frameGone(this, tracked, frame.id, 'navigated', frame.url);

@@ -15,6 +15,8 @@ import {invokeToolResultSchema} from './cdpSchemas.js';
 import {diagnose} from './doctor.js';
 import {browserFacts, pageFacts} from './doctorFacts.js';
 import {highlightForm} from './highlightForm.js';
+import {declarativeForms} from './formFacts.js';
+import {lintForms, lintTools} from '../../shared/webmcpLint.js';
 import {
   CANCEL_GRACE_MS,
   InvocationLog,
@@ -58,6 +60,8 @@ export class WebMcpService {
   readonly #log: InvocationLog;
   readonly #availability: WebMcpAvailability;
   readonly #publishScheduled = new Set<PageWebMcp>();
+  /** Told (after the burst) when a page's tool set changed: the webmcp_ tools follow it. */
+  readonly #toolsListeners = new Set<(page: PageState) => void>();
 
   constructor(readonly deps: WebMcpServiceDeps) {
     this.#log = new InvocationLog(
@@ -73,6 +77,23 @@ export class WebMcpService {
     deps.session.on('status', status =>
       this.#availability.onBrowserStatus(status, this.#trackers()),
     );
+  }
+
+  /** Subscribes to tool-set changes of any page; returns the unsubscribe function. */
+  onToolsChanged(listener: (page: PageState) => void): () => void {
+    this.#toolsListeners.add(listener);
+    return () => this.#toolsListeners.delete(listener);
+  }
+
+  #toolsChanged(page: PageState): void {
+    for (const listener of this.#toolsListeners) {
+      listener(page);
+    }
+  }
+
+  /** The page's tracker if it has one already (never creates it). */
+  peekTracker(page: PageState): PageWebMcp | undefined {
+    return this.#feature.peek(page);
   }
 
   categoryEnabled(category: ToolCategory): boolean {
@@ -115,6 +136,7 @@ export class WebMcpService {
           pageId: tracker.page.id,
           tools: tracker.views(),
         });
+        this.#toolsChanged(tracker.page);
       }
     }, 0);
   }
@@ -163,6 +185,7 @@ export class WebMcpService {
         : 'The page was closed before the tool answered.',
     );
     this.deps.hub.publish({type: 'webmcpToolsChanged', pageId: tracker.page.id, tools: []});
+    this.#toolsChanged(tracker.page);
   }
 
   // --- invocations -----------------------------------------------------------------------------
@@ -263,9 +286,15 @@ export class WebMcpService {
   async doctor(page: PageState | undefined): Promise<WebMcpDoctorReport> {
     const session = this.deps.session;
     const running = session.browser?.connected === true;
-    return diagnose(
-      running && page ? await pageFacts(session, page, this.tracker(page)) : browserFacts(session),
-    );
+    if (!running || !page) {
+      return diagnose(browserFacts(session));
+    }
+    const tracker = this.tracker(page);
+    const report = diagnose(await pageFacts(session, page, tracker));
+    // The authoring lint: registered tools of every frame, and the main frame's forms.
+    const views = tracker.views();
+    const lint = [...lintTools(views), ...lintForms(await declarativeForms(page), views)];
+    return {...report, lint};
   }
 
   /** Shows the declarative tool's form: scrolled into view and outlined by the overlay for a moment. */

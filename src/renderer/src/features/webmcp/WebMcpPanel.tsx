@@ -7,6 +7,7 @@ import {useEffect, useRef, useState} from 'react';
 import type {WebMcpDoctorReport, WebMcpInvocation} from '../../../../shared/protocol.js';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
+import {LintReport} from './LintReport.js';
 import {InvocationResult, ToolItem} from './ToolItem.js';
 import {useWebMcpModel, type WebMcpModel} from './useWebMcpModel.js';
 import type {PendingConfirmation} from './webmcpModel.js';
@@ -200,6 +201,7 @@ function ReportBody(props: {report: WebMcpDoctorReport}): React.JSX.Element {
           {revealInvisible(note)}
         </p>
       ))}
+      {report.lint ? <LintReport findings={report.lint} /> : null}
     </div>
   );
 }

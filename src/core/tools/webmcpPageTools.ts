@@ -1,0 +1,250 @@
+/**
+ * The selected page's WebMCP tools as top-level MCP tools (`--webmcpTools`, or the switch in the
+ * Tools panel): one `webmcp_<name>` per tool of every frame, debugging tools left out (as
+ * chrome-devtools-mcp does). The set follows registrations, removals, navigations, the page
+ * selection and the switch; each change reaches the catalog after a short debounce, and the catalog
+ * sends notifications/tools/list_changed to every client. Calls run through the same pipeline as
+ * every tool (locks, dialog gate, inspector log, telemetry) and invoke the page tool with
+ * WebMCP.invokeTool, so a client's cancel reaches the page's AbortSignal.
+ */
+import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {PageState} from '../browser/PageState.js';
+import type {InvocationOutcome} from '../webmcp/InvocationLog.js';
+import type {PageWebMcp} from '../webmcp/PageWebMcp.js';
+import {mcpInputSchema, pageToolDescription, pageToolHints} from '../webmcp/pageToolDefinition.js';
+import {PageToolNames, type AssignedName} from '../webmcp/pageToolNames.js';
+import type {WebMcpService} from '../webmcp/WebMcpService.js';
+import type {Tool, ToolRunContext} from './definition.js';
+import type {ResponseBuilder} from './response/ResponseBuilder.js';
+import type {ToolCatalog} from './ToolCatalog.js';
+import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
+
+/**
+ * Registrations come one CDP event at a time; one list_changed per burst. Well under the 100 ms
+ * the issue allows from registration to notification.
+ */
+export const LIST_CHANGED_DEBOUNCE_MS = 25;
+
+/**
+ * A page offers at most this many tools to clients (main frame first, then registration order):
+ * a hostile or generated page must not flood every agent's context. list_webmcp_tools shows all.
+ */
+export const MAX_PAGE_TOOLS = 100;
+
+/** What telemetry records for every page tool: page-chosen names stay on the machine. */
+const TELEMETRY_NAME = 'webmcp_page_tool';
+
+export interface PageToolBridgeDeps {
+  catalog: ToolCatalog;
+  pages: PageRegistry;
+  webmcp: WebMcpService;
+}
+
+/** The page tool an MCP tool stands for, fixed when the list was made. */
+interface Binding {
+  mcpName: string;
+  pageId: number;
+  frameId: string;
+  toolName: string;
+  readOnly: boolean;
+}
+
+export class PageToolBridge {
+  readonly #books = new WeakMap<PageWebMcp, PageToolNames>();
+  readonly #unsubscribe: (() => void)[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #switchOn: boolean;
+
+  constructor(private readonly deps: PageToolBridgeDeps) {
+    this.#switchOn = this.#enabled();
+    this.#unsubscribe.push(
+      deps.webmcp.onToolsChanged(page => {
+        if (page === this.#selectedPage() || page.closed) {
+          this.#schedule();
+        }
+      }),
+    );
+    const onPages = (): void => this.#schedule();
+    deps.pages.on('changed', onPages);
+    this.#unsubscribe.push(() => deps.pages.off('changed', onPages));
+    const onCatalog = (): void => {
+      // The catalog also changes because of this bridge; only the switch matters here.
+      if (this.#enabled() !== this.#switchOn) {
+        this.#switchOn = this.#enabled();
+        this.#schedule();
+      }
+    };
+    deps.catalog.on('changed', onCatalog);
+    this.#unsubscribe.push(() => deps.catalog.off('changed', onCatalog));
+    this.#schedule();
+  }
+
+  /**
+   * The selected page, read without PageRegistry.selected's fallback: that getter moves the
+   * selection off a closing page silently, before the registry can note the move for the agent.
+   */
+  #selectedPage(): PageState | undefined {
+    const {pages} = this.deps;
+    const id = pages.infos().find(info => info.selected)?.id;
+    const page = id === undefined ? undefined : pages.list().find(state => state.id === id);
+    return page?.closed === false ? page : undefined;
+  }
+
+  #enabled(): boolean {
+    const {catalog} = this.deps;
+    return !catalog.slim && catalog.isConditionEnabled('webmcpTools');
+  }
+
+  #schedule(): void {
+    if (this.#timer) {
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.refresh();
+    }, LIST_CHANGED_DEBOUNCE_MS);
+    this.#timer.unref();
+  }
+
+  /** Recomputes the set now; the catalog tells clients only if it changed. */
+  refresh(): void {
+    const {catalog, webmcp} = this.deps;
+    const page = this.#enabled() ? this.#selectedPage() : undefined;
+    const tracker = page ? webmcp.peekTracker(page) : undefined;
+    if (!page || !tracker || tracker.disposed) {
+      catalog.setPageTools([], '');
+      return;
+    }
+    const views = tracker
+      .views()
+      .filter(view => view.annotations.debugging !== true)
+      .slice(0, MAX_PAGE_TOOLS);
+    const names = this.#book(tracker, page).assign(
+      views.map(view => ({frameId: view.frameId, name: view.name})),
+    );
+    const tools = views.flatMap((view, index) => {
+      const assigned = names[index];
+      return assigned ? [pageToolAsMcp(view, assigned, page.id)] : [];
+    });
+    const signature = JSON.stringify([page.id, tools.map(tool => catalog.definition(tool))]);
+    catalog.setPageTools(tools, signature);
+  }
+
+  #book(tracker: PageWebMcp, page: PageState): PageToolNames {
+    let book = this.#books.get(tracker);
+    if (!book) {
+      book = new PageToolNames(page.mainFrameId);
+      this.#books.set(tracker, book);
+    }
+    return book;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    for (const off of this.#unsubscribe.splice(0)) {
+      off();
+    }
+  }
+}
+
+/** One page tool as an erased pipeline Tool (see definition.ts). */
+export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, pageId: number): Tool {
+  const {schema, note} = mcpInputSchema(view.inputSchema);
+  const hints = pageToolHints(view);
+  const binding: Binding = {
+    mcpName: assigned.mcpName,
+    pageId,
+    frameId: view.frameId,
+    toolName: view.name,
+    readOnly: hints.readOnlyHint,
+  };
+  const properties = schema.properties;
+  return {
+    name: assigned.mcpName,
+    description: pageToolDescription({
+      tool: view,
+      frameNumber: assigned.frameNumber,
+      schemaNote: note,
+    }),
+    category: 'experimentalWebmcp',
+    readOnly: hints.readOnlyHint,
+    conditions: ['webmcpTools'],
+    pageScoped: true,
+    blockedByDialog: true,
+    browserLock: 'none',
+    offline: false,
+    slim: undefined,
+    filePaths: [],
+    paramNames: typeof properties === 'object' ? Object.keys(properties ?? {}) : [],
+    paramKinds: {},
+    pageTool: {title: view.title?.slice(0, 200), annotations: hints, telemetryName: TELEMETRY_NAME},
+    inputSchema: () => schema,
+    // The page checks its own input; the pipeline only pins the page the tool was listed for.
+    validate: args => ({
+      ok: true,
+      params: {pageId},
+      run: (context, response) => runPageTool(binding, args, context, response),
+    }),
+  };
+}
+
+async function runPageTool(
+  binding: Binding,
+  input: Record<string, unknown>,
+  context: ToolRunContext,
+  response: ResponseBuilder,
+): Promise<void> {
+  const page = context.page?.id === binding.pageId ? context.page : undefined;
+  if (!page) {
+    throw new Error(
+      `${binding.mcpName} is a tool of page ${binding.pageId}, but the call reached page ${context.page?.id ?? 'none'}: the selection changed. Call tools/list again (webmcp_ tools follow the selected page), or select_page ${binding.pageId} and retry.`,
+    );
+  }
+  if (!binding.readOnly) {
+    page.actionCount++;
+  }
+  const webmcp = context.services.webmcp;
+  context.reportProgress(`Starting the page's WebMCP tool ${binding.toolName}`);
+  const record = await webmcp.start({
+    page,
+    toolName: binding.toolName,
+    frameId: binding.frameId,
+    input,
+    invoker: invokerOf(context),
+    timeoutMs: DEFAULT_EXECUTE_TIMEOUT_MS,
+    signal: context.signal,
+  });
+  context.reportProgress(
+    `Waiting for the page's WebMCP tool ${binding.toolName} (invocation ${record.view.invocationId})`,
+  );
+  renderOutcome(binding, await webmcp.settled(record), response);
+}
+
+function renderOutcome(
+  binding: Binding,
+  outcome: InvocationOutcome,
+  response: ResponseBuilder,
+): void {
+  const {view, output, exception} = outcome;
+  if (view.status === 'Completed') {
+    response.appendLine(
+      output === undefined
+        ? `${binding.toolName} completed without output.`
+        : typeof output === 'string'
+          ? output
+          : JSON.stringify(output),
+    );
+    return;
+  }
+  const detail = exception?.description ?? view.errorText ?? 'no reason given';
+  const next =
+    view.status === 'Error'
+      ? 'Check the arguments against the input schema and retry.'
+      : view.status === 'Interrupted'
+        ? 'Call tools/list to see the page tools now offered, then retry.'
+        : `The page tool did not answer within ${view.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
+  throw new Error(
+    `The page's WebMCP tool ${binding.toolName} ended with status ${view.status}: ${detail}. ${next}`,
+  );
+}
