@@ -42,6 +42,7 @@ import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
+import {SessionRecording} from './sessions/SessionRecording.js';
 
 export interface EngineOptions {
   version: string;
@@ -72,6 +73,8 @@ export class Engine {
   readonly liveView: LiveView;
   readonly webmcp: WebMcpService;
   readonly heapSnapshots = new HeapSnapshotStore();
+  /** This run's session file and the sessions folder (issue 11). */
+  readonly recording: SessionRecording;
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
@@ -90,6 +93,7 @@ export class Engine {
     private readonly options: EngineOptions,
   ) {
     this.token = resolveToken(config.token, options.configDir);
+    this.recording = this.#startRecording();
     this.temporaryFiles = new TemporaryFiles(undefined, dir =>
       options.log(`Temporary files (removed when the server stops) go to ${dir}`),
     );
@@ -156,8 +160,23 @@ export class Engine {
       webmcp: this.webmcp,
       pages: this.session.pages,
       browserConnected: () => this.session.browser?.connected === true,
+      sessions: this.recording,
     });
     this.#publishTools();
+  }
+
+  /** Records every hub event from the first one on (issue 11). */
+  #startRecording(): SessionRecording {
+    const recording = new SessionRecording({
+      config: this.config,
+      token: this.token.token,
+      version: this.options.version,
+      configDir: this.options.configDir,
+      env: this.options.env,
+      log: this.options.log,
+    });
+    this.hub.onEvent(envelope => recording.record(envelope));
+    return recording;
   }
 
   #publishTools(): void {
@@ -392,5 +411,7 @@ export class Engine {
     await this.session.close();
     await this.heapSnapshots.closeAll();
     await this.telemetry.close();
+    // Last, so the shutdown's own events (browser closed, clients gone) are in the file.
+    this.recording.close();
   }
 }

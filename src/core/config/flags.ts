@@ -147,6 +147,10 @@ function buildConfig(
     screenshot: screenshotPart(args),
     workspaceRoots: stringArray(args, 'workspace'),
     sessions: sessionLimits(args),
+    recording: {
+      enabled: booleanFlag(args, 'record'),
+      ...optional('dir', optionalString(args, 'recordDir')),
+    },
   };
 }
 

@@ -64,6 +64,8 @@ export const serverConfigSchema = z.object({
   workspaceRoots: z.array(z.string()),
   /** MCP HTTP sessions: idle expiry and how many may be open at once. */
   sessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
+  /** Session recording (issue 11): on by default; `dir` unset means `<config dir>/sessions`. */
+  recording: z.object({enabled: z.boolean(), dir: z.string().optional()}),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
