@@ -43,6 +43,9 @@ import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 import {SessionRecording} from './sessions/SessionRecording.js';
+import {CallRecord} from './sessions/callRecord.js';
+import {CallScreens} from './sessions/callScreens.js';
+import {pageActivityFeature} from './sessions/pageActivity.js';
 
 export interface EngineOptions {
   version: string;
@@ -107,6 +110,7 @@ export class Engine {
       slowdownFeature,
       ...collectorFeatures,
       ...emulationFeatures,
+      pageActivityFeature,
     ];
     this.session = new BrowserSession({
       config: config.browser,
@@ -141,6 +145,7 @@ export class Engine {
       hub: this.hub,
       telemetry: this.telemetry,
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
+      callRecord: this.#callRecord(),
     });
 
     this.catalog.on('changed', () => {
@@ -163,6 +168,19 @@ export class Engine {
       sessions: this.recording,
     });
     this.#publishTools();
+  }
+
+  /** Before/after screenshots come from the live view's frames, or a capture when recording. */
+  #callRecord(): CallRecord {
+    const screens = new CallScreens({
+      capture: this.recording.recorder !== undefined,
+      streamingPageId: () => this.liveView.pageId,
+    });
+    this.onFrame(frame => screens.onFrame(frame));
+    this.session.pages.on('changed', pages => {
+      screens.keepOnly(pages.map(page => page.id));
+    });
+    return new CallRecord(this.hub, screens);
   }
 
   /** Records every hub event from the first one on (issue 11). */
