@@ -129,7 +129,7 @@ function sessionHandlers(
 > {
   return {
     sessionsList: () => sessions.list(),
-    sessionRead: command => sessions.read(command.id, command.offset),
+    sessionRead: command => sessions.read(command.id, command.offset, command.maxBytes),
     sessionImage: command => sessions.image(command.id, command.file),
     sessionDelete: command => sessions.delete(command.id),
     sessionsSearch: command => sessions.search(command.query),

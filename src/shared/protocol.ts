@@ -430,6 +430,8 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     type: z.literal('sessionRead'),
     id: sessionIdSchema,
     offset: z.number().int().nonnegative().optional(),
+    /** Smaller first chunks show the first rows sooner (default and cap: 4 MiB). */
+    maxBytes: z.number().int().positive().optional(),
   }),
   z.object({type: z.literal('sessionImage'), id: sessionIdSchema, file: sessionImageFileSchema}),
   z.object({type: z.literal('sessionDelete'), id: sessionIdSchema}),

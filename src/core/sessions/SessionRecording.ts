@@ -147,7 +147,7 @@ export class SessionRecording {
   }
 
   /** A chunk of a session's text from `offset`, ending at a line end. */
-  read(id: string, offset = 0): ReplyMap['sessionRead'] {
+  read(id: string, offset = 0, maxBytes = READ_CHUNK_BYTES): ReplyMap['sessionRead'] {
     const file = sessionPath(this.dir, id);
     if (id === this.recorder?.id) {
       this.recorder.flush();
@@ -156,7 +156,7 @@ export class SessionRecording {
     try {
       const size = fs.fstatSync(fd).size;
       const start = Math.min(offset, size);
-      let length = Math.min(READ_CHUNK_BYTES, size - start);
+      let length = Math.min(maxBytes, READ_CHUNK_BYTES, size - start);
       let buffer = Buffer.alloc(length);
       fs.readSync(fd, buffer, 0, length, start);
       let end = buffer.lastIndexOf(0x0a);

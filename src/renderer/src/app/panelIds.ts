@@ -1,2 +1,11 @@
 /** The panels, by id (their order is the tab order in panels.tsx). */
-export type PanelId = 'log' | 'tools' | 'run' | 'pages' | 'telemetry' | 'connection' | 'webmcp';
+export type PanelId =
+  | 'log'
+  | 'tools'
+  | 'run'
+  | 'pages'
+  | 'telemetry'
+  | 'connection'
+  | 'webmcp'
+  // Session recording (issue 11)
+  | 'sessions';

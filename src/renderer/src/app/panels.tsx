@@ -94,4 +94,12 @@ export const PANELS: readonly PanelDefinition[] = [
       }),
     ),
   },
+  // Session recording (issue 11)
+  {
+    id: 'sessions',
+    label: 'Sessions',
+    ...lazyPanel('Sessions', () =>
+      import('../features/sessions/SessionsPanel.js').then(m => m.SessionsPanel),
+    ),
+  },
 ];

@@ -60,6 +60,14 @@ export interface OfflineSession {
   telemetry: readonly TelemetryEntry[];
   exportedAt?: string;
   serverVersion?: string;
+  /** A recorded session (opened from the Sessions panel), read-only. */
+  recorded?: boolean;
+  /** Its id on the server (undefined for a file from elsewhere). */
+  sessionId?: string;
+  /** Still reading the rest of the file (the first rows show before). */
+  loading?: boolean;
+  /** Fetches a recorded image by its file name (recorded sessions only). */
+  loadImage?: (file: string) => Promise<{mimeType: string; data: string} | undefined>;
 }
 
 export interface LastActedOn extends ActedOn {
@@ -316,6 +324,10 @@ export class InspectorStore {
           ),
           ...event.tools,
         ];
+        return;
+      case 'callActivity':
+      case 'callScreenshots':
+        this.log.attach(event);
         return;
       case 'webmcpInvocation':
         upsertInvocation(
