@@ -100,10 +100,10 @@ describe('Sessions panel (e2e)', () => {
     const pageId = await openPage(agent.client, server?.url('/work.html') ?? '', 'Work page');
     const snapshot = await call(agent.client, 'take_snapshot', {pageId});
     const uid = uidOf(snapshot.text, 'button', 'Go');
-    const clicked = await call(agent.client, 'click', {pageId, uid});
-    expect(clicked.isError, clicked.text).toBe(false);
     const failed = await call(agent.client, 'click', {pageId, uid: 'no_such_uid'});
     expect(failed.isError).toBe(true);
+    const clicked = await call(agent.client, 'click', {pageId, uid});
+    expect(clicked.isError, clicked.text).toBe(false);
 
     await openPanel(page, 'Sessions');
     await page.waitForSelector('[data-testid=session-row]');

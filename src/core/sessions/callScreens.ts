@@ -2,8 +2,10 @@
  * Before and after screenshots of each call's page. The live view's screencast frames are kept
  * (the latest few per page) and used when there are any: no extra capture while someone watches.
  * Otherwise, after a call that may have changed its page, one small JPEG is captured (bounded in
- * size and time, skipped while a dialog is open), after the call's result has gone back: never on
- * the call's own path. A call that did not change its page reuses the latest image.
+ * size and time, skipped while a dialog is open) once the page has had no call for QUIET_MS: never
+ * on a call's path, its own or the next one's. A call followed that soon by another on its page
+ * gets no after image (the next call's activity shows what happened). A call that did not change
+ * its page reuses the latest image.
  */
 import type {CallImage, LiveFrame} from '../../shared/protocol.js';
 import type {PageState} from '../browser/PageState.js';
@@ -16,6 +18,8 @@ const CAPTURE_TIMEOUT_MS = 2_000;
 /** While the live view streams, how long after a call its "after" frame may arrive. */
 const FRAME_WAIT_MS = 400;
 const FRAMES_PER_PAGE = 4;
+/** How long a page must stay without calls before its "after" image is captured. */
+const QUIET_MS = 300;
 
 interface KeptImage {
   image: CallImage;
@@ -81,7 +85,19 @@ export class CallScreens {
     if (latest?.actionCount === page.actionCount && latest.url === page.url) {
       return latest.image;
     }
-    if (!this.options.capture || page.closed || page.dialog) {
+    if (!this.options.capture) {
+      return undefined;
+    }
+    // Captured once the page is quiet: a capture racing the agent's next call would slow it down.
+    const actionCount = page.actionCount;
+    await new Promise(resolve => setTimeout(resolve, QUIET_MS));
+    if (
+      page.closed ||
+      page.dialog ||
+      page.actionCount !== actionCount ||
+      page.lock.busyWith.length > 0
+    ) {
+      // The page moved on (or is blocked by a dialog): no honest "after" image for this call.
       return undefined;
     }
     const image = await this.#capture(page);

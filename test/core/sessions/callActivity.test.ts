@@ -33,10 +33,17 @@ function eventsOf<T extends InspectorEvent['type']>(events: EventEnvelope[], typ
 
 describe('call activity', () => {
   it('links the console message, the request and the navigation a click caused', async () => {
+    const hub = fx.engine.engine.hub;
+    const opened = hub.nextSeq;
     const pageId = await fx.openPage('/act.html');
+    // The page's image after new_page (taken once the page is quiet) is the click's "before".
+    await waitFor(
+      () => eventsOf(hub.range(opened, 10_000), 'callScreenshots').find(e => e.after),
+      10_000,
+      'the image after new_page',
+    );
     const snapshot = await call(fx.client, 'take_snapshot', {pageId});
     const uid = uidOf(snapshot.text, 'button', 'Go');
-    const hub = fx.engine.engine.hub;
     const from = hub.nextSeq;
     const clicked = await call(fx.client, 'click', {pageId, uid});
     expect(clicked.isError, clicked.text).toBe(false);
@@ -79,8 +86,7 @@ describe('call activity', () => {
     expect(shots.after?.mimeType).toBe('image/jpeg');
     expect(shots.after?.data.length).toBeGreaterThan(100);
     expect(shots.after?.viewport?.width).toBeGreaterThan(0);
-    // The snapshot before the click did not change the page, so the click's "before" is the
-    // image taken after new_page.
+    // The snapshot before the click did not change the page: the click's "before" is new_page's after.
     expect(shots.before?.data.length).toBeGreaterThan(100);
 
     const recorder = fx.engine.engine.recording.recorder;

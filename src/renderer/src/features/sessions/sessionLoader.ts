@@ -17,7 +17,7 @@ import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js
 
 /** The first chunk is small so the first rows show at once; later ones are larger. */
 const FIRST_CHUNK_BYTES = 512 * 1024;
-const NEXT_CHUNK_BYTES = 4 * 1024 * 1024;
+const NEXT_CHUNK_BYTES = 512 * 1024;
 
 class SessionBuilder {
   readonly log = new CallLog(Number.MAX_SAFE_INTEGER);
@@ -50,6 +50,21 @@ class SessionBuilder {
           break;
       }
     }
+  }
+}
+
+/** Text parsed between two yields to the browser, so scrolling stays smooth while a file loads. */
+const SLICE_CHARS = 64 * 1024;
+
+/** Parses a chunk in slices (cut at line ends), yielding between them. */
+async function addInSlices(builder: SessionBuilder, text: string): Promise<void> {
+  for (let start = 0; start < text.length;) {
+    const cut = text.indexOf('\n', Math.min(text.length, start + SLICE_CHARS));
+    const end = cut < 0 ? text.length : cut + 1;
+    const parsed = parseSessionLines(text.slice(start, end));
+    builder.add(parsed.events, parsed.skippedLines);
+    start = end;
+    await new Promise(resolve => setTimeout(resolve, 0));
   }
 }
 
@@ -96,8 +111,7 @@ export async function openRecordedSession(
         // Closed (or another session opened) while reading: stop.
         return {calls: builder.log.size, skipped: builder.skipped};
       }
-      const parsed = parseSessionLines(text);
-      builder.add(parsed.events, parsed.skippedLines);
+      await addInSlices(builder, text);
     }
     const session: OfflineSession = {
       fileName: id,
