@@ -13,7 +13,12 @@ import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {uidOf} from '../../helpers/snapshotText.js';
 
 const fx = useEngineWithFixtures({
+  flags: ['--categoryExperimentalWebmcp'],
   routes: server => {
+    server.html(
+      '/dialog.html',
+      `<!doctype html><title>dialog</title><button onclick="alert('hello from the page')">Warn</button>`,
+    );
     server.html(
       '/act.html',
       `<!doctype html><title>act</title>
@@ -106,5 +111,45 @@ describe('call activity', () => {
     // And the UI reads the image back by id and name only.
     const image = fx.engine.engine.recording.image(recorder?.id ?? '', imageFile);
     expect(image.data).toBe(bytes.toString('base64'));
+  });
+
+  it('lists the dialog a call opened and the WebMCP invocation it ran', async () => {
+    const hub = fx.engine.engine.hub;
+    const pageId = await fx.openPage('/dialog.html');
+    const snapshot = await call(fx.client, 'take_snapshot', {pageId});
+    const from = hub.nextSeq;
+    await call(fx.client, 'click', {pageId, uid: uidOf(snapshot.text, 'button', 'Warn')});
+    await call(fx.client, 'handle_dialog', {pageId, action: 'accept'});
+    const events = hub.range(from, 10_000);
+    const clickId = eventsOf(events, 'toolCallStarted').find(e => e.tool === 'click')?.callId;
+    const clickActivity = eventsOf(events, 'callActivity').find(e => e.callId === clickId);
+    expect(clickActivity?.items).toContainEqual(
+      expect.objectContaining({
+        kind: 'dialog',
+        dialogType: 'alert',
+        message: 'hello from the page',
+      }),
+    );
+
+    const webmcpPage = await fx.openPage('/webmcp/imperative.html');
+    await waitFor(async () => {
+      const {text} = await call(fx.client, 'list_webmcp_tools', {pageId: webmcpPage});
+      return text.includes('echo');
+    });
+    const start = hub.nextSeq;
+    const executed = await call(fx.client, 'execute_webmcp_tool', {
+      pageId: webmcpPage,
+      toolName: 'echo',
+      input: '{"text":"hi"}',
+    });
+    expect(executed.isError, executed.text).toBe(false);
+    const after = hub.range(start, 10_000);
+    const executeId = eventsOf(after, 'toolCallStarted').find(
+      e => e.tool === 'execute_webmcp_tool',
+    )?.callId;
+    const activity = eventsOf(after, 'callActivity').find(e => e.callId === executeId);
+    expect(activity?.items).toContainEqual(
+      expect.objectContaining({kind: 'webmcp', toolName: 'echo', status: 'Completed'}),
+    );
   });
 });
