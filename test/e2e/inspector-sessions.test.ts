@@ -218,4 +218,28 @@ describe('Sessions panel (e2e)', () => {
     expect(notice).toContain('from-a-colleague');
     expect(notice).toContain('1 line');
   });
+
+  it('opens a session file dropped on the panel', async () => {
+    await openPanel(page, 'Sessions');
+    await page.waitForSelector('[data-testid=sessions-panel]');
+    // A real drop: a DataTransfer holding a File, dispatched as the browser does.
+    await page.$eval(
+      '[data-testid=sessions-panel]',
+      (panel, text: string) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], 'dropped-session.jsonl', {type: 'application/x-ndjson'}));
+        panel.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true}));
+        panel.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+      },
+      oldSessionText(),
+    );
+    await waitFor(
+      () =>
+        page.evaluate(() =>
+          document.querySelector('.log-panel__offline')?.textContent.includes('dropped-session'),
+        ),
+      10_000,
+      'the dropped file to open',
+    );
+  });
 });

@@ -21,7 +21,7 @@ import type {
   WebMcpToolView,
 } from '../../../shared/protocol.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
-import {type ActedOn, CallLog} from './CallLog.js';
+import {type ActedOn, CallLog, type CallRecord} from './CallLog.js';
 
 export interface ServerInfo {
   serverVersion: string;
@@ -416,6 +416,37 @@ export class InspectorStore {
   }
 }
 
+/** What the call did (issue 11), right after its end event (same seq: the sort below is stable). */
+function pushCallRecordEvents(events: EventEnvelope[], record: CallRecord): void {
+  const seq = record.endSeq ?? record.seq;
+  const time = record.endedAt ?? record.startedAt;
+  if (record.activity && record.pageId !== undefined) {
+    events.push({
+      seq,
+      time,
+      event: {
+        type: 'callActivity',
+        callId: record.callId,
+        pageId: record.pageId,
+        items: [...record.activity.items],
+        dropped: record.activity.dropped,
+      },
+    });
+  }
+  if (record.screenshots && record.pageId !== undefined) {
+    events.push({
+      seq,
+      time,
+      event: {
+        type: 'callScreenshots',
+        callId: record.callId,
+        pageId: record.pageId,
+        ...record.screenshots,
+      },
+    });
+  }
+}
+
 /** Rebuilds the events of a log (start and end of each call, then telemetry) in sequence order. */
 export function eventsOf(log: CallLog, telemetry: readonly TelemetryEntry[]): EventEnvelope[] {
   const events: EventEnvelope[] = [];
@@ -449,6 +480,7 @@ export function eventsOf(log: CallLog, telemetry: readonly TelemetryEntry[]): Ev
           ...(record.telemetry ? {telemetry: record.telemetry} : {}),
         },
       });
+      pushCallRecordEvents(events, record);
     }
   }
   for (const entry of telemetry) {
