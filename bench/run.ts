@@ -482,6 +482,45 @@ await section('lists with 1,000 entries', async () => {
   record('list_console_messages (1,000)', 'ms', consoleList.ours, consoleList.peer, '≤ 0.5×');
 });
 
+// --- Issue 11 ----------------------------------------------------------------------------------
+
+await section('session recording', async () => {
+  // Ours twice: `--no-record` in the peer column, recording (the default) in ours; calls
+  // interleaved (order flipped each round) so machine noise hits both alike.
+  const servers = [await startServer('ours', ['--no-record']), await startServer('ours')];
+  try {
+    const ids: number[] = [];
+    for (const server of servers) {
+      ids.push(await openPage(server, fixtures.url('/bench/a.html')));
+    }
+    const times: number[][] = [[], []];
+    for (let i = 0; i < RUNS * 4; i++) {
+      for (const which of i % 2 ? [1, 0] : [0, 1]) {
+        const server = servers[which];
+        const pageId = ids[which];
+        if (server && pageId !== undefined) {
+          const {ms} = await timed(() =>
+            callTool(server.client, 'evaluate_script', {pageId, function: '() => document.title'}),
+          );
+          times[which]?.push(ms);
+        }
+      }
+    }
+    record(
+      'evaluate_script, recording vs --no-record',
+      'ms',
+      median(times[1] ?? []),
+      median(times[0] ?? []),
+      '≤ +0.5 ms',
+      'peer column: the same server with --no-record',
+    );
+  } finally {
+    for (const server of servers) {
+      await server.close();
+    }
+  }
+});
+
 await fixtures.stop();
 const out = path.join(ROOT, 'bench/results/latest.json');
 fs.mkdirSync(path.dirname(out), {recursive: true});

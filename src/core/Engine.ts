@@ -44,6 +44,10 @@ import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
+import {SessionRecording} from './sessions/SessionRecording.js';
+import {CallRecord} from './sessions/callRecord.js';
+import {CallScreens} from './sessions/callScreens.js';
+import {pageActivityFeature} from './sessions/pageActivity.js';
 
 export interface EngineOptions {
   version: string;
@@ -77,6 +81,8 @@ export class Engine {
   /** The selected page's WebMCP tools as webmcp_<name> tools (--webmcpTools). */
   readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
+  /** This run's session file and the sessions folder (issue 11). */
+  readonly recording: SessionRecording;
   readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
@@ -95,6 +101,7 @@ export class Engine {
     private readonly options: EngineOptions,
   ) {
     this.token = resolveToken(config.token, options.configDir);
+    this.recording = this.#startRecording();
     this.temporaryFiles = new TemporaryFiles(undefined, dir =>
       options.log(`Temporary files (removed when the server stops) go to ${dir}`),
     );
@@ -131,6 +138,7 @@ export class Engine {
       hub: this.hub,
       telemetry: this.telemetry,
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
+      callRecord: this.#callRecord(),
     });
 
     this.pageTools = new PageToolBridge({
@@ -149,6 +157,7 @@ export class Engine {
       hold: this.hold,
       pages: this.session.pages,
       browserConnected: () => this.session.browser?.connected === true,
+      sessions: this.recording,
     });
     this.#publishTools();
   }
@@ -160,6 +169,7 @@ export class Engine {
       slowdownFeature,
       ...collectorFeatures,
       ...emulationFeatures,
+      pageActivityFeature,
     ];
     return new BrowserSession({
       config: this.config.browser,
@@ -199,6 +209,33 @@ export class Engine {
       );
     }
     return gate;
+  }
+
+  /** Before/after screenshots come from the live view's frames, or a capture when recording. */
+  #callRecord(): CallRecord {
+    const screens = new CallScreens({
+      capture: this.recording.recorder !== undefined,
+      streamingPageId: () => this.liveView.pageId,
+    });
+    this.onFrame(frame => screens.onFrame(frame));
+    this.session.pages.on('changed', pages => {
+      screens.keepOnly(pages.map(page => page.id));
+    });
+    return new CallRecord(this.hub, screens);
+  }
+
+  /** Records every hub event from the first one on (issue 11). */
+  #startRecording(): SessionRecording {
+    const recording = new SessionRecording({
+      config: this.config,
+      token: this.token.token,
+      version: this.options.version,
+      configDir: this.options.configDir,
+      env: this.options.env,
+      log: this.options.log,
+    });
+    this.hub.onEvent(envelope => recording.record(envelope));
+    return recording;
   }
 
   #publishTools(): void {
@@ -434,5 +471,7 @@ export class Engine {
     await this.session.close();
     await this.heapSnapshots.closeAll();
     await this.telemetry.close();
+    // Last, so the shutdown's own events (browser closed, clients gone) are in the file.
+    this.recording.close();
   }
 }

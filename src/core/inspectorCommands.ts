@@ -12,6 +12,7 @@ import type {PageState} from './browser/PageState.js';
 import type {ToolCatalog} from './tools/ToolCatalog.js';
 import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.js';
 import {DEFAULT_WATCHER, type LiveView} from './inspector/LiveView.js';
+import type {SessionRecording} from './sessions/SessionRecording.js';
 
 /** What the handlers act on: the engine's parts. */
 export interface CommandContext {
@@ -25,6 +26,8 @@ export interface CommandContext {
   hold: HoldGate;
   pages: PageRegistry;
   browserConnected(): boolean;
+  /** Recorded sessions (issue 11). */
+  sessions: SessionRecording;
 }
 
 /**
@@ -130,6 +133,23 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
     },
     ...webmcpHandlers(context),
     ...holdHandlers(context),
+    ...sessionHandlers(context.sessions),
+  };
+}
+
+/** Session recording (issue 11): sessions by id, checked against the sessions folder. */
+function sessionHandlers(
+  sessions: SessionRecording,
+): Pick<
+  CommandHandlers,
+  'sessionsList' | 'sessionRead' | 'sessionImage' | 'sessionDelete' | 'sessionsSearch'
+> {
+  return {
+    sessionsList: () => sessions.list(),
+    sessionRead: command => sessions.read(command.id, command.offset, command.maxBytes),
+    sessionImage: command => sessions.image(command.id, command.file),
+    sessionDelete: command => sessions.delete(command.id),
+    sessionsSearch: command => sessions.search(command.query),
   };
 }
 

@@ -20,7 +20,12 @@ const clientRefSchema = z.object({
 });
 export type ClientRef = z.infer<typeof clientRefSchema>;
 
-const imageContentSchema = z.object({mimeType: z.string(), data: z.string()});
+const imageContentSchema = z.object({
+  mimeType: z.string(),
+  data: z.string(),
+  /** In a recorded session: the image's file in the session's images folder (data is then ''). */
+  file: z.string().optional(),
+});
 
 export const toolResultSchema = z.object({
   text: z.string(),
@@ -247,6 +252,47 @@ export const recordedElementSchema = z.object({
 });
 export type RecordedElement = z.infer<typeof recordedElementSchema>;
 
+// --- Session recording: what each call did (issue 11) ------------------------------------------
+
+/** One thing that happened on the call's page while it ran. `time` is epoch milliseconds. */
+export const callActivityItemSchema = z.discriminatedUnion('kind', [
+  z.object({kind: z.literal('navigation'), time: z.number(), url: z.string()}),
+  z.object({
+    kind: z.literal('dialog'),
+    time: z.number(),
+    dialogType: z.string(),
+    message: z.string(),
+  }),
+  z.object({kind: z.literal('console'), time: z.number(), level: z.string(), text: z.string()}),
+  z.object({
+    kind: z.literal('request'),
+    time: z.number(),
+    method: z.string(),
+    url: z.string(),
+    /** `200`, the failure text, or `pending` when the call ended first. */
+    status: z.string(),
+  }),
+  z.object({
+    kind: z.literal('webmcp'),
+    time: z.number(),
+    invocationId: z.string(),
+    toolName: z.string(),
+    status: z.string(),
+  }),
+]);
+export type CallActivityItem = z.infer<typeof callActivityItemSchema>;
+
+/** A small screenshot of the call's page; `data` live, `file` (and data '') in a recording. */
+export const callImageSchema = z.object({
+  mimeType: z.string(),
+  data: z.string(),
+  file: z.string().optional(),
+  time: z.number(),
+  /** The page's viewport in CSS pixels, to place the acted-on outline over the image. */
+  viewport: z.object({width: z.number(), height: z.number()}).optional(),
+});
+export type CallImage = z.infer<typeof callImageSchema>;
+
 // --- Events ---------------------------------------------------------------------------------
 
 const inspectorEventSchema = z.discriminatedUnion('type', [
@@ -311,6 +357,24 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
   }),
   // Hold rules: the queue of held calls and how each one left it (hold.ts).
   ...holdEventSchemas,
+  // --- Session recording (issue 11) ---
+  /** What happened on the call's page while it ran (sent right after its toolCallEnded). */
+  z.object({
+    type: z.literal('callActivity'),
+    callId: z.string(),
+    pageId: z.number(),
+    items: z.array(callActivityItemSchema),
+    /** Items left out to keep one call's record bounded. */
+    dropped: z.number().int().nonnegative(),
+  }),
+  /** The call's page before and after it ran (from the live view's frames, or one small capture). */
+  z.object({
+    type: z.literal('callScreenshots'),
+    callId: z.string(),
+    pageId: z.number(),
+    before: callImageSchema.optional(),
+    after: callImageSchema.optional(),
+  }),
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
 
@@ -339,6 +403,17 @@ export const inspectorStateSchema = z.object({
 export type InspectorState = z.infer<typeof inspectorStateSchema>;
 
 // --- Commands -------------------------------------------------------------------------------
+
+/** A recorded session's id: its file name in the sessions folder (no folders, no dot-dot). */
+export const sessionIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.jsonl$/)
+  .max(160);
+/** An image's file name inside a session's images folder. */
+export const sessionImageFileSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:jpeg|jpg|png|webp)$/)
+  .max(120);
 
 export const inspectorCommandSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('getState')}),
@@ -378,6 +453,20 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('webmcpDoctor'), pageId: z.number().int().optional()}),
   // Hold rules: set them, decide on held calls (hold.ts).
   ...holdCommandSchemas,
+  // --- Session recording (issue 11): sessions are addressed by id (their file name), never by path.
+  z.object({type: z.literal('sessionsList')}),
+  /** One chunk of a session file's text, from `offset` (bytes) to a line end. */
+  z.object({
+    type: z.literal('sessionRead'),
+    id: sessionIdSchema,
+    offset: z.number().int().nonnegative().optional(),
+    /** Smaller first chunks show the first rows sooner (default and cap: 4 MiB). */
+    maxBytes: z.number().int().positive().optional(),
+  }),
+  z.object({type: z.literal('sessionImage'), id: sessionIdSchema, file: sessionImageFileSchema}),
+  z.object({type: z.literal('sessionDelete'), id: sessionIdSchema}),
+  /** Calls across all sessions whose tool, URL or error text contains the query. */
+  z.object({type: z.literal('sessionsSearch'), query: z.string().trim().min(1).max(200)}),
 ]);
 export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
 export type InspectorCommandType = InspectorCommand['type'];

@@ -17,6 +17,48 @@ import {
   type InspectorCommandType,
 } from './protocol.js';
 
+// --- Session recording (issue 11) ---
+
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  startedAt: z.number(),
+  durationMs: z.number().nonnegative(),
+  /** Client names that made calls (or connected). */
+  clients: z.array(z.string()),
+  calls: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  /** The session file plus its images. */
+  bytes: z.number().int().nonnegative(),
+  /** The session this server is recording now (cannot be deleted). */
+  current: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+export const sessionListSchema = z.object({
+  recording: z.boolean(),
+  retention: z.object({
+    maxSessions: z.number().int().positive(),
+    maxBytes: z.number().int().positive(),
+    totalBytes: z.number().int().nonnegative(),
+    /** Sessions removed by retention since this server started. */
+    removed: z.number().int().nonnegative(),
+  }),
+  sessions: z.array(sessionSummarySchema),
+});
+export type SessionList = z.infer<typeof sessionListSchema>;
+
+export const sessionSearchHitSchema = z.object({
+  sessionId: z.string(),
+  sessionStartedAt: z.number(),
+  callId: z.string(),
+  tool: z.string(),
+  seq: z.number().int(),
+  field: z.enum(['tool', 'url', 'error']),
+  /** The matching text (bounded). Untrusted: from a page or a client. */
+  text: z.string(),
+});
+export type SessionSearchHit = z.infer<typeof sessionSearchHitSchema>;
+
 /** One tool as an MCP client receives it in tools/list: shown as is; only its name is read. */
 const listedToolSchema = z.object({name: z.string()}).loose();
 
@@ -47,6 +89,18 @@ const replySchemaTable = {
   webmcpDoctor: webmcpDoctorReportSchema,
   // Hold rules: every hold command answers the hold state after it.
   ...holdReplySchemas,
+  // --- Session recording (issue 11) ---
+  sessionsList: sessionListSchema,
+  sessionRead: z.object({
+    text: z.string(),
+    /** Where the next chunk starts; equals `size` at the end. */
+    nextOffset: z.number().int().nonnegative(),
+    size: z.number().int().nonnegative(),
+    done: z.boolean(),
+  }),
+  sessionImage: z.object({mimeType: z.string(), data: z.string()}),
+  sessionDelete: z.object({id: z.string()}),
+  sessionsSearch: z.object({hits: z.array(sessionSearchHitSchema), truncated: z.boolean()}),
 };
 
 /** The reply value of each command type. */

@@ -61,9 +61,21 @@ export function parseSessionText(text: string): ParsedSession {
       `The session file has format version ${header.data.formatVersion}; this app reads up to ${SESSION_FORMAT_VERSION}. Update the app to open it.`,
     );
   }
+  return {header: header.data, ...parseEventLines(lines.slice(first + 1))};
+}
+
+/**
+ * Parses event lines only: a later chunk of a session file read piece by piece (the Sessions
+ * panel shows the first rows of a large session before the rest has arrived).
+ */
+export function parseSessionLines(text: string): Omit<ParsedSession, 'header'> {
+  return parseEventLines(text.split('\n'));
+}
+
+function parseEventLines(lines: readonly string[]): Omit<ParsedSession, 'header'> {
   const events: EventEnvelope[] = [];
   let skippedLines = 0;
-  for (const line of lines.slice(first + 1)) {
+  for (const line of lines) {
     if (line.trim() === '') {
       continue;
     }
@@ -74,7 +86,7 @@ export function parseSessionText(text: string): ParsedSession {
       skippedLines++;
     }
   }
-  return {header: header.data, events, skippedLines};
+  return {events, skippedLines};
 }
 
 /** One line of a session file (header or event), with its newline. */

@@ -21,6 +21,8 @@ export interface Capture {
   mimeType: string;
   width: number;
   height: number;
+  /** The captured area in CSS pixels (before scaling). */
+  viewport: {width: number; height: number};
 }
 
 export async function captureScreenshot(
@@ -79,5 +81,6 @@ export async function captureScreenshot(
     mimeType: `image/${options.format}`,
     width: Math.round(clip.width * scale),
     height: Math.round(clip.height * scale),
+    viewport: {width: clip.width, height: clip.height},
   };
 }

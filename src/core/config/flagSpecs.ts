@@ -309,6 +309,23 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     description:
       'Directory that tools may read and write files in (repeatable; the OS temp dir is always allowed).',
   },
+  // --- Session recording (issue 11) ---
+  {
+    name: 'record',
+    kind: 'boolean',
+    defaultValue: true,
+    group: 'Server',
+    description:
+      'Record every tool call and inspector event of this run to a session file (--no-record to turn off).',
+  },
+  {
+    name: 'recordDir',
+    kind: 'string',
+    group: 'Server',
+    accepts: 'a directory path',
+    description:
+      'Folder for recorded sessions (default <config dir>/sessions; newest 50, at most 2 GB).',
+  },
 ];
 
 export function helpText(): string {

@@ -150,6 +150,10 @@ function buildConfig(
     workspaceRoots: stringArray(args, 'workspace'),
     sessions: sessionLimits(args),
     hold: holdPart(args),
+    recording: {
+      enabled: booleanFlag(args, 'record'),
+      ...optional('dir', optionalString(args, 'recordDir')),
+    },
   };
 }
 

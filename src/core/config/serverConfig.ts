@@ -69,6 +69,8 @@ export const serverConfigSchema = z.object({
   sessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
   /** Hold rules as written (checked by the shared parser) and how long a held call may wait. */
   hold: z.object({rules: z.array(z.string()), timeoutMs: z.number().int().positive()}),
+  /** Session recording (issue 11): on by default; `dir` unset means `<config dir>/sessions`. */
+  recording: z.object({enabled: z.boolean(), dir: z.string().optional()}),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

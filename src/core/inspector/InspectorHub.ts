@@ -224,6 +224,12 @@ export class InspectorHub {
           mimeType: image.mimeType,
           data: '',
         }));
+      } else if (envelope?.event.type === 'callScreenshots') {
+        // The recording keeps its own copy; the live store only needs the recent ones.
+        this.#imageChars -= imageChars(envelope.event);
+        const {before, after} = envelope.event;
+        envelope.event.before = before ? {...before, data: ''} : undefined;
+        envelope.event.after = after ? {...after, data: ''} : undefined;
       }
     }
   }
@@ -238,6 +244,9 @@ export class InspectorHub {
 }
 
 function imageChars(event: InspectorEvent): number {
+  if (event.type === 'callScreenshots') {
+    return (event.before?.data.length ?? 0) + (event.after?.data.length ?? 0);
+  }
   if (event.type !== 'toolCallEnded') {
     return 0;
   }

@@ -18,6 +18,7 @@ import type {Tool, ValidationResult} from '../tools/definition.js';
 import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
+import type {CallRecord} from '../sessions/callRecord.js';
 import {acquireCallLocks} from './callLocks.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
@@ -48,6 +49,8 @@ export interface ToolRunnerDeps {
   services: EngineServices;
   /** Hold rules: a matching agent call waits for a person before it takes any lock. */
   hold?: HoldGate;
+  /** Links calls to their page activity and screenshots (issue 11). */
+  callRecord?: CallRecord;
 }
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
@@ -62,7 +65,7 @@ export class ToolRunner {
     args: Record<string, unknown>,
     origin: CallOrigin,
   ): Promise<CallToolResult> {
-    const events = new CallEvents(this.deps.hub, name, args, origin.client);
+    const events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callRecord);
     const checked = this.#check(name, args);
     if (!checked.ok) {
       return events.finish(errorResult(checked.message), 'error');

@@ -8,6 +8,7 @@ import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
 import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
+import type {CallRecord, CallSpan} from '../sessions/callRecord.js';
 import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import {firstErrorLine, resultView} from './callResult.js';
 
@@ -21,15 +22,19 @@ export class CallEvents {
   readonly #callId = crypto.randomUUID();
   readonly #started = performance.now();
   readonly #requestedPageId: number | undefined;
+  readonly #span: CallSpan;
 
   constructor(
     private readonly hub: InspectorHub,
     private readonly tool: string,
     args: Record<string, unknown>,
     client: ClientRef,
+    /** Links the call to what it did on its page (issue 11). */
+    private readonly record?: CallRecord,
   ) {
     this.#requestedPageId = typeof args.pageId === 'number' ? args.pageId : undefined;
-    hub.publish({
+    const startedAt = Date.now();
+    const started = hub.publish({
       type: 'toolCallStarted',
       callId: this.#callId,
       tool,
@@ -37,6 +42,7 @@ export class CallEvents {
       client,
       ...this.#pageIdOf(undefined),
     });
+    this.#span = {callId: this.#callId, startedAt, startSeq: started.seq, clientId: client.id};
   }
 
   get callId(): string {
@@ -67,6 +73,7 @@ export class CallEvents {
     if (telemetry) {
       this.hub.publish({type: 'telemetry', callId: this.#callId, record: telemetry});
     }
+    this.record?.ended(this.#span, page);
     return result;
   }
 

@@ -3,6 +3,8 @@
  * value its reply schema (src/shared/replies.ts) accepts — the schema a UI checks it with — and
  * a failing handler answers with its message instead of throwing.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {InspectorCommand, InspectorCommandType} from '../../../src/shared/protocol.js';
 import {commandReplySchemas} from '../../../src/shared/replies.js';
@@ -25,6 +27,33 @@ async function accepted(command: InspectorCommand): Promise<unknown> {
   expect(parsed.error?.issues ?? [], command.type).toEqual([]);
   answered.add(command.type);
   return reply.value;
+}
+
+/** Session recording (issue 11): list, read, image, search, delete (an older session). */
+async function sessionCommands(): Promise<void> {
+  const recording = fx.engine.engine.recording;
+  const dir = recording.dir;
+  const old = 'session-2020-01-01T00-00-00-000Z-1.jsonl';
+  fs.writeFileSync(
+    path.join(dir, old),
+    '{"format":"mcp-browser-inspector-session","formatVersion":1,"appVersion":"x","startedAt":1,"flags":{}}\n',
+  );
+  const list = commandReplySchemas.sessionsList.parse(await accepted({type: 'sessionsList'}));
+  expect(list.sessions.map(s => s.id)).toEqual([recording.recorder?.id, old]);
+  const id = recording.recorder?.id ?? '';
+  await accepted({type: 'sessionRead', id});
+  await accepted({type: 'sessionsSearch', query: 'list_pages'});
+  const image = await waitFor(
+    () => {
+      recording.recorder?.flush();
+      const images = recording.recorder?.imagesDir ?? '';
+      return fs.existsSync(images) ? fs.readdirSync(images)[0] : undefined;
+    },
+    10_000,
+    'a recorded screenshot',
+  );
+  await accepted({type: 'sessionImage', id, file: image});
+  await accepted({type: 'sessionDelete', id: old});
 }
 
 describe('inspector commands', () => {
@@ -81,6 +110,7 @@ describe('inspector commands', () => {
     await held;
     await accepted({type: 'holdSetRules', rules: []});
     await accepted({type: 'holdAllowAll'});
+    await sessionCommands();
     expect([...answered].sort()).toEqual(Object.keys(commandReplySchemas).sort());
   });
 

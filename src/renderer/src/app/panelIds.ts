@@ -1,3 +1,12 @@
 /** The panels, by id (their order is the tab order in panels.tsx). */
 export type PanelId =
-  'log' | 'tools' | 'run' | 'pages' | 'telemetry' | 'connection' | 'webmcp' | 'hold';
+  | 'log'
+  | 'tools'
+  | 'run'
+  | 'pages'
+  | 'telemetry'
+  | 'connection'
+  | 'webmcp'
+  | 'hold'
+  // Session recording (issue 11)
+  | 'sessions';

@@ -107,4 +107,12 @@ export const PANELS: readonly PanelDefinition[] = [
       return held > 0 ? String(held) : undefined;
     },
   },
+  // Session recording (issue 11)
+  {
+    id: 'sessions',
+    label: 'Sessions',
+    ...lazyPanel('Sessions', () =>
+      import('../features/sessions/SessionsPanel.js').then(m => m.SessionsPanel),
+    ),
+  },
 ];

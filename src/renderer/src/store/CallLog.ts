@@ -4,6 +4,8 @@
  * rows re-render only when their own call changes. Nothing here copies the whole list per event.
  */
 import type {
+  CallActivityItem,
+  CallImage,
   CallStatus,
   ClientRef,
   InspectorEvent,
@@ -31,11 +33,17 @@ export interface CallRecord {
   telemetry?: TelemetryRecord;
   /** Sequence id of the ended event. */
   endSeq?: number;
+  /** What happened on its page while it ran (callActivity). */
+  activity?: {items: readonly CallActivityItem[]; dropped: number};
+  /** The page before and after it (callScreenshots). */
+  screenshots?: {before?: CallImage; after?: CallImage};
 }
 
 type StartedEvent = Extract<InspectorEvent, {type: 'toolCallStarted'}>;
 type EndedEvent = Extract<InspectorEvent, {type: 'toolCallEnded'}>;
 export type ActedOn = NonNullable<EndedEvent['actedOn']>;
+type ActivityEvent = Extract<InspectorEvent, {type: 'callActivity'}>;
+type ScreenshotsEvent = Extract<InspectorEvent, {type: 'callScreenshots'}>;
 
 /** Unknown client for calls whose start event was evicted before the UI saw it. */
 const UNKNOWN_CLIENT: ClientRef = {id: '?', name: 'unknown', version: '', transport: 'http'};
@@ -174,6 +182,27 @@ export class CallLog {
       return;
     }
     this.#records[ordinal - this.#base] = {...record, status: held ? 'held' : 'running'};
+    this.#updates.push(ordinal);
+    this.#version++;
+  }
+
+  /** Adds what a call did (its activity or screenshots) to its record, if the log has it. */
+  attach(event: ActivityEvent | ScreenshotsEvent): void {
+    const ordinal = this.#byCallId.get(event.callId);
+    const existing = ordinal === undefined ? undefined : this.at(ordinal);
+    if (!existing || ordinal === undefined) {
+      return;
+    }
+    const patch: Partial<CallRecord> =
+      event.type === 'callActivity'
+        ? {activity: {items: event.items, dropped: event.dropped}}
+        : {
+            screenshots: {
+              ...(event.before ? {before: event.before} : {}),
+              ...(event.after ? {after: event.after} : {}),
+            },
+          };
+    this.#records[ordinal - this.#base] = {...existing, ...patch};
     this.#updates.push(ordinal);
     this.#version++;
   }

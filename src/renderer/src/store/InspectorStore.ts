@@ -23,6 +23,7 @@ import type {
 import type {HoldState} from '../../../shared/hold.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
 import {type ActedOn, CallLog} from './CallLog.js';
+import {eventsOf} from './logEvents.js';
 
 export interface ServerInfo {
   serverVersion: string;
@@ -61,6 +62,14 @@ export interface OfflineSession {
   telemetry: readonly TelemetryEntry[];
   exportedAt?: string;
   serverVersion?: string;
+  /** A recorded session (opened from the Sessions panel), read-only. */
+  recorded?: boolean;
+  /** Its id on the server (undefined for a file from elsewhere). */
+  sessionId?: string;
+  /** Still reading the rest of the file (the first rows show before). */
+  loading?: boolean;
+  /** Fetches a recorded image by its file name (recorded sessions only). */
+  loadImage?: (file: string) => Promise<{mimeType: string; data: string} | undefined>;
 }
 
 export interface LastActedOn extends ActedOn {
@@ -347,6 +356,10 @@ export class InspectorStore {
         this.#markHeld(event.state);
         patch.hold = event.state;
         return;
+      case 'callActivity':
+      case 'callScreenshots':
+        this.log.attach(event);
+        return;
       case 'webmcpInvocation':
         upsertInvocation(
           (changes.invocations ??= this.#snapshot.webmcpInvocations.slice()),
@@ -432,54 +445,4 @@ export class InspectorStore {
   exportEvents(): EventEnvelope[] {
     return eventsOf(this.log, this.#snapshot.telemetry);
   }
-}
-
-/** Rebuilds the events of a log (start and end of each call, then telemetry) in sequence order. */
-export function eventsOf(log: CallLog, telemetry: readonly TelemetryEntry[]): EventEnvelope[] {
-  const events: EventEnvelope[] = [];
-  for (const record of log.records()) {
-    events.push({
-      seq: record.seq,
-      time: record.startedAt,
-      event: {
-        type: 'toolCallStarted',
-        callId: record.callId,
-        tool: record.tool,
-        args: record.args,
-        client: record.client,
-        ...(record.pageId === undefined ? {} : {pageId: record.pageId}),
-      },
-    });
-    if (record.status !== 'running' && record.result) {
-      events.push({
-        seq: record.endSeq ?? record.seq,
-        time: record.endedAt ?? record.startedAt,
-        event: {
-          type: 'toolCallEnded',
-          callId: record.callId,
-          tool: record.tool,
-          status: record.status,
-          durationMs: record.durationMs ?? 0,
-          result: record.result,
-          ...(record.errorText === undefined ? {} : {errorText: record.errorText}),
-          ...(record.pageId === undefined ? {} : {pageId: record.pageId}),
-          ...(record.actedOn ? {actedOn: record.actedOn} : {}),
-          ...(record.telemetry ? {telemetry: record.telemetry} : {}),
-        },
-      });
-    }
-  }
-  for (const entry of telemetry) {
-    events.push({
-      seq: entry.seq,
-      time: entry.time,
-      event: {
-        type: 'telemetry',
-        ...(entry.callId === undefined ? {} : {callId: entry.callId}),
-        record: entry.record,
-      },
-    });
-  }
-  events.sort((a, b) => a.seq - b.seq);
-  return events;
 }

@@ -9,11 +9,16 @@ import {formatClock, formatDuration} from '../../ui/format.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {formatJson, JsonView} from '../../ui/JsonView.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
+import {SessionActionsSlot, type SessionRef} from '../sessions/SessionActionsSlot.js';
+import {CallActivity, type LoadImage} from './CallActivity.js';
 
 export function CallDetail(props: {
   record: CallRecord | undefined;
   canRunAgain: boolean;
   onRunAgain: (record: CallRecord) => void;
+  /** The opened session (undefined for the live log): for its actions and its images. */
+  session?: SessionRef | undefined;
+  loadImage?: LoadImage | undefined;
 }): React.JSX.Element {
   const {record} = props;
   if (!record) {
@@ -49,6 +54,9 @@ export function CallDetail(props: {
         >
           Run again…
         </button>
+        {props.session ? (
+          <SessionActionsSlot placement="call" session={props.session} call={record} />
+        ) : null}
       </header>
       <CallFacts record={record} />
       {record.errorText === undefined ? null : (
@@ -61,6 +69,7 @@ export function CallDetail(props: {
         <h3>Arguments</h3>
         <JsonView value={record.args} label={`Arguments of ${record.tool}`} />
       </section>
+      <CallActivity record={record} loadImage={props.loadImage} />
       <CallResponse record={record} />
       <CallTelemetry record={record} />
     </aside>

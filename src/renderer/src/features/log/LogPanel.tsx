@@ -16,10 +16,12 @@ export function LogPanel(): React.JSX.Element {
       <LogToolbar model={model} />
       {model.offline ? (
         <div className="notice log-panel__offline" role="status">
-          Viewing <strong>{model.offline.fileName}</strong> offline
+          Viewing <strong>{model.offline.fileName}</strong>{' '}
+          {model.offline.session ? 'read-only' : 'offline'}
           {model.offline.exportedAt
             ? ` (exported ${formatDate(model.offline.exportedAt)})`
-            : ''} — {formatCount(model.total)} calls.{' '}
+            : ''} — {formatCount(model.total)} calls
+          {model.offline.loading ? ', still reading…' : '.'}{' '}
           <button type="button" onClick={model.closeOffline}>
             Back to the live log
           </button>
@@ -58,6 +60,8 @@ export function LogPanel(): React.JSX.Element {
           record={model.selected}
           canRunAgain={model.canRunAgain}
           onRunAgain={model.runAgain}
+          session={model.offline?.session}
+          loadImage={model.offline?.loadImage}
         />
       </div>
     </div>

@@ -95,6 +95,10 @@ export function parseSession(fileName: string, text: string): ParsedSession {
       case 'toolCallEnded':
         log.ended(event, seq, time);
         break;
+      case 'callActivity':
+      case 'callScreenshots':
+        log.attach(event);
+        break;
       case 'telemetry':
         telemetry.push({
           seq,

@@ -12,7 +12,8 @@ import {
   useUi,
 } from '../../app/InspectorContext.js';
 import type {CallRecord} from '../../store/CallLog.js';
-import {eventsOf, type OfflineSession} from '../../store/InspectorStore.js';
+import type {OfflineSession} from '../../store/InspectorStore.js';
+import {eventsOf} from '../../store/logEvents.js';
 import {isEmptyFilter, type LogFilter, LogQuery} from '../../store/LogQuery.js';
 import {
   exportFailedNotice,
@@ -25,6 +26,8 @@ import {
   type SelectionMove,
 } from './logModel.js';
 import type * as SessionFile from './sessionFile.js';
+import type {SessionRef} from '../sessions/SessionActionsSlot.js';
+import type {LoadImage} from './CallActivity.js';
 
 /** Session files carry their own zod checks: loaded on first export or import, not at start. */
 const loadSessionFile = (): Promise<typeof SessionFile> => import('./sessionFile.js');
@@ -39,7 +42,16 @@ export interface LogActions {
 }
 
 export interface LogModel extends LogActions {
-  offline: {fileName: string; exportedAt?: string | undefined} | undefined;
+  offline:
+    | {
+        fileName: string;
+        exportedAt?: string | undefined;
+        /** A recorded session (Sessions panel): its actions slot and images. */
+        session?: SessionRef | undefined;
+        loading: boolean;
+        loadImage?: LoadImage | undefined;
+      }
+    | undefined;
   /** Bumps whenever a row of the live log may have changed (0 for a session file). */
   version: number;
   /** A call can be run again only on a live server. */
@@ -82,7 +94,17 @@ export function useLogModel(): LogModel {
 
   return {
     ...logActions(services, offline, serverVersion, dispatch),
-    offline: offline ? {fileName: offline.fileName, exportedAt: offline.exportedAt} : undefined,
+    offline: offline
+      ? {
+          fileName: offline.fileName,
+          exportedAt: offline.exportedAt,
+          loading: offline.loading === true,
+          loadImage: offline.loadImage,
+          ...(offline.recorded === true
+            ? {session: {id: offline.sessionId, fileName: offline.fileName}}
+            : {}),
+        }
+      : undefined,
     version: offline ? 0 : liveLog.version,
     canRunAgain: connected && offline === undefined,
     filter: state.filter,

@@ -1,0 +1,199 @@
+/**
+ * Records one server run as a session file (src/shared/sessionFile.ts): the header line at once,
+ * then every inspector event, batched: lines collect in memory and are written together at most
+ * FLUSH_INTERVAL_MS after the first of them, with one write() per batch and no fsync (the kernel
+ * keeps written data across a kill -9 of this process). Every line passes the secret scrubber.
+ *
+ * The header is padded with spaces so it can be rewritten in place once the browser's version is
+ * known (the browser starts lazily, after the header is on disk).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type {EventEnvelope} from '../../shared/protocol.js';
+import {SESSION_FILE_EXTENSION, sessionLine, type SessionHeader} from '../../shared/sessionFile.js';
+import {imageExtension, recordableEnvelope} from './images.js';
+import type {SecretScrubber} from './secrets.js';
+import {SummaryBuilder, type SummaryCounts} from './summary.js';
+
+export const FLUSH_INTERVAL_MS = 100;
+/** Room left in the header line for the browser version written later. */
+const HEADER_SLACK = 160;
+
+export interface RecorderOptions {
+  dir: string;
+  header: SessionHeader;
+  scrubber: SecretScrubber;
+  log: (line: string) => void;
+  /** Told after each flush how many bytes the session has (retention checks). */
+  onFlushed?: (bytes: number) => void;
+}
+
+/** The folder exists with mode 0700 (tightened if it was looser). */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, {recursive: true, mode: 0o700});
+  const mode = fs.statSync(dir).mode & 0o777;
+  if (mode !== 0o700) {
+    fs.chmodSync(dir, 0o700);
+  }
+}
+
+/** `session-2026-12-01T11-20-33-123Z-4242.jsonl`: sorts by start time. */
+export function sessionFileName(startedAt: number, pid: number): string {
+  const stamp = new Date(startedAt).toISOString().replace(/[:.]/g, '-');
+  return `session-${stamp}-${pid}${SESSION_FILE_EXTENSION}`;
+}
+
+export function imagesDirOf(sessionFile: string): string {
+  return `${sessionFile.slice(0, -SESSION_FILE_EXTENSION.length)}.images`;
+}
+
+export class SessionRecorder {
+  readonly id: string;
+  readonly file: string;
+  readonly imagesDir: string;
+  readonly summary: SummaryBuilder;
+  #fd: number | undefined;
+  #header: SessionHeader;
+  #headerLength: number;
+  #pending: EventEnvelope[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  /** Length of the session file itself (images are counted apart). */
+  #bytes: number;
+  #imagesDirMade = false;
+  #imageBytes = 0;
+  #failed = false;
+
+  constructor(private readonly options: RecorderOptions) {
+    ensurePrivateDir(options.dir);
+    let name = sessionFileName(options.header.startedAt, process.pid);
+    for (let n = 2; fs.existsSync(path.join(options.dir, name)); n++) {
+      name = sessionFileName(options.header.startedAt, process.pid).replace(
+        SESSION_FILE_EXTENSION,
+        `-${n}${SESSION_FILE_EXTENSION}`,
+      );
+    }
+    this.id = name;
+    this.file = path.join(options.dir, name);
+    this.imagesDir = imagesDirOf(this.file);
+    this.summary = new SummaryBuilder(options.header.startedAt);
+    this.#header = options.header;
+    const line = this.#headerLine(options.header, HEADER_SLACK);
+    this.#headerLength = line.length;
+    this.#fd = fs.openSync(this.file, 'wx', 0o600);
+    fs.writeSync(this.#fd, line);
+    this.#bytes = Buffer.byteLength(line);
+  }
+
+  #headerLine(header: SessionHeader, slack: number): string {
+    const json = this.options.scrubber.scrub(sessionLine(header).trimEnd());
+    return `${json}${' '.repeat(slack)}\n`;
+  }
+
+  /** Bytes of the session file and its images so far. */
+  get bytes(): number {
+    return this.#bytes + this.#imageBytes;
+  }
+
+  /** Sets the browser version in the header line, in place, if it still fits. */
+  setBrowserVersion(version: string): void {
+    if (this.#fd === undefined || this.#header.browserVersion === version) {
+      return;
+    }
+    const header = {...this.#header, browserVersion: version};
+    const bare = this.options.scrubber.scrub(sessionLine(header).trimEnd());
+    if (Buffer.byteLength(bare) + 1 > this.#headerLength) {
+      return;
+    }
+    this.#header = header;
+    const line = this.#headerLine(header, this.#headerLength - Buffer.byteLength(bare) - 1);
+    fs.writeSync(this.#fd, line, 0);
+  }
+
+  record(envelope: EventEnvelope): void {
+    if (this.#fd === undefined) {
+      return;
+    }
+    this.summary.add(envelope);
+    this.#pending.push(envelope);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, FLUSH_INTERVAL_MS);
+  }
+
+  /** Writes what is pending now, as one write. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const fd = this.#fd;
+    if (fd === undefined || this.#pending.length === 0) {
+      return;
+    }
+    const batch = this.#pending;
+    this.#pending = [];
+    let text = '';
+    for (const envelope of batch) {
+      const line = JSON.stringify(recordableEnvelope(envelope, this.#writeImage));
+      text += `${this.options.scrubber.scrub(line)}\n`;
+    }
+    try {
+      // Appends at the end: the header rewrite uses a position, which leaves the offset alone.
+      this.#bytes += fs.writeSync(fd, text, this.#bytes);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.options.onFlushed?.(this.bytes);
+  }
+
+  readonly #writeImage = (name: string, mimeType: string, data: string): string | undefined => {
+    try {
+      if (!this.#imagesDirMade) {
+        fs.mkdirSync(this.imagesDir, {recursive: true, mode: 0o700});
+        this.#imagesDirMade = true;
+      }
+      const file = `${name}.${imageExtension(mimeType)}`;
+      const bytes = Buffer.from(data, 'base64');
+      fs.writeFileSync(path.join(this.imagesDir, file), bytes, {mode: 0o600});
+      this.#imageBytes += bytes.length;
+      return file;
+    } catch {
+      return undefined;
+    }
+  };
+
+  #fail(error: unknown): void {
+    if (!this.#failed) {
+      this.#failed = true;
+      this.options.log(
+        `Session recording stopped: writing ${this.file} failed (${error instanceof Error ? error.message : String(error)}). Free disk space or pass --recordDir to another folder.`,
+      );
+    }
+    this.close();
+  }
+
+  counts(): SummaryCounts {
+    return this.summary.counts();
+  }
+
+  close(): void {
+    if (this.#fd === undefined) {
+      return;
+    }
+    if (!this.#failed) {
+      this.flush();
+    }
+    const fd = this.#fd;
+    this.#fd = undefined;
+    try {
+      fs.fsyncSync(fd);
+    } catch {
+      // Best effort: the data is written; a failed fsync must not stop shutdown.
+    }
+    fs.closeSync(fd);
+  }
+
+  get open(): boolean {
+    return this.#fd !== undefined;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The engine's session recording and the sessions folder behind the Sessions panel: starts the
+ * recorder (unless --no-record), applies retention at start and as the session grows, and answers
+ * the inspector's list / read / image / delete / search commands. Sessions are addressed by id (the
+ * file name), checked against the folder; no path ever comes from a UI.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type {EventEnvelope} from '../../shared/protocol.js';
+import type {ReplyMap} from '../../shared/replies.js';
+import {SESSION_FORMAT, SESSION_FORMAT_VERSION} from '../../shared/sessionFile.js';
+import {userConfigDir} from '../config/paths.js';
+import type {ServerConfig} from '../config/serverConfig.js';
+import {mimeTypeOfImageFile} from './images.js';
+import {applyRetention, DEFAULT_RETENTION, type RetentionLimits} from './retention.js';
+import {storedSummary} from './scan.js';
+import {searchSessions} from './search.js';
+import {configSecrets, headerFlags, SecretScrubber} from './secrets.js';
+import {
+  listStoredSessions,
+  removeStoredSession,
+  sessionImagePath,
+  sessionPath,
+} from './sessionFiles.js';
+import {SessionRecorder} from './SessionRecorder.js';
+
+/** Largest chunk one sessionRead answers (a longer line is still sent whole). */
+export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+/** Retention runs again after the recording grew by this much. */
+const RETENTION_STEP_BYTES = 64 * 1024 * 1024;
+
+export interface RecordingOptions {
+  config: ServerConfig;
+  token: string;
+  version: string;
+  configDir?: string | undefined;
+  env?: Record<string, string | undefined> | undefined;
+  log: (line: string) => void;
+  limits?: RetentionLimits;
+}
+
+export function sessionsDirOf(options: RecordingOptions): string {
+  const {recording} = options.config;
+  return path.resolve(
+    recording.dir ?? path.join(options.configDir ?? userConfigDir(options.env), 'sessions'),
+  );
+}
+
+export class SessionRecording {
+  readonly dir: string;
+  readonly recorder: SessionRecorder | undefined;
+  readonly #limits: RetentionLimits;
+  #removed = 0;
+  #retainedAt = 0;
+
+  constructor(private readonly options: RecordingOptions) {
+    this.dir = sessionsDirOf(options);
+    this.#limits = options.limits ?? DEFAULT_RETENTION;
+    this.recorder = options.config.recording.enabled ? this.#start() : undefined;
+  }
+
+  #start(): SessionRecorder | undefined {
+    const {config, token, version, log} = this.options;
+    try {
+      const recorder = new SessionRecorder({
+        dir: this.dir,
+        header: {
+          format: SESSION_FORMAT,
+          formatVersion: SESSION_FORMAT_VERSION,
+          appVersion: version,
+          startedAt: Date.now(),
+          flags: headerFlags(config),
+        },
+        scrubber: new SecretScrubber(configSecrets(config, token)),
+        log,
+        onFlushed: bytes => {
+          if (bytes - this.#retainedAt >= RETENTION_STEP_BYTES) {
+            this.#retainedAt = bytes;
+            this.#retain(recorder.id);
+          }
+        },
+      });
+      this.#retain(recorder.id);
+      return recorder;
+    } catch (error) {
+      log(
+        `Session recording is off: ${this.dir} is not writable (${error instanceof Error ? error.message : String(error)}). Pass --recordDir to another folder, or --no-record.`,
+      );
+      return undefined;
+    }
+  }
+
+  #retain(currentId: string): void {
+    try {
+      this.#removed += applyRetention(this.dir, currentId, this.#limits).length;
+    } catch (error) {
+      this.options.log(
+        `Session retention failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  record(envelope: EventEnvelope): void {
+    const recorder = this.recorder;
+    if (recorder === undefined) {
+      return;
+    }
+    recorder.record(envelope);
+    const {event} = envelope;
+    if (event.type === 'browserStatus' && event.status.version !== undefined) {
+      recorder.setBrowserVersion(event.status.version);
+    }
+  }
+
+  async list(): Promise<ReplyMap['sessionsList']> {
+    this.recorder?.flush();
+    const stored = listStoredSessions(this.dir);
+    const sessions: ReplyMap['sessionsList']['sessions'] = [];
+    for (const session of stored) {
+      const recorder = session.id === this.recorder?.id ? this.recorder : undefined;
+      const current = recorder !== undefined;
+      const counts = recorder ? recorder.counts() : await storedSummary(session);
+      if (counts === undefined) {
+        continue;
+      }
+      sessions.push({
+        id: session.id,
+        startedAt: counts.startedAt,
+        durationMs: Math.max(0, (current ? Date.now() : counts.lastEventAt) - counts.startedAt),
+        clients: counts.clients,
+        calls: counts.calls,
+        errors: counts.errors,
+        bytes: session.bytes,
+        current,
+      });
+    }
+    return {
+      recording: this.recorder?.open === true,
+      retention: {
+        maxSessions: this.#limits.maxSessions,
+        maxBytes: this.#limits.maxBytes,
+        totalBytes: stored.reduce((sum, session) => sum + session.bytes, 0),
+        removed: this.#removed,
+      },
+      sessions,
+    };
+  }
+
+  /** A chunk of a session's text from `offset`, ending at a line end. */
+  read(id: string, offset = 0, maxBytes = READ_CHUNK_BYTES): ReplyMap['sessionRead'] {
+    const file = sessionPath(this.dir, id);
+    if (id === this.recorder?.id) {
+      this.recorder.flush();
+    }
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const start = Math.min(offset, size);
+      let length = Math.min(maxBytes, READ_CHUNK_BYTES, size - start);
+      let buffer = Buffer.alloc(length);
+      fs.readSync(fd, buffer, 0, length, start);
+      let end = buffer.lastIndexOf(0x0a);
+      // One line longer than a chunk: read on to its end.
+      while (end < 0 && start + length < size) {
+        length = Math.min(length * 2, size - start);
+        buffer = Buffer.alloc(length);
+        fs.readSync(fd, buffer, 0, length, start);
+        end = buffer.lastIndexOf(0x0a);
+      }
+      // At the end of the file the rest goes too (a torn last line is the reader's to skip).
+      const used = end < 0 || start + length >= size ? length : end + 1;
+      const nextOffset = start + used;
+      return {
+        text: buffer.subarray(0, used).toString('utf8'),
+        nextOffset,
+        size,
+        done: nextOffset >= size,
+      };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  image(id: string, file: string): ReplyMap['sessionImage'] {
+    const imagePath = sessionImagePath(this.dir, id, file);
+    return {
+      mimeType: mimeTypeOfImageFile(file),
+      data: fs.readFileSync(imagePath).toString('base64'),
+    };
+  }
+
+  delete(id: string): ReplyMap['sessionDelete'] {
+    if (id === this.recorder?.id) {
+      throw new Error(
+        'This is the session being recorded now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
+      );
+    }
+    removeStoredSession(sessionPath(this.dir, id));
+    return {id};
+  }
+
+  search(query: string): Promise<ReplyMap['sessionsSearch']> {
+    this.recorder?.flush();
+    return searchSessions(listStoredSessions(this.dir), query);
+  }
+
+  close(): void {
+    this.recorder?.close();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Search across recorded sessions: calls whose tool name, URL (the call's url argument, the
+ * navigations and requests it caused) or error text contains the query, case-insensitively.
+ * Lines are tested as text before any parse, so a search reads files at disk speed; hits are
+ * bounded overall and per session.
+ */
+import type {SessionSearchHit} from '../../shared/replies.js';
+import {walkSession} from './scan.js';
+import type {StoredSession} from './sessionFiles.js';
+
+export const MAX_SEARCH_HITS = 200;
+const MAX_HITS_PER_SESSION = 50;
+const MAX_HIT_TEXT = 300;
+
+function clip(text: string): string {
+  return text.length > MAX_HIT_TEXT ? `${text.slice(0, MAX_HIT_TEXT)}…` : text;
+}
+
+const SEARCHED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"callActivity"'];
+
+async function searchOne(
+  session: StoredSession,
+  needle: string,
+  room: number,
+): Promise<SessionSearchHit[]> {
+  const hits: SessionSearchHit[] = [];
+  const tools = new Map<string, string>();
+  const seen = new Set<string>();
+  let startedAt = 0;
+  const limit = Math.min(room, MAX_HITS_PER_SESSION);
+  const add = (hit: Omit<SessionSearchHit, 'sessionId' | 'sessionStartedAt'>): void => {
+    const key = `${hit.callId}:${hit.field}`;
+    if (!seen.has(key) && hit.text.toLowerCase().includes(needle)) {
+      seen.add(key);
+      hits.push({...hit, sessionId: session.id, sessionStartedAt: startedAt, text: clip(hit.text)});
+    }
+  };
+  await walkSession(
+    session.file,
+    // Started lines are always read (they name each call's tool); others only when they match.
+    line =>
+      line.includes('"toolCallStarted"') ||
+      (SEARCHED_TYPES.some(type => line.includes(type)) && line.toLowerCase().includes(needle)),
+    ({seq, event}) => {
+      if (event.type === 'toolCallStarted') {
+        tools.set(event.callId, event.tool);
+        add({callId: event.callId, tool: event.tool, seq, field: 'tool', text: event.tool});
+        const url = event.args.url;
+        if (typeof url === 'string') {
+          add({callId: event.callId, tool: event.tool, seq, field: 'url', text: url});
+        }
+      } else if (event.type === 'toolCallEnded' && event.errorText !== undefined) {
+        add({callId: event.callId, tool: event.tool, seq, field: 'error', text: event.errorText});
+      } else if (event.type === 'callActivity') {
+        const tool = tools.get(event.callId) ?? '';
+        for (const item of event.items) {
+          if (item.kind === 'navigation' || item.kind === 'request') {
+            add({callId: event.callId, tool, seq, field: 'url', text: item.url});
+          }
+        }
+      }
+      return hits.length < limit;
+    },
+    header => {
+      startedAt = header.startedAt;
+    },
+  );
+  return hits;
+}
+
+/** Hits across `sessions` (newest first), at most MAX_SEARCH_HITS. */
+export async function searchSessions(
+  sessions: readonly StoredSession[],
+  query: string,
+): Promise<{hits: SessionSearchHit[]; truncated: boolean}> {
+  const needle = query.trim().toLowerCase();
+  const hits: SessionSearchHit[] = [];
+  for (const session of sessions) {
+    if (hits.length >= MAX_SEARCH_HITS) {
+      return {hits, truncated: true};
+    }
+    try {
+      hits.push(...(await searchOne(session, needle, MAX_SEARCH_HITS - hits.length)));
+    } catch {
+      // Removed or unreadable meanwhile: the other sessions still answer.
+    }
+  }
+  return {hits, truncated: hits.length >= MAX_SEARCH_HITS};
+}

@@ -1,0 +1,107 @@
+/**
+ * Keeps secrets out of session files: the bearer token, header values given on the command line
+ * (--wsHeaders) and any Authorization value, wherever they appear in a line (arguments, results,
+ * console text, URLs). Works on the serialized JSON line, so nothing nested can slip past, and the
+ * header's flags are stripped of the same secrets before they are written.
+ */
+import type {ServerConfig} from '../config/serverConfig.js';
+
+export const REDACTED = '[redacted]';
+/** Shorter values are not treated as secrets (they would blank out common words). */
+const MIN_SECRET_LENGTH = 6;
+/** Parameter names telemetry drops as ids; never copied into the header's flags. */
+const ID_KEYS = new Set(['uid', 'reqid', 'msgid']);
+
+/**
+ * An Authorization (or Proxy-Authorization) name followed by its value, as JSON key, as text in a
+ * string (`authorization: Bearer …`), or escaped inside a nested JSON string. The value ends at a
+ * quote or an escape (`\n`, `\"`).
+ */
+const AUTHORIZATION_VALUE = /((?:proxy-)?authorization)(\\*"?\s*[:=]\s*\\*"?)([^"\\]+)/gi;
+const BEARER_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+/** `user:password@` in a URL. */
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s"@:]+:[^/\s"@]+@/gi;
+
+export class SecretScrubber {
+  readonly #secrets: string[];
+
+  constructor(secrets: readonly string[]) {
+    const forms = new Set<string>();
+    for (const secret of secrets) {
+      if (secret.length < MIN_SECRET_LENGTH) {
+        continue;
+      }
+      forms.add(secret);
+      // As it appears inside a JSON string, and inside a JSON string nested in one.
+      const escaped = JSON.stringify(secret).slice(1, -1);
+      forms.add(escaped);
+      forms.add(JSON.stringify(escaped).slice(1, -1));
+      forms.add(encodeURIComponent(secret));
+    }
+    // Longest first, so a secret that contains another is removed whole.
+    this.#secrets = [...forms].sort((a, b) => b.length - a.length);
+  }
+
+  /** The line with every secret replaced by [redacted]. */
+  scrub(line: string): string {
+    let out = line;
+    for (const secret of this.#secrets) {
+      if (out.includes(secret)) {
+        out = out.split(secret).join(REDACTED);
+      }
+    }
+    if (/authorization/i.test(out)) {
+      out = out.replace(AUTHORIZATION_VALUE, `$1$2${REDACTED}`);
+    }
+    if (out.includes('Bearer') || out.includes('Basic')) {
+      out = out.replace(BEARER_VALUE, `$1 ${REDACTED}`);
+    }
+    if (out.includes('@')) {
+      out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+    }
+    return out;
+  }
+}
+
+/** The secrets this server knows of: its token and the header values it was given. */
+export function configSecrets(config: ServerConfig, token: string): string[] {
+  return [
+    token,
+    ...(config.token === undefined ? [] : [config.token]),
+    ...Object.values(config.browser.wsHeaders ?? {}),
+  ];
+}
+
+/** A URL flag without credentials or query values (browserless endpoints carry tokens there). */
+function safeUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.username = '';
+    url.password = '';
+    for (const key of [...url.searchParams.keys()]) {
+      url.searchParams.set(key, REDACTED);
+    }
+    return url.toString();
+  } catch {
+    return REDACTED;
+  }
+}
+
+/** The flags as the session header records them: no token, no header values, no ids. */
+export function headerFlags(config: ServerConfig): Record<string, unknown> {
+  const {token: _token, browser, ...rest} = config;
+  const {wsHeaders, browserUrl, wsEndpoint, proxyServer, ...browserRest} = browser;
+  const flags: Record<string, unknown> = Object.fromEntries(
+    Object.entries(rest).filter(([key]) => !ID_KEYS.has(key)),
+  );
+  flags.browser = {
+    ...browserRest,
+    ...(wsHeaders === undefined
+      ? {}
+      : {wsHeaders: Object.fromEntries(Object.keys(wsHeaders).map(name => [name, REDACTED]))}),
+    ...(browserUrl === undefined ? {} : {browserUrl: safeUrl(browserUrl)}),
+    ...(wsEndpoint === undefined ? {} : {wsEndpoint: safeUrl(wsEndpoint)}),
+    ...(proxyServer === undefined ? {} : {proxyServer: safeUrl(proxyServer)}),
+  };
+  return flags;
+}

@@ -1,0 +1,58 @@
+/**
+ * What the Sessions panel lists about one session (calls, errors, clients, duration), built from
+ * its events as they are recorded or, for a session the list has not seen, by scanning its file.
+ */
+import type {EventEnvelope} from '../../shared/protocol.js';
+import {z} from 'zod';
+
+export const summaryCountsSchema = z.object({
+  startedAt: z.number(),
+  lastEventAt: z.number(),
+  clients: z.array(z.string()),
+  calls: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+});
+export type SummaryCounts = z.infer<typeof summaryCountsSchema>;
+
+/** Most client names one summary keeps. */
+const MAX_CLIENTS = 20;
+
+export class SummaryBuilder {
+  #lastEventAt: number;
+  readonly #clients = new Set<string>();
+  #calls = 0;
+  #errors = 0;
+
+  constructor(readonly startedAt: number) {
+    this.#lastEventAt = startedAt;
+  }
+
+  add(envelope: EventEnvelope): void {
+    this.#lastEventAt = Math.max(this.#lastEventAt, envelope.time);
+    const {event} = envelope;
+    if (event.type === 'toolCallStarted') {
+      this.#calls++;
+      this.#addClient(event.client.name);
+    } else if (event.type === 'toolCallEnded' && event.status === 'error') {
+      this.#errors++;
+    } else if (event.type === 'clientConnected') {
+      this.#addClient(event.client.name);
+    }
+  }
+
+  #addClient(name: string): void {
+    if (this.#clients.size < MAX_CLIENTS) {
+      this.#clients.add(name);
+    }
+  }
+
+  counts(): SummaryCounts {
+    return {
+      startedAt: this.startedAt,
+      lastEventAt: this.#lastEventAt,
+      clients: [...this.#clients],
+      calls: this.#calls,
+      errors: this.#errors,
+    };
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The Sessions panel's hook: the recorded sessions (from the server), search across them, open
+ * (in the Log panel, read-only), delete (after a confirm), and open a file from elsewhere.
+ */
+import {useCallback, useEffect, useState} from 'react';
+import {type Request, useInspector, useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import type {SessionList, SessionSearchHit} from '../../../../shared/replies.js';
+import {errorText} from '../../../../shared/values.js';
+import {openRecordedSession, openSessionFile, type OpenResult} from './sessionLoader.js';
+
+export interface SessionsModel {
+  list: SessionList | undefined;
+  listError: string | undefined;
+  refreshing: boolean;
+  refresh: () => void;
+  search: (query: string) => void;
+  searching: boolean;
+  hits: {query: string; hits: SessionSearchHit[]; truncated: boolean} | undefined;
+  clearSearch: () => void;
+  open: (id: string, callId?: string) => void;
+  opening: string | undefined;
+  openFile: (file: File) => void;
+  confirmingDelete: string | undefined;
+  askDelete: (id: string | undefined) => void;
+  remove: (id: string) => void;
+  notice: string | undefined;
+  dismissNotice: () => void;
+  connected: boolean;
+}
+
+function openedNotice(name: string, result: OpenResult): string | undefined {
+  return result.skipped > 0
+    ? `${name}: ${result.skipped} line${result.skipped === 1 ? '' : 's'} could not be read (a crash mid-write, or a newer app) and ${result.skipped === 1 ? 'was' : 'were'} skipped.`
+    : undefined;
+}
+
+/** The list of recorded sessions, fetched on connect and on refresh. */
+function useSessionList(request: Request, connected: boolean) {
+  const [list, setList] = useState<SessionList>();
+  const [listError, setListError] = useState<string>();
+  const [refreshing, setRefreshing] = useState(false);
+  // Sets state only when the reply is in (never synchronously inside the effect below).
+  const fetchList = useCallback(
+    () =>
+      request({type: 'sessionsList'}).then(reply => {
+        setRefreshing(false);
+        if (reply.ok) {
+          setList(reply.value);
+          setListError(undefined);
+        } else {
+          setListError(reply.error);
+        }
+      }),
+    [request],
+  );
+  useEffect(() => {
+    if (connected) {
+      void fetchList();
+    }
+  }, [connected, fetchList]);
+  const refresh = useCallback(() => {
+    setRefreshing(true);
+    void fetchList();
+  }, [fetchList]);
+  return {list, listError, refreshing, refresh};
+}
+
+function useSessionSearch(request: Request, setNotice: (text: string | undefined) => void) {
+  const [searching, setSearching] = useState(false);
+  const [hits, setHits] = useState<SessionsModel['hits']>();
+  return {
+    searching,
+    hits,
+    clearSearch: () => setHits(undefined),
+    search: (query: string) => {
+      const trimmed = query.trim();
+      if (trimmed === '') {
+        setHits(undefined);
+        return;
+      }
+      setSearching(true);
+      void request({type: 'sessionsSearch', query: trimmed}).then(reply => {
+        setSearching(false);
+        if (reply.ok) {
+          setHits({query: trimmed, ...reply.value});
+        } else {
+          setNotice(reply.error);
+        }
+      });
+    },
+  };
+}
+
+export function useSessionsModel(): SessionsModel {
+  const services = useInspector();
+  const request = useRequest();
+  const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
+  const [opening, setOpening] = useState<string>();
+  const [confirmingDelete, setConfirmingDelete] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const sessionList = useSessionList(request, connected);
+  const search = useSessionSearch(request, setNotice);
+  const {refresh} = sessionList;
+
+  return {
+    ...sessionList,
+    ...search,
+    open: (id, callId) => {
+      setOpening(id);
+      setNotice(undefined);
+      openRecordedSession(services, request, id, callId).then(
+        result => {
+          setOpening(undefined);
+          setNotice(openedNotice(id, result));
+        },
+        (error: unknown) => {
+          setOpening(undefined);
+          setNotice(`Could not open ${id}: ${errorText(error)}`);
+        },
+      );
+    },
+    opening,
+    openFile: file => {
+      setNotice(undefined);
+      openSessionFile(services, file).then(
+        result => setNotice(openedNotice(file.name, result)),
+        (error: unknown) => setNotice(`Could not open ${file.name}: ${errorText(error)}`),
+      );
+    },
+    confirmingDelete,
+    askDelete: setConfirmingDelete,
+    remove: id => {
+      setConfirmingDelete(undefined);
+      void request({type: 'sessionDelete', id}).then(reply => {
+        if (!reply.ok) {
+          setNotice(reply.error);
+        }
+        refresh();
+      });
+    },
+    notice,
+    dismissNotice: () => setNotice(undefined),
+    connected,
+  };
+}

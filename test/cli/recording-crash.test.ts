@@ -1,0 +1,134 @@
+/**
+ * A recorded session survives a crash: the real server process (out/node/cli) is killed with
+ * SIGKILL mid-session, and its session file still has every call that ended more than the flush
+ * interval before the kill; a line torn by the kill is skipped, not fatal.
+ */
+import {spawn, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {parseSessionText} from '../../src/shared/sessionFile.js';
+import {FixtureServer} from '../helpers/fixtureServer.js';
+import {pageIdFrom, ROOT, textOf, waitFor} from '../helpers/engine.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+let dir = '';
+let server: FixtureServer | undefined;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-crash-'));
+  server = await new FixtureServer().start();
+});
+
+afterAll(async () => {
+  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+    process.kill(-child.pid, 'SIGKILL');
+  }
+  await server?.stop();
+  fs.rmSync(dir, {recursive: true, force: true});
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('kill -9 mid-session', () => {
+  it('keeps everything but the last flush interval, and reads past a torn line', async () => {
+    const readyFile = path.join(dir, 'ready.json');
+    const recordDir = path.join(dir, 'recorded');
+    child = spawn(
+      process.execPath,
+      [
+        CLI,
+        '--headless',
+        '--isolated',
+        '--port',
+        '0',
+        '--readyFile',
+        readyFile,
+        '--recordDir',
+        recordDir,
+      ],
+      {
+        env: {
+          ...process.env,
+          MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
+          CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+          DISPLAY: '',
+        },
+        stdio: 'ignore',
+        detached: true,
+      },
+    );
+    const ready = JSON.parse(
+      await waitFor(
+        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
+        30_000,
+        'ready file',
+      ),
+    ) as {mcpUrl: string; token: string; pid: number};
+    const client = new Client({name: 'crash-test', version: '1'});
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
+        requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
+      }),
+    );
+    const url = server?.url('/index.html') ?? '';
+    const opened = await client.callTool({name: 'new_page', arguments: {url}});
+    const pageId = pageIdFrom(textOf(opened), '/index.html');
+    for (let i = 0; i < 5; i++) {
+      await client.callTool({
+        name: 'evaluate_script',
+        arguments: {pageId, function: `() => ${i} * 7`},
+      });
+    }
+    const lastEnded = Date.now();
+    // The guarantee under test: what ended more than 200 ms before the kill is on disk.
+    await waitFor(() => Date.now() - lastEnded > 220, 2_000, '220 ms to pass');
+    // Calls in flight at the kill may be lost or torn; they must not break reading.
+    void client.callTool({name: 'list_pages', arguments: {}}).catch(() => undefined);
+    void client.callTool({name: 'take_snapshot', arguments: {pageId}}).catch(() => undefined);
+    process.kill(ready.pid, 'SIGKILL');
+    await waitFor(() => !alive(ready.pid), 10_000, 'the server to die');
+    if (child.pid !== undefined) {
+      // Its Chromium is orphaned by the kill; the group kill cleans it up.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+
+    const files = fs.readdirSync(recordDir).filter(name => name.endsWith('.jsonl'));
+    expect(files).toHaveLength(1);
+    const file = path.join(recordDir, files[0] ?? '');
+    const text = fs.readFileSync(file, 'utf8');
+    const session = parseSessionText(text);
+    const ended = session.events.flatMap(e =>
+      e.event.type === 'toolCallEnded' && e.event.status === 'ok' ? [e.event.tool] : [],
+    );
+    expect(ended.slice(0, 6)).toEqual(['new_page', ...Array<string>(5).fill('evaluate_script')]);
+    const results = session.events.flatMap(e =>
+      e.event.type === 'toolCallEnded' && e.event.tool === 'evaluate_script'
+        ? [e.event.result.text]
+        : [],
+    );
+    expect(results.join('\n')).toContain('28');
+
+    // A torn last line (the kill landing mid-write) is counted and skipped.
+    fs.appendFileSync(file, '{"seq":99999,"time":1,"event":{"type":"toolCallSta');
+    const torn = parseSessionText(fs.readFileSync(file, 'utf8'));
+    expect(torn.skippedLines).toBe(session.skippedLines + 1);
+    expect(torn.events).toHaveLength(session.events.length);
+    await client.close().catch(() => undefined);
+  }, 90_000);
+});

@@ -1,0 +1,245 @@
+/**
+ * The Sessions panel end to end: the real headless server records a session while a real MCP
+ * client works; the panel lists it (and an older one), searches across sessions, opens one
+ * read-only in the Log panel with its page activity timeline and after screenshot, deletes, and
+ * opens a session file from elsewhere through the file picker. Screenshots are taken and looked at.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {Page} from 'puppeteer-core';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {call, openPage, waitFor} from '../helpers/engine.js';
+import {FixtureServer} from '../helpers/fixtureServer.js';
+import {uidOf} from '../helpers/snapshotText.js';
+import {
+  type InspectorFixture,
+  type McpTestClient,
+  openPanel,
+  screenshot,
+  startInspectorFixture,
+} from '../helpers/ui.js';
+
+const OLD_SESSION = 'session-2026-01-02T03-04-05-006Z-77.jsonl';
+
+let fixture: InspectorFixture | undefined;
+let server: FixtureServer | undefined;
+let page: Page;
+let agent: McpTestClient;
+let work: string;
+
+function oldSessionText(): string {
+  const startedAt = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
+  const client = {id: 'c', name: 'older-agent', version: '1', transport: 'http'};
+  const lines = [
+    {
+      format: 'mcp-browser-inspector-session',
+      formatVersion: 1,
+      appVersion: '0.0.9',
+      startedAt,
+      flags: {},
+    },
+    {
+      seq: 1,
+      time: startedAt + 10,
+      event: {
+        type: 'toolCallStarted',
+        callId: 'old-1',
+        tool: 'navigate_page',
+        args: {url: 'https://shop.example/cart'},
+        client,
+      },
+    },
+    {
+      seq: 2,
+      time: startedAt + 900,
+      event: {
+        type: 'toolCallEnded',
+        callId: 'old-1',
+        tool: 'navigate_page',
+        status: 'error',
+        durationMs: 890,
+        result: {text: 'Navigation timed out <img src=x onerror=alert(1)>', images: []},
+        errorText: 'Navigation timed out <img src=x onerror=alert(1)>',
+      },
+    },
+  ];
+  return lines.map(line => JSON.stringify(line)).join('\n') + '\n';
+}
+
+beforeAll(async () => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-sessions-'));
+  server = await new FixtureServer().start();
+  server.html(
+    '/work.html',
+    `<!doctype html><title>Work page</title><body style="margin:0;background:#e0f0ff">
+<h1 style="margin:40px">Work page</h1>
+<button id="go" style="margin:40px;font-size:24px" onclick="console.log('pressed go'); fetch('/data.json').then(() => { location.href = '/done.html'; })">Go</button>`,
+  );
+  server.html('/done.html', '<!doctype html><title>Done</title><h1>Done</h1>');
+  server.route('/data.json', (_request, response) => {
+    response.writeHead(200, {'Content-Type': 'application/json'}).end('{"items":3}');
+  });
+  fixture = await startInspectorFixture({clientName: 'sessions-agent'});
+  ({page, agent} = fixture);
+  fs.writeFileSync(path.join(fixture.serve.configDir, 'sessions', OLD_SESSION), oldSessionText());
+});
+
+afterAll(async () => {
+  await fixture?.dispose();
+  await server?.stop();
+  fs.rmSync(work, {recursive: true, force: true});
+});
+
+async function rowCount(): Promise<number> {
+  return page.$$eval('[data-testid=session-row]', rows => rows.length);
+}
+
+describe('Sessions panel (e2e)', () => {
+  it('lists the session being recorded and an older one, with their counts', async () => {
+    const pageId = await openPage(agent.client, server?.url('/work.html') ?? '', 'Work page');
+    const snapshot = await call(agent.client, 'take_snapshot', {pageId});
+    const uid = uidOf(snapshot.text, 'button', 'Go');
+    const failed = await call(agent.client, 'click', {pageId, uid: 'no_such_uid'});
+    expect(failed.isError).toBe(true);
+    const clicked = await call(agent.client, 'click', {pageId, uid});
+    expect(clicked.isError, clicked.text).toBe(false);
+
+    await openPanel(page, 'Sessions');
+    await page.waitForSelector('[data-testid=session-row]');
+    expect(await rowCount()).toBe(2);
+    const rows = await page.$$eval('[data-testid=session-row]', trs =>
+      trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)),
+    );
+    expect(rows[0]?.[0]).toContain('recording');
+    expect(rows[0]?.[2]).toContain('sessions-agent');
+    expect(Number(rows[0]?.[3])).toBeGreaterThanOrEqual(4);
+    expect(Number(rows[0]?.[4])).toBeGreaterThanOrEqual(1);
+    expect(rows[1]?.slice(2, 5)).toEqual(['older-agent', '1', '1']);
+    const retention = await page.$eval('[data-testid=sessions-retention]', el => el.textContent);
+    expect(retention).toContain('newest 50 sessions');
+    expect(retention).toContain('2.0 GB');
+    await screenshot(page, 'sessions-panel');
+  });
+
+  it('searches across sessions and opens a hit read-only in the log, with its timeline', async () => {
+    const search = await page.$('.sessions-toolbar input[type=search]');
+    await search?.click({count: 3});
+    await search?.type('data.json');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=sessions-hits] li');
+    const hits = await page.$$eval('[data-testid=sessions-hits] li', items =>
+      items.map(item => item.textContent),
+    );
+    expect(hits.some(hit => hit.includes('click') && hit.includes('/data.json'))).toBe(true);
+    // By error text, across the older session too; its page text stays inert.
+    await search?.click({count: 3});
+    await search?.type('timed out');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=sessions-hits]')?.textContent.includes('navigate_page'),
+    );
+    expect(await page.$('[data-testid=sessions-hits] img')).toBeNull();
+
+    await search?.click({count: 3});
+    await search?.type('data.json');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=sessions-hits]')?.textContent.includes('/data.json'),
+    );
+    // Keyboard: focus the hit and press Enter.
+    await page.focus('.sessions-hits__open');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=call-timeline]');
+    const banner = await page.$eval('.log-panel__offline', el => el.textContent);
+    expect(banner).toContain('read-only');
+    const timeline = await page.$eval('[data-testid=call-timeline]', el => el.textContent);
+    expect(timeline).toContain('[log] pressed go');
+    expect(timeline).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/data\.json · 200/);
+    expect(timeline).toContain('/done.html');
+    // The after screenshot, fetched from the recording by file name, with the clicked button outlined.
+    await page.waitForSelector('[data-testid=call-screen-after] img');
+    const src = await page.$eval('[data-testid=call-screen-after] img', img =>
+      img instanceof HTMLImageElement ? img.src : '',
+    );
+    expect(src.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
+    expect(await page.$('[data-testid=call-screen-outline]')).not.toBeNull();
+    await page.$eval('[data-testid=call-timeline]', el => el.scrollIntoView());
+    await screenshot(page, 'sessions-opened-call');
+  });
+
+  it('deletes an older session after a confirm', async () => {
+    await openPanel(page, 'Sessions');
+    await page.waitForSelector(`[data-session-id="${OLD_SESSION}"]`);
+    await page.click(`[data-session-id="${OLD_SESSION}"] button[aria-label^="Delete the session"]`);
+    await page.click(`[data-session-id="${OLD_SESSION}"] button[aria-label^="Confirm"]`);
+    await page.waitForFunction(
+      (id: string) => document.querySelector(`[data-session-id="${id}"]`) === null,
+      {},
+      OLD_SESSION,
+    );
+    expect(await rowCount()).toBe(1);
+    const dir = path.join(fixture?.serve.configDir ?? '', 'sessions');
+    expect(fs.existsSync(path.join(dir, OLD_SESSION))).toBe(false);
+    // The current session cannot be deleted.
+    const disabled = await page.$eval(
+      '[data-testid=session-row] button[aria-label^="Delete the session"]',
+      button => button instanceof HTMLButtonElement && button.disabled,
+    );
+    expect(disabled).toBe(true);
+  });
+
+  it('opens a session file from elsewhere with the file picker', async () => {
+    const file = path.join(work, 'from-a-colleague.jsonl');
+    // A torn last line, as a crash leaves it.
+    fs.writeFileSync(file, `${oldSessionText()}{"seq":3,"time":1,"ev`);
+    const input = await page.$('input[data-testid=open-session-file]');
+    await input?.uploadFile(file);
+    await waitFor(
+      () =>
+        page.evaluate(() =>
+          document.querySelector('.log-panel__offline')?.textContent.includes('from-a-colleague'),
+        ),
+      10_000,
+      'the file to open',
+    );
+    const rows = await waitFor(
+      async () => {
+        const statuses = await page.$$eval('[role=grid] [role=row][data-call-id]', trs =>
+          trs.map(tr => tr.getAttribute('data-status')),
+        );
+        return statuses.length > 0 ? statuses : undefined;
+      },
+      10_000,
+      'the rows of the opened file',
+    );
+    expect(rows).toEqual(['error']);
+    const notice = await page.$$eval('.notice', els => els.map(el => el.textContent).join(' '));
+    expect(notice).toContain('from-a-colleague');
+    expect(notice).toContain('1 line');
+  });
+
+  it('opens a session file dropped on the panel', async () => {
+    await openPanel(page, 'Sessions');
+    await page.waitForSelector('[data-testid=sessions-panel]');
+    // A real drop: a DataTransfer holding a File, dispatched as the browser does.
+    await page.$eval(
+      '[data-testid=sessions-panel]',
+      (panel, text: string) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], 'dropped-session.jsonl', {type: 'application/x-ndjson'}));
+        panel.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true}));
+        panel.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+      },
+      oldSessionText(),
+    );
+    await waitFor(
+      () =>
+        page.evaluate(() =>
+          document.querySelector('.log-panel__offline')?.textContent.includes('dropped-session'),
+        ),
+      10_000,
+      'the dropped file to open',
+    );
+  });
+});
