@@ -362,7 +362,13 @@ export class Engine {
   }
 
   /** Runs a tool for the inspector's Run panel: through the pipeline, as its own client. */
-  async #runInspectorTool(
+  #runInspectorTool(tool: string, args: Record<string, unknown>): Promise<ReplyMap['runTool']> {
+    return this.runToolAs(INSPECTOR_CLIENT, tool, args);
+  }
+
+  /** Runs a tool through the pipeline as an in-process client (the Run panel, a replay). */
+  async runToolAs(
+    client: ClientRef,
     tool: string,
     args: Record<string, unknown>,
   ): Promise<ReplyMap['runTool']> {
@@ -372,7 +378,7 @@ export class Engine {
       this.#fileShared(),
     );
     const result = await this.runner.call(tool, args, {
-      client: INSPECTOR_CLIENT,
+      client,
       files,
       browserView: this.#inspectorView,
     });

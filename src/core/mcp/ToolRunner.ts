@@ -19,6 +19,7 @@ import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import {acquireCallLocks} from './callLocks.js';
+import {recordedElements} from './callElements.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
@@ -73,7 +74,7 @@ export class ToolRunner {
     let outcome: CallStatus;
     let result: CallToolResult;
     try {
-      result = await this.#execute(tool, valid, response, origin, progress);
+      result = await this.#execute(tool, valid, response, origin, {progress, events});
       success = true;
       outcome = result.isError ? 'error' : 'ok';
     } catch (error) {
@@ -124,8 +125,9 @@ export class ToolRunner {
     valid: ValidCall,
     response: ResponseBuilder,
     origin: CallOrigin,
-    progress: CallProgress,
+    track: {progress: CallProgress; events: CallEvents},
   ): Promise<CallToolResult> {
+    const {progress, events} = track;
     const {session, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
@@ -145,6 +147,8 @@ export class ToolRunner {
       signal,
       onPage: page => response.setPage(page),
     });
+    // Under the page lock, so the uids are read from the snapshot the call acts on.
+    events.elements(recordedElements(locks.page, valid.params));
     const work = this.#runHandler(tool, valid, response, {
       origin,
       page: locks.page,

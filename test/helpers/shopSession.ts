@@ -1,0 +1,72 @@
+/**
+ * A small multi-page agent session for replay and export tests: a shop page whose two "Buy"
+ * buttons differ only by their section, a form, a script that reads the result back, a second
+ * page, and a link navigation. The page can change between recording and replay.
+ */
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {expect} from 'vitest';
+import {call, pageIdFrom} from './engine.js';
+import type {FixtureServer} from './fixtureServer.js';
+import {uidOf} from './snapshotText.js';
+
+export interface ShopVariant {
+  /** A "Promo" button first and the sections swapped: every uid and nth shifts, names do not. */
+  reordered?: boolean;
+  /** The Books section's button is called this (default "Buy"). */
+  booksLabel?: string;
+  heading?: string;
+}
+
+export function shopHtml(variant: ShopVariant): string {
+  const games = `<section aria-label="Games"><h2>Games</h2><button onclick="out.textContent='games'">Buy</button></section>`;
+  const books = `<section aria-label="Books"><h2>Books</h2><button onclick="out.textContent='books'">${variant.booksLabel ?? 'Buy'}</button></section>`;
+  return `<!doctype html><title>Shop</title><h1>${variant.heading ?? 'Shop'}</h1>
+${variant.reordered ? '<button>Promo</button>' : ''}
+${variant.reordered ? books + games : games + books}
+<label>Email <input id="email"></label>
+<select aria-label="Size"><option>S</option><option>M</option></select>
+<output id="out"></output>
+<a href="/next.html">Next</a>`;
+}
+
+/** Serves /shop.html from `variant()` (read at each request) and a static /next.html. */
+export function serveShop(server: FixtureServer, variant: () => ShopVariant): void {
+  server.route('/shop.html', (_request, response) => {
+    response.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
+    response.end(shopHtml(variant()));
+  });
+  server.html('/next.html', '<!doctype html><title>Next</title><h1>Next page</h1><p>Welcome</p>');
+}
+
+/** The number of calls runShopSession makes. */
+export const SHOP_CALLS = 11;
+
+/** The agent's session: 11 calls over two pages. */
+export async function runShopSession(client: Client, server: FixtureServer): Promise<void> {
+  const ok = async (tool: string, args: Record<string, unknown>): Promise<string> => {
+    const {text, isError} = await call(client, tool, args);
+    expect(isError, `${tool}: ${text}`).toBe(false);
+    return text;
+  };
+  const shop = pageIdFrom(await ok('new_page', {url: server.url('/shop.html')}), '/shop.html');
+  const snapshot = await ok('take_snapshot', {pageId: shop});
+  const lines = snapshot.split('\n');
+  const booksLine = lines.findIndex(line => line.includes('region "Books"'));
+  const booksBuy = uidOf(lines.slice(booksLine).join('\n'), 'button "Buy"');
+  await ok('click', {pageId: shop, uid: booksBuy});
+  await ok('fill', {pageId: shop, uid: uidOf(snapshot, 'textbox "Email"'), value: 'a@b.c'});
+  await ok('fill', {pageId: shop, uid: uidOf(snapshot, 'combobox "Size"'), value: 'M'});
+  await ok('evaluate_script', {
+    pageId: shop,
+    function:
+      "() => [document.querySelector('output').textContent, document.querySelector('#email').value, document.querySelector('select').value]",
+  });
+  const next = pageIdFrom(await ok('new_page', {url: server.url('/next.html')}), '/next.html');
+  await ok('wait_for', {pageId: next, text: ['Next page']});
+  await ok('select_page', {pageId: shop});
+  await ok('click', {pageId: shop, uid: uidOf(snapshot, 'link "Next"')});
+  await ok('evaluate_script', {pageId: shop, function: '() => location.pathname'});
+}
