@@ -222,11 +222,12 @@ const input: Record<string, StepWriter> = {
     }
     const target = args.length === 1 ? locator(context, 'args[0]') : undefined;
     const page = target ? {name: target.page, lines: target.lines} : pageOf(context);
-    const subject = target ? target.loc : page.name;
-    return [
-      ...page.lines,
-      `expect(await ${subject}.evaluate(${jsString(fn)})).toEqual(${jsValue(result.value)});`,
-    ];
+    // The agent's function stays a string literal in the file; the page turns it back into a
+    // function, as the recorded call did.
+    const run = target
+      ? `${target.loc}.evaluate((element, source) => globalThis.eval('(' + source + ')')(element), ${jsString(fn)})`
+      : `${page.name}.evaluate(source => globalThis.eval('(' + source + ')')(), ${jsString(fn)})`;
+    return [...page.lines, `expect(await ${run}).toEqual(${jsValue(result.value)});`];
   },
 };
 
