@@ -42,6 +42,8 @@ import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
+import {userConfigDir} from './config/paths.js';
+import {LiveReplays} from './sessions/replayLive.js';
 
 export interface EngineOptions {
   version: string;
@@ -84,6 +86,8 @@ export class Engine {
   /** The inspector's own runs see the browser like one more client. */
   readonly #inspectorView: BrowserView = {generation: 0};
   readonly #commands: CommandHandlers;
+  /** Replay and export of recorded sessions from the UI. */
+  readonly replays: LiveReplays;
 
   constructor(
     readonly config: ServerConfig,
@@ -147,6 +151,7 @@ export class Engine {
     });
     this.session.on('status', status => this.hub.publish({type: 'browserStatus', status}));
     this.session.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
+    this.replays = this.#createReplays();
     this.#commands = commandHandlers({
       state: () => this.state(),
       catalog: this.catalog,
@@ -156,8 +161,21 @@ export class Engine {
       webmcp: this.webmcp,
       pages: this.session.pages,
       browserConnected: () => this.session.browser?.connected === true,
+      replays: this.replays,
     });
     this.#publishTools();
+  }
+
+  #createReplays(): LiveReplays {
+    const {configDir, env, version} = this.options;
+    return new LiveReplays({
+      hub: this.hub,
+      pages: this.session.pages,
+      // Where the recorder writes sessions by default (<config dir>/sessions).
+      sessionsDir: () => path.join(configDir ?? userConfigDir(env ?? process.env), 'sessions'),
+      runTool: (client, tool, args) => this.runToolAs(client, tool, args),
+      version,
+    });
   }
 
   #publishTools(): void {
@@ -390,6 +408,7 @@ export class Engine {
       return;
     }
     this.#stopped = true;
+    this.replays.stop();
     await this.liveView.stop();
     await this.#stdioSession?.close();
     await this.#http?.close();

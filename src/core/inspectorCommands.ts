@@ -11,6 +11,7 @@ import type {PageState} from './browser/PageState.js';
 import type {ToolCatalog} from './tools/ToolCatalog.js';
 import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.js';
 import {DEFAULT_WATCHER, type LiveView} from './inspector/LiveView.js';
+import type {LiveReplays} from './sessions/replayLive.js';
 
 /** What the handlers act on: the engine's parts. */
 export interface CommandContext {
@@ -23,6 +24,8 @@ export interface CommandContext {
   webmcp: WebMcpService;
   pages: PageRegistry;
   browserConnected(): boolean;
+  /** Replay and export of recorded sessions. */
+  replays: LiveReplays;
 }
 
 /**
@@ -113,6 +116,9 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
       return null;
     },
     ...webmcpHandlers(context),
+    replaySession: command => context.replays.start(command.sessionId, command.untilCall),
+    exportSession: command =>
+      context.replays.exportText(command.sessionId, command.format, command.untilCall),
   };
 }
 

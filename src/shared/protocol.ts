@@ -221,6 +221,46 @@ export const recordedElementSchema = z.object({
 });
 export type RecordedElement = z.infer<typeof recordedElementSchema>;
 
+// --- Replay and export of recorded sessions (issue 11) --------------------------------------
+
+/** A recorded session's id: its file name without the extension (no folders, no dots first). */
+export const sessionIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, 'A session id is a file name without folders.');
+
+/** How one replayed call compared with its recording. */
+export const replayCallReportSchema = z.object({
+  /** 1-based position among the session's calls. */
+  index: z.number().int().positive(),
+  tool: z.string(),
+  /** Name of the client that made the recorded call. */
+  client: z.string(),
+  outcome: z.enum(['same', 'different', 'failed']),
+  recordedStatus: z.string(),
+  replayedStatus: z.string(),
+  /** Why the call failed, or what differs. */
+  reason: z.string().optional(),
+  /** A short line diff of the normalised text results. */
+  diff: z.string().optional(),
+  recordedMs: z.number().optional(),
+  replayMs: z.number(),
+});
+export type ReplayCallReportView = z.infer<typeof replayCallReportSchema>;
+
+export const replaySummarySchema = z.object({
+  total: z.number().int(),
+  same: z.number().int(),
+  different: z.number().int(),
+  failed: z.number().int(),
+  recordedMs: z.number(),
+  replayMs: z.number(),
+});
+export type ReplaySummaryView = z.infer<typeof replaySummarySchema>;
+
+export const EXPORT_FORMATS = ['playwright'] as const;
+export const exportFormatSchema = z.enum(EXPORT_FORMATS);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
 // --- Events ---------------------------------------------------------------------------------
 
 const inspectorEventSchema = z.discriminatedUnion('type', [
@@ -282,6 +322,24 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
     type: z.literal('callElements'),
     callId: z.string(),
     elements: z.array(recordedElementSchema),
+  }),
+  // Replay of a recorded session into the live browser (issue 11): one event per replayed call,
+  // then one when the replay is over.
+  z.object({
+    type: z.literal('replayProgress'),
+    replayId: z.string(),
+    sessionId: z.string(),
+    /** How many calls this replay runs. */
+    total: z.number().int(),
+    call: replayCallReportSchema,
+  }),
+  z.object({
+    type: z.literal('replayFinished'),
+    replayId: z.string(),
+    sessionId: z.string(),
+    summary: replaySummarySchema,
+    /** Set when the replay stopped early (the browser went away, the session is unreadable). */
+    error: z.string().optional(),
   }),
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
@@ -348,6 +406,20 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     toolName: z.string(),
   }),
   z.object({type: z.literal('webmcpDoctor'), pageId: z.number().int().optional()}),
+  // Replay and export of recorded sessions (issue 11).
+  /** Replays the session into the live browser; progress arrives as replayProgress events. */
+  z.object({
+    type: z.literal('replaySession'),
+    sessionId: sessionIdSchema,
+    /** Replay calls 1..untilCall only ("replay up to here"). */
+    untilCall: z.number().int().positive().optional(),
+  }),
+  z.object({
+    type: z.literal('exportSession'),
+    sessionId: sessionIdSchema,
+    format: exportFormatSchema,
+    untilCall: z.number().int().positive().optional(),
+  }),
 ]);
 export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
 export type InspectorCommandType = InspectorCommand['type'];

@@ -12,6 +12,7 @@ import {
   webmcpDoctorReportSchema,
   webmcpInvocationSchema,
   webmcpToolSchema,
+  exportFormatSchema,
   type InspectorCommand,
   type InspectorCommandType,
 } from './protocol.js';
@@ -44,6 +45,11 @@ const replySchemaTable = {
     height: z.number(),
   }),
   webmcpDoctor: webmcpDoctorReportSchema,
+  // Replay and export of recorded sessions (issue 11).
+  /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
+  replaySession: z.object({replayId: z.string(), total: z.number().int()}),
+  /** The test file's text, and a file name to save it under. */
+  exportSession: z.object({text: z.string(), fileName: z.string(), format: exportFormatSchema}),
 };
 
 /** The reply value of each command type. */

@@ -5,6 +5,7 @@
  * made it: a call from the inspector's Run panel changed the browser as much as an agent's did,
  * and the calls after it depend on that.
  */
+import type {ReplayCallReportView, ReplaySummaryView} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/PageRegistry.js';
 import {errorText} from '../../shared/values.js';
 import {mapCallArguments, ReplayMappingError} from './replayArgs.js';
@@ -16,33 +17,10 @@ import {ReplayPageMap} from './replayPages.js';
 /** The client name replayed calls carry in the log. */
 export const REPLAY_CLIENT_NAME = 'Replay';
 
-export type ReplayOutcome = 'same' | 'different' | 'failed';
+export type ReplayOutcome = ReplayCallReport['outcome'];
 
-export interface ReplayCallReport {
-  index: number;
-  tool: string;
-  /** Who made the recorded call. */
-  client: string;
-  outcome: ReplayOutcome;
-  recordedStatus: string;
-  replayedStatus: string;
-  /** Why the call failed, or what differs. */
-  reason?: string;
-  diff?: string;
-  recordedMs?: number;
-  replayMs: number;
-}
-
-export interface ReplaySummary {
-  total: number;
-  same: number;
-  different: number;
-  failed: number;
-  /** Sum of the recorded calls' own durations. */
-  recordedMs: number;
-  /** Sum of the replay's wall time per call (mapping included). */
-  replayMs: number;
-}
+export type ReplayCallReport = ReplayCallReportView;
+export type ReplaySummary = ReplaySummaryView;
 
 export interface ReplayTarget {
   /** Runs one call through the tool pipeline as the replay's client. */
