@@ -9,37 +9,7 @@ import {call, pageIdFrom} from './engine.js';
 import type {FixtureServer} from './fixtureServer.js';
 import {uidOf} from './snapshotText.js';
 
-export interface ShopVariant {
-  /** A "Promo" button first and the sections swapped: every uid and nth shifts, names do not. */
-  reordered?: boolean;
-  /** The Books section's button is called this (default "Buy"). */
-  booksLabel?: string;
-  heading?: string;
-}
-
-export function shopHtml(variant: ShopVariant): string {
-  const games = `<section aria-label="Games"><h2>Games</h2><button onclick="out.textContent='games'">Buy</button></section>`;
-  const books = `<section aria-label="Books"><h2>Books</h2><button onclick="out.textContent='books'">${variant.booksLabel ?? 'Buy'}</button></section>`;
-  return `<!doctype html><title>Shop</title><h1>${variant.heading ?? 'Shop'}</h1>
-${variant.reordered ? '<button>Promo</button>' : ''}
-${variant.reordered ? books + games : games + books}
-<label>Email <input id="email"></label>
-<select aria-label="Size"><option>S</option><option>M</option></select>
-<output id="out"></output>
-<a href="/next.html">Next</a>`;
-}
-
-/** Serves /shop.html from `variant()` (read at each request) and a static /next.html. */
-export function serveShop(server: FixtureServer, variant: () => ShopVariant): void {
-  server.route('/shop.html', (_request, response) => {
-    response.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-    });
-    response.end(shopHtml(variant()));
-  });
-  server.html('/next.html', '<!doctype html><title>Next</title><h1>Next page</h1><p>Welcome</p>');
-}
+export {serveShop, shopHtml, type ShopVariant} from './shopSessionPages.js';
 
 /** The number of calls runShopSession makes. */
 export const SHOP_CALLS = 11;
