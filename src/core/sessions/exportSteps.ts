@@ -98,7 +98,12 @@ const navigation: Record<string, StepWriter> = {
   new_page: ({pages, call}) => {
     const url = text(call.args.url) ?? 'about:blank';
     const recordedId = call.ended?.pageId ?? call.newPageIds.at(-1);
+    const current = pages.current;
     const opened = pages.open(recordedId);
+    if (call.args.background === true) {
+      // A background tab does not become the page later calls without a pageId act on.
+      pages.current = current;
+    }
     return [
       ...(opened.create === undefined ? [] : [opened.create]),
       `await ${opened.name}.goto(${jsString(url)});`,
@@ -168,6 +173,15 @@ const input: Record<string, StepWriter> = {
       ...lines,
       `await ${loc}.${context.call.args.dblClick === true ? 'dblclick' : 'click'}();`,
     ];
+  },
+  click_at: context => {
+    const page = pageOf(context);
+    const {x, y, dblClick} = context.call.args;
+    if (typeof x !== 'number' || typeof y !== 'number') {
+      throw new SkipStep('no coordinates were recorded');
+    }
+    const options = dblClick === true ? ', { clickCount: 2 }' : '';
+    return [...page.lines, `await ${page.name}.mouse.click(${x}, ${y}${options});`];
   },
   hover: context => {
     const {lines, loc} = locator(context, 'uid');

@@ -32,7 +32,9 @@ function indent(text: string): string {
 export function formatCallReport(report: ReplayCallReport): string {
   const times = `${report.replayMs.toFixed(0)} ms (recorded ${report.recordedMs?.toFixed(0) ?? '?'} ms)`;
   const lines = [
-    `#${String(report.index).padStart(3)} ${MARK[report.outcome]} ${report.tool.padEnd(22)} ${times}`,
+    inertText(
+      `#${String(report.index).padStart(3)} ${MARK[report.outcome]} ${report.tool.padEnd(22)} ${times}`,
+    ),
   ];
   if (report.reason !== undefined) {
     lines.push(indent(report.reason));
