@@ -9,12 +9,12 @@ import {readSession, type CommandIo} from './replayCommand.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const EXPORT_USAGE = [
-  'Usage: mcp-browser-inspector export FILE --format playwright|puppeteer [--out F] [--until N]',
+  'Usage: mcp-browser-inspector export FILE --format playwright [--out F] [--until N]',
   '',
-  "Writes the session's page actions as a test: Playwright Test (@playwright/test) with role-based",
-  'locators and assertions of what the agent checked, or a plain Puppeteer script.',
+  "Writes the session's page actions as a Playwright Test file (@playwright/test) with role-based",
+  'locators and assertions of what the agent checked.',
   '',
-  '  --format F   playwright (default) or puppeteer.',
+  '  --format F   playwright (the default and, for now, the only format).',
   '  --out F      Write to this file instead of stdout.',
   '  --until N    Export calls 1 to N only.',
 ].join('\n');
