@@ -7,12 +7,14 @@
  *   npm run bench -- navigate     # only sections whose name contains "navigate"
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {measureInspectorLoad} from './inspector-load.js';
+import {measureReplayOverhead} from './replay.js';
 import {
   callTool,
   RawHttpClient,
@@ -518,6 +520,30 @@ await section('session recording', async () => {
     for (const server of servers) {
       await server.close();
     }
+  }
+});
+
+await section('replay overhead', async () => {
+  const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-replay-'));
+  try {
+    const overhead = await measureReplayOverhead(fixtures, configDir);
+    record(
+      `replay wall / recorded (${overhead.calls} calls, ${overhead.same} same)`,
+      '×',
+      overhead.ratio,
+      null,
+      '≤ 1.2×',
+      `replay ${overhead.replayMs.toFixed(0)} ms vs recorded ${overhead.recordedMs.toFixed(0)} ms`,
+    );
+    record(
+      'replay per call, median of wall / recorded',
+      '×',
+      overhead.medianCallRatio,
+      null,
+      '≤ 1.2×',
+    );
+  } finally {
+    fs.rmSync(configDir, {recursive: true, force: true});
   }
 });
 

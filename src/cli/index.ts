@@ -11,6 +11,7 @@ import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {watchNpmParent} from './parentWatch.js';
+import {runSubcommand} from './subcommands.js';
 import {errorText} from '../shared/values.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,17 @@ const log = (line: string): void => {
 
 async function main(): Promise<number> {
   const version = readVersion(here);
-  const parsed = parseFlags(process.argv.slice(2), {
+  const argv = process.argv.slice(2);
+  const subcommand = await runSubcommand(argv, {
+    version,
+    out: text => process.stdout.write(text),
+    log,
+    env: process.env,
+  });
+  if (subcommand !== undefined) {
+    return subcommand;
+  }
+  const parsed = parseFlags(argv.slice(argv[0] === 'serve' ? 1 : 0), {
     env: process.env,
     hasDisplay: detectDisplay(process.env, process.platform),
   });

@@ -45,9 +45,9 @@ import {WebMcpService} from './webmcp/WebMcpService.js';
 import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 import {SessionRecording} from './sessions/SessionRecording.js';
-import {CallRecord} from './sessions/callRecord.js';
-import {CallScreens} from './sessions/callScreens.js';
+import {createCallRecord} from './sessions/callRecord.js';
 import {pageActivityFeature} from './sessions/pageActivity.js';
+import {LiveReplays} from './sessions/replayLive.js';
 
 export interface EngineOptions {
   version: string;
@@ -95,6 +95,8 @@ export class Engine {
   /** The inspector's own runs see the browser like one more client. */
   readonly #inspectorView: BrowserView = {generation: 0};
   readonly #commands: CommandHandlers;
+  /** Replay and export of recorded sessions from the UI. */
+  readonly replays: LiveReplays;
 
   constructor(
     readonly config: ServerConfig,
@@ -138,7 +140,13 @@ export class Engine {
       hub: this.hub,
       telemetry: this.telemetry,
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
-      callRecord: this.#callRecord(),
+      callRecord: createCallRecord({
+        hub: this.hub,
+        capture: this.recording.recorder !== undefined,
+        streamingPageId: () => this.liveView.pageId,
+        onFrame: listener => this.onFrame(listener),
+        pages: this.session.pages,
+      }),
     });
 
     this.pageTools = new PageToolBridge({
@@ -147,7 +155,13 @@ export class Engine {
       webmcp: this.webmcp,
     });
     this.#forwardChanges();
-    this.#commands = commandHandlers({
+    this.replays = this.#createReplays();
+    this.#commands = this.#createCommands();
+    this.#publishTools();
+  }
+
+  #createCommands(): CommandHandlers {
+    return commandHandlers({
       state: () => this.state(),
       catalog: this.catalog,
       runTool: (tool, args) => this.#runInspectorTool(tool, args),
@@ -158,8 +172,8 @@ export class Engine {
       pages: this.session.pages,
       browserConnected: () => this.session.browser?.connected === true,
       sessions: this.recording,
+      replays: this.replays,
     });
-    this.#publishTools();
   }
 
   #createBrowserSession(): BrowserSession {
@@ -211,19 +225,6 @@ export class Engine {
     return gate;
   }
 
-  /** Before/after screenshots come from the live view's frames, or a capture when recording. */
-  #callRecord(): CallRecord {
-    const screens = new CallScreens({
-      capture: this.recording.recorder !== undefined,
-      streamingPageId: () => this.liveView.pageId,
-    });
-    this.onFrame(frame => screens.onFrame(frame));
-    this.session.pages.on('changed', pages => {
-      screens.keepOnly(pages.map(page => page.id));
-    });
-    return new CallRecord(this.hub, screens);
-  }
-
   /** Records every hub event from the first one on (issue 11). */
   #startRecording(): SessionRecording {
     const recording = new SessionRecording({
@@ -236,6 +237,17 @@ export class Engine {
     });
     this.hub.onEvent(envelope => recording.record(envelope));
     return recording;
+  }
+
+  #createReplays(): LiveReplays {
+    return new LiveReplays({
+      hub: this.hub,
+      pages: this.session.pages,
+      // Where the recorder writes (--recordDir, else <config dir>/sessions).
+      sessionsDir: () => this.recording.dir,
+      runTool: (client, tool, args) => this.runToolAs(client, tool, args),
+      version: this.options.version,
+    });
   }
 
   #publishTools(): void {
@@ -440,7 +452,13 @@ export class Engine {
   }
 
   /** Runs a tool for the inspector's Run panel: through the pipeline, as its own client. */
-  async #runInspectorTool(
+  #runInspectorTool(tool: string, args: Record<string, unknown>): Promise<ReplyMap['runTool']> {
+    return this.runToolAs(INSPECTOR_CLIENT, tool, args);
+  }
+
+  /** Runs a tool through the pipeline as an in-process client (the Run panel, a replay). */
+  async runToolAs(
+    client: ClientRef,
     tool: string,
     args: Record<string, unknown>,
   ): Promise<ReplyMap['runTool']> {
@@ -450,7 +468,7 @@ export class Engine {
       this.#fileShared(),
     );
     const result = await this.runner.call(tool, args, {
-      client: INSPECTOR_CLIENT,
+      client,
       files,
       browserView: this.#inspectorView,
     });
@@ -463,6 +481,7 @@ export class Engine {
     }
     this.#stopped = true;
     this.pageTools.dispose();
+    this.replays.stop();
     await this.liveView.stop();
     await this.#stdioSession?.close();
     await this.#http?.close();

@@ -13,6 +13,7 @@ import type {ToolCatalog} from './tools/ToolCatalog.js';
 import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.js';
 import {DEFAULT_WATCHER, type LiveView} from './inspector/LiveView.js';
 import type {SessionRecording} from './sessions/SessionRecording.js';
+import type {LiveReplays} from './sessions/replayLive.js';
 
 /** What the handlers act on: the engine's parts. */
 export interface CommandContext {
@@ -28,6 +29,8 @@ export interface CommandContext {
   browserConnected(): boolean;
   /** Recorded sessions (issue 11). */
   sessions: SessionRecording;
+  /** Replay and export of recorded sessions. */
+  replays: LiveReplays;
 }
 
 /**
@@ -132,6 +135,9 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
       return null;
     },
     ...webmcpHandlers(context),
+    replaySession: command => context.replays.start(command.sessionId, command.untilCall),
+    exportSession: command =>
+      context.replays.exportText(command.sessionId, command.format, command.untilCall),
     ...holdHandlers(context),
     ...sessionHandlers(context.sessions),
   };

@@ -7,6 +7,18 @@ import {z} from 'zod';
 import {TOOL_CATEGORIES, TOOL_CONDITIONS} from './categories.js';
 import {holdCommandSchemas, holdEventSchemas} from './hold.js';
 import {telemetryRecordSchema} from './telemetry.js';
+import {
+  callActivityItemSchema,
+  callImageSchema,
+  exportFormatSchema,
+  recordedElementSchema,
+  replayCallReportSchema,
+  replaySummarySchema,
+  sessionIdSchema,
+  sessionImageFileSchema,
+} from './sessionSchemas.js';
+
+export * from './sessionSchemas.js';
 
 const categorySchema = z.enum(TOOL_CATEGORIES);
 const conditionSchema = z.enum(TOOL_CONDITIONS);
@@ -238,61 +250,6 @@ export const webmcpDoctorReportSchema = z.object({
 });
 export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
-/** One snapshot node as a replay or an export finds it again: by role and name, not by uid. */
-export const recordedElementSchema = z.object({
-  /** The argument that named it (uid, from_uid, to_uid, or elements[i].uid). */
-  param: z.string(),
-  uid: z.string(),
-  role: z.string(),
-  name: z.string(),
-  /** Nearest named ancestors first (role and name), for telling same-named elements apart. */
-  ancestry: z.array(z.object({role: z.string(), name: z.string()})),
-  /** Which of the snapshot's nodes with the same role and name it was (0-based), as a last resort. */
-  nth: z.number().int().nonnegative(),
-});
-export type RecordedElement = z.infer<typeof recordedElementSchema>;
-
-// --- Session recording: what each call did (issue 11) ------------------------------------------
-
-/** One thing that happened on the call's page while it ran. `time` is epoch milliseconds. */
-export const callActivityItemSchema = z.discriminatedUnion('kind', [
-  z.object({kind: z.literal('navigation'), time: z.number(), url: z.string()}),
-  z.object({
-    kind: z.literal('dialog'),
-    time: z.number(),
-    dialogType: z.string(),
-    message: z.string(),
-  }),
-  z.object({kind: z.literal('console'), time: z.number(), level: z.string(), text: z.string()}),
-  z.object({
-    kind: z.literal('request'),
-    time: z.number(),
-    method: z.string(),
-    url: z.string(),
-    /** `200`, the failure text, or `pending` when the call ended first. */
-    status: z.string(),
-  }),
-  z.object({
-    kind: z.literal('webmcp'),
-    time: z.number(),
-    invocationId: z.string(),
-    toolName: z.string(),
-    status: z.string(),
-  }),
-]);
-export type CallActivityItem = z.infer<typeof callActivityItemSchema>;
-
-/** A small screenshot of the call's page; `data` live, `file` (and data '') in a recording. */
-export const callImageSchema = z.object({
-  mimeType: z.string(),
-  data: z.string(),
-  file: z.string().optional(),
-  time: z.number(),
-  /** The page's viewport in CSS pixels, to place the acted-on outline over the image. */
-  viewport: z.object({width: z.number(), height: z.number()}).optional(),
-});
-export type CallImage = z.infer<typeof callImageSchema>;
-
 // --- Events ---------------------------------------------------------------------------------
 
 const inspectorEventSchema = z.discriminatedUnion('type', [
@@ -375,6 +332,24 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
     before: callImageSchema.optional(),
     after: callImageSchema.optional(),
   }),
+  // Replay of a recorded session into the live browser (issue 11): one event per replayed call,
+  // then one when the replay is over.
+  z.object({
+    type: z.literal('replayProgress'),
+    replayId: z.string(),
+    sessionId: z.string(),
+    /** How many calls this replay runs. */
+    total: z.number().int(),
+    call: replayCallReportSchema,
+  }),
+  z.object({
+    type: z.literal('replayFinished'),
+    replayId: z.string(),
+    sessionId: z.string(),
+    summary: replaySummarySchema,
+    /** Set when the replay stopped early (the browser went away, the session is unreadable). */
+    error: z.string().optional(),
+  }),
 ]);
 export type InspectorEvent = z.infer<typeof inspectorEventSchema>;
 
@@ -403,17 +378,6 @@ export const inspectorStateSchema = z.object({
 export type InspectorState = z.infer<typeof inspectorStateSchema>;
 
 // --- Commands -------------------------------------------------------------------------------
-
-/** A recorded session's id: its file name in the sessions folder (no folders, no dot-dot). */
-export const sessionIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.jsonl$/)
-  .max(160);
-/** An image's file name inside a session's images folder. */
-export const sessionImageFileSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:jpeg|jpg|png|webp)$/)
-  .max(120);
 
 export const inspectorCommandSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('getState')}),
@@ -467,6 +431,20 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('sessionDelete'), id: sessionIdSchema}),
   /** Calls across all sessions whose tool, URL or error text contains the query. */
   z.object({type: z.literal('sessionsSearch'), query: z.string().trim().min(1).max(200)}),
+  // Replay and export of recorded sessions (issue 11).
+  /** Replays the session into the live browser; progress arrives as replayProgress events. */
+  z.object({
+    type: z.literal('replaySession'),
+    sessionId: sessionIdSchema,
+    /** Replay calls 1..untilCall only ("replay up to here"). */
+    untilCall: z.number().int().positive().optional(),
+  }),
+  z.object({
+    type: z.literal('exportSession'),
+    sessionId: sessionIdSchema,
+    format: exportFormatSchema,
+    untilCall: z.number().int().positive().optional(),
+  }),
 ]);
 export type InspectorCommand = z.infer<typeof inspectorCommandSchema>;
 export type InspectorCommandType = InspectorCommand['type'];

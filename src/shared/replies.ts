@@ -13,6 +13,7 @@ import {
   webmcpDoctorReportSchema,
   webmcpInvocationSchema,
   webmcpToolSchema,
+  exportFormatSchema,
   type InspectorCommand,
   type InspectorCommandType,
 } from './protocol.js';
@@ -101,6 +102,11 @@ const replySchemaTable = {
   sessionImage: z.object({mimeType: z.string(), data: z.string()}),
   sessionDelete: z.object({id: z.string()}),
   sessionsSearch: z.object({hits: z.array(sessionSearchHitSchema), truncated: z.boolean()}),
+  // Replay and export of recorded sessions (issue 11).
+  /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
+  replaySession: z.object({replayId: z.string(), total: z.number().int()}),
+  /** The test file's text, and a file name to save it under. */
+  exportSession: z.object({text: z.string(), fileName: z.string(), format: exportFormatSchema}),
 };
 
 /** The reply value of each command type. */

@@ -15,7 +15,7 @@ import {probeSendsAtOnce, raceDialog, readMarks, readProbe} from './pageProbe.js
 import {PageFeature, type PageState} from './PageState.js';
 import {formatNode} from './snapshotFormat.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
-import {snapshotFeature, type UidTarget} from './snapshotStore.js';
+import {snapshotFeature, type ElementIdentity, type UidTarget} from './snapshotStore.js';
 
 /** Bound on Chromium building one document's accessibility tree (seconds on a very large page). */
 const AX_TREE_TIMEOUT_MS = IN_PAGE_TIMEOUT_MS * 2;
@@ -257,6 +257,7 @@ function render(
   const seen = new Map<string, string>();
   const targets = new Map<string, UidTarget>();
   const uidOfNode = new Map<TreeNode, string>();
+  const identities = new IdentityRecorder();
   const lines: string[] = [];
   let base: URL | undefined;
   try {
@@ -280,6 +281,7 @@ function render(
             targets,
           );
     uidOfNode.set(node, uid);
+    identities.add(node, uid, depth, backendNodeId !== undefined);
     lines.push(`${' '.repeat(depth)}${formatNode(node, uid, isDocumentRoot(node), base)}`);
   };
 
@@ -316,8 +318,34 @@ function render(
     };
     walk(start, 0);
   }
-  store.commit(seen, targets, options.rootUid !== undefined);
+  store.commit(seen, targets, options.rootUid !== undefined, identities.byUid);
   return {text: lines.join('\n'), nodeCount: lines.length};
+}
+
+/**
+ * Who each uid's node is (role and name as the line shows them, the parent uid, nth among the same
+ * role and name), recorded as the snapshot's lines are emitted, in order.
+ */
+class IdentityRecorder {
+  readonly byUid = new Map<string, ElementIdentity>();
+  readonly #counts = new Map<string, number>();
+  /** The uid last emitted at each depth: the parent of the next node one level deeper. */
+  readonly #uidAtDepth: string[] = [];
+
+  add(node: TreeNode, uid: string, depth: number, resolvable: boolean): void {
+    const parentUid = depth > 0 ? this.#uidAtDepth[depth - 1] : undefined;
+    this.#uidAtDepth.length = depth;
+    this.#uidAtDepth.push(uid);
+    if (!resolvable) {
+      return;
+    }
+    const role = node.ariaHidden?.role ?? node.role;
+    const name = node.ariaHidden?.name ?? node.name;
+    const key = `${role}\u0000${name}`;
+    const nth = this.#counts.get(key) ?? 0;
+    this.#counts.set(key, nth + 1);
+    this.byUid.set(uid, {role, name, nth, ...(parentUid === undefined ? {} : {parentUid})});
+  }
 }
 
 function gapLine(count: number, ownerUid: string | undefined, gap: {owner: TreeNode}): string {

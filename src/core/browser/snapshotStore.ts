@@ -19,6 +19,27 @@ export function normalizeUid(uid: string): string {
   return uid.trim().replace(/^uid=/, '');
 }
 
+/** Who a uid's node was in its snapshot, for finding the same element again without the uid. */
+export interface ElementIdentity {
+  role: string;
+  name: string;
+  /** The uid of the nearest node shown above it in the same snapshot. */
+  parentUid?: string;
+  /** Which of the snapshot's nodes with this role and name it was (0-based, in snapshot order). */
+  nth: number;
+}
+
+/** An element as a replay looks for it: role, name, named ancestors nearest first, nth. */
+export interface ElementDescription {
+  role: string;
+  name: string;
+  ancestry: {role: string; name: string}[];
+  nth: number;
+}
+
+/** Named ancestors kept per element: enough to tell same-named elements apart, still small. */
+const ANCESTRY_DEPTH = 4;
+
 function keyOf(target: UidTarget): string {
   return `${target.loaderId}:${target.backendNodeId}`;
 }
@@ -28,6 +49,7 @@ export class SnapshotStore {
   /** `${loaderId}:${backendNodeId}` → uid, for stability across snapshots. */
   #uidByKey = new Map<string, string>();
   #targets = new Map<string, UidTarget>();
+  #identities = new Map<string, ElementIdentity>();
   /**
    * uids are short page-wide numbers that are never reused, so a uid from an old snapshot either
    * still means the same element or is not found — it never silently means another one.
@@ -63,8 +85,16 @@ export class SnapshotStore {
    * Keeps only the uids of the latest snapshot: ids of vanished nodes are forgotten. A partial
    * snapshot (one element's subtree) adds its uids to the ones the agent already holds.
    */
-  commit(seen: Map<string, string>, targets: Map<string, UidTarget>, partial = false): void {
+  commit(
+    seen: Map<string, string>,
+    targets: Map<string, UidTarget>,
+    partial = false,
+    identities = new Map<string, ElementIdentity>(),
+  ): void {
     if (partial) {
+      for (const [uid, identity] of identities) {
+        this.#identities.set(uid, identity);
+      }
       for (const [key, uid] of seen) {
         this.#uidByKey.set(key, uid);
       }
@@ -74,12 +104,80 @@ export class SnapshotStore {
     } else {
       this.#uidByKey = seen;
       this.#targets = targets;
+      this.#identities = identities;
     }
     this.hasSnapshot = true;
   }
 
   target(uid: string): UidTarget | undefined {
     return this.#targets.get(normalizeUid(uid));
+  }
+
+  /** Role, name, named ancestry and nth of a uid of the latest snapshot (in memory, no CDP). */
+  describe(uid: string): ElementDescription | undefined {
+    const identity = this.#identities.get(normalizeUid(uid));
+    if (!identity) {
+      return undefined;
+    }
+    return {
+      role: identity.role,
+      name: identity.name,
+      ancestry: this.#ancestry(identity),
+      nth: identity.nth,
+    };
+  }
+
+  /**
+   * The uid in the latest snapshot of the element described: same role and name, then the most
+   * named ancestors in common (nearest first), then the closest nth. A candidate under another
+   * nearest ancestor counts only when it is the one node with that role and name and the recorded
+   * element was the first: otherwise it is a same-named element elsewhere, not the one recorded.
+   */
+  find(wanted: ElementDescription): string | undefined {
+    let best: {uid: string; score: number; distance: number} | undefined;
+    let candidates = 0;
+    for (const [uid, identity] of this.#identities) {
+      if (identity.role !== wanted.role || identity.name !== wanted.name) {
+        continue;
+      }
+      const ancestry = this.#ancestry(identity);
+      let score = 0;
+      while (
+        score < ancestry.length &&
+        score < wanted.ancestry.length &&
+        ancestry[score]?.role === wanted.ancestry[score]?.role &&
+        ancestry[score]?.name === wanted.ancestry[score]?.name
+      ) {
+        score++;
+      }
+      candidates++;
+      const distance = Math.abs(identity.nth - wanted.nth);
+      if (!best || score > best.score || (score === best.score && distance < best.distance)) {
+        best = {uid, score, distance};
+      }
+    }
+    if (!best) {
+      return undefined;
+    }
+    const placed = best.score > 0 || wanted.ancestry.length === 0;
+    return placed || (candidates === 1 && wanted.nth === 0) ? best.uid : undefined;
+  }
+
+  #ancestry(identity: ElementIdentity): {role: string; name: string}[] {
+    const ancestry: {role: string; name: string}[] = [];
+    let parentUid = identity.parentUid;
+    // Bounded by the tree's depth; a cycle cannot form (parents are emitted before children).
+    while (parentUid !== undefined && ancestry.length < ANCESTRY_DEPTH) {
+      const parent = this.#identities.get(parentUid);
+      if (!parent) {
+        break;
+      }
+      if (parent.name !== '') {
+        ancestry.push({role: parent.role, name: parent.name});
+      }
+      parentUid = parent.parentUid;
+    }
+    return ancestry;
   }
 
   /** The uid the latest snapshot gave a node of the given session, if it showed the node. */

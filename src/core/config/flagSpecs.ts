@@ -334,6 +334,10 @@ export function helpText(): string {
     '',
     'Starts the MCP Browser Inspector engine: MCP over HTTP at /mcp (and stdio with --stdio), and the',
     'inspector UI at /. Flags accept camelCase or kebab-case; booleans take --no-<flag> or --<flag>=false.',
+    '',
+    'Other commands (each with --help):',
+    '  replay FILE [--until N] [flags]        Re-run a recorded session in a fresh browser and compare.',
+    '  export FILE --format playwright         Write a recorded session as a Playwright Test file.',
   ];
   for (const group of ['Server', 'Browser', 'Tools', 'Output', 'Files'] as const) {
     lines.push('', `${group}:`);

@@ -20,6 +20,7 @@ import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import type {CallRecord} from '../sessions/callRecord.js';
 import {acquireCallLocks} from './callLocks.js';
+import {recordedElements} from './callElements.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
 import type {HoldGate} from './hold/HoldGate.js';
@@ -79,7 +80,7 @@ export class ToolRunner {
     let outcome: CallStatus;
     let result: CallToolResult;
     try {
-      result = await this.#execute(tool, valid, response, origin, progress, events.callId);
+      result = await this.#execute(tool, valid, response, origin, {progress, events});
       success = true;
       outcome = result.isError ? 'error' : 'ok';
     } catch (error) {
@@ -126,9 +127,9 @@ export class ToolRunner {
     given: ValidCall,
     response: ResponseBuilder,
     origin: CallOrigin,
-    progress: CallProgress,
-    callId: string,
+    track: {progress: CallProgress; events: CallEvents},
   ): Promise<CallToolResult> {
+    const {progress, events} = track;
     const {session, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
@@ -144,7 +145,7 @@ export class ToolRunner {
       origin,
       signal,
       progress,
-      callId,
+      callId: events.callId,
     });
     if ('content' in valid) {
       return valid;
@@ -158,6 +159,8 @@ export class ToolRunner {
       signal,
       onPage: page => response.setPage(page),
     });
+    // Under the page lock, so the uids are read from the snapshot the call acts on.
+    events.elements(recordedElements(locks.page, valid.params));
     const work = this.#runHandler(tool, valid, response, {
       origin,
       page: locks.page,

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import type {CallStatus, ClientRef} from '../../shared/protocol.js';
+import type {CallStatus, ClientRef, RecordedElement} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
 import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
@@ -47,6 +47,13 @@ export class CallEvents {
 
   get callId(): string {
     return this.#callId;
+  }
+
+  /** Who the call's element arguments were (from the latest snapshot), once its page is known. */
+  elements(elements: RecordedElement[]): void {
+    if (elements.length > 0) {
+      this.hub.publish({type: 'callElements', callId: this.#callId, elements});
+    }
   }
 
   /** Milliseconds since the call arrived. */

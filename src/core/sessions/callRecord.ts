@@ -7,7 +7,9 @@
 import type {CallActivityItem} from '../../shared/protocol.js';
 import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
-import type {CallScreens} from './callScreens.js';
+import type {LiveFrame} from '../../shared/protocol.js';
+import type {PageRegistry} from '../browser/PageRegistry.js';
+import {CallScreens} from './callScreens.js';
 import {pageActivityFeature} from './pageActivity.js';
 
 /** Most items one call's activity lists (the rest are counted). */
@@ -94,4 +96,23 @@ export class CallRecord {
     }
     return [...found.values()];
   }
+}
+
+/**
+ * A call record whose before/after screenshots come from the live view's frames, or from one
+ * small capture of its own when recording (`capture`).
+ */
+export function createCallRecord(deps: {
+  hub: InspectorHub;
+  capture: boolean;
+  streamingPageId: () => number | undefined;
+  onFrame: (listener: (frame: LiveFrame) => void) => void;
+  pages: PageRegistry;
+}): CallRecord {
+  const screens = new CallScreens({capture: deps.capture, streamingPageId: deps.streamingPageId});
+  deps.onFrame(frame => screens.onFrame(frame));
+  deps.pages.on('changed', pages => {
+    screens.keepOnly(pages.map(page => page.id));
+  });
+  return new CallRecord(deps.hub, screens);
 }

@@ -6,8 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import type {InspectorCommand, InspectorCommandType} from '../../../src/shared/protocol.js';
+import type {
+  EventEnvelope,
+  InspectorCommand,
+  InspectorCommandType,
+} from '../../../src/shared/protocol.js';
 import {commandReplySchemas} from '../../../src/shared/replies.js';
+import {SESSION_FORMAT, sessionLine, type SessionHeader} from '../../../src/shared/sessionFile.js';
 import {useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 const fx = useEngineWithFixtures({
@@ -111,6 +116,28 @@ describe('inspector commands', () => {
     await accepted({type: 'holdSetRules', rules: []});
     await accepted({type: 'holdAllowAll'});
     await sessionCommands();
+    // Replay and export of a recorded session (one list_pages call).
+    const sessions = path.join(fx.engine.configDir, 'sessions');
+    fs.mkdirSync(sessions, {recursive: true});
+    const client = {id: 'c', name: 'agent', version: '1', transport: 'http'} as const;
+    const header: SessionHeader = {
+      format: SESSION_FORMAT,
+      formatVersion: 1,
+      appVersion: 'test',
+      startedAt: 0,
+      flags: {},
+    };
+    const recordedCall: EventEnvelope = {
+      seq: 1,
+      time: 0,
+      event: {type: 'toolCallStarted', callId: 'a', tool: 'list_pages', args: {}, client},
+    };
+    fs.writeFileSync(
+      path.join(sessions, 'one-call.jsonl'),
+      sessionLine(header) + sessionLine(recordedCall),
+    );
+    await accepted({type: 'exportSession', sessionId: 'one-call.jsonl', format: 'playwright'});
+    await accepted({type: 'replaySession', sessionId: 'one-call.jsonl'});
     expect([...answered].sort()).toEqual(Object.keys(commandReplySchemas).sort());
   });
 

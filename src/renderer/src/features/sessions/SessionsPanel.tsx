@@ -10,6 +10,7 @@ import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import {SessionActionsSlot} from './SessionActionsSlot.js';
+import './sessionActionsRegistration.js';
 import {type SessionsModel, useSessionsModel} from './useSessionsModel.js';
 import './sessions.css';
 

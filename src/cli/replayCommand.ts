@@ -1,0 +1,121 @@
+/**
+ * `mcp-browser-inspector replay FILE [--until N] [server flags]`: a fresh engine (the same one
+ * `serve` runs, with its own browser) re-runs the session's calls; one line per call on stdout, the
+ * summary last. Exit 0 when every call had the same outcome, 1 when any did not, 2 on usage errors.
+ */
+import fs from 'node:fs';
+import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import {Engine} from '../core/Engine.js';
+import {recordedCalls} from '../core/sessions/replayCalls.js';
+import {formatCallReport, formatSummary} from '../core/sessions/replayReport.js';
+import {replayRecordedCalls, REPLAY_CLIENT_NAME} from '../core/sessions/replaySession.js';
+import {parseSessionText} from '../shared/sessionFile.js';
+import type {ClientRef} from '../shared/protocol.js';
+import {errorText} from '../shared/values.js';
+import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
+
+export const REPLAY_USAGE = [
+  'Usage: mcp-browser-inspector replay FILE [--until N] [--headless] [server flags]',
+  '',
+  'Re-runs the tool calls recorded in FILE, in order, in a fresh browser, and reports per call:',
+  'same outcome, different (with a short diff of the text result), or failed.',
+  'Exit code 0 when every call had the same outcome, 1 otherwise, 2 on a usage error.',
+  '',
+  '  --until N    Replay calls 1 to N only.',
+  '  Server flags (--headless, --executablePath, --viewport, categories…) shape the new browser as',
+  '  they do for the server; see mcp-browser-inspector --help.',
+].join('\n');
+
+export interface CommandIo {
+  version: string;
+  out: (text: string) => void;
+  log: (line: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+/** Reads and parses a session file; a missing or unusable file is a usage error. */
+export function readSession(file: string): ReturnType<typeof parseSessionText> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${errorText(error)}`, {cause: error});
+  }
+  try {
+    return parseSessionText(text);
+  } catch (error) {
+    throw new UsageError(`${file}: ${errorText(error)}`, {cause: error});
+  }
+}
+
+function replayConfig(rest: string[], io: CommandIo): Engine['config'] {
+  const parsed = parseFlags(rest, {
+    env: io.env,
+    hasDisplay: detectDisplay(io.env, process.platform),
+  });
+  if (parsed.kind === 'error') {
+    throw new UsageError(parsed.message);
+  }
+  if (parsed.kind !== 'config') {
+    throw new UsageError('Use `mcp-browser-inspector replay --help` for the replay options.');
+  }
+  const unknown = parsed.warnings.filter(w => /^(Unknown flag|Unexpected argument)/.test(w));
+  if (unknown.length > 0) {
+    throw new UsageError(unknown.join(' '));
+  }
+  for (const warning of parsed.warnings) {
+    io.log(`Warning: ${warning}`);
+  }
+  return parsed.config;
+}
+
+export async function runReplay(argv: readonly string[], io: CommandIo): Promise<number> {
+  if (argv.includes('--help')) {
+    io.out(`${REPLAY_USAGE}\n`);
+    return 0;
+  }
+  const args = parseSubcommandArgs('replay', argv, ['until']);
+  const untilCall = positiveInteger('until', args.options.get('until'));
+  const config = replayConfig(args.rest, io);
+  const session = readSession(args.file);
+  const recorded = recordedCalls(session.events);
+  if (untilCall !== undefined && untilCall > recorded.calls.length) {
+    throw new UsageError(
+      `--until ${untilCall}: the session has ${recorded.calls.length} call(s). Pass 1 to ${recorded.calls.length}.`,
+    );
+  }
+  if (session.skippedLines > 0) {
+    io.log(`Note: ${session.skippedLines} unreadable line(s) of ${args.file} were skipped.`);
+  }
+  const engine = new Engine(config, {version: io.version, log: io.log, rendererDir: undefined});
+  const stop = (): void => {
+    void engine.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const client: ClientRef = {
+    id: 'replay',
+    name: REPLAY_CLIENT_NAME,
+    version: io.version,
+    transport: 'inspector',
+  };
+  try {
+    const {summary} = await replayRecordedCalls(
+      recorded,
+      {
+        runTool: (tool, toolArgs) => engine.runToolAs(client, tool, toolArgs),
+        pages: engine.session.pages,
+      },
+      {
+        ...(untilCall === undefined ? {} : {untilCall}),
+        onCall: report => io.out(`${formatCallReport(report)}\n`),
+      },
+    );
+    io.out(`${formatSummary(summary)}\n`);
+    return summary.same === summary.total ? 0 : 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await engine.stop();
+  }
+}

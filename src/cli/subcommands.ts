@@ -1,0 +1,40 @@
+/**
+ * The subcommands beside serving: `replay` and `export`. A first argument that is a bare word
+ * names a subcommand; `serve` (or none) runs the server as before. An unknown one exits 2, so a
+ * typo does not start a server nobody asked for.
+ */
+import {runExport} from './exportCommand.js';
+import {runReplay, type CommandIo} from './replayCommand.js';
+import {UsageError} from './subcommandArgs.js';
+
+const SUBCOMMANDS: Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>> = {
+  replay: runReplay,
+  export: runExport,
+};
+
+/** The exit code of the subcommand argv names, or undefined to serve. */
+export async function runSubcommand(
+  argv: readonly string[],
+  io: CommandIo,
+): Promise<number | undefined> {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-') || first === 'serve') {
+    return undefined;
+  }
+  const run = SUBCOMMANDS[first];
+  try {
+    if (!run) {
+      throw new UsageError(
+        `Unknown command ${JSON.stringify(first)}. Commands: serve (the default), replay, export.`,
+      );
+    }
+    return await run(argv.slice(1), io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.log(`mcp-browser-inspector: ${error.message}`);
+      io.log(`Run mcp-browser-inspector ${run ? `${first} ` : ''}--help for the options.`);
+      return 2;
+    }
+    throw error;
+  }
+}

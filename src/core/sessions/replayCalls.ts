@@ -1,0 +1,102 @@
+/**
+ * The tool calls of a recorded session, in the order they started, each with its recorded outcome
+ * and the identity of its element arguments; and which recorded pages appeared at which call, so a
+ * replay can pair them with the pages it creates. Shared by replay and export.
+ */
+import type {ClientRef, EventEnvelope, PageInfo, RecordedElement} from '../../shared/protocol.js';
+
+export interface RecordedCall {
+  /** 1-based position among the session's calls (what `--until` and the report count). */
+  index: number;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  client: ClientRef;
+  pageId?: number;
+  /** Undefined when the session ended (crash) before the call did. */
+  ended?: {status: string; text: string; durationMs: number; pageId?: number};
+  elements: RecordedElement[];
+  /** Recorded page ids first seen while this call ran (up to the next call's start), ascending. */
+  newPageIds: number[];
+  /** The open pages as last reported before the next call started. */
+  pagesAfter: PageInfo[];
+}
+
+export interface RecordedCalls {
+  calls: RecordedCall[];
+  /** Page ids seen before the first call (the browser's own first tab), ascending. */
+  initialPageIds: number[];
+}
+
+function pageIdsOf(envelope: EventEnvelope): number[] {
+  const {event} = envelope;
+  switch (event.type) {
+    case 'pagesChanged':
+      return event.pages.map(page => page.id);
+    case 'toolCallStarted':
+    case 'toolCallEnded':
+      return event.pageId === undefined ? [] : [event.pageId];
+    default:
+      return [];
+  }
+}
+
+/** The calls of a session's events, in start order. */
+export function recordedCalls(events: readonly EventEnvelope[]): RecordedCalls {
+  const calls: RecordedCall[] = [];
+  const byId = new Map<string, RecordedCall>();
+  const seenPages = new Set<number>();
+  const initialPageIds: number[] = [];
+  let pages: PageInfo[] = [];
+  for (const envelope of events) {
+    const {event} = envelope;
+    if (event.type === 'toolCallStarted') {
+      const call: RecordedCall = {
+        index: calls.length + 1,
+        callId: event.callId,
+        tool: event.tool,
+        args: event.args,
+        client: event.client,
+        ...(event.pageId === undefined ? {} : {pageId: event.pageId}),
+        elements: [],
+        newPageIds: [],
+        pagesAfter: pages,
+      };
+      calls.push(call);
+      byId.set(event.callId, call);
+    } else if (event.type === 'toolCallEnded') {
+      const call = byId.get(event.callId);
+      if (call) {
+        call.ended = {
+          status: event.status,
+          text: event.result.text,
+          durationMs: event.durationMs,
+          ...(event.pageId === undefined ? {} : {pageId: event.pageId}),
+        };
+      }
+    } else if (event.type === 'pagesChanged') {
+      pages = event.pages;
+      const current = calls.at(-1);
+      if (current) {
+        current.pagesAfter = pages;
+      }
+    } else if (event.type === 'callElements') {
+      const call = byId.get(event.callId);
+      if (call) {
+        call.elements = event.elements;
+      }
+    }
+    for (const id of pageIdsOf(envelope)) {
+      if (!seenPages.has(id)) {
+        seenPages.add(id);
+        const current = calls.at(-1);
+        (current ? current.newPageIds : initialPageIds).push(id);
+      }
+    }
+  }
+  for (const call of calls) {
+    call.newPageIds.sort((a, b) => a - b);
+  }
+  initialPageIds.sort((a, b) => a - b);
+  return {calls, initialPageIds};
+}

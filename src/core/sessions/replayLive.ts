@@ -1,0 +1,131 @@
+/**
+ * Replay and export from the inspector UI: a recorded session (by id, from the sessions folder)
+ * replayed into the live browser, one at a time, its progress published as events; or exported
+ * as test text. The session is read and checked before the command answers, so a bad id or an
+ * unreadable file is the command's error, not a silent replay of nothing.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type {ClientRef, ExportFormat} from '../../shared/protocol.js';
+import {
+  parseSessionText,
+  SESSION_FILE_EXTENSION,
+  type ParsedSession,
+} from '../../shared/sessionFile.js';
+import {errorText} from '../../shared/values.js';
+import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {InspectorHub} from '../inspector/InspectorHub.js';
+import {EXPORT_EXTENSIONS, exportSession} from './exportSession.js';
+import {recordedCalls} from './replayCalls.js';
+import {sessionPath} from './sessionFiles.js';
+import {replayRecordedCalls, summarise, type ReplayCallReport} from './replaySession.js';
+
+export interface LiveReplayDeps {
+  hub: InspectorHub;
+  pages: PageRegistry;
+  /** Where recorded sessions are (the recorder's folder). */
+  sessionsDir: () => string;
+  runTool(
+    client: ClientRef,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{text: string; isError: boolean}>;
+  version: string;
+}
+
+export class LiveReplays {
+  #running: {replayId: string; sessionId: string; done: number; total: number} | undefined;
+  readonly #abort = new AbortController();
+
+  constructor(private readonly deps: LiveReplayDeps) {}
+
+  /**
+   * Reads a session by id: its file name in the sessions folder, as the Sessions panel lists it
+   * (checked like every session command: a plain file in that folder, no path).
+   */
+  read(sessionId: string): ParsedSession {
+    const file = sessionPath(this.deps.sessionsDir(), sessionId);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new Error(
+        `Session ${sessionId} cannot be read (${errorText(error)}). It may have been deleted; refresh the Sessions panel.`,
+        {cause: error},
+      );
+    }
+    return parseSessionText(text);
+  }
+
+  /** Starts a replay into the live browser; answers at once, progress follows as events. */
+  start(sessionId: string, untilCall: number | undefined): {replayId: string; total: number} {
+    const running = this.#running;
+    if (running) {
+      throw new Error(
+        `A replay of session ${running.sessionId} is running (${running.done} of ${running.total} calls). Wait for it to finish.`,
+      );
+    }
+    const recorded = recordedCalls(this.read(sessionId).events);
+    if (untilCall !== undefined && untilCall > recorded.calls.length) {
+      throw new Error(
+        `The session has ${recorded.calls.length} call(s); replay up to a call between 1 and ${recorded.calls.length}.`,
+      );
+    }
+    const total = untilCall ?? recorded.calls.length;
+    const replayId = crypto.randomUUID();
+    const state = {replayId, sessionId, done: 0, total};
+    this.#running = state;
+    const client: ClientRef = {
+      id: `replay-${replayId}`,
+      name: 'Replay',
+      version: this.deps.version,
+      transport: 'inspector',
+    };
+    const reports: ReplayCallReport[] = [];
+    const finish = (error?: string): void => {
+      this.#running = undefined;
+      this.deps.hub.publish({
+        type: 'replayFinished',
+        replayId,
+        sessionId,
+        summary: summarise(reports),
+        ...(error === undefined ? {} : {error}),
+      });
+    };
+    replayRecordedCalls(
+      recorded,
+      {runTool: (tool, args) => this.deps.runTool(client, tool, args), pages: this.deps.pages},
+      {
+        ...(untilCall === undefined ? {} : {untilCall}),
+        signal: this.#abort.signal,
+        onCall: report => {
+          reports.push(report);
+          state.done = reports.length;
+          this.deps.hub.publish({type: 'replayProgress', replayId, sessionId, total, call: report});
+        },
+      },
+    ).then(
+      () => finish(),
+      (error: unknown) => finish(errorText(error)),
+    );
+    return {replayId, total};
+  }
+
+  exportText(
+    sessionId: string,
+    format: ExportFormat,
+    untilCall: number | undefined,
+  ): {text: string; fileName: string; format: ExportFormat} {
+    const session = this.read(sessionId);
+    const text = exportSession(session, format, untilCall === undefined ? {} : {untilCall});
+    const base = sessionId.endsWith(SESSION_FILE_EXTENSION)
+      ? sessionId.slice(0, -SESSION_FILE_EXTENSION.length)
+      : sessionId;
+    return {text, fileName: `${base}${EXPORT_EXTENSIONS[format]}`, format};
+  }
+
+  /** Stops a running replay after its current call (the engine is stopping). */
+  stop(): void {
+    this.#abort.abort();
+  }
+}

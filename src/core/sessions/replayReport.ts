@@ -1,0 +1,54 @@
+/**
+ * The replay report as the terminal shows it: one line per call (index, tool, outcome, times),
+ * the reason or a short diff indented under it, then the summary. Recorded text is the page's and
+ * the agent's; it is printed as data (control characters shown escaped), never interpreted.
+ */
+import type {ReplayCallReport, ReplaySummary} from './replaySession.js';
+
+const MARK: Record<ReplayCallReport['outcome'], string> = {
+  same: 'same     ',
+  different: 'DIFFERENT',
+  failed: 'FAILED   ',
+};
+
+/** Escapes control characters (terminal escapes included) so recorded text cannot drive a terminal. */
+export function inertText(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const control = code < 0x20 || (code >= 0x7f && code < 0xa0);
+    out += control && char !== '\n' ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+  }
+  return out;
+}
+
+function indent(text: string): string {
+  return inertText(text)
+    .split('\n')
+    .map(line => `      ${line}`)
+    .join('\n');
+}
+
+export function formatCallReport(report: ReplayCallReport): string {
+  const times = `${report.replayMs.toFixed(0)} ms (recorded ${report.recordedMs?.toFixed(0) ?? '?'} ms)`;
+  const lines = [
+    inertText(
+      `#${String(report.index).padStart(3)} ${MARK[report.outcome]} ${report.tool.padEnd(22)} ${times}`,
+    ),
+  ];
+  if (report.reason !== undefined) {
+    lines.push(indent(report.reason));
+  }
+  if (report.diff !== undefined) {
+    lines.push(indent(report.diff));
+  }
+  return lines.join('\n');
+}
+
+export function formatSummary(summary: ReplaySummary): string {
+  const ratio = summary.recordedMs > 0 ? summary.replayMs / summary.recordedMs : undefined;
+  return [
+    `Replayed ${summary.total} call(s): ${summary.same} same, ${summary.different} different, ${summary.failed} failed.`,
+    `Time: ${summary.replayMs.toFixed(0)} ms replaying, ${summary.recordedMs.toFixed(0)} ms recorded${ratio === undefined ? '' : ` (${ratio.toFixed(2)}×)`}.`,
+  ].join('\n');
+}

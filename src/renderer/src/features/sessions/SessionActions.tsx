@@ -1,0 +1,156 @@
+/**
+ * A recorded session's actions: "Replay" (every call, into the live browser), "Replay up to here"
+ * (when given a call's index), and "Export as test" with a preview of the Playwright file to copy
+ * or save. The per-call outcome of a replay streams in as it runs. Rendered by the Sessions panel
+ * and a call's detail pane; everything recorded (tool names, reasons, diffs, the test text) is
+ * shown as text, never as HTML.
+ */
+import {CopyButton} from '../../ui/CopyButton.js';
+import type {ReplayCallReportView} from '../../../../shared/protocol.js';
+import {isReplaying, replayHeadline, type PreviewState} from './sessionActionsModel.js';
+import {useSessionActions, type SessionActionsModel} from './useSessionActions.js';
+import './sessions.css';
+
+export interface SessionActionsProps {
+  sessionId: string;
+  /** 1-based index of the call the user is looking at: offers "Replay up to here". */
+  callIndex?: number;
+}
+
+export function SessionActions(props: SessionActionsProps): React.JSX.Element {
+  const model = useSessionActions(props.sessionId);
+  return <SessionActionsView {...props} model={model} />;
+}
+
+/** The view alone, for tests and screenshots with a model made by hand. */
+export function SessionActionsView(
+  props: SessionActionsProps & {model: SessionActionsModel},
+): React.JSX.Element {
+  const {model, callIndex} = props;
+  const {replay, preview} = model.state;
+  const busy = isReplaying(replay) || !model.connected;
+  const headline = replayHeadline(replay);
+  return (
+    <section className="session-actions" aria-label="Session actions">
+      <div className="session-actions__buttons">
+        <button type="button" className="primary" disabled={busy} onClick={() => model.replay()}>
+          Replay
+        </button>
+        {callIndex === undefined ? null : (
+          <button type="button" disabled={busy} onClick={() => model.replay(callIndex)}>
+            Replay up to here (call {callIndex})
+          </button>
+        )}
+        <button
+          type="button"
+          disabled={!model.connected || preview.status === 'loading'}
+          onClick={() => model.exportTest()}
+        >
+          Export as test
+        </button>
+      </div>
+      <p className="muted session-actions__hint">
+        Replay runs the recorded calls again in the live browser, in new pages, and compares each
+        result with the recording.
+      </p>
+      {replay.status === 'error' ? (
+        <p className="notice notice--error" role="alert">
+          {replay.error}
+        </p>
+      ) : null}
+      {headline === undefined ? null : (
+        <p className="session-actions__headline" aria-live="polite">
+          {headline}
+        </p>
+      )}
+      {(replay.status === 'running' || replay.status === 'done') && replay.error !== undefined ? (
+        <p className="notice notice--error">{replay.error}</p>
+      ) : null}
+      {replay.status === 'running' || replay.status === 'done' ? (
+        <ReplayCalls calls={replay.calls} />
+      ) : null}
+      <Preview preview={preview} onClose={model.closePreview} />
+    </section>
+  );
+}
+
+const OUTCOME_LABEL: Record<ReplayCallReportView['outcome'], string> = {
+  same: 'same',
+  different: 'different',
+  failed: 'failed',
+};
+
+function ReplayCalls(props: {calls: ReplayCallReportView[]}): React.JSX.Element | null {
+  if (props.calls.length === 0) {
+    return null;
+  }
+  return (
+    <ol className="replay-calls">
+      {props.calls.map(call => (
+        <li key={call.index} className={`replay-call replay-call--${call.outcome}`}>
+          <div className="replay-call__line">
+            <span className="replay-call__index">#{call.index}</span>
+            <span className="mono">{call.tool}</span>
+            <span className={`replay-call__outcome replay-call__outcome--${call.outcome}`}>
+              {OUTCOME_LABEL[call.outcome]}
+            </span>
+            <span className="muted replay-call__time">
+              {Math.round(call.replayMs)} ms
+              {call.recordedMs === undefined ? '' : ` (recorded ${Math.round(call.recordedMs)} ms)`}
+            </span>
+          </div>
+          {call.reason === undefined ? null : <p className="replay-call__reason">{call.reason}</p>}
+          {call.diff === undefined ? null : (
+            <pre className="code-block replay-call__diff">{call.diff}</pre>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Saves text as a file through a temporary object URL (no server round trip). */
+function saveText(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], {type: 'text/plain'}));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+function Preview(props: {preview: PreviewState; onClose: () => void}): React.JSX.Element | null {
+  const {preview} = props;
+  switch (preview.status) {
+    case 'closed':
+      return null;
+    case 'loading':
+      return <p className="muted">Writing the test…</p>;
+    case 'error':
+      return (
+        <p className="notice notice--error" role="alert">
+          {preview.error}
+        </p>
+      );
+    case 'ready':
+      return (
+        <div className="card export-preview" aria-label="Exported test">
+          <div className="export-preview__bar">
+            <strong className="mono">{preview.fileName}</strong>
+            <span className="toolbar__spacer" />
+            <CopyButton text={preview.text} label="Copy" ariaLabel="Copy the test" />
+            <button type="button" onClick={() => saveText(preview.text, preview.fileName)}>
+              Save…
+            </button>
+            <button type="button" onClick={props.onClose}>
+              Close
+            </button>
+          </div>
+          <p className="muted">
+            Run it with <code>npx playwright test {preview.fileName}</code> against the same pages.
+          </p>
+          <pre className="code-block export-preview__text">{preview.text}</pre>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The hook behind SessionActions: sends replaySession / exportSession for one recorded session
+ * and, while a replay runs, listens to the event stream for its progress. The Sessions panel (or
+ * a call's detail pane, with the call's index) renders the component; this holds no panel state.
+ */
+import {useEffect, useReducer} from 'react';
+import {useInspector, useRequest} from '../../app/InspectorContext.js';
+import {
+  INITIAL_SESSION_ACTIONS,
+  isReplaying,
+  reduceSessionActions,
+  type SessionActionsState,
+} from './sessionActionsModel.js';
+
+export interface SessionActionsModel {
+  state: SessionActionsState;
+  connected: boolean;
+  replay: (untilCall?: number) => void;
+  exportTest: () => void;
+  closePreview: () => void;
+}
+
+export function useSessionActions(sessionId: string): SessionActionsModel {
+  const {connection, store} = useInspector();
+  const request = useRequest();
+  const [state, dispatch] = useReducer(reduceSessionActions, INITIAL_SESSION_ACTIONS);
+  const listening = isReplaying(state.replay);
+
+  // A stream of its own while a replay runs, from the store's position: it sees every event of
+  // the replay, whether or not the log keeps them.
+  useEffect(() => {
+    if (!listening) {
+      return;
+    }
+    return connection.subscribe(store.getSnapshot().lastSeq + 1, batch => {
+      for (const {event} of batch.events) {
+        if (event.type === 'replayProgress' || event.type === 'replayFinished') {
+          dispatch({type: 'replayEvent', event});
+        }
+      }
+    });
+  }, [connection, store, listening]);
+
+  return {
+    state,
+    connected: store.getSnapshot().connection.state === 'open',
+    replay: untilCall => {
+      if (isReplaying(state.replay)) {
+        return;
+      }
+      dispatch({type: 'replayRequested', ...(untilCall === undefined ? {} : {untilCall})});
+      void request({
+        type: 'replaySession',
+        sessionId,
+        ...(untilCall === undefined ? {} : {untilCall}),
+      }).then(result => dispatch({type: 'replayAnswered', result}));
+    },
+    exportTest: () => {
+      dispatch({type: 'exportRequested'});
+      void request({type: 'exportSession', sessionId, format: 'playwright'}).then(result =>
+        dispatch({type: 'exportAnswered', result}),
+      );
+    },
+    closePreview: () => dispatch({type: 'previewClosed'}),
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * `replay` and `export` as users run them (`node out/node/cli/index.js …`): replay in its own
+ * fresh engine and browser with the exit code saying whether every call had the same outcome;
+ * export to a Playwright Test file that then runs green with Playwright Test against the same
+ * pages, and red when the page changed.
+ */
+import {spawn} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {ROOT, useEngineWithFixtures} from '../helpers/engine.js';
+import {recordHub} from '../helpers/sessionRecording.js';
+import {runShopSession, serveShop, type ShopVariant} from '../helpers/shopSession.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+let variant: ShopVariant = {};
+const fixture = useEngineWithFixtures({
+  tmpPrefix: 'mbi-replay-cli-',
+  routes: server => serveShop(server, () => variant),
+});
+let sessionFile = '';
+
+beforeAll(async () => {
+  const recording = recordHub(fixture.engine.engine.hub);
+  await runShopSession(fixture.client, fixture.server);
+  sessionFile = path.join(fixture.tmp, 'shop.jsonl');
+  await recording.save(sessionFile);
+  recording.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (bounded), with its own config dir and no display. */
+function run(command: string, args: string[], cwd = ROOT): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: {
+        ...process.env,
+        MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(fixture.tmp, 'config'),
+        CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        DISPLAY: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', code => {
+      clearTimeout(timer);
+      resolve({code, stdout, stderr});
+    });
+  });
+}
+
+const cli = (...args: string[]): Promise<Run> => run(process.execPath, [CLI, ...args]);
+
+describe('replay', () => {
+  it('exits 0 when every call had the same outcome, with one line per call', async () => {
+    variant = {};
+    const result = await cli('replay', sessionFile, '--headless', '--isolated');
+    expect(result.stderr).not.toContain('failed');
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const callLines = result.stdout.split('\n').filter(line => /^#\s*\d+ /.test(line));
+    expect(callLines).toHaveLength(11);
+    expect(callLines.every(line => / same +/.test(line))).toBe(true);
+    expect(result.stdout).toContain('Replayed 11 call(s): 11 same, 0 different, 0 failed.');
+  });
+
+  it('exits 1 and says which calls differ or failed when the page changed', async () => {
+    variant = {booksLabel: 'Purchase'};
+    const result = await cli('replay', sessionFile, '--headless', '--isolated');
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/^# +3 FAILED +click/m);
+    expect(result.stdout).toContain('button "Buy" inside region "Books"');
+    expect(result.stdout).toMatch(/^# +6 DIFFERENT +evaluate_script/m);
+    expect(result.stdout).toMatch(/1 failed\./);
+  });
+
+  it('replays up to --until N only', async () => {
+    variant = {};
+    const result = await cli('replay', sessionFile, '--until', '2', '--headless', '--isolated');
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('Replayed 2 call(s): 2 same, 0 different, 0 failed.');
+  });
+
+  it('exits 2 with a clear message on usage errors', async () => {
+    const cases: [string[], string][] = [
+      [['replay'], 'replay needs a session file'],
+      [['replay', sessionFile, '--bogus'], 'Unknown flag --bogus'],
+      [['replay', sessionFile, '--until', '0'], '--until takes a call number'],
+      [['replay', sessionFile, '--until', '99'], 'the session has 11 call(s)'],
+      [['replay', path.join(fixture.tmp, 'missing.jsonl')], 'Cannot read'],
+      [['export', sessionFile, '--format', 'cobol'], '--format "cobol" is not known'],
+      [['export', sessionFile, '--headless'], 'export does not take --headless'],
+      [['frobnicate'], 'Unknown command "frobnicate"'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain(message);
+    }
+  });
+});
+
+describe('export --format playwright', () => {
+  it('writes a test that passes with Playwright Test on the same pages and fails when they change', async () => {
+    variant = {};
+    const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-'));
+    try {
+      const spec = path.join(dir, 'session.spec.mjs');
+      const exported = await cli('export', sessionFile, '--format', 'playwright', '--out', spec);
+      expect(exported.code, exported.stderr).toBe(0);
+      const text = fs.readFileSync(spec, 'utf8');
+      expect(text).toContain(
+        `await page.goto(${JSON.stringify(fixture.server.url('/shop.html'))});`,
+      );
+      expect(text).toContain(
+        `page.getByRole("button", { name: "Buy", exact: true }).nth(1).click();`,
+      );
+      expect(text).toContain('expect(await page.evaluate(');
+      expect(text).toContain('.toEqual(["books","a@b.c","M"]);');
+      expect(text).toMatch(/\/\/ #3 click pageId="2" uid="\d+"/);
+      // Uids appear only in the comments naming the original calls, never in the code.
+      const code = text.split('\n').filter(line => !line.trimStart().startsWith('//'));
+      expect(code.filter(line => line.includes('uid'))).toEqual([]);
+      fs.writeFileSync(
+        path.join(dir, 'playwright.config.mjs'),
+        `export default {
+  testDir: '.',
+  testMatch: /session\\.spec\\.mjs$/,
+  reporter: 'line',
+  workers: 1,
+  retries: 0,
+  timeout: 30000,
+  expect: {timeout: 3000},
+  outputDir: './results',
+  use: {headless: true, actionTimeout: 3000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+};
+`,
+      );
+      const playwright = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
+      const config = path.join(dir, 'playwright.config.mjs');
+      const green = await run(process.execPath, [playwright, 'test', '--config', config]);
+      expect(green.code, green.stdout + green.stderr).toBe(0);
+      expect(green.stdout).toContain('1 passed');
+
+      variant = {booksLabel: 'Purchase'};
+      const red = await run(process.execPath, [playwright, 'test', '--config', config]);
+      expect(red.code).toBe(1);
+      expect(red.stdout).toContain('1 failed');
+      expect(red.stdout).toContain("getByRole('button', { name: 'Buy', exact: true })");
+    } finally {
+      variant = {};
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The Playwright export of hostile sessions: arguments, element names and results with quotes,
+ * backticks, `*\/`, `${}`, newlines and line separators stay inside their string literals and
+ * comments; the file parses, and running it (against a recording stub of the Playwright API)
+ * hands every value back exactly as recorded.
+ */
+import {spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {exportSession} from '../../../src/core/sessions/exportSession.js';
+import type {EventEnvelope, InspectorEvent} from '../../../src/shared/protocol.js';
+import {SESSION_FORMAT, type ParsedSession} from '../../../src/shared/sessionFile.js';
+
+const HOSTILE = 'a"b\'c`d${process.exit(3)}e*/f\ng\u2028h\u2029i\\j</script>//k';
+const client = {id: 'c1', name: 'agent', version: '1', transport: 'http'} as const;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-export-'));
+afterAll(() => fs.rmSync(dir, {recursive: true, force: true}));
+
+function session(events: InspectorEvent[]): ParsedSession {
+  const envelopes: EventEnvelope[] = events.map((event, index) => ({
+    seq: index + 1,
+    time: index,
+    event,
+  }));
+  return {
+    header: {
+      format: SESSION_FORMAT,
+      formatVersion: 1,
+      appVersion: HOSTILE,
+      startedAt: 0,
+      flags: {},
+    },
+    events: envelopes,
+    skippedLines: 0,
+  };
+}
+
+function callEvents(
+  callId: string,
+  tool: string,
+  args: Record<string, unknown>,
+  text: string,
+  extra: InspectorEvent[] = [],
+): InspectorEvent[] {
+  return [
+    {type: 'toolCallStarted', callId, tool, args, client},
+    ...extra,
+    {
+      type: 'toolCallEnded',
+      callId,
+      tool,
+      status: 'ok',
+      durationMs: 1,
+      result: {text, images: []},
+      pageId: 1,
+    },
+  ];
+}
+
+const element = (param: string, uid: string) => ({
+  param,
+  uid,
+  role: 'button',
+  name: HOSTILE,
+  ancestry: [{role: 'region', name: HOSTILE}],
+  nth: 0,
+});
+
+const hostileSession = session([
+  {type: 'pagesChanged', pages: [{id: 1, url: 'about:blank', title: '', selected: true}]},
+  ...callEvents('1', 'navigate_page', {pageId: 1, type: 'url', url: HOSTILE}, 'ok', [
+    {
+      type: 'pagesChanged',
+      pages: [{id: 1, url: `https://x.test/${HOSTILE}`, title: HOSTILE, selected: true}],
+    },
+  ]),
+  ...callEvents('2', 'click', {pageId: 1, uid: '5', [HOSTILE]: HOSTILE}, 'ok', [
+    {type: 'callElements', callId: '2', elements: [element('uid', '5')]},
+  ]),
+  ...callEvents('3', 'fill', {pageId: 1, uid: '6', value: HOSTILE}, 'ok', [
+    {type: 'callElements', callId: '3', elements: [element('uid', '6')]},
+  ]),
+  ...callEvents('4', 'press_key', {pageId: 1, key: HOSTILE}, 'ok'),
+  ...callEvents('5', 'wait_for', {pageId: 1, text: [HOSTILE, 'plain']}, 'ok'),
+  ...callEvents(
+    '6',
+    'evaluate_script',
+    {pageId: 1, function: `() => ${JSON.stringify(HOSTILE)}`},
+    `Script ran on page and returned:\n\`\`\`json\n${JSON.stringify({[HOSTILE]: [HOSTILE]})}\n\`\`\``,
+  ),
+  ...callEvents(
+    '7',
+    'take_snapshot',
+    {pageId: 1},
+    `0 RootWebArea "t"\n 1 heading ${JSON.stringify(HOSTILE)} level=1`,
+  ),
+]);
+
+/** Runs the file with a stub of @playwright/test that prints every call it gets, as JSON. */
+function runWithStub(text: string): unknown[] {
+  const stub = `
+const calls = [];
+const record = path => new Proxy(function () {}, {
+  get: (_target, key) => (key === 'then' ? undefined : record([...path, String(key)])),
+  apply: (_target, _self, args) => {
+    calls.push([path.join('.'), ...args.filter(arg => typeof arg !== 'function')]);
+    return record([...path, '()']);
+  },
+});
+const expect = value => record(['expect']);
+const test = async (_name, body) => {
+  await body({page: record(['page']), context: record(['context'])});
+  process.stdout.write(JSON.stringify(calls));
+};
+`;
+  const file = path.join(dir, 'stubbed.mjs');
+  fs.writeFileSync(file, text.replace("import { test, expect } from '@playwright/test';", stub));
+  const result = spawnSync(process.execPath, [file], {encoding: 'utf8'});
+  expect(result.status, result.stderr).toBe(0);
+  const parsed: unknown = JSON.parse(result.stdout);
+  expect(Array.isArray(parsed)).toBe(true);
+  return Array.isArray(parsed) ? parsed : [];
+}
+
+describe('export --format playwright', () => {
+  const text = exportSession(hostileSession, 'playwright');
+
+  it('writes a file that parses, whatever the recorded strings hold', () => {
+    const file = path.join(dir, 'hostile.spec.mjs');
+    fs.writeFileSync(file, text);
+    const check = spawnSync(process.execPath, ['--check', file], {encoding: 'utf8'});
+    expect(check.status, `${check.stderr}\n${text}`).toBe(0);
+    // No raw line terminator from the data: every line is either code we wrote or a comment.
+    expect(text).not.toMatch(/[\u2028\u2029]/);
+    for (const line of text.split('\n')) {
+      expect(line.includes(HOSTILE)).toBe(false);
+    }
+  });
+
+  it('names each original call in a comment, in order', () => {
+    const comments = text.split('\n').filter(line => /^\s*\/\/ #\d+ /.test(line));
+    expect(comments.map(line => /#(\d+) (\w+)/.exec(line)?.slice(1).join(' '))).toEqual([
+      '1 navigate_page',
+      '2 click',
+      '3 fill',
+      '4 press_key',
+      '5 wait_for',
+      '6 evaluate_script',
+      '7 take_snapshot',
+    ]);
+  });
+
+  it('hands every recorded value to Playwright exactly as recorded', () => {
+    const calls = runWithStub(text);
+    expect(calls).toContainEqual(['page.goto', HOSTILE]);
+    expect(calls).toContainEqual(['page.getByRole', 'button', {name: HOSTILE, exact: true}]);
+    expect(calls).toContainEqual(['page.keyboard.press', HOSTILE]);
+    expect(calls).toContainEqual(['page.getByText', HOSTILE]);
+    expect(calls).toContainEqual(['page.evaluate', `() => ${JSON.stringify(HOSTILE)}`]);
+    expect(calls).toContainEqual(['expect.toEqual', {[HOSTILE]: [HOSTILE]}]);
+    expect(calls).toContainEqual(['expect.toHaveURL', `https://x.test/${HOSTILE}`]);
+    expect(calls).toContainEqual(['page.getByRole', 'heading', {name: HOSTILE, exact: true}]);
+  });
+});

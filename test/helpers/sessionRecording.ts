@@ -1,0 +1,47 @@
+/**
+ * Session files for replay and export tests, made the way the recorder makes them: every event a
+ * real engine's InspectorHub publishes, after a header line, written with sessionLine.
+ */
+import fs from 'node:fs';
+import type {InspectorHub} from '../../src/core/inspector/InspectorHub.js';
+import type {EventEnvelope} from '../../src/shared/protocol.js';
+import {
+  SESSION_FORMAT,
+  SESSION_FORMAT_VERSION,
+  sessionLine,
+  type SessionHeader,
+} from '../../src/shared/sessionFile.js';
+import {waitFor} from './engine.js';
+
+export interface HubRecording {
+  /** Waits until every event published so far arrived, then writes the file; returns the events. */
+  save(file: string): Promise<EventEnvelope[]>;
+  close(): void;
+}
+
+export function recordHub(hub: InspectorHub, fromSeq = 1): HubRecording {
+  const events: EventEnvelope[] = [];
+  const startedAt = Date.now();
+  const subscription = hub.subscribe(fromSeq, batch => {
+    events.push(...batch.events);
+    return true;
+  });
+  return {
+    async save(file) {
+      const last = hub.nextSeq - 1;
+      await waitFor(() => (events.at(-1)?.seq ?? 0) >= last, 10_000, 'the recorded events');
+      const header: SessionHeader = {
+        format: SESSION_FORMAT,
+        formatVersion: SESSION_FORMAT_VERSION,
+        appVersion: 'test',
+        startedAt,
+        flags: {headless: true},
+      };
+      fs.writeFileSync(file, [header, ...events].map(sessionLine).join(''));
+      return [...events];
+    },
+    close() {
+      subscription.close();
+    },
+  };
+}
