@@ -113,6 +113,8 @@ describe('replay', () => {
 describe('export --format playwright', () => {
   it('writes a test that passes with Playwright Test on the same pages and fails when they change', async () => {
     variant = {};
+    // Inside the checkout, so the generated test resolves @playwright/test from its node_modules.
+    fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
     const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-'));
     try {
       const spec = path.join(dir, 'session.spec.mjs');
