@@ -119,6 +119,14 @@ describe('Sessions panel (e2e)', () => {
     const retention = await page.$eval('[data-testid=sessions-retention]', el => el.textContent);
     expect(retention).toContain('newest 50 sessions');
     expect(retention).toContain('2.0 GB');
+    // Replay and export sit in every recorded session's row.
+    const actions = await page.$$eval('[data-testid=session-actions-session]', groups =>
+      groups.map(group => [...group.querySelectorAll('button')].map(button => button.textContent)),
+    );
+    expect(actions).toEqual([
+      ['Replay', 'Export as test'],
+      ['Replay', 'Export as test'],
+    ]);
     await screenshot(page, 'sessions-panel');
   });
 

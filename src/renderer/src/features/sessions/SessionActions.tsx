@@ -15,6 +15,8 @@ export interface SessionActionsProps {
   sessionId: string;
   /** 1-based index of the call the user is looking at: offers "Replay up to here". */
   callIndex?: number;
+  /** In a list row: the buttons alone, the explanation as their tooltip. */
+  compact?: boolean;
 }
 
 export function SessionActions(props: SessionActionsProps): React.JSX.Element {
@@ -23,17 +25,26 @@ export function SessionActions(props: SessionActionsProps): React.JSX.Element {
 }
 
 /** The view alone, for tests and screenshots with a model made by hand. */
+const REPLAY_HINT =
+  'Replay runs the recorded calls again in the live browser, in new pages, and compares each result with the recording.';
+
 export function SessionActionsView(
   props: SessionActionsProps & {model: SessionActionsModel},
 ): React.JSX.Element {
-  const {model, callIndex} = props;
+  const {model, callIndex, compact = false} = props;
   const {replay, preview} = model.state;
   const busy = isReplaying(replay) || !model.connected;
   const headline = replayHeadline(replay);
   return (
     <section className="session-actions" aria-label="Session actions">
       <div className="session-actions__buttons">
-        <button type="button" className="primary" disabled={busy} onClick={() => model.replay()}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          title={compact ? REPLAY_HINT : undefined}
+          onClick={() => model.replay()}
+        >
           Replay
         </button>
         {callIndex === undefined ? null : (
@@ -49,10 +60,7 @@ export function SessionActionsView(
           Export as test
         </button>
       </div>
-      <p className="muted session-actions__hint">
-        Replay runs the recorded calls again in the live browser, in new pages, and compares each
-        result with the recording.
-      </p>
+      {compact ? null : <p className="muted session-actions__hint">{REPLAY_HINT}</p>}
       {replay.status === 'error' ? (
         <p className="notice notice--error" role="alert">
           {replay.error}

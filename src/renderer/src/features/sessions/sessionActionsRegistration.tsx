@@ -8,7 +8,7 @@ import {registerSessionActions} from './SessionActionsSlot.js';
 
 registerSessionActions({
   session: ({session}) =>
-    session.id === undefined ? null : <SessionActions sessionId={session.id} />,
+    session.id === undefined ? null : <SessionActions sessionId={session.id} compact />,
   call: ({session, call}) =>
     session.id === undefined || !call ? null : (
       <SessionActions sessionId={session.id} callIndex={call.ordinal + 1} />
