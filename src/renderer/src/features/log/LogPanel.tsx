@@ -1,5 +1,4 @@
 /** The live call log: filters, the virtualized grid, and the detail pane of the selected call. */
-import {useRef} from 'react';
 import {CALL_STATUSES} from '../../store/LogQuery.js';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount} from '../../ui/format.js';
@@ -8,6 +7,7 @@ import {LogTable} from './LogTable.js';
 import {type LogModel, useLogModel} from './useLogModel.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import './log.css';
+import {OpenFileButton} from '../../ui/OpenFileButton.js';
 
 export function LogPanel(): React.JSX.Element {
   const model = useLogModel();
@@ -173,7 +173,6 @@ function LogFilters(props: {model: LogModel}): React.JSX.Element {
 
 function LogFileActions(props: {model: LogModel}): React.JSX.Element {
   const {model} = props;
-  const fileInput = useRef<HTMLInputElement>(null);
   return (
     <>
       <button type="button" onClick={model.clear} disabled={model.total === 0 && !model.offline}>
@@ -182,25 +181,7 @@ function LogFileActions(props: {model: LogModel}): React.JSX.Element {
       <button type="button" onClick={model.exportSession} disabled={model.total === 0}>
         Export…
       </button>
-      <button type="button" onClick={() => fileInput.current?.click()}>
-        Open file…
-      </button>
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".jsonl,.ndjson,application/x-ndjson,application/json"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label="Open a session file"
-        data-testid="import-session"
-        onChange={event => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) {
-            void model.importFile(file);
-          }
-        }}
-      />
+      <OpenFileButton testId="import-session" onFile={file => void model.importFile(file)} />
     </>
   );
 }

@@ -4,7 +4,7 @@
  * from elsewhere (file picker, or drop it anywhere on the panel). Everything from a session is
  * client or page text, shown inert.
  */
-import {useRef, useState} from 'react';
+import {useState} from 'react';
 import type {SessionSearchHit, SessionSummary} from '../../../../shared/replies.js';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount, formatDuration} from '../../ui/format.js';
@@ -13,6 +13,7 @@ import {SessionActionsSlot} from './SessionActionsSlot.js';
 import './sessionActionsRegistration.js';
 import {type SessionsModel, useSessionsModel} from './useSessionsModel.js';
 import './sessions.css';
+import {OpenFileButton} from '../../ui/OpenFileButton.js';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) {
@@ -82,7 +83,6 @@ export function SessionsPanel(): React.JSX.Element {
 function SessionsToolbar(props: {model: SessionsModel}): React.JSX.Element {
   const {model} = props;
   const [query, setQuery] = useState('');
-  const fileInput = useRef<HTMLInputElement>(null);
   return (
     <div className="toolbar sessions-toolbar" role="toolbar" aria-label="Sessions actions">
       <form
@@ -111,25 +111,7 @@ function SessionsToolbar(props: {model: SessionsModel}): React.JSX.Element {
       <button type="button" onClick={model.refresh} disabled={!model.connected || model.refreshing}>
         Refresh
       </button>
-      <button type="button" onClick={() => fileInput.current?.click()}>
-        Open file…
-      </button>
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".jsonl,.ndjson,application/x-ndjson,application/json"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label="Open a session file"
-        data-testid="open-session-file"
-        onChange={event => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) {
-            model.openFile(file);
-          }
-        }}
-      />
+      <OpenFileButton testId="open-session-file" onFile={file => model.openFile(file)} />
     </div>
   );
 }
