@@ -66,6 +66,10 @@ const RUN: HoldOutcome = {kind: 'run'};
 
 export const HOLD_WAITING_STATUS = 'Waiting for approval in the inspector…';
 
+/** How often, and how far apart, the held call's target box is looked for. */
+const OUTLINE_ATTEMPTS = 5;
+const OUTLINE_RETRY_MS = 300;
+
 export class HoldGate {
   #rules: CompiledRule[] = [];
   #hasWebMcpRule = false;
@@ -231,10 +235,15 @@ export class HoldGate {
     page: PageState,
     target: NonNullable<HeldCall['target']>,
   ): Promise<void> {
-    const located = await locateTarget(page, target).catch(() => target);
-    if (located.rect && this.#queue.includes(entry)) {
-      entry.view = {...entry.view, target: located};
-      this.#publish();
+    // A busy page (or machine) can miss one bounded read; try a few times while the call waits.
+    for (let attempt = 0; attempt < OUTLINE_ATTEMPTS && this.#queue.includes(entry); attempt++) {
+      const located = await locateTarget(page, target).catch(() => target);
+      if (located.rect && this.#queue.includes(entry)) {
+        entry.view = {...entry.view, target: located};
+        this.#publish();
+        return;
+      }
+      await new Promise(resolve => setTimeout(resolve, OUTLINE_RETRY_MS).unref());
     }
   }
 
