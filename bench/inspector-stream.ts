@@ -20,9 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import {WebSocket} from 'ws';
-import {parseFlags} from '../src/core/config/flags.js';
-import {Engine} from '../src/core/Engine.js';
-import {findRendererDir} from '../src/core/http/static.js';
+import type {Engine} from '../src/core/Engine.js';
+import {FRAME_PROBE, startInProcessEngine} from './inProcessEngine.js';
 import type {InspectorHub} from '../src/core/inspector/InspectorHub.js';
 import type {ClientRef, InspectorEvent} from '../src/shared/protocol.js';
 import {WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX} from '../src/shared/constants.js';
@@ -80,59 +79,10 @@ function percentile(sorted: number[], p: number): number {
 
 async function startEngine(): Promise<{engine: Engine; url: string; token: string; dir: string}> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-'));
-  const parsed = parseFlags(['--headless', '--isolated', '--port', '0'], {
-    env: {},
-    hasDisplay: false,
-  });
-  if (parsed.kind !== 'config') {
-    throw new Error('bad flags');
-  }
-  const engine = new Engine(parsed.config, {
-    version: 'bench',
-    log: () => undefined,
-    // MBI_RENDERER_DIR: profile against an unminified build.
-    rendererDir: process.env.MBI_RENDERER_DIR ?? findRendererDir(ROOT),
-    configDir: dir,
-  });
-  const http = await engine.startHttp(false);
+  // MBI_RENDERER_DIR: profile against an unminified build.
+  const {engine, http} = await startInProcessEngine(dir, process.env.MBI_RENDERER_DIR);
   return {engine, url: http.inspectorUrl, token: engine.token.token, dir};
 }
-
-/**
- * Installed before the app loads: records long animation frames and rAF gaps. A plain string, so
- * the bundler's helpers (tsx adds __name wrappers) do not leak into the page.
- */
-const FRAME_PROBE = `(() => {
-  const probe = {maxLoaf: 0, maxGap: 0, loafCount: 0, recording: false, last: 0, worst: null};
-  window.__frameProbe = probe;
-  try {
-    new PerformanceObserver(list => {
-      if (!probe.recording) return;
-      for (const entry of list.getEntries()) {
-        probe.loafCount++;
-        if (entry.duration > probe.maxLoaf) {
-          probe.maxLoaf = entry.duration;
-          // Where the time went: scripts, then style/layout/paint after renderStart.
-          probe.worst = {
-            duration: Math.round(entry.duration),
-            scriptMs: Math.round((entry.scripts || []).reduce((sum, script) => sum + script.duration, 0)),
-            renderMs: entry.renderStart ? Math.round(entry.startTime + entry.duration - entry.renderStart) : 0,
-            styleAndLayoutMs: entry.styleAndLayoutStart
-              ? Math.round(entry.startTime + entry.duration - entry.styleAndLayoutStart)
-              : 0,
-            scripts: (entry.scripts || []).map(script => script.invoker + ' ' + Math.round(script.duration)).slice(0, 5),
-          };
-        }
-      }
-    }).observe({type: 'long-animation-frame', buffered: false});
-  } catch {}
-  const tick = now => {
-    if (probe.recording && probe.last > 0) probe.maxGap = Math.max(probe.maxGap, now - probe.last);
-    probe.last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})();`;
 
 async function streamBench(seconds: number, rate: number): Promise<Record<string, unknown>> {
   const {engine, url, token, dir} = await startEngine();

@@ -18,12 +18,11 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import {parseFlags} from '../src/core/config/flags.js';
-import {Engine} from '../src/core/Engine.js';
-import {findRendererDir} from '../src/core/http/static.js';
 import {SessionRecording} from '../src/core/sessions/SessionRecording.js';
 import type {ClientRef, EventEnvelope, InspectorEvent} from '../src/shared/protocol.js';
 import {SESSION_FORMAT, SESSION_FORMAT_VERSION, sessionLine} from '../src/shared/sessionFile.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
+import {FRAME_PROBE, startInProcessEngine} from './inProcessEngine.js';
 import {
   callTool,
   CHROMIUM,
@@ -204,24 +203,6 @@ async function cpu(seconds: number): Promise<Record<string, unknown>> {
   }
 }
 
-/** The probe of frame lengths in the UI page (a plain string: no bundler helpers leak in). */
-const FRAME_PROBE = `(() => {
-  const probe = {maxGap: 0, recording: false, last: 0, maxLoaf: 0};
-  window.__frameProbe = probe;
-  try {
-    new PerformanceObserver(list => {
-      if (!probe.recording) return;
-      for (const entry of list.getEntries()) probe.maxLoaf = Math.max(probe.maxLoaf, entry.duration);
-    }).observe({type: 'long-animation-frame', buffered: false});
-  } catch {}
-  const tick = now => {
-    if (probe.recording && probe.last > 0) probe.maxGap = Math.max(probe.maxGap, now - probe.last);
-    probe.last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})();`;
-
 function writeBigSession(dir: string, events: number): string {
   const startedAt = Date.now() - 3_600_000;
   const name = `session-${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-1.jsonl`;
@@ -260,20 +241,7 @@ async function open(events: number): Promise<Record<string, unknown>> {
   fs.mkdirSync(sessions, {recursive: true, mode: 0o700});
   const name = writeBigSession(sessions, events);
   const fileBytes = fs.statSync(path.join(sessions, name)).size;
-  const parsed = parseFlags(['--headless', '--isolated', '--port', '0'], {
-    env: {},
-    hasDisplay: false,
-  });
-  if (parsed.kind !== 'config') {
-    throw new Error('bad flags');
-  }
-  const engine = new Engine(parsed.config, {
-    version: 'bench',
-    log: () => undefined,
-    rendererDir: findRendererDir(ROOT),
-    configDir,
-  });
-  const http = await engine.startHttp(false);
+  const {engine, http} = await startInProcessEngine(configDir);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
