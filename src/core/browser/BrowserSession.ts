@@ -3,6 +3,8 @@
  * first tool call, notices when it goes away, and brings it back on the next call with a one-time
  * note. Close what we launched; disconnect from what we attached to.
  */
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {EventEmitter} from 'node:events';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
@@ -68,6 +70,22 @@ export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): 
     args.push('--window-size=1280,720');
   }
   return mergeEnableFeatures(args, ['WebMCP']);
+}
+
+/** The file a launch argument makes Chromium open at start (a `file:` URL or a path), if any. */
+function launchFileUrl(arg: string): string | undefined {
+  if (arg.startsWith('-')) {
+    return undefined;
+  }
+  const url = arg.replace(/^view-source:/i, '');
+  if (/^file:/i.test(url)) {
+    return url;
+  }
+  // A bare path (Chromium opens it as a file); other plain words are left alone.
+  if (/^(?:\/|\.{1,2}\/|~\/|[a-z]:[\\/])/i.test(url)) {
+    return pathToFileURL(path.resolve(url)).href;
+  }
+  return undefined;
 }
 
 export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
@@ -301,6 +319,29 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     return !HIDDEN_TARGET_PREFIXES.some(prefix => url.startsWith(prefix));
   };
 
+  /**
+   * Drops the pages Chromium would open at launch that show a file outside the allowed roots (a
+   * `file:` URL or a bare path among the arguments): they would load before any guard can attach.
+   */
+  async #withoutForbiddenFiles(args: readonly string[]): Promise<string[]> {
+    const policy = this.options.fileUrls;
+    if (!policy) {
+      return [...args];
+    }
+    const kept: string[] = [];
+    for (const arg of args) {
+      const url = launchFileUrl(arg);
+      if (url !== undefined && !(await policy.allowsUrl(url).catch(() => false))) {
+        this.options.log(
+          `Not opening ${arg} at launch: it is outside the allowed roots (start the server with --workspace <dir> to allow a folder).`,
+        );
+        continue;
+      }
+      kept.push(arg);
+    }
+    return kept;
+  }
+
   async #launch(): Promise<Browser> {
     const {config, log} = this.options;
     const executablePath = findExecutable({
@@ -323,7 +364,10 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
         executablePath,
         headless: config.headless,
         pipe: true,
-        args: launchArguments(config, runningAsRoot),
+        args: launchArguments(
+          {...config, chromeArgs: await this.#withoutForbiddenFiles(config.chromeArgs)},
+          runningAsRoot,
+        ),
         ignoreDefaultArgs: config.ignoreDefaultChromeArgs,
         defaultViewport: config.viewport ?? null,
         acceptInsecureCerts: config.acceptInsecureCerts,

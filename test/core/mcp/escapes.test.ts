@@ -167,11 +167,16 @@ describe('file: URLs', () => {
   });
 
   it('given to Chromium at launch (an initial URL) is not left open', async () => {
-    const launched = await startEngine(['--chromeArg=file:///etc/passwd']);
+    // As a file: URL and as a bare path (Chromium opens both as pages at start).
+    const launched = await startEngine([
+      '--chromeArg=file:///etc/passwd',
+      '--chromeArg=/etc/hostname',
+    ]);
     try {
       const client = await launched.connect('initial');
       const listed = await call(client, 'list_pages');
       expect(listed.text).not.toContain('file:///etc/passwd');
+      expect(listed.text).not.toContain('/etc/hostname');
       for (const line of listed.text.split('\n').filter(l => /^\d+: /.test(l))) {
         const pageId = Number(line.split(':')[0]);
         const text = await call(client, 'evaluate_script', {
