@@ -95,12 +95,25 @@ export class CallScreens {
       page.closed ||
       page.dialog ||
       page.actionCount !== actionCount ||
-      page.lock.busyWith.length > 0
+      page.lock.busyWith.length > 0 ||
+      // A capture beside a running live view can stall its screencast: frames only, then.
+      this.options.streamingPageId() !== undefined
     ) {
       // The page moved on (or is blocked by a dialog): no honest "after" image for this call.
       return undefined;
     }
-    const image = await this.#capture(page);
+    // Under the page's lock, so the next call on the page (a drag, a click) never runs beside a
+    // capture; taken only if free at once, and held for at most the capture's own bound.
+    const release = await page.lock.acquire('after-screenshot', 1).catch(() => undefined);
+    if (!release) {
+      return undefined;
+    }
+    let image: KeptImage | undefined;
+    try {
+      image = page.actionCount === actionCount ? await this.#capture(page) : undefined;
+    } finally {
+      release();
+    }
     if (image) {
       this.#keep(page.id, image);
     }
