@@ -9,6 +9,7 @@ import type {Protocol} from 'puppeteer-core';
 import type {LiveFrame} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
 import type {PageState} from '../browser/PageState.js';
+import {captureScreenshot} from '../browser/screenshot.js';
 import {errorText} from '../../shared/values.js';
 
 export interface LiveViewOptions {
@@ -25,6 +26,9 @@ interface Cast {
 
 /** Watcher id used when a caller does not name one (e.g. the desktop window over IPC). */
 export const DEFAULT_WATCHER = 'default';
+
+/** How long a new live view waits for the screencast's first frame before capturing one. */
+const FIRST_FRAME_WAIT_MS = 500;
 
 export class LiveView {
   /** Watchers and the page id each asked for (undefined: follow the selected page). */
@@ -140,6 +144,32 @@ export class LiveView {
       });
     };
     session.on('Page.screencastFrame', onFrame);
+    // A page that does not repaint may send no frame at all: then one capture shows it.
+    let framed = false;
+    session.once('Page.screencastFrame', () => (framed = true));
+    const firstFrame = setTimeout(() => {
+      if (framed || page.closed || page.dialog) {
+        return;
+      }
+      void captureScreenshot(page, {
+        format: this.#options.format,
+        quality: this.#options.quality,
+        maxWidth: this.#options.maxWidth,
+        maxHeight: this.#options.maxHeight,
+      })
+        .then(capture => {
+          if (!framed && this.#cast?.page === page) {
+            this.emit({
+              pageId: page.id,
+              mimeType: capture.mimeType,
+              data: capture.data,
+              viewport: capture.viewport,
+            });
+          }
+        })
+        .catch(() => undefined);
+    }, FIRST_FRAME_WAIT_MS);
+    firstFrame.unref();
     try {
       await session.send('Page.startScreencast', {
         format: this.#options.format,
@@ -149,6 +179,7 @@ export class LiveView {
         everyNthFrame: 1,
       });
     } catch (error) {
+      clearTimeout(firstFrame);
       session.off('Page.screencastFrame', onFrame);
       throw new Error(`Could not start the live view of page ${page.id}: ${errorText(error)}`, {
         cause: error,
@@ -157,6 +188,7 @@ export class LiveView {
     return {
       page,
       stop: async () => {
+        clearTimeout(firstFrame);
         session.off('Page.screencastFrame', onFrame);
         if (!page.closed) {
           await session.send('Page.stopScreencast').catch(() => undefined);
