@@ -7,6 +7,7 @@ import {LogTable} from './LogTable.js';
 import {type LogModel, useLogModel} from './useLogModel.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import './log.css';
+import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
 import {OpenFileButton} from '../../ui/OpenFileButton.js';
 
 export function LogPanel(): React.JSX.Element {
@@ -27,14 +28,7 @@ export function LogPanel(): React.JSX.Element {
           </button>
         </div>
       ) : null}
-      {model.notice ? (
-        <div className="notice" role="alert">
-          {model.notice}{' '}
-          <button type="button" onClick={model.dismissNotice}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <DismissibleNotice text={model.notice} onDismiss={model.dismissNotice} />
       <div className="log-panel__body">
         <div className="log-panel__list">
           {model.total === 0 ? (

@@ -13,6 +13,7 @@ import {SessionActionsSlot} from './SessionActionsSlot.js';
 import './sessionActionsRegistration.js';
 import {type SessionsModel, useSessionsModel} from './useSessionsModel.js';
 import './sessions.css';
+import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
 import {OpenFileButton} from '../../ui/OpenFileButton.js';
 
 export function formatBytes(bytes: number): string {
@@ -58,14 +59,7 @@ export function SessionsPanel(): React.JSX.Element {
     >
       <SessionsToolbar model={model} />
       <RetentionLine model={model} />
-      {model.notice ? (
-        <div className="notice" role="alert">
-          {model.notice}{' '}
-          <button type="button" onClick={model.dismissNotice}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <DismissibleNotice text={model.notice} onDismiss={model.dismissNotice} />
       {model.listError ? (
         <div className="notice" role="alert">
           {model.listError}
