@@ -189,11 +189,13 @@ export function useEngineWithFixtures(options: EngineFixtureOptions = {}): Engin
 }
 
 /**
- * Opens `url` with new_page, expects no error, and returns its id (found by `fragment`, by default
- * the URL itself).
+ * Opens `url` with new_page, expects no error, and returns its id (the selected page whose URL
+ * contains `fragment`, by default the URL itself).
  */
 export async function openPage(client: Client, url: string, fragment = url): Promise<number> {
   const {text, isError} = await call(client, 'new_page', {url});
   expect(isError, text).toBe(false);
-  return pageIdFrom(text, fragment);
+  // The page just opened is the selected one; an older page may have the same URL.
+  const opened = text.split('\n').find(l => l.includes(' [selected]') && l.includes(fragment));
+  return opened === undefined ? pageIdFrom(text, fragment) : pageIdFrom(opened, fragment);
 }

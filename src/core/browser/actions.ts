@@ -81,7 +81,7 @@ const CHECK_ACTIONABLE = `function (needEnabled, needEditable) {
  * One animation frame of the top page, capped: a scroll that an iframe passed up to its parent
  * lands asynchronously, so the element's box is read again only after it.
  */
-const NEXT_FRAME = `new Promise(resolve => {
+export const NEXT_FRAME = `new Promise(resolve => {
   const timer = setTimeout(() => resolve(false), 100);
   requestAnimationFrame(() => { clearTimeout(timer); resolve(true); });
 })`;
@@ -317,7 +317,7 @@ export async function prepareInput(state: PageState): Promise<void> {
 
 // Mouse ----------------------------------------------------------------------------------------
 
-function mouse(
+export function mouse(
   target: PageState | CDPSession,
   params: Protocol.Input.DispatchMouseEventRequest,
 ): Promise<unknown> {
@@ -391,59 +391,5 @@ export async function hoverElement(
 ): Promise<Rect> {
   const target = await waitForActionable(state, element, {...options, enabled: false});
   await moveTo(state, target.pointer.point, target.pointer.session);
-  return target.rect;
-}
-
-/**
- * Drags one element onto another with real mouse input (press, move in steps, release), which
- * drives both HTML drag and drop and pointer-event based dragging.
- */
-export async function dragElement(
-  state: PageState,
-  from: ResolvedElement,
-  to: ResolvedElement,
-  options: ActOptions,
-): Promise<Rect> {
-  const source = await waitForActionable(state, from, {...options, enabled: false});
-  const target = await waitForActionable(state, to, {...options, enabled: false});
-  await prepareInput(state);
-  // HTML drag and drop starts in the browser, which needs the top page's coordinates (events sent
-  // to a frame's own session would not start a drag).
-  const session = state.session;
-  const start = source.point;
-  const end = target.point;
-  const {x, y} = start;
-  await mouse(session, {type: 'mouseMoved', x, y});
-  await mouse(session, {type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1});
-  try {
-    // A few intermediate moves: drag starts after a threshold, and dragenter/dragover need moves
-    // over the target.
-    const steps = 3;
-    for (let step = 1; step <= steps; step++) {
-      await mouse(session, {
-        type: 'mouseMoved',
-        x: x + ((end.x - x) * step) / steps,
-        y: y + ((end.y - y) * step) / steps,
-        button: 'left',
-        buttons: 1,
-      });
-    }
-    await mouse(session, {
-      type: 'mouseMoved',
-      x: end.x,
-      y: end.y,
-      button: 'left',
-      buttons: 1,
-    });
-  } finally {
-    await mouse(session, {
-      type: 'mouseReleased',
-      x: end.x,
-      y: end.y,
-      button: 'left',
-      buttons: 0,
-      clickCount: 1,
-    });
-  }
   return target.rect;
 }

@@ -4,7 +4,8 @@
  * and returns at once when it started nothing.
  */
 import {z} from 'zod';
-import {clickAt, clickElement, dragElement, hoverElement} from '../browser/actions.js';
+import {clickAt, clickElement, hoverElement} from '../browser/actions.js';
+import {dragElement} from '../browser/drag.js';
 import type {Rect} from '../browser/elements.js';
 import {fillElement} from '../browser/fill.js';
 import {pressCombo, typeText} from '../browser/keyInput.js';
