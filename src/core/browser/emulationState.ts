@@ -4,6 +4,8 @@
  * so an agent never forgets that the page it looks at is throttled or spoofed).
  */
 import {PredefinedNetworkConditions} from 'puppeteer-core';
+import {z} from 'zod';
+import {evaluateInPage} from './evaluation.js';
 import {PageFeature, type AttachableFeature, type PageState} from './PageState.js';
 import {navigationTimeout, slowdownFeature} from './timeouts.js';
 
@@ -136,7 +138,11 @@ export async function applyEmulation(
   factors.cpu = next.cpuThrottlingRate ?? 1;
   factors.network = next.networkConditions ? NETWORK_SLOWDOWN[next.networkConditions] : 1;
 
-  await page.setViewport(next.viewport ?? options.defaultViewport ?? null);
+  const viewport = next.viewport ?? options.defaultViewport ?? null;
+  await page.setViewport(viewport);
+  if (!reloaded && !sameSize(previous.viewport, next.viewport)) {
+    await settleViewport(state, viewport ?? undefined, previous.viewport);
+  }
 
   if (next.networkConditions === 'Offline') {
     await page.emulateNetworkConditions({offline: true, download: 0, upload: 0, latency: 0});
@@ -145,6 +151,49 @@ export async function applyEmulation(
   }
   await page.emulateCPUThrottling(next.cpuThrottlingRate ?? 1);
   return {reloaded};
+}
+
+function sameSize(a: ViewportSetting | undefined, b: ViewportSetting | undefined): boolean {
+  return a?.width === b?.width && a?.height === b?.height;
+}
+
+/** A viewport change reaches the page a frame or more later; the next call must see the new size. */
+const VIEWPORT_SETTLE_MS = 1_000;
+const innerSizeSchema = z.tuple([z.number(), z.number()]);
+
+/**
+ * Waits (bounded) until the page measures the size it was given: `to` when known, else (the
+ * browser window's own size) anything but the emulated size `from` it leaves. A mobile viewport is
+ * not waited for: its page size follows the page's own viewport meta tag.
+ */
+async function settleViewport(
+  state: PageState,
+  to: {width: number; height: number; isMobile?: boolean} | undefined,
+  from: ViewportSetting | undefined,
+): Promise<void> {
+  if (to?.isMobile === true || (to === undefined && from === undefined)) {
+    return;
+  }
+  const deadline = Date.now() + VIEWPORT_SETTLE_MS;
+  while (Date.now() < deadline) {
+    const reply = await evaluateInPage(
+      state,
+      {expression: '[innerWidth, innerHeight]', returnByValue: true},
+      {timeoutMs: VIEWPORT_SETTLE_MS},
+    ).catch(() => undefined);
+    const size = innerSizeSchema.safeParse(reply?.result.value);
+    if (!size.success) {
+      return;
+    }
+    const [width, height] = size.data;
+    const settled = to
+      ? width === to.width && height === to.height
+      : width !== from?.width || height !== from.height;
+    if (settled) {
+      return;
+    }
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
 }
 
 /** The echo: one line per active override, in chrome-devtools-mcp's order and wording. */
