@@ -13,6 +13,7 @@ import {revealInvisible} from '../../ui/revealInvisible.js';
 import {HOLD_KEYS, secondsLeft} from './holdModel.js';
 import {type HoldModel, useHoldModel} from './useHoldModel.js';
 import './hold.css';
+import {boxStyle} from '../../ui/boxStyle.js';
 
 const PRESETS: readonly {label: string; rules: string[]}[] = [
   {label: 'Off', rules: []},
@@ -319,12 +320,7 @@ function HeldLiveView(props: {model: HoldModel}): React.JSX.Element | null {
               className="hold-live__outline"
               data-testid="held-target-outline"
               title={`Target of ${call.tool}`}
-              style={{
-                left: `${outline.left * 100}%`,
-                top: `${outline.top * 100}%`,
-                width: `${outline.width * 100}%`,
-                height: `${outline.height * 100}%`,
-              }}
+              style={boxStyle(outline)}
             />
           ) : null}
         </div>

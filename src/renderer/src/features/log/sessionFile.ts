@@ -7,6 +7,7 @@ import {z} from 'zod';
 import '../../zodSetup.js';
 import {eventEnvelopeSchema, type EventEnvelope} from '../../../../shared/protocol.js';
 import {CallLog} from '../../store/CallLog.js';
+import {addRecordedEvent} from '../../store/recordedEvents.js';
 import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js';
 
 const SESSION_FORMAT = 'mcp-browser-inspector.session';
@@ -87,29 +88,7 @@ export function parseSession(fileName: string, text: string): ParsedSession {
       return;
     }
     events++;
-    const {seq, time, event} = parsed.data;
-    switch (event.type) {
-      case 'toolCallStarted':
-        log.started(event, seq, time);
-        break;
-      case 'toolCallEnded':
-        log.ended(event, seq, time);
-        break;
-      case 'callActivity':
-      case 'callScreenshots':
-        log.attach(event);
-        break;
-      case 'telemetry':
-        telemetry.push({
-          seq,
-          time,
-          record: event.record,
-          ...(event.callId === undefined ? {} : {callId: event.callId}),
-        });
-        break;
-      default:
-        break;
-    }
+    addRecordedEvent(log, telemetry, parsed.data);
   });
   if (events === 0) {
     throw new SessionFileError(

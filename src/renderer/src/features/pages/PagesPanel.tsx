@@ -4,6 +4,7 @@ import {imageDataUrl} from '../../ui/ImageView.js';
 import {type PagesModel, usePagesModel} from './usePagesModel.js';
 import './pages.css';
 import {revealInvisible} from '../../ui/revealInvisible.js';
+import {boxStyle} from '../../ui/boxStyle.js';
 
 export function PagesPanel(): React.JSX.Element {
   const model = usePagesModel();
@@ -103,12 +104,7 @@ function LiveView(props: {model: PagesModel}): React.JSX.Element {
             className="live-view__outline"
             data-testid="acted-on-outline"
             title={`Last acted on by ${outline.tool}`}
-            style={{
-              left: `${outline.left * 100}%`,
-              top: `${outline.top * 100}%`,
-              width: `${outline.width * 100}%`,
-              height: `${outline.height * 100}%`,
-            }}
+            style={boxStyle(outline)}
           />
         ) : null}
       </div>

@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/sessionFile.js';
 import type {InspectorServices, Request} from '../../app/InspectorContext.js';
 import {CallLog} from '../../store/CallLog.js';
+import {addRecordedEvent} from '../../store/recordedEvents.js';
 import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js';
 
 /** The first chunk is small so the first rows show at once; later ones are larger. */
@@ -26,29 +27,8 @@ class SessionBuilder {
 
   add(events: readonly EventEnvelope[], skipped: number): void {
     this.skipped += skipped;
-    for (const {seq, time, event} of events) {
-      switch (event.type) {
-        case 'toolCallStarted':
-          this.log.started(event, seq, time);
-          break;
-        case 'toolCallEnded':
-          this.log.ended(event, seq, time);
-          break;
-        case 'callActivity':
-        case 'callScreenshots':
-          this.log.attach(event);
-          break;
-        case 'telemetry':
-          this.telemetry.push({
-            seq,
-            time,
-            record: event.record,
-            ...(event.callId === undefined ? {} : {callId: event.callId}),
-          });
-          break;
-        default:
-          break;
-      }
+    for (const envelope of events) {
+      addRecordedEvent(this.log, this.telemetry, envelope);
     }
   }
 }
