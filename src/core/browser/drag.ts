@@ -15,6 +15,7 @@ import {
 } from './actions.js';
 import type {Rect, ResolvedElement} from './elements.js';
 import {evaluateInPage} from './evaluation.js';
+import {withTimeout} from './lock.js';
 import type {PageState} from './PageState.js';
 
 /** Whether the pointer is over the element (or one of its descendants). */
@@ -25,6 +26,8 @@ const IS_HOVERED = `function () {
 
 /** Aims of the source before pressing anyway: each after the page drew a new frame. */
 const AIM_ATTEMPTS = 4;
+/** Bound on bringing the tab to the front and on waiting for its next frame. */
+const FRAME_WAIT_MS = 1_000;
 
 export async function dragElement(
   state: PageState,
@@ -96,12 +99,16 @@ async function pointAtSource(
     }
     if (attempt === 1) {
       // A tab in the background draws no frames: put it in front.
-      await state.session.send('Page.bringToFront').catch(() => undefined);
+      await withTimeout(
+        state.session.send('Page.bringToFront'),
+        FRAME_WAIT_MS,
+        'Page.bringToFront timed out',
+      ).catch(() => undefined);
     }
     await evaluateInPage(
       state,
       {expression: NEXT_FRAME, awaitPromise: true},
-      {timeoutMs: 1_000},
+      {timeoutMs: FRAME_WAIT_MS},
     ).catch(() => undefined);
   }
 }
