@@ -48,6 +48,7 @@ import {SessionRecording} from './sessions/SessionRecording.js';
 import {createCallRecord} from './sessions/callRecord.js';
 import {pageActivityFeature} from './sessions/pageActivity.js';
 import {LiveReplays} from './sessions/replayLive.js';
+import type {ReadyFile} from '../shared/readyFile.js';
 
 export interface EngineOptions {
   version: string;
@@ -375,12 +376,13 @@ export class Engine {
     if (!server) {
       throw new Error('The HTTP server is not running.');
     }
-    const content = JSON.stringify({
+    const ready: ReadyFile = {
       mcpUrl: server.mcpUrl,
       inspectorUrl: server.inspectorUrl,
       token: this.token.token,
       pid: process.pid,
-    });
+    };
+    const content = JSON.stringify(ready);
     const temp = `${file}.${process.pid}.tmp`;
     fs.mkdirSync(path.dirname(path.resolve(file)), {recursive: true});
     fs.writeFileSync(temp, content, {mode: 0o600});

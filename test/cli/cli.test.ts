@@ -11,6 +11,8 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {waitForReadyFile} from '../helpers/readyFile.js';
+import type {ReadyFile} from '../../src/shared/readyFile.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const children: ChildProcess[] = [];
@@ -34,7 +36,7 @@ function baseEnv(configDir: string): NodeJS.ProcessEnv {
 interface Started {
   child: ChildProcess;
   stderr: () => string;
-  ready: {mcpUrl: string; inspectorUrl: string; token: string; pid: number};
+  ready: ReadyFile;
   readyFile: string;
 }
 
@@ -52,12 +54,8 @@ async function startCli(flags: string[] = []): Promise<Started> {
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const raw = await waitFor(
-    () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
-    20_000,
-    'ready file',
-  );
-  return {child, stderr: () => stderr, ready: JSON.parse(raw) as Started['ready'], readyFile};
+  const ready = await waitForReadyFile(readyFile, 20_000);
+  return {child, stderr: () => stderr, ready, readyFile};
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -224,12 +222,7 @@ describe('--stdio', () => {
       children.push(child);
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const raw = await waitFor(
-        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
-        20_000,
-        'ready file',
-      );
-      const ready = JSON.parse(raw) as {mcpUrl: string};
+      const ready = await waitForReadyFile(readyFile, 20_000);
       expect(ready.mcpUrl).not.toContain(`:${port}/`);
       expect(stderr).toContain(`Port ${port} is busy`);
       child.stdin.end();

@@ -11,6 +11,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT, waitFor} from '../helpers/engine.js';
+import {waitForReadyFile} from '../helpers/readyFile.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const children: ChildProcess[] = [];
@@ -104,13 +105,7 @@ describe('SIGTERM to npm', () => {
       ];
       const npm = spawn('npm', args, {cwd: ROOT, env: env(dir), stdio: 'ignore', detached: true});
       children.push(npm);
-      const ready = JSON.parse(
-        await waitFor(
-          () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
-          30_000,
-          'ready file',
-        ),
-      ) as {mcpUrl: string; token: string; pid: number};
+      const ready = await waitForReadyFile(readyFile, 30_000);
       await startsBrowser(ready.mcpUrl, ready.token);
       const browsers = childPids(ready.pid);
       expect(browsers.length).toBeGreaterThan(0);
@@ -177,13 +172,7 @@ describe('the inspector URL', () => {
     children.push(terminal);
     let output = '';
     terminal.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const ready = JSON.parse(
-      await waitFor(
-        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
-        20_000,
-        'ready file',
-      ),
-    ) as {inspectorUrl: string; token: string};
+    const ready = await waitForReadyFile(readyFile, 20_000);
     await waitFor(() => output.includes('Open the inspector:'), 10_000, 'the URL line');
     expect(output).toContain(`Open the inspector: ${ready.inspectorUrl}#token=${ready.token}`);
 
@@ -199,13 +188,7 @@ describe('the inspector URL', () => {
     let all = '';
     child.stdout.on('data', (chunk: Buffer) => (all += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (all += chunk.toString()));
-    const pipedInfo = JSON.parse(
-      await waitFor(
-        () => (fs.existsSync(pipedReady) ? fs.readFileSync(pipedReady, 'utf8') : undefined),
-        20_000,
-        'ready file',
-      ),
-    ) as {token: string};
+    const pipedInfo = await waitForReadyFile(pipedReady, 20_000);
     await waitFor(() => all.includes('MCP Browser Inspector'), 10_000, 'the startup line');
     expect(all).not.toContain(pipedInfo.token);
     expect(all).not.toContain('Open the inspector:');

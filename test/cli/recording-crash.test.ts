@@ -13,6 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {parseSessionText} from '../../src/shared/sessionFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {pageIdFrom, ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {waitForReadyFile} from '../helpers/readyFile.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let dir = '';
@@ -69,13 +70,7 @@ describe('kill -9 mid-session', () => {
         detached: true,
       },
     );
-    const ready = JSON.parse(
-      await waitFor(
-        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
-        30_000,
-        'ready file',
-      ),
-    ) as {mcpUrl: string; token: string; pid: number};
+    const ready = await waitForReadyFile(readyFile, 30_000);
     const client = new Client({name: 'crash-test', version: '1'});
     await client.connect(
       new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {

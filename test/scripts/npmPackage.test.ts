@@ -15,7 +15,8 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {Browser} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {call, ROOT, waitFor} from '../helpers/engine.js';
+import {call, ROOT} from '../helpers/engine.js';
+import {waitForReadyFile} from '../helpers/readyFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {launchUiBrowser, openInspector, waitForRows} from '../helpers/ui.js';
 
@@ -243,13 +244,7 @@ describe('the installed mcp-browser-inspector --stdio', () => {
   }, 60_000);
 
   it('serves the inspector UI, which shows the calls', async () => {
-    const ready = JSON.parse(
-      await waitFor(
-        () => (fs.existsSync(readyFile) ? fs.readFileSync(readyFile, 'utf8') : undefined),
-        10_000,
-        'ready file',
-      ),
-    ) as {inspectorUrl: string; token: string};
+    const ready = await waitForReadyFile(readyFile, 10_000);
     browser = await launchUiBrowser();
     const {page, errors} = await openInspector(
       browser,
