@@ -1,12 +1,13 @@
 /**
  * What the in-process benchmarks share: an engine started as `serve --headless --isolated` would
- * start it (port 0, its own config dir), and the probe of UI frame lengths installed in the
- * inspector page.
+ * start it (port 0, its own config dir), and the inspector page opened with a probe of UI frame
+ * lengths installed.
  */
 import {parseFlags} from '../src/core/config/flags.js';
 import {Engine} from '../src/core/Engine.js';
 import {findRendererDir} from '../src/core/http/static.js';
-import {ROOT} from './lib.js';
+import puppeteer, {type Browser, type Page} from 'puppeteer-core';
+import {CHROMIUM, ROOT} from './lib.js';
 
 export async function startInProcessEngine(
   configDir: string,
@@ -64,3 +65,28 @@ export const FRAME_PROBE = `(() => {
   };
   requestAnimationFrame(tick);
 })();`;
+
+/** A headless Chromium for looking at the inspector UI. */
+export function launchUiBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Opens the inspector with the frame probe installed and waits until it is connected. */
+export async function openProbedInspector(
+  browser: Browser,
+  inspectorUrl: string,
+  token: string,
+): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setViewport({width: 1280, height: 800});
+  await page.evaluateOnNewDocument(FRAME_PROBE);
+  await page.goto(`${inspectorUrl}#token=${token}`);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
+  );
+  return page;
+}

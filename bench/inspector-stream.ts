@@ -18,10 +18,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
 import {WebSocket} from 'ws';
 import type {Engine} from '../src/core/Engine.js';
-import {FRAME_PROBE, startInProcessEngine} from './inProcessEngine.js';
+import {launchUiBrowser, openProbedInspector, startInProcessEngine} from './inProcessEngine.js';
 import type {InspectorHub} from '../src/core/inspector/InspectorHub.js';
 import type {ClientRef, InspectorEvent} from '../src/shared/protocol.js';
 import {WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX} from '../src/shared/constants.js';
@@ -86,19 +85,9 @@ async function startEngine(): Promise<{engine: Engine; url: string; token: strin
 
 async function streamBench(seconds: number, rate: number): Promise<Record<string, unknown>> {
   const {engine, url, token, dir} = await startEngine();
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchUiBrowser();
   try {
-    const page = await browser.newPage();
-    await page.setViewport({width: 1280, height: 800});
-    await page.evaluateOnNewDocument(FRAME_PROBE);
-    await page.goto(`${url}#token=${token}`);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-    );
+    const page = await openProbedInspector(browser, url, token);
     // Let the first render settle before measuring.
     await new Promise(resolve => setTimeout(resolve, 500));
     await page.evaluate(() => {

@@ -16,23 +16,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
 import {parseFlags} from '../src/core/config/flags.js';
 import {SessionRecording} from '../src/core/sessions/SessionRecording.js';
 import type {ClientRef, EventEnvelope, InspectorEvent} from '../src/shared/protocol.js';
 import {SESSION_FORMAT, SESSION_FORMAT_VERSION, sessionLine} from '../src/shared/sessionFile.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
-import {FRAME_PROBE, startInProcessEngine} from './inProcessEngine.js';
-import {
-  callTool,
-  CHROMIUM,
-  median,
-  ROOT,
-  selectedPageId,
-  startServer,
-  timed,
-  uidOf,
-} from './lib.js';
+import {launchUiBrowser, openProbedInspector, startInProcessEngine} from './inProcessEngine.js';
+import {callTool, median, ROOT, selectedPageId, startServer, timed, uidOf} from './lib.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -242,19 +232,9 @@ async function open(events: number): Promise<Record<string, unknown>> {
   const name = writeBigSession(sessions, events);
   const fileBytes = fs.statSync(path.join(sessions, name)).size;
   const {engine, http} = await startInProcessEngine(configDir);
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchUiBrowser();
   try {
-    const page = await browser.newPage();
-    await page.setViewport({width: 1280, height: 800});
-    await page.evaluateOnNewDocument(FRAME_PROBE);
-    await page.goto(`${http.inspectorUrl}#token=${engine.token.token}`);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-    );
+    const page = await openProbedInspector(browser, http.inspectorUrl, engine.token.token);
     await page.click('[role=tab]:last-child');
     const row = `[data-session-id="${name}"] button[aria-label^="Open"]`;
     // The list scans the file once to count its calls (then caches the summary).
