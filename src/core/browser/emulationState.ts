@@ -157,14 +157,46 @@ function sameSize(a: ViewportSetting | undefined, b: ViewportSetting | undefined
   return a?.width === b?.width && a?.height === b?.height;
 }
 
-/** A viewport change reaches the page a frame or more later; the next call must see the new size. */
-const VIEWPORT_SETTLE_MS = 1_000;
+/** A size change reaches the page a frame or more later; the next call must see the new size. */
+export const SIZE_SETTLE_MS = 1_000;
 const innerSizeSchema = z.tuple([z.number(), z.number()]);
 
+export interface InnerSize {
+  width: number;
+  height: number;
+}
+
 /**
- * Waits (bounded) until the page measures the size it was given: `to` when known, else (the
- * browser window's own size) anything but the emulated size `from` it leaves. A mobile viewport is
- * not waited for: its page size follows the page's own viewport meta tag.
+ * Reads window.innerWidth/innerHeight until `settled` holds or `SIZE_SETTLE_MS` passed, and
+ * returns the last reading. Each read is bounded and raced against dialogs; their errors are thrown.
+ */
+export async function readInnerSize(
+  state: PageState,
+  settled: (size: InnerSize) => boolean,
+): Promise<InnerSize> {
+  const deadline = Date.now() + SIZE_SETTLE_MS;
+  for (;;) {
+    const {result} = await evaluateInPage(
+      state,
+      {expression: '[innerWidth, innerHeight]', returnByValue: true},
+      {timeoutMs: SIZE_SETTLE_MS * 2},
+    );
+    const parsed = innerSizeSchema.safeParse(result.value);
+    if (!parsed.success) {
+      throw new Error('Could not read the page size.');
+    }
+    const size = {width: parsed.data[0], height: parsed.data[1]};
+    if (settled(size) || Date.now() > deadline) {
+      return size;
+    }
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Waits until the page measures the size it was given: `to` when known, else (the browser
+ * window's own size) anything but the emulated size `from` it leaves. A mobile viewport is not
+ * waited for: its page size follows the page's own viewport meta tag.
  */
 async function settleViewport(
   state: PageState,
@@ -174,26 +206,11 @@ async function settleViewport(
   if (to?.isMobile === true || (to === undefined && from === undefined)) {
     return;
   }
-  const deadline = Date.now() + VIEWPORT_SETTLE_MS;
-  while (Date.now() < deadline) {
-    const reply = await evaluateInPage(
-      state,
-      {expression: '[innerWidth, innerHeight]', returnByValue: true},
-      {timeoutMs: VIEWPORT_SETTLE_MS},
-    ).catch(() => undefined);
-    const size = innerSizeSchema.safeParse(reply?.result.value);
-    if (!size.success) {
-      return;
-    }
-    const [width, height] = size.data;
-    const settled = to
+  await readInnerSize(state, ({width, height}) =>
+    to
       ? width === to.width && height === to.height
-      : width !== from?.width || height !== from.height;
-    if (settled) {
-      return;
-    }
-    await new Promise(resolve => setTimeout(resolve, 20));
-  }
+      : width !== from?.width || height !== from.height,
+  ).catch(() => undefined);
 }
 
 /** The echo: one line per active override, in chrome-devtools-mcp's order and wording. */

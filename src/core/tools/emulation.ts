@@ -14,11 +14,13 @@ import {
   describeEmulation,
   emulationSettings,
   formatViewport,
+  readInnerSize,
   type EmulationSettings,
+  type InnerSize,
   type GeolocationSetting,
   type ViewportSetting,
 } from '../browser/emulationState.js';
-import {DialogOpenedError, evaluateInPage} from '../browser/evaluation.js';
+import {DialogOpenedError} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
@@ -251,15 +253,16 @@ async function pageWindow(page: PageState): Promise<WindowInfo> {
   return {windowId, windowState: bounds.windowState};
 }
 
-const innerSizeSchema = z.tuple([z.number(), z.number()]);
-/** A resize reaches the page a frame or two later. */
-const RESIZE_SETTLE_MS = 1_000;
-
-async function innerSize(page: PageState): Promise<{width: number; height: number}> {
-  const {result} = await evaluateInPage(
+/** Reads the page size, waiting (bounded) for the requested one when `wait`. */
+async function innerSizeAfterResize(
+  page: PageState,
+  width: number,
+  height: number,
+  wait: boolean,
+): Promise<InnerSize> {
+  return readInnerSize(
     page,
-    {expression: '[innerWidth, innerHeight]', returnByValue: true},
-    {timeoutMs: RESIZE_SETTLE_MS * 2},
+    size => !wait || (size.width === width && size.height === height),
   ).catch((error: unknown) => {
     if (error instanceof DialogOpenedError) {
       throw error;
@@ -268,28 +271,6 @@ async function innerSize(page: PageState): Promise<{width: number; height: numbe
       cause: error,
     });
   });
-  const size = innerSizeSchema.safeParse(result.value);
-  if (!size.success) {
-    throw new Error('Could not read the page size back after resizing.');
-  }
-  return {width: size.data[0], height: size.data[1]};
-}
-
-/** Reads window.innerWidth/innerHeight, waiting (bounded) for them to reach the requested size. */
-async function readInnerSize(
-  page: PageState,
-  width: number,
-  height: number,
-  wait: boolean,
-): Promise<{width: number; height: number}> {
-  const deadline = Date.now() + RESIZE_SETTLE_MS;
-  for (;;) {
-    const size = await innerSize(page);
-    if (!wait || (size.width === width && size.height === height) || Date.now() > deadline) {
-      return size;
-    }
-    await new Promise(resolve => setTimeout(resolve, 30));
-  }
 }
 
 export const resizePage = definePageTool({
@@ -339,7 +320,7 @@ export const resizePage = definePageTool({
     if (!resized) {
       await page.page.setViewport({width, height});
     }
-    const actual = await readInnerSize(page, width, height, !(resized && viewport));
+    const actual = await innerSizeAfterResize(page, width, height, !(resized && viewport));
     response.appendLine(
       resized
         ? `Resized the page to ${actual.width}x${actual.height}.`
