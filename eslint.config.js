@@ -177,6 +177,21 @@ export default tseslint.config(
     rules: ROOM_LIMITS,
   },
   {
+    // One narrowing helper for the whole tree: copies drift (src/shared/values.ts holds it).
+    files: ['src/**'],
+    ignores: ['src/shared/values.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            ':matches(FunctionDeclaration, VariableDeclarator[init.type=/Function/])[id.name=/^(isRecord|errorText)$/]',
+          message: 'Import isRecord / errorText from src/shared/values.ts instead of a copy.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

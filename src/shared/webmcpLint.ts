@@ -7,6 +7,7 @@
  * doctor (core) and the panel (renderer) say the same thing.
  */
 import type {WebMcpLintFinding, WebMcpToolView} from './protocol.js';
+import {isRecord} from './values.js';
 
 /** A `<form toolname>` as read from the page (registered or not). */
 export interface DeclarativeFormFacts {
@@ -84,10 +85,6 @@ const KNOWN_KEYWORDS = new Set([
 
 /** Keywords that give a schema its shape without a `type`. */
 const TYPE_GIVING = ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** Edit distance, for "did you mean" on misspelled keywords (short strings only). */
 function distance(a: string, b: string): number {

@@ -119,6 +119,29 @@ describe('the packed tarball', () => {
     expect(directorySize(installedDir)).toBeLessThanOrEqual(MAX_INSTALLED_BYTES);
   });
 
+  it('matches the sizes the README states (download and installed, within 5%)', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const prose = /about ([\d.]+) MB to\s+download, ([\d.]+) MB\s+installed/.exec(readme);
+    const table =
+      /npm package: download \/ installed \/ packages\s*\|\s*([\d.]+) MB \/ ([\d.]+) MB/.exec(
+        readme,
+      );
+    expect(prose, 'the README states the package sizes in its install section').not.toBeNull();
+    expect(table, 'the README states the package sizes in its speed table').not.toBeNull();
+    const megabytes = (bytes: number): number => bytes / 1_000_000;
+    for (const [download, installed] of [prose, table].map(match => [
+      Number(match?.[1]),
+      Number(match?.[2]),
+    ])) {
+      expect(Math.abs((download ?? 0) - megabytes(packed.size))).toBeLessThan(
+        megabytes(packed.size) * 0.05,
+      );
+      expect(Math.abs((installed ?? 0) - megabytes(packed.unpackedSize))).toBeLessThan(
+        megabytes(packed.unpackedSize) * 0.05,
+      );
+    }
+  });
+
   it('declares no runtime dependency and installs none (everything is bundled)', () => {
     const manifest = JSON.parse(
       fs.readFileSync(path.join(installedDir, 'package.json'), 'utf8'),

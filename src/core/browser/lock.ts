@@ -20,13 +20,13 @@ export class ReadWriteLock {
   #readers = 0;
   #writer = false;
   #queue: Waiter[] = [];
-  /** What currently holds the lock, for "busy" error messages. */
-  #holders = new Set<string>();
+  /** What currently holds the lock, for "busy" error messages: label → how many holders carry it. */
+  readonly #holders = new Map<string, number>();
 
   constructor(readonly name: string) {}
 
   get busyWith(): string[] {
-    return [...this.#holders];
+    return [...this.#holders.keys()];
   }
 
   /** How many calls wait for the lock now. */
@@ -57,14 +57,19 @@ export class ReadWriteLock {
     } else {
       this.#readers++;
     }
-    this.#holders.add(label);
+    this.#holders.set(label, (this.#holders.get(label) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) {
         return;
       }
       released = true;
-      this.#holders.delete(label);
+      const count = this.#holders.get(label) ?? 0;
+      if (count > 1) {
+        this.#holders.set(label, count - 1);
+      } else {
+        this.#holders.delete(label);
+      }
       if (exclusive) {
         this.#writer = false;
       } else {
@@ -98,12 +103,14 @@ export class ReadWriteLock {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<Release> {
-    signal?.throwIfAborted();
+    if (signal?.aborted) {
+      // A rejected promise, not a throw: callers may hold the promise before awaiting it.
+      return Promise.reject(abortReason(signal));
+    }
     if (this.#canGrant(exclusive) && this.#queue.length === 0) {
       return Promise.resolve(this.#take(exclusive, label));
     }
     return new Promise<Release>((resolve, reject) => {
-      const busy = this.busyWith.join(', ') || 'another call';
       const waiter: Waiter = {
         exclusive,
         grant: () => {
@@ -121,6 +128,8 @@ export class ReadWriteLock {
       const timer = setTimeout(() => {
         remove();
         cleanup();
+        // Named when the wait ends: the holders then are the ones that kept this call out.
+        const busy = this.busyWith.join(', ') || 'another call';
         reject(
           new LockTimeoutError(
             `${this.name} is still busy with ${busy} after ${Math.round(timeoutMs / 1000)} s. Retry when it finishes, or work on another page (new_page).`,
@@ -130,7 +139,7 @@ export class ReadWriteLock {
       const onAbort = (): void => {
         remove();
         cleanup();
-        reject(signal?.reason instanceof Error ? signal.reason : new Error('Cancelled'));
+        reject(signal ? abortReason(signal) : new Error('Cancelled'));
       };
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -216,6 +225,10 @@ export class Semaphore {
   }
 }
 
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
+}
+
 /** Runs `work` with a deadline; the timer never keeps the process alive. */
 export async function withTimeout<T>(
   work: Promise<T>,
@@ -244,8 +257,7 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined):
   work.catch(() => undefined);
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void =>
-      reject(signal.reason instanceof Error ? signal.reason : new Error('Cancelled'));
+    const onAbort = (): void => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, {once: true});
     work.then(
       value => {

@@ -12,6 +12,9 @@ import {errorText} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
 
+/** What the page list of a reply is read from (the registry; a plain object in unit tests). */
+export type PageListSource = Pick<PageRegistry, 'infos' | 'takeSelectionNote'>;
+
 function formatPageLine(page: PageInfo): string {
   const title =
     page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title;
@@ -24,7 +27,7 @@ function formatPageLine(page: PageInfo): string {
 
 export async function renderResponse(
   response: ResponseBuilder,
-  pages: PageRegistry,
+  pages: PageListSource,
   files: FileAccess,
 ): Promise<CallToolResult> {
   const out: string[] = [...response.notes];
@@ -127,7 +130,7 @@ function dialogLines(response: ResponseBuilder): string[] {
 }
 
 /** The pages (and extension pages and workers), after a one-time note if the selection moved. */
-function pageListLines(response: ResponseBuilder, pages: PageRegistry): string[] {
+function pageListLines(response: ResponseBuilder, pages: PageListSource): string[] {
   const out: string[] = [];
   const note = pages.takeSelectionNote();
   if (note) {

@@ -5,6 +5,7 @@
  * not make a client reject the whole tools/list), and the annotations mapped to MCP hints.
  */
 import type {WebMcpToolView} from '../../shared/protocol.js';
+import {isRecord} from '../../shared/values.js';
 
 /** Page text is bounded: a hostile page must not flood every client's tool list. */
 const DESCRIPTION_LIMIT = 1_000;
@@ -14,10 +15,6 @@ export interface PageToolHints {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   openWorldHint: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** readOnly → readOnlyHint, consequential → destructiveHint, untrustedContent → openWorldHint. */
