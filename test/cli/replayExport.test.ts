@@ -144,9 +144,9 @@ describe('export --format playwright', () => {
   workers: 1,
   retries: 0,
   timeout: 30000,
-  expect: {timeout: 3000},
+  expect: {timeout: 10000},
   outputDir: './results',
-  use: {headless: true, actionTimeout: 3000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+  use: {headless: true, actionTimeout: 10000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
 };
 `,
       );
