@@ -6,13 +6,13 @@
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import {pathErrorReason, pathFlagProblem} from '../core/config/pathFlags.js';
 import type {ServerConfig} from '../core/config/serverConfig.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {watchNpmParent} from './parentWatch.js';
 import {runSubcommand} from './subcommands.js';
-import {errorText} from '../shared/values.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -49,10 +49,16 @@ async function main(): Promise<number> {
     case 'config':
       break;
   }
+  const config = parsed.config;
+  // Before anything opens a file or a port: a stale ready file goes, and a bad path ends the run.
+  const pathProblem = pathFlagProblem(config);
+  if (pathProblem !== undefined) {
+    log(`mcp-browser-inspector: ${pathProblem}`);
+    return 2;
+  }
   for (const warning of parsed.warnings) {
     log(`Warning: ${warning}`);
   }
-  const config = parsed.config;
   const engine = new Engine(config, {version, log, rendererDir: findRendererDir(here)});
   const shutdown = stopOnSignals(engine);
 
@@ -93,8 +99,11 @@ function stopOnSignals(engine: Engine): (code: number) => void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(0));
   }
-  // Even on a hard exit, leave no temporary files behind.
-  process.on('exit', () => engine.temporaryFiles.removeAll());
+  // Even on a hard exit, leave no temporary files and no ready file of a gone server behind.
+  process.on('exit', () => {
+    engine.removeReadyFiles();
+    engine.temporaryFiles.removeAll();
+  });
   watchNpmParent(process.env, () => {
     log('The npm process that started the server is gone; stopping.');
     shutdown(0);
@@ -127,31 +136,12 @@ async function serve(
       engine.writeReadyFile(config.readyFile);
     } catch (error) {
       log(
-        `mcp-browser-inspector: Cannot write --readyFile ${config.readyFile}: ${readyFileProblem(error)}. Pass a path in a writable folder.`,
+        `mcp-browser-inspector: Cannot write --readyFile ${config.readyFile}: ${pathErrorReason(error)}. Pass a path in a writable folder.`,
       );
       return 2;
     }
   }
   return undefined;
-}
-
-function readyFileProblem(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
-  const reasons: Record<string, string> = {
-    ENOTDIR: 'a folder on its path is a file',
-    EEXIST: 'a folder on its path is a file',
-    EISDIR: 'it is a folder',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOENT: 'its folder cannot be created',
-  };
-  return (code !== undefined ? reasons[code] : undefined) ?? firstLine(error);
-}
-
-function firstLine(error: unknown): string {
-  const text = errorText(error);
-  return text.split('\n')[0] ?? text;
 }
 
 main().then(

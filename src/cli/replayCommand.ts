@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import {pathFlagProblem} from '../core/config/pathFlags.js';
 import {Engine} from '../core/Engine.js';
 import {recordedCalls} from '../core/sessions/replayCalls.js';
 import {formatCallReport, formatSummary} from '../core/sessions/replayReport.js';
@@ -59,9 +60,12 @@ function replayConfig(rest: string[], io: CommandIo): Engine['config'] {
   if (parsed.kind !== 'config') {
     throw new UsageError('Use `mcp-browser-inspector replay --help` for the replay options.');
   }
-  const unknown = parsed.warnings.filter(w => /^(Unknown flag|Unexpected argument)/.test(w));
-  if (unknown.length > 0) {
-    throw new UsageError(unknown.join(' '));
+  if (parsed.unknown.length > 0) {
+    throw new UsageError(`replay does not take ${parsed.unknown.join(' ')}.`);
+  }
+  const pathProblem = pathFlagProblem(parsed.config);
+  if (pathProblem !== undefined) {
+    throw new UsageError(pathProblem);
   }
   for (const warning of parsed.warnings) {
     io.log(`Warning: ${warning}`);

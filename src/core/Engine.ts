@@ -4,7 +4,6 @@
  * inspector hub, and answers inspector commands.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
 import type {Readable, Writable} from 'node:stream';
@@ -25,7 +24,8 @@ import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import type {ServerConfig} from './config/serverConfig.js';
-import {resolveToken, type ResolvedToken} from './config/token.js';
+import {removeOwnReadyFile, writeReadyFile} from './config/readyFiles.js';
+import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
 import {attachInspectorSocket} from './inspector/InspectorSocket.js';
@@ -48,7 +48,6 @@ import {SessionRecording} from './sessions/SessionRecording.js';
 import {createCallRecord} from './sessions/callRecord.js';
 import {pageActivityFeature} from './sessions/pageActivity.js';
 import {LiveReplays} from './sessions/replayLive.js';
-import type {ReadyFile} from '../shared/readyFile.js';
 
 export interface EngineOptions {
   version: string;
@@ -89,6 +88,7 @@ export class Engine {
   #http: HttpServer | undefined;
   #stdioSession: McpSession | undefined;
   #stopped = false;
+  readonly #readyFiles = new Set<string>();
   /** The server's temporary files (large screenshots…), removed when it stops. */
   readonly temporaryFiles: TemporaryFiles;
   /** Which file: URLs the browser may load; shared with every session's file checks. */
@@ -313,6 +313,7 @@ export class Engine {
         host: this.config.host,
         port,
         token: this.token.token,
+        tokenLocation: tokenLocation(this.token),
         rendererDir: this.options.rendererDir,
         createSession: () => this.createMcpSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),
@@ -371,33 +372,30 @@ export class Engine {
     return session;
   }
 
+  /** Writes the --readyFile (atomically, mode 0600); it is removed again when the engine stops. */
   writeReadyFile(file: string): void {
     const server = this.#http;
     if (!server) {
       throw new Error('The HTTP server is not running.');
     }
-    const ready: ReadyFile = {
-      mcpUrl: server.mcpUrl,
-      inspectorUrl: server.inspectorUrl,
-      token: this.token.token,
-      pid: process.pid,
-    };
-    const content = JSON.stringify(ready);
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.mkdirSync(path.dirname(path.resolve(file)), {recursive: true});
-    fs.writeFileSync(temp, content, {mode: 0o600});
-    fs.renameSync(temp, file);
+    const {mcpUrl, inspectorUrl} = server;
+    const ready = {mcpUrl, inspectorUrl, token: this.token.token, pid: process.pid};
+    this.#readyFiles.add(writeReadyFile(file, ready));
+  }
+
+  /** Removes the ready files this run wrote (synchronous: it also runs in an exit handler). */
+  removeReadyFiles(): void {
+    for (const file of this.#readyFiles) {
+      removeOwnReadyFile(file);
+    }
+    this.#readyFiles.clear();
   }
 
   /** The one line printed at startup: where to connect and how to get the token, never the token. */
   startupLine(): string {
     const server = this.#http;
-    const tokenHint =
-      this.token.source === 'file'
-        ? `token in ${this.token.file ?? 'the config dir'}`
-        : 'token from --token / MCP_BROWSER_INSPECTOR_TOKEN';
     return server
-      ? `MCP Browser Inspector ${this.options.version}: MCP ${server.mcpUrl} (Authorization: Bearer <${tokenHint}>), inspector ${server.inspectorUrl}#token=<token>`
+      ? `MCP Browser Inspector ${this.options.version}: MCP ${server.mcpUrl} (Authorization: Bearer <token ${tokenLocation(this.token)}>), inspector ${server.inspectorUrl}#token=<token>`
       : `MCP Browser Inspector ${this.options.version}`;
   }
 
@@ -482,6 +480,8 @@ export class Engine {
       return;
     }
     this.#stopped = true;
+    // First: from here on the run no longer serves what the ready file announces.
+    this.removeReadyFiles();
     this.pageTools.dispose();
     this.replays.stop();
     await this.liveView.stop();

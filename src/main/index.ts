@@ -20,6 +20,7 @@ import {
   type MessageBoxOptions,
 } from 'electron';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
+import {pathFlagProblem} from '../core/config/pathFlags.js';
 import {type ServerConfig} from '../core/config/serverConfig.js';
 import {userConfigDir} from '../core/config/paths.js';
 import {
@@ -379,7 +380,15 @@ switch (parsed.kind) {
     dialog.showErrorBox(APP_NAME, `${parsed.message}\n\nRun with --help to see all flags.`);
     app.exit(2);
     break;
-  case 'config':
+  case 'config': {
+    // As headless: a stale ready file goes first, and a bad path flag ends the start at once.
+    const pathProblem = pathFlagProblem(parsed.config);
+    if (pathProblem !== undefined) {
+      log(`${APP_NAME}: ${pathProblem}`);
+      dialog.showErrorBox(APP_NAME, pathProblem);
+      app.exit(2);
+      break;
+    }
     if (loaded.warning !== undefined) {
       log(loaded.warning);
     }
@@ -395,4 +404,5 @@ switch (parsed.kind) {
       app.exit(0);
     }
     break;
+  }
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {TOOL_CATEGORIES, categoryFlagName, type ToolCategory} from '../shared/categories.js';
+import {makeDirBounded} from '../core/config/pathFlags.js';
 import {userConfigDir} from '../core/config/paths.js';
 
 const SETTINGS_FILE = 'settings.json';
@@ -75,7 +76,7 @@ export function loadSettings(configDir: string = userConfigDir()): LoadedSetting
 export function saveSettings(settings: Settings, configDir: string = userConfigDir()): void {
   const valid = settingsSchema.parse(settings);
   const file = settingsFile(configDir);
-  fs.mkdirSync(configDir, {recursive: true, mode: 0o700});
+  makeDirBounded(configDir, 0o700);
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(valid, null, 2)}\n`, {mode: 0o600});
   fs.renameSync(temp, file);

@@ -98,6 +98,18 @@ describe('flags on the command line', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('a flag without its value says it needs one (not "Invalid value")', () => {
+    for (const argv of [['--port'], ['--port', '--headless'], ['--readyFile=']]) {
+      const result = spawnSync(process.execPath, [CLI, ...argv], {encoding: 'utf8'});
+      expect(result.status, argv.join(' ')).toBe(2);
+      const flag = argv[0]?.replace(/=$/, '') ?? '';
+      expect(result.stderr.split('\n')[0], argv.join(' ')).toMatch(
+        new RegExp(`^mcp-browser-inspector: ${flag} needs a value: `),
+      );
+      expect(result.stderr).not.toContain('Invalid value');
+    }
+  });
+
   it('a bad --hold rule exits with code 2 saying what is accepted', () => {
     const result = spawnSync(process.execPath, [CLI, '--hold=sometimes'], {encoding: 'utf8'});
     expect(result.status).toBe(2);

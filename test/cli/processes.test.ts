@@ -1,7 +1,7 @@
 /**
  * The server as a newcomer starts it: through npm (SIGTERM to npm must stop the server and its
- * Chromium), with a wrong browser (said at start-up), with an unusable --readyFile (one line, exit
- * 2), and in a terminal (the full inspector URL, once, only there). Real processes and signals.
+ * Chromium), with a bad path flag (one line, exit 2), and in a terminal (the full inspector URL,
+ * once, only there). Real processes and signals.
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
@@ -118,41 +118,47 @@ describe('SIGTERM to npm', () => {
 });
 
 describe('start-up checks', () => {
-  it('says at start-up, in one line, that the browser executable is missing', async () => {
+  /** One server start with these flags; it must end by itself, with one line on stderr. */
+  function startFails(flags: string[]): {status: number | null; lines: string[]} {
     const dir = tempDir();
-    const readyFile = path.join(dir, 'ready.json');
-    const child = spawn(
-      process.execPath,
-      [CLI, '--port', '0', '--readyFile', readyFile, '--executablePath', '/nonexistent/chrome'],
-      {env: env(dir), stdio: ['ignore', 'pipe', 'pipe']},
-    );
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await waitFor(() => stderr.includes('MCP Browser Inspector'), 20_000, 'the ready line');
-    const warning = stderr.split('\n').filter(line => line.startsWith('Warning:'));
-    expect(warning).toEqual([
-      'Warning: --executablePath /nonexistent/chrome is not an executable file. Point it at a Chrome or Chromium binary. Tool calls will fail until this is fixed.',
-    ]);
-    // The server still runs (the browser starts lazily once it is fixed).
-    expect(child.exitCode).toBeNull();
-  });
+    const result = spawnSync(process.execPath, [CLI, '--port', '0', ...flags], {
+      env: env(dir),
+      encoding: 'utf8',
+      // A bound for a loaded machine: a start that hangs (recursive mkdir) never ends by itself.
+      timeout: 20_000,
+    });
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    return {status: result.status, lines: result.stderr.trim().split('\n')};
+  }
 
-  it('an unusable --readyFile is one line and exit code 2', () => {
+  it('a bad path flag is one line and exit code 2, before anything starts', () => {
     const dir = tempDir();
     const blocker = path.join(dir, 'a-file');
     fs.writeFileSync(blocker, 'x');
-    const result = spawnSync(
-      process.execPath,
-      [CLI, '--port', '0', '--readyFile', path.join(blocker, 'ready.json')],
-      {env: env(dir), encoding: 'utf8', timeout: 20_000},
-    );
-    expect(result.status).toBe(2);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines.at(-1)).toBe(
-      `mcp-browser-inspector: Cannot write --readyFile ${path.join(blocker, 'ready.json')}: a folder on its path is a file. Pass a path in a writable folder.`,
-    );
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const cases: [string[], string][] = [
+      [
+        ['--recordDir', '/proc/nope'],
+        'Cannot use --recordDir /proc/nope: folders cannot be created there. Pass a path in a writable folder.',
+      ],
+      [
+        ['--telemetryLog', '/etc/passwd/t.jsonl'],
+        'Cannot use --telemetryLog /etc/passwd/t.jsonl: a folder on its path is a file. Pass a path in a writable folder.',
+      ],
+      [
+        ['--readyFile', path.join(blocker, 'ready.json')],
+        `Cannot use --readyFile ${path.join(blocker, 'ready.json')}: a folder on its path is a file. Pass a path in a writable folder.`,
+      ],
+      [
+        ['--executablePath', '/nonexistent/chrome'],
+        'Cannot use --executablePath /nonexistent/chrome: it does not exist. Point it at a Chrome or Chromium binary.',
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      expect(startFails(flags), flags.join(' ')).toEqual({
+        status: 2,
+        lines: [`mcp-browser-inspector: ${message}`],
+      });
+    }
   });
 });
 

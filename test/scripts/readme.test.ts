@@ -1,6 +1,7 @@
 /**
- * The README as users follow it: install with npx or npm first, the user-scope flags of the client
- * CLIs, one server name (the Connection panel's), and no link out of the repository.
+ * The README as users follow it: install with npx (or the packed tarball before a release) first,
+ * the user-scope flags of the client CLIs, one server name (the Connection panel's), and no link
+ * out of the repository.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,14 +24,16 @@ function commands(prefix: string): string[] {
 }
 
 describe('README', () => {
-  it('starts with the npx / global install, before the clone-and-build path', () => {
-    const install = README.indexOf(`npx -y ${pkg.name}@latest`);
-    const global = README.indexOf(`npm install -g ${pkg.name}`);
-    const clone = README.indexOf('npm ci');
-    expect(install).toBeGreaterThan(0);
-    expect(global).toBeGreaterThan(0);
-    expect(install).toBeLessThan(clone);
-    expect(global).toBeLessThan(clone);
+  it('starts with npx, the packed tarball before the release, and the global install', () => {
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
+    const lines = firstBlock.split('\n').map(line => line.split('  #')[0]?.trim());
+    expect(lines.slice(0, 3)).toEqual([
+      `npx -y ${pkg.name}@latest`,
+      // One command from a clone: npm pack prints only the tarball's name (prepack builds to stderr).
+      'npm ci && npx --yes "./$(npm pack --silent)"',
+      `npm install -g ${pkg.name} && ${pkg.name} --port 7624`,
+    ]);
+    expect(README.indexOf(firstBlock)).toBeLessThan(README.indexOf('## From a clone'));
   });
 
   it('adds the server for the user scope in Claude Code and Gemini CLI, under one name', () => {

@@ -2,8 +2,8 @@
  * Finds a Chrome or Chromium binary. Order: --executablePath, $CHROME_PATH, --channel, then the
  * usual install locations of this OS. A failure lists everything that was tried.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import {executableProblem} from '../config/pathFlags.js';
 import type {ChromeChannel} from '../config/serverConfig.js';
 
 export interface ExecutableQuery {
@@ -85,18 +85,7 @@ function defaultCandidates(
 }
 
 function isExecutable(file: string, platform: NodeJS.Platform): boolean {
-  try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) {
-      return false;
-    }
-    if (platform !== 'win32') {
-      fs.accessSync(file, fs.constants.X_OK);
-    }
-    return true;
-  } catch {
-    return false;
-  }
+  return executableProblem(file, platform) === undefined;
 }
 
 function installHint(platform: NodeJS.Platform): string {

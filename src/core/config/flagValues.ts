@@ -21,11 +21,50 @@ export function kebab(name: string): string {
 }
 
 export function valueError(spec: FlagSpec, given: unknown): FlagError {
+  if (given === '') {
+    // A bare `--port` (or `--port=`): nothing was given, so say what to give.
+    return new FlagError(
+      spec.name,
+      `--${spec.name} needs a value: ${spec.accepts ?? 'a valid value'}.`,
+    );
+  }
   const shown = typeof given === 'string' ? JSON.stringify(given) : String(given);
   return new FlagError(
     spec.name,
     `Invalid value for --${spec.name}: ${shown}. Expected ${spec.accepts ?? 'a valid value'}.`,
   );
+}
+
+function camelName(name: string): string {
+  return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The flag that takes a value, by its name, kebab-case name or alias as written on the line. */
+function valueSpecOf(written: string): FlagSpec | undefined {
+  const name = camelName(written);
+  return FLAG_SPECS.find(
+    spec => spec.kind !== 'boolean' && (spec.name === name || spec.aliases?.includes(name)),
+  );
+}
+
+/**
+ * A flag that takes a value but got none: last on the line, followed by another flag, or written
+ * `--flag=`. The parser would read it as empty (or drop it, for repeatable flags).
+ */
+export function missingValueError(argv: readonly string[]): FlagError | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const match = /^--?([^=]+)(=?)(.*)$/s.exec(argv[index] ?? '');
+    const spec = match?.[1] === undefined ? undefined : valueSpecOf(match[1]);
+    if (match === null || spec === undefined) {
+      continue;
+    }
+    const next = argv[index + 1];
+    const bare = match[2] === '' && (next === undefined || next.startsWith('-'));
+    if (bare || (match[2] === '=' && match[3] === '')) {
+      return valueError(spec, '');
+    }
+  }
+  return undefined;
 }
 
 export function specByName(name: string): FlagSpec {

@@ -14,6 +14,7 @@ import {
   booleanFlag,
   FlagError,
   kebab,
+  missingValueError,
   optional,
   optionalString,
   parseUrl,
@@ -36,7 +37,13 @@ import {
 } from './serverConfig.js';
 
 export type ParseResult =
-  | {kind: 'config'; config: ServerConfig; warnings: string[]}
+  | {
+      kind: 'config';
+      config: ServerConfig;
+      warnings: string[];
+      /** Flags and arguments not understood, as given (`--bogus`, `stray`); warned about above. */
+      unknown: string[];
+    }
   | {kind: 'help'; text: string}
   | {kind: 'version'}
   | {kind: 'error'; message: string};
@@ -106,26 +113,30 @@ export function parseFlags(argv: readonly string[], environment: ParseEnvironmen
   if (args.help === true) {
     return {kind: 'help', text: helpText()};
   }
+  const missing = missingValueError(argv);
+  if (missing !== undefined) {
+    return {kind: 'error', message: missing.message};
+  }
   if (args.version === true) {
     return {kind: 'version'};
   }
 
   const warnings: string[] = [];
   const known = new Set<string>(['_', '$0', 'help', 'version', ...FLAG_SPECS.map(s => s.name)]);
-  for (const key of Object.keys(args)) {
-    if (!known.has(key)) {
-      warnings.push(`Unknown flag --${key} was ignored. Run with --help to see all flags.`);
-    }
+  const unknownFlags = Object.keys(args)
+    .filter(key => !known.has(key))
+    .map(key => `--${key}`);
+  for (const flag of unknownFlags) {
+    warnings.push(`Unknown flag ${flag} was ignored. Run with --help to see all flags.`);
   }
-  const positionals = parsed._;
+  const positionals = parsed._.map(String);
   if (positionals.length > 0) {
-    warnings.push(
-      `Unexpected argument(s) ignored: ${positionals.map(String).join(' ')}. Flags start with --.`,
-    );
+    warnings.push(`Unexpected argument(s) ignored: ${positionals.join(' ')}. Flags start with --.`);
   }
+  const unknown = [...unknownFlags, ...positionals];
 
   try {
-    return {kind: 'config', config: buildConfig(args, environment, warnings), warnings};
+    return {kind: 'config', config: buildConfig(args, environment, warnings), warnings, unknown};
   } catch (error) {
     if (error instanceof FlagError) {
       return {kind: 'error', message: error.message};

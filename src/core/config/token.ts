@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import {TOKEN_ENV} from '../../shared/constants.js';
+import {makeDirBounded} from './pathFlags.js';
 import {userConfigDir} from './paths.js';
 
 export interface ResolvedToken {
@@ -34,13 +36,20 @@ export function resolveToken(
     // Missing or unreadable: a new token is written below.
   }
   const token = crypto.randomBytes(32).toString('hex');
-  fs.mkdirSync(configDir, {recursive: true, mode: 0o700});
+  makeDirBounded(configDir, 0o700);
   // O_EXCL would fail on a stale invalid file; write to a temp file then rename to stay atomic.
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${token}\n`, {mode: 0o600, flag: 'w'});
   fs.renameSync(temp, file);
   tightenMode(file);
   return {token, source: 'file', file};
+}
+
+/** Where a person finds the token, to finish "the token …": "in <file>" or "from --token / <env>". */
+export function tokenLocation(resolved: ResolvedToken): string {
+  return resolved.source === 'file' && resolved.file !== undefined
+    ? `in ${resolved.file}`
+    : `from --token / ${TOKEN_ENV}`;
 }
 
 function tightenMode(file: string): void {

@@ -22,6 +22,7 @@ import {
   buildPolicy,
   checkBearer,
   checkHostAndOrigin,
+  oauthProbeHelp,
   tokenFromProtocols,
   type SecurityPolicy,
 } from './security.js';
@@ -40,6 +41,8 @@ export interface HttpServerOptions {
   host: string;
   port: number;
   token: string;
+  /** Where the token is, to finish "the token …" in a 401: "in <file>". */
+  tokenLocation: string;
   rendererDir: string | undefined;
   createSession: () => McpSession;
   onInspectorSocket: (socket: WebSocket) => void;
@@ -115,6 +118,13 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** OAuth discovery (RFC 8414, RFC 9728, OpenID) and the default endpoints clients fall back to. */
+const OAUTH_PATHS = new Set(['/register', '/authorize', '/token']);
+
+function isOAuthPath(pathname: string): boolean {
+  return pathname.startsWith('/.well-known/') || OAUTH_PATHS.has(pathname);
+}
+
 /** RFC 6750 challenge; the description says what is wrong in words a person can act on. */
 function bearerChallenge(description: string): string {
   const quoted = description.replace(/["\\]/g, "'");
@@ -155,7 +165,7 @@ export class HttpServer {
   #port = 0;
 
   constructor(private readonly options: HttpServerOptions) {
-    this.#policy = buildPolicy(options.host, options.port, options.token);
+    this.#policy = buildPolicy(options.host, options.port, this.#tokenOfPolicy());
     this.#sessions = new SessionTable(options.sessionLimits, (session, reason, idleMs) => {
       options.log(
         `Closed MCP session of ${session.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.sessionLimits.max} sessions`}).`,
@@ -179,6 +189,10 @@ export class HttpServer {
       handleProtocols: protocols => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
     });
     this.#server.on('upgrade', (request, socket, head) => this.#upgrade(request, socket, head));
+  }
+
+  #tokenOfPolicy(): {value: string; location: string} {
+    return {value: this.options.token, location: this.options.tokenLocation};
   }
 
   get port(): number {
@@ -218,7 +232,7 @@ export class HttpServer {
     });
     const address = this.#server.address();
     this.#port = typeof address === 'object' && address ? address.port : this.options.port;
-    this.#policy = buildPolicy(this.options.host, this.#port, this.options.token);
+    this.#policy = buildPolicy(this.options.host, this.#port, this.#tokenOfPolicy());
     this.#csp = contentSecurityPolicy(
       [...this.#policy.allowedOrigins].map(origin => origin.replace(/^http/, 'ws')),
     );
@@ -237,9 +251,18 @@ export class HttpServer {
       await this.#handleMcp(request, response, url);
       return;
     }
+    if (isOAuthPath(url.pathname)) {
+      // Clients that got a 401 look for OAuth here and show the reply that failed: say why.
+      sendJson(
+        response,
+        404,
+        {error: 'not_found', error_description: oauthProbeHelp(this.#policy)},
+        {Connection: 'close'},
+      );
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      // Only the UI's own files exist besides /mcp: anything else (OAuth discovery and client
-      // registration probes from mcp-remote, say) is not here at all.
+      // Only the UI's own files exist besides /mcp and the OAuth paths above.
       const known = isStaticFile(this.options.rendererDir, url.pathname);
       sendJson(
         response,
@@ -276,7 +299,7 @@ export class HttpServer {
       sendJson(
         response,
         auth.status,
-        {error: auth.message},
+        {error: 'invalid_token', error_description: auth.message},
         {'WWW-Authenticate': bearerChallenge(auth.message), Connection: 'close'},
       );
       return;

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type {EventEnvelope} from '../../shared/protocol.js';
+import {makeDirBounded} from '../config/pathFlags.js';
 import {SESSION_FILE_EXTENSION, sessionLine, type SessionHeader} from '../../shared/sessionFile.js';
 import {imageExtension, recordableEnvelope} from './images.js';
 import type {SecretScrubber} from './secrets.js';
@@ -30,7 +31,7 @@ export interface RecorderOptions {
 
 /** The folder exists with mode 0700 (tightened if it was looser). */
 export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, {recursive: true, mode: 0o700});
+  makeDirBounded(dir, 0o700);
   const mode = fs.statSync(dir).mode & 0o777;
   if (mode !== 0o700) {
     fs.chmodSync(dir, 0o700);
@@ -149,7 +150,7 @@ export class SessionRecorder {
   readonly #writeImage = (name: string, mimeType: string, data: string): string | undefined => {
     try {
       if (!this.#imagesDirMade) {
-        fs.mkdirSync(this.imagesDir, {recursive: true, mode: 0o700});
+        makeDirBounded(this.imagesDir, 0o700);
         this.#imagesDirMade = true;
       }
       const file = `${name}.${imageExtension(mimeType)}`;

@@ -50,7 +50,8 @@ export const selectPage = defineTool({
 
 export const newPage = defineTool({
   name: 'new_page',
-  description: 'Open a new tab, load a URL and select it. Use the project URL if none is given.',
+  description:
+    'Open a new tab, load a URL and select it. When the user names no URL, use the URL of the project being worked on (e.g. its dev server).',
   category: 'navigation',
   readOnly: false,
   // The browser is held only while the tab is created (inside pages.newPage), not while it loads.
@@ -117,7 +118,8 @@ export const closePage = defineTool({
 
 export const navigatePage = definePageTool({
   name: 'navigate_page',
-  description: 'Go to a URL, or back, forward, or reload. Use the project URL if none is given.',
+  description:
+    'Go to a URL, or back, forward, or reload. When the user names no URL, use the URL of the project being worked on (e.g. its dev server).',
   category: 'navigation',
   readOnly: false,
   schema: {

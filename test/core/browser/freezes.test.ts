@@ -1,6 +1,10 @@
 /**
  * Nothing a page does can freeze the server: a dialog right after load, a script that never ends.
  * Real Chromium, two real MCP clients over HTTP, timings measured around real calls.
+ *
+ * The timings hold on a busy machine: a frozen call waits out its configured timeout, so each call
+ * is checked against the timeout it was given (well under half of it), and "nobody waits" is an
+ * ordering (the bystander's call ends before the runaway one), never a fixed number of ms.
  */
 import {describe, expect, it} from 'vitest';
 import {consoleCollectorFeature} from '../../../src/core/browser/collectors/index.js';
@@ -15,19 +19,28 @@ const ALERT_AFTER_LOAD = `<!doctype html><title>Alerts after load</title>
 const ALERT_WHILE_LOADING = `<!doctype html><title>Alerts while loading</title>
 <script>alert('early');</script><p>after</p>`;
 
-async function timed<T>(work: Promise<T>): Promise<{value: T; ms: number}> {
+/** The timeout the navigations here are given: what a call frozen by a dialog would wait out. */
+const NAVIGATION_TIMEOUT_MS = 30_000;
+
+async function timed<T>(work: Promise<T>): Promise<{value: T; ms: number; endedAt: number}> {
   const started = performance.now();
   const value = await work;
-  return {value, ms: performance.now() - started};
+  const endedAt = performance.now();
+  return {value, ms: endedAt - started, endedAt};
+}
+
+/** The call did not wait out `timeoutMs`: it ended well before, however busy the machine. */
+function expectWellUnder(ms: number, timeoutMs: number): void {
+  expect(ms).toBeLessThan(timeoutMs / 2);
 }
 
 describe('a dialog right after load', () => {
-  it('new_page returns within 2 s with the dialog noted, and other clients are not held up', async () => {
+  it('new_page returns at once with the dialog noted, and other clients are not held up', async () => {
     const url = fx.server.html('/alert-after-load.html', ALERT_AFTER_LOAD);
     const other = await fx.engine.connect('bystander');
     const otherPage = await openPage(other, fx.server.url('/index.html'), '/index.html');
 
-    const opening = timed(call(fx.client, 'new_page', {url}));
+    const opening = timed(call(fx.client, 'new_page', {url, timeout: NAVIGATION_TIMEOUT_MS}));
     // While new_page runs, another client lists pages and evaluates on its own page.
     const listed = await timed(call(other, 'list_pages'));
     const evaluated = await timed(
@@ -39,29 +52,34 @@ describe('a dialog right after load', () => {
     expect(opened.value.text).toContain('# Open dialog');
     expect(opened.value.text).toContain('alert: x.');
     expect(opened.value.text).toContain('Call handle_dialog to handle it before continuing.');
-    expect(opened.ms).toBeLessThan(2_000);
+    expectWellUnder(opened.ms, NAVIGATION_TIMEOUT_MS);
     expect(listed.value.isError).toBe(false);
-    expect(listed.ms).toBeLessThan(1_000);
+    expectWellUnder(listed.ms, NAVIGATION_TIMEOUT_MS);
     expect(evaluated.value.text).toContain('42');
-    expect(evaluated.ms).toBeLessThan(1_000);
+    expectWellUnder(evaluated.ms, NAVIGATION_TIMEOUT_MS);
 
     // navigate_page to the same page behaves the same way.
     const alerting = pageIdFrom(opened.value.text, 'alert-after-load');
     await call(fx.client, 'handle_dialog', {pageId: alerting, action: 'accept'});
     const again = await timed(
-      call(fx.client, 'navigate_page', {pageId: alerting, type: 'url', url}),
+      call(fx.client, 'navigate_page', {
+        pageId: alerting,
+        type: 'url',
+        url,
+        timeout: NAVIGATION_TIMEOUT_MS,
+      }),
     );
     expect(again.value.text).toContain('# Open dialog');
-    expect(again.ms).toBeLessThan(2_000);
+    expectWellUnder(again.ms, NAVIGATION_TIMEOUT_MS);
     await call(fx.client, 'handle_dialog', {pageId: alerting, action: 'accept'});
   });
 
   it('a dialog while the page is still loading ends the wait too', async () => {
     const url = fx.server.html('/alert-while-loading.html', ALERT_WHILE_LOADING);
-    const opened = await timed(call(fx.client, 'new_page', {url}));
+    const opened = await timed(call(fx.client, 'new_page', {url, timeout: NAVIGATION_TIMEOUT_MS}));
     expect(opened.value.text).toContain('The page opened a dialog before it finished loading.');
     expect(opened.value.text).toContain('alert: early.');
-    expect(opened.ms).toBeLessThan(2_000);
+    expectWellUnder(opened.ms, NAVIGATION_TIMEOUT_MS);
     const id = pageIdFrom(opened.value.text, 'alert-while-loading');
     const handled = await call(fx.client, 'handle_dialog', {pageId: id, action: 'accept'});
     expect(handled.isError, handled.text).toBe(false);
@@ -73,11 +91,13 @@ describe('a runaway script', () => {
     const id = await openPage(fx.client, fx.server.url('/index.html?runaway'), 'runaway');
     const other = await fx.engine.connect('bystander-2');
 
+    // Long enough that the bystander's new_page, however slow the machine, ends within it.
+    const scriptTimeout = 8_000;
     const running = timed(
       call(fx.client, 'evaluate_script', {
         pageId: id,
         function: '() => { while (true) {} }',
-        timeout: 2_000,
+        timeout: scriptTimeout,
       }),
     );
     // Meanwhile another client opens a tab: it must not wait for the loop.
@@ -85,21 +105,28 @@ describe('a runaway script', () => {
     const stopped = await running;
 
     expect(opened.value.isError, opened.value.text).toBe(false);
-    expect(opened.ms).toBeLessThan(1_500);
+    expect(opened.endedAt).toBeLessThan(stopped.endedAt);
     expect(stopped.value.isError).toBe(true);
     expect(stopped.value.text).toContain(
-      'The script did not finish within 2000 ms, so it was stopped.',
+      `The script did not finish within ${scriptTimeout} ms, so it was stopped.`,
     );
     expect(stopped.value.text).toContain('pass a larger timeout');
     expect(stopped.value.text).not.toContain('protocolTimeout');
-    expect(stopped.ms).toBeLessThan(5_000);
+    // Stopped by its own timeout: not before it, and not after some other, longer wait.
+    expect(stopped.ms).toBeGreaterThanOrEqual(scriptTimeout - 100);
+    expect(stopped.ms).toBeLessThan(scriptTimeout * 3);
 
-    // The loop is gone: the page answers the next call at once.
+    // The loop is gone: the page answers the next call (a looping page could not say 2).
+    const nextTimeout = 30_000;
     const next = await timed(
-      call(fx.client, 'evaluate_script', {pageId: id, function: '() => 1 + 1'}),
+      call(fx.client, 'evaluate_script', {
+        pageId: id,
+        function: '() => 1 + 1',
+        timeout: nextTimeout,
+      }),
     );
     expect(next.value.text).toContain('2');
-    expect(next.ms).toBeLessThan(1_000);
+    expectWellUnder(next.ms, nextTimeout);
   });
 
   it('is stopped when the client cancels the call', async () => {
@@ -125,8 +152,11 @@ describe('a runaway script', () => {
     );
     controller.abort();
     await running;
-    const next = await timed(call(fx.client, 'evaluate_script', {pageId: id, function: '() => 3'}));
+    const nextTimeout = 30_000;
+    const next = await timed(
+      call(fx.client, 'evaluate_script', {pageId: id, function: '() => 3', timeout: nextTimeout}),
+    );
     expect(next.value.text).toContain('3');
-    expect(next.ms).toBeLessThan(2_000);
+    expectWellUnder(next.ms, nextTimeout);
   });
 });

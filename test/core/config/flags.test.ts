@@ -145,6 +145,29 @@ describe('parseFlags', () => {
     ).toContain('either --browserUrl or --wsEndpoint');
   });
 
+  it('says a flag needs a value when it has none: last, before another flag, or --flag=', () => {
+    expect(error(['--port'])).toBe('--port needs a value: an integer 0-65535 (0 = any free port).');
+    expect(error(['--port', '--headless'])).toBe(error(['--port']));
+    expect(error(['--port='])).toBe(error(['--port']));
+    expect(error(['-e'])).toBe(
+      '--executablePath needs a value: a path to a Chrome or Chromium binary.',
+    );
+    expect(error(['--ready-file'])).toBe('--readyFile needs a value: a file path.');
+    // Repeatable flags too, which the parser would otherwise drop without a word.
+    expect(error(['--chromeArg=--lang=de', '--chromeArg'])).toBe(
+      '--chromeArg needs a value: a Chromium switch, e.g. --chromeArg=--lang=de (repeatable).',
+    );
+    expect(error(['--workspace', '--slim'])).toBe(
+      '--workspace needs a value: a directory path (repeatable).',
+    );
+    expect(error(['--token'])).toMatch(/^--token needs a value: /);
+    for (const spec of FLAG_SPECS.filter(s => s.kind !== 'boolean')) {
+      expect(error([`--${spec.name}`]), spec.name).toMatch(
+        new RegExp(`^--${spec.name} needs a value: `),
+      );
+    }
+  });
+
   it('refuses non-loopback hosts unless dangerously allowed', () => {
     expect(error(['--host', '0.0.0.0'])).toContain('--dangerouslyAllowNonLoopback');
     expect(error(['--host', '192.168.1.5'])).toContain('not a loopback address');
@@ -178,6 +201,7 @@ describe('parseFlags', () => {
         'Unknown flag --frobnicate was ignored. Run with --help to see all flags.',
         'Unexpected argument(s) ignored: extra. Flags start with --.',
       ]);
+      expect(parsed.unknown).toEqual(['--frobnicate', 'extra']);
     }
   });
 

@@ -2,6 +2,7 @@
  * Every security case of the HTTP surface, against a real server on loopback.
  */
 import http from 'node:http';
+import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import WebSocket from 'ws';
 import {startEngine, type TestEngine} from '../../helpers/engine.js';
@@ -79,14 +80,22 @@ describe('/mcp authentication', () => {
   });
 
   it('401 without a token, with a wrong token, or with the token in the query string', async () => {
+    const help = bearerHelp();
     const none = await request({});
     expect(none.status).toBe(401);
-    expect(none.headers['www-authenticate']).toContain('Bearer');
-    expect(none.body).toContain('Authorization: Bearer');
+    const noneText = `Unauthorized: no Authorization header. ${help}`;
+    expect(JSON.parse(none.body)).toEqual({error: 'invalid_token', error_description: noneText});
+    expect(none.headers['www-authenticate']).toBe(
+      `Bearer realm="mcp-browser-inspector", error="invalid_token", error_description="${noneText}"`,
+    );
 
     const wrong = await request({headers: {Authorization: `Bearer ${'0'.repeat(64)}`}});
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toContain('wrong token');
+    expect(JSON.parse(wrong.body)).toEqual({
+      error: 'invalid_token',
+      error_description: `Unauthorized: wrong token. ${help}`,
+    });
+    expect(wrong.body + JSON.stringify(wrong.headers)).not.toContain(engine.token);
 
     const query = await request({path: `/mcp?token=${engine.token}`});
     expect(query.status).toBe(401);
@@ -105,11 +114,41 @@ describe('/mcp authentication', () => {
   });
 });
 
+/** What every refused client reads: bearer, not OAuth, the header, and this server's token file. */
+function bearerHelp(): string {
+  const file = path.join(engine.configDir, 'token');
+  return `This server uses a bearer token, not OAuth: send the header 'Authorization: Bearer <token>' with the token in ${file}. OAuth discovery and client registration are not used.`;
+}
+
+describe('OAuth probes (what mcp-remote and the MCP Inspector ask for after a 401)', () => {
+  it('get a 404 whose body says this server takes a bearer token, and where it is', async () => {
+    const probes: [string, string][] = [
+      ['/.well-known/oauth-protected-resource', 'GET'],
+      ['/.well-known/oauth-protected-resource/mcp', 'GET'],
+      ['/.well-known/oauth-authorization-server', 'GET'],
+      ['/.well-known/openid-configuration', 'GET'],
+      ['/register', 'POST'],
+      ['/token', 'POST'],
+    ];
+    for (const [probe, method] of probes) {
+      const response = await request({path: probe, method, body: '{}'});
+      expect(response.status, probe).toBe(404);
+      expect(response.headers['content-type'], probe).toBe('application/json');
+      expect(JSON.parse(response.body), probe).toEqual({
+        error: 'not_found',
+        error_description: `A 401 from /mcp means the bearer token was missing or wrong. ${bearerHelp()}`,
+      });
+    }
+  });
+});
+
 describe('Host and Origin checks (before anything else)', () => {
   it('403 for a non-loopback Host, even with the right token', async () => {
     const rebinding = await request({headers: {...auth(), Host: `attacker.example:${port}`}});
     expect(rebinding.status).toBe(403);
-    expect(rebinding.body).toContain('unexpected Host');
+    expect(JSON.parse(rebinding.body)).toEqual({
+      error: `Forbidden: Host "attacker.example:${port}" is not one this server answers to (127.0.0.1:${port}, localhost:${port}, [::1]:${port}). Connect to one of those.`,
+    });
     const wrongPort = await request({headers: {...auth(), Host: `127.0.0.1:${port + 1}`}});
     expect(wrongPort.status).toBe(403);
     const ui = await request({path: '/', method: 'GET', headers: {Host: `evil.test:${port}`}});

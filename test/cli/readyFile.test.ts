@@ -1,0 +1,154 @@
+/**
+ * The --readyFile as a supervisor reads it: a file left by an earlier run (dead pid, old token) is
+ * gone as soon as the next run starts, even one that then fails, and this run's file is gone when
+ * it exits, however it exits (SIGTERM, SIGINT, stdin closed in --stdio mode). Real processes.
+ */
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {ROOT, waitFor} from '../helpers/engine.js';
+import {readyFileSchema, type ReadyFile} from '../../src/shared/readyFile.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+const STALE = {
+  mcpUrl: 'http://127.0.0.1:1/mcp',
+  inspectorUrl: 'http://127.0.0.1:1/',
+  token: 'old-token-of-a-dead-run-0123456789',
+  pid: 2_147_483_000,
+};
+/** Generous bounds for a loaded machine; a run that hangs fails them. */
+const START_MS = 30_000;
+const EXIT_MS = 20_000;
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+function staleReadyFile(): {dir: string; file: string} {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ready-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'ready.json');
+  fs.writeFileSync(file, JSON.stringify(STALE));
+  return {dir, file};
+}
+
+/** The ready file once it is the child's (until the child removed the stale one, it is not). */
+function readyOf(file: string, child: ChildProcess): Promise<ReadyFile> {
+  return waitFor(
+    () => {
+      try {
+        const ready = readyFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+        return ready.pid === child.pid ? ready : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    START_MS,
+    "the server's ready file",
+  );
+}
+
+function env(dir: string): NodeJS.ProcessEnv {
+  return {...process.env, MCP_BROWSER_INSPECTOR_CONFIG_DIR: dir, DISPLAY: ''};
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) {
+      resolve(child.exitCode);
+      return;
+    }
+    const timer = setTimeout(() => reject(new Error('the server did not exit')), EXIT_MS);
+    child.once('exit', code => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+    }
+  }
+  for (const dir of dirs.splice(0)) {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+describe('a stale ready file', () => {
+  it('is removed at start, before a start that then fails (busy port, bad path)', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const busy = staleReadyFile();
+      const result = spawnSync(
+        process.execPath,
+        [CLI, '--headless', '--no-record', '--port', String(port), '--readyFile', busy.file],
+        {env: env(busy.dir), encoding: 'utf8', timeout: START_MS},
+      );
+      expect(result.status, result.stderr).toBe(1);
+      expect(fs.existsSync(busy.file)).toBe(false);
+    } finally {
+      blocker.close();
+    }
+    const badPath = staleReadyFile();
+    const result = spawnSync(
+      process.execPath,
+      [CLI, '--port', '0', '--readyFile', badPath.file, '--recordDir', '/proc/nope'],
+      {env: env(badPath.dir), encoding: 'utf8', timeout: START_MS},
+    );
+    expect(result.status, result.stderr).toBe(2);
+    expect(fs.existsSync(badPath.file)).toBe(false);
+  });
+});
+
+describe("this run's ready file", () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`is replaced at start and removed on ${signal}`, async () => {
+      const {dir, file} = staleReadyFile();
+      const child = spawn(
+        process.execPath,
+        [CLI, '--headless', '--isolated', '--no-record', '--port', '0', '--readyFile', file],
+        {env: env(dir), stdio: 'ignore'},
+      );
+      children.push(child);
+      const ready = await readyOf(file, child);
+      expect(ready.token).not.toBe(STALE.token);
+      expect(fs.readdirSync(dir).filter(name => name.includes('ready'))).toEqual(['ready.json']);
+      child.kill(signal);
+      expect(await exited(child)).toBe(0);
+      expect(fs.existsSync(file)).toBe(false);
+    });
+  }
+
+  it('is removed when the client closes stdin in --stdio mode', async () => {
+    const {dir, file} = staleReadyFile();
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        '--stdio',
+        '--headless',
+        '--isolated',
+        '--no-record',
+        '--port',
+        '0',
+        '--readyFile',
+        file,
+      ],
+      {env: env(dir), stdio: ['pipe', 'ignore', 'ignore']},
+    );
+    children.push(child);
+    const ready = await readyOf(file, child);
+    expect(ready.token).not.toBe(STALE.token);
+    child.stdin.end();
+    expect(await exited(child)).toBe(0);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+});
