@@ -1,14 +1,19 @@
 /**
- * A flood of held calls: one agent sends N calls with 4 KB of arguments each, all held by a rule,
+ * A flood of held calls: one agent (its own process: hold-flood-agent.ts) sends N calls with 4 KB
+ * of arguments each, all held by a rule,
  * while an inspector WebSocket is subscribed (it acknowledges every batch, as the UI does) and
  * another agent calls list_pages in a loop. Reports the recording's growth while held and after
  * Allow all, the server's RSS growth, the other agent's worst and median list_pages latency, and
  * how many of the flood's calls were refused (the per-client cap).
  *
- *   npx tsx bench/hold-flood.ts [--calls 150] [--argBytes 4096]
+ *   npx tsx bench/hold-flood.ts [--calls 150] [--argBytes 4096] [--ui]
+ *
+ * With --ui the inspector UI itself is open (headless Chromium) on its Hold tab, as a person
+ * watching would have it, instead of a bare WebSocket subscriber. The build must be current.
  *
  * Writes bench/results/hold-flood.json. The machine is shared: numbers are indicative.
  */
+import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +22,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {CallToolResultSchema} from '@modelcontextprotocol/sdk/types.js';
 import {WebSocket} from 'ws';
 import {median, ROOT, selectedPageId} from './lib.js';
-import {startInProcessEngine} from './inProcessEngine.js';
+import {launchUiBrowser, openProbedInspector, startInProcessEngine} from './inProcessEngine.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -26,6 +31,7 @@ const option = (name: string, fallback: number): number => {
 };
 const CALLS = option('calls', 150);
 const ARG_BYTES = option('argBytes', 4096);
+const WITH_UI = args.includes('--ui');
 
 function folderBytes(dir: string): number {
   if (!fs.existsSync(dir)) {
@@ -89,9 +95,18 @@ async function main(): Promise<void> {
   const token = engine.token.token;
   const sessions = path.join(configDir, 'sessions');
   try {
-    const flooder = await connect(http.mcpUrl, token, 'flooder');
     const other = await connect(http.mcpUrl, token, 'other');
-    const socket = await subscribeInspector(http.mcpUrl, token);
+    const socket = WITH_UI ? undefined : await subscribeInspector(http.mcpUrl, token);
+    const browser = WITH_UI ? await launchUiBrowser() : undefined;
+    if (browser) {
+      const ui = await openProbedInspector(browser, http.inspectorUrl, token);
+      await ui.evaluate(() => {
+        const tab = [...document.querySelectorAll<HTMLElement>('[role=tab]')].find(element =>
+          element.textContent.startsWith('Hold'),
+        );
+        tab?.click();
+      });
+    }
     const listed = CallToolResultSchema.parse(
       await other.callTool({name: 'list_pages', arguments: {}}),
     );
@@ -111,25 +126,31 @@ async function main(): Promise<void> {
         latencies[current].push(...batch);
       }
     })();
-    const padding = 'x'.repeat(ARG_BYTES);
-    const calls = Array.from({length: CALLS}, (_, index) =>
-      flooder
-        .callTool(
-          {
-            name: 'evaluate_script',
-            arguments: {pageId, function: `() => ${index} /* ${padding} */`},
-          },
-          undefined,
-          {timeout: 600_000},
-        )
-        .then(result => (result.isError === true ? 'refused' : 'ran'))
-        .catch(() => 'failed'),
+    const outcomes: string[] = [];
+    const agent = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'bench/hold-flood-agent.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          MCP_URL: http.mcpUrl,
+          TOKEN: token,
+          PAGE_ID: String(pageId),
+          CALLS: String(CALLS),
+          ARG_BYTES: String(ARG_BYTES),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     );
+    agent.stdout.setEncoding('utf8');
+    agent.stdout.on('data', (chunk: string) =>
+      outcomes.push(...chunk.split('\n').filter(line => line !== '')),
+    );
+    const agentExited = new Promise(resolve => agent.once('exit', resolve));
     // Every call is either held or already answered (refused by the cap).
-    const answered = new Set<number>();
-    calls.forEach((pending, index) => void pending.then(() => answered.add(index)));
     const deadline = Date.now() + 120_000;
-    while (engine.hold.state().queue.length + answered.size < CALLS && Date.now() < deadline) {
+    while (engine.hold.state().queue.length + outcomes.length < CALLS && Date.now() < deadline) {
       await new Promise(resolve => setTimeout(resolve, 100));
     }
     await new Promise(resolve => setTimeout(resolve, 1_000));
@@ -139,14 +160,14 @@ async function main(): Promise<void> {
 
     run.phase = 'release';
     engine.hold.allowAll();
-    const outcomes = await Promise.all(calls);
+    await agentExited;
     await new Promise(resolve => setTimeout(resolve, 1_500));
     run.phase = 'done';
     await probing;
     const bytesAfter = folderBytes(sessions);
     const rssAfter = process.memoryUsage().rss;
-    socket.close();
-    await flooder.close();
+    socket?.close();
+    await browser?.close();
     await other.close();
 
     const summary = (values: number[]) => ({
@@ -155,6 +176,7 @@ async function main(): Promise<void> {
       maxMs: round(Math.max(0, ...values)),
     });
     const result = {
+      ui: WITH_UI,
       calls: CALLS,
       argBytes: ARG_BYTES,
       held: heldCount,
