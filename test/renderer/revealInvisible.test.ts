@@ -63,7 +63,7 @@ function App() {
     h('select', {id: 'valued-select', value: text, onChange: () => undefined}, h('option', {value: text}, text)),
   );
 }
-window.setText = value => flushSync(() => update(value));
+window.addEventListener('set-text', event => flushSync(() => update(event.detail)));
 createRoot(document.getElementById('root')).render(h(App));
 `;
 
@@ -152,10 +152,7 @@ describe('watchInvisible in a page React renders', () => {
     // React writes new text into the same nodes: revealed again, before anything reads it.
     const second = 'evil\u2066gnp.exe\u2069\u200B';
     await page.evaluate(text => {
-      const set: unknown = Reflect.get(window, 'setText');
-      if (typeof set === 'function') {
-        set(text);
-      }
+      window.dispatchEvent(new CustomEvent('set-text', {detail: text}));
     }, second);
     const again = await shown();
     expect(again.single).toBe('evil⟨U+2066⟩gnp.exe⟨U+2069⟩⟨U+200B⟩');

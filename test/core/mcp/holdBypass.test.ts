@@ -1,7 +1,7 @@
 /**
  * Hold rules that must not be slipped past, with real MCP clients over HTTP and real Chromium:
  * a redirect (server or script) into a held URL is stopped before the page loads it, for
- * navigate_page and new_page alike, and so is a history step into one; an approved URL loads,
+ * navigate_page, new_page and a click on a link alike, and so is a history step into one; an approved URL loads,
  * a redirect from it into another held URL does not; a call whose page navigated itself into a
  * held URL while the call waited for the page is held then. The queue: capped per client, and
  * published as changes. Read-only by arguments (take_snapshot without a filePath), and a page
@@ -15,6 +15,7 @@ import {allTools} from '../../../src/core/tools/index.js';
 import type {InspectorEvent} from '../../../src/shared/protocol.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {heldOf, valueOf} from '../../helpers/hold.js';
+import {uidOf} from '../../helpers/snapshotText.js';
 import type {FixtureServer} from '../../helpers/fixtureServer.js';
 
 /** Requests that reached the fixture server, by pathname. */
@@ -57,6 +58,10 @@ const fx = useEngineWithFixtures({
     server.html('/selfnav.html', '<!doctype html><title>selfnav</title><p>selfnav</p>');
     server.html('/jsnav.html', `<script>location.href = '/held/js.html';</script>`);
     server.html('/bank.html', BANK);
+    server.html(
+      '/links.html',
+      '<!doctype html><title>links</title><a href="/held/landing.html">Go held</a>',
+    );
     counted(server, '/held/landing.html', '<!doctype html><title>landing</title><p>landing</p>');
     counted(server, '/held/js.html', '<!doctype html><title>js</title>');
     redirect(server, '/start', '/held/landing.html');
@@ -153,6 +158,21 @@ describe('URL rules and navigations', () => {
     expect(hits.get('/held/hop')).toBe(1);
     expect(hits.get('/held/other.html')).toBeUndefined();
     expect(urlOf(pageId)).toBe(fx.server.url('/held/landing.html'));
+  });
+
+  it('stops a click whose link goes into a held URL', async () => {
+    const pageId = await openFresh('/links.html');
+    const before = urlOf(pageId);
+    const landings = hits.get('/held/landing.html');
+    const {text: snapshot} = await call(fx.client, 'take_snapshot', {pageId});
+    fx.engine.engine.hold.setRules(['url:*/held/*']);
+    const result = await call(fx.client, 'click', {pageId, uid: uidOf(snapshot, 'link "Go held"')});
+    expect(result.isError, result.text).toBe(true);
+    expect(result.text).toContain(
+      `Stopped: this call made page ${pageId} navigate to ${fx.server.url('/held/landing.html')}`,
+    );
+    expect(hits.get('/held/landing.html')).toBe(landings);
+    expect(urlOf(pageId)).toBe(before);
   });
 
   it('checks the target of a history step before going there', async () => {
