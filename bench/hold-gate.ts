@@ -1,6 +1,6 @@
 /**
- * What the hold gate costs an agent call that is not held: the gate as ToolRunner calls it (before
- * the locks), with real tool records and a real InspectorHub, with holding off and with rules on
+ * What the hold gate costs an agent call that is not held: the gate as ToolRunner calls it (one
+ * CallHold per call, checked before the locks), with real tool records and a real InspectorHub, with holding off and with rules on
  * that the call does not match (tool, category, URL glob, WebMCP). Budgets: ≤ 0.05 ms median with
  * holding off, ≤ 0.1 ms with rules on and no match.
  *
@@ -10,7 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {HoldGate, type HoldRequest} from '../src/core/mcp/hold/HoldGate.js';
+import type {HoldCallInfo} from '../src/core/mcp/hold/CallHold.js';
+import {HoldGate} from '../src/core/mcp/hold/HoldGate.js';
 import {InspectorHub} from '../src/core/inspector/InspectorHub.js';
 import {allTools} from '../src/core/tools/index.js';
 import type {Tool} from '../src/core/tools/definition.js';
@@ -40,12 +41,12 @@ function gateWith(rules: string[]): HoldGate {
 }
 
 /** Median milliseconds per gate() call over SAMPLES samples of CALLS_PER_SAMPLE calls. */
-function measure(gate: HoldGate, request: HoldRequest): number {
+function measure(gate: HoldGate, request: BenchCall): number {
   const perCall: number[] = [];
   for (let sample = 0; sample < SAMPLES; sample++) {
     const start = performance.now();
     for (let index = 0; index < CALLS_PER_SAMPLE; index++) {
-      if (gate.gate(request) !== undefined) {
+      if (gate.forCall(request.info)?.before(request.params, 1) !== undefined) {
         throw new Error('the call was held: the benchmark only measures calls that pass');
       }
     }
@@ -57,14 +58,13 @@ function measure(gate: HoldGate, request: HoldRequest): number {
 const signal = new AbortController().signal;
 const progress = {report: () => undefined};
 const client = {id: 'bench', name: 'bench', version: '1', transport: 'http' as const};
-const request = (name: string, params: Record<string, unknown>): HoldRequest => ({
-  callId: 'c',
-  tool: tool(name),
+interface BenchCall {
+  info: HoldCallInfo;
+  params: Record<string, unknown>;
+}
+const request = (name: string, params: Record<string, unknown>): BenchCall => ({
+  info: {callId: 'c', tool: tool(name), client, signal, progress},
   params,
-  client,
-  pageId: 1,
-  signal,
-  progress,
 });
 
 const listPages = request('list_pages', {});

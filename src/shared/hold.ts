@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import {TOOL_CATEGORIES, type ToolCategory} from './categories.js';
+import {URL_GLOB_MAX_CHARS} from './urlGlob.js';
 
 export type HoldRule =
   | {kind: 'all'}
@@ -52,7 +53,11 @@ export function parseHoldRule(text: string): HoldRule | {error: string} {
         };
   }
   if (prefix === 'url' && value !== '') {
-    return {kind: 'url', glob: value};
+    return value.length <= URL_GLOB_MAX_CHARS
+      ? {kind: 'url', glob: value}
+      : {
+          error: `The URL glob in "${rule.slice(0, 40)}…" is over ${URL_GLOB_MAX_CHARS} characters.`,
+        };
   }
   return {error: `Unknown hold rule "${rule}". Expected ${HOLD_RULES_ACCEPTED}.`};
 }
@@ -106,19 +111,6 @@ export function formatHoldRule(rule: HoldRule): string {
   }
 }
 
-/**
- * A URL glob as a regular expression: `*` is any run of characters (slashes too), `?` one
- * character; everything else is literal. Whole-URL match, case-insensitive.
- */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  for (const char of glob) {
-    source +=
-      char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\/-]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 'i');
-}
-
 // --- The queue, as the inspector sees it ------------------------------------------------------
 
 const clientSchema = z.object({
@@ -130,9 +122,18 @@ const clientSchema = z.object({
 
 const rectSchema = z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()});
 
+/** The element a held call targets (its uid argument), outlined in the live view once found. */
+const heldTargetSchema = z.object({
+  param: z.string(),
+  uid: z.string(),
+  /** In the page's viewport, CSS pixels; absent when the element has no box or is gone. */
+  rect: rectSchema.optional(),
+});
+
 export const heldCallSchema = z.object({
   callId: z.string(),
   tool: z.string(),
+  /** Exactly the arguments the call runs with, whatever the tool. */
   args: z.record(z.string(), z.unknown()),
   client: clientSchema,
   pageId: z.number().optional(),
@@ -144,15 +145,7 @@ export const heldCallSchema = z.object({
   heldAt: z.number(),
   /** When it is denied unless someone decides (server clock, epoch ms). */
   deadline: z.number(),
-  /** The element the call targets (its uid argument), outlined in the live view once found. */
-  target: z
-    .object({
-      param: z.string(),
-      uid: z.string(),
-      /** In the page's viewport, CSS pixels; absent when the element has no box or is gone. */
-      rect: rectSchema.optional(),
-    })
-    .optional(),
+  target: heldTargetSchema.optional(),
 });
 export type HeldCall = z.infer<typeof heldCallSchema>;
 
@@ -162,16 +155,32 @@ export const holdStateSchema = z.object({
   timeoutMs: z.number(),
   /** Held calls, oldest first: the order they are shown and released in. */
   queue: z.array(heldCallSchema),
+  /**
+   * The last inspector event (sequence id) this state includes: the hold events after it change
+   * it, the ones up to it are in it already.
+   */
+  seq: z.number().int().nonnegative(),
 });
 export type HoldState = z.infer<typeof holdStateSchema>;
 
 export const holdDecisionSchema = z.enum(['allowed', 'edited', 'denied', 'timedOut', 'cancelled']);
 export type HoldDecision = z.infer<typeof holdDecisionSchema>;
 
-/** The events of this feature (appended to the inspector's event union). */
+/**
+ * The events of this feature (appended to the inspector's event union). Each says what changed,
+ * never the whole queue again: a UI keeps its queue from holdGetState and these.
+ */
 export const holdEventSchemas = [
-  z.object({type: z.literal('holdChanged'), state: holdStateSchema}),
-  /** A held call left the queue: how, and with which arguments it ran (if it did). */
+  z.object({
+    type: z.literal('holdRulesChanged'),
+    rules: z.array(z.string()),
+    timeoutMs: z.number(),
+  }),
+  /** A call entered the queue (at its end). */
+  z.object({type: z.literal('callHeld'), call: heldCallSchema}),
+  /** The box of a held call's target was found. */
+  z.object({type: z.literal('callHoldTarget'), callId: z.string(), target: heldTargetSchema}),
+  /** A held call left the queue: how, and with which arguments it ran (if they were edited). */
   z.object({
     type: z.literal('callHoldEnded'),
     callId: z.string(),
@@ -180,6 +189,8 @@ export const holdEventSchemas = [
     reason: z.string().optional(),
     args: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** The whole state on every change, as recordings made by earlier versions hold it; ignored. */
+  z.object({type: z.literal('holdChanged'), state: z.unknown()}),
 ] as const;
 
 /** The commands of this feature (appended to the inspector's command union). */

@@ -2,7 +2,8 @@
  * Hold rules end to end: the real headless server started with --hold, a real MCP agent, and the
  * inspector UI in headless Chromium. A held click shows in the Hold panel (arguments, client,
  * page, the live view with its target outlined) and in the log as `held`; the keys allow it, edit
- * it (the page shows the edited effect) and deny it with a reason; rules are set from the UI.
+ * it (the page shows the edited effect) and deny it with a reason; a page's own tool offered as an
+ * MCP tool shows the full arguments the agent sent; rules are set from the UI.
  */
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -17,6 +18,16 @@ import {
   startInspectorFixture,
   unnamedControls,
 } from '../helpers/ui.js';
+
+const BANK = `<!doctype html><title>bank</title><p>bank</p><script>
+window.transfers = [];
+document.modelContext.registerTool({
+  name: 'transfer',
+  description: 'Moves money to an account.',
+  inputSchema: {type: 'object', properties: {amount: {type: 'number'}, to: {type: 'string'}}},
+  execute: async input => { window.transfers.push(input); return 'sent'; },
+});
+</script>`;
 
 const PAGE = `<!doctype html><title>hold e2e</title>
 <style>button { font-size: 24px; margin: 40px; }</style>
@@ -33,8 +44,9 @@ let snapshot: string;
 beforeAll(async () => {
   site = await new FixtureServer().start();
   const url = site.html('/hold-e2e.html', PAGE);
+  site.html('/bank.html', BANK);
   fixture = await startInspectorFixture({
-    flags: ['--hold=tool:click,tool:fill'],
+    flags: ['--hold=tool:click,tool:fill,tool:webmcp_transfer', '--webmcpTools'],
     clientName: 'e2e-hold-agent',
   });
   page = fixture.page;
@@ -165,6 +177,36 @@ describe('hold (e2e)', () => {
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(result.text.split('\n')[0]).toBe('Denied by the user: not that field');
+  });
+
+  it("shows the full arguments of a page's own tool, exactly as the agent sent them", async () => {
+    const bank = pageIdFrom(
+      (await call(agent(), 'new_page', {url: site?.url('/bank.html') ?? ''})).text,
+      '/bank.html',
+    );
+    await waitFor(
+      async () => (await agent().listTools()).tools.some(tool => tool.name === 'webmcp_transfer'),
+      10_000,
+      'webmcp_transfer',
+    );
+    const pending = call(agent(), 'webmcp_transfer', {amount: 1_000_000, to: 'attacker-acct-T5'});
+    await heldShown('webmcp_transfer');
+    const args = await page.$eval(
+      '[data-testid=held-call] [aria-label=Arguments]',
+      element => element.textContent,
+    );
+    expect(JSON.parse(args)).toEqual({amount: 1_000_000, to: 'attacker-acct-T5'});
+    await screenshot(page, 'hold-webmcp-args');
+    await page.keyboard.press('d');
+    await page.waitForSelector('.hold-deny input');
+    await page.keyboard.type('not that account');
+    await page.keyboard.press('Enter');
+    expect((await pending).text).toContain('Denied by the user: not that account');
+    const transfers = await call(agent(), 'evaluate_script', {
+      pageId: bank,
+      function: '() => JSON.stringify(window.transfers)',
+    });
+    expect(transfers.text).toContain('"[]"');
   });
 
   it('sets rules from the panel and refuses a bad one', async () => {

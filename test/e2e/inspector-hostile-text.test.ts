@@ -1,21 +1,27 @@
 /**
  * The inspector against hostile or careless input, end to end: the URL opened exactly as printed
- * ("#token=<token>") gets the token help screen, bidi controls from pages and clients are shown
- * visibly in every panel, and sessions the server closes are explained in the Connection panel.
+ * ("#token=<token>") gets the token help screen, bidi controls and other invisible characters from
+ * pages, clients and tool results are shown visibly in every panel (Log grid and call detail,
+ * Pages, Sessions, Hold, Connection), and sessions the server closes are explained in the
+ * Connection panel.
  */
+import {CallToolResultSchema} from '@modelcontextprotocol/sdk/types.js';
 import type {Browser, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {waitFor} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {
+  clickRow,
   connectMcp,
   type InspectorFixture,
+  invisibleShown,
   type McpTestClient,
   openInspector,
   openPanel,
   screenshot,
   type ServeProcess,
   startInspectorFixture,
+  waitForRows,
 } from '../helpers/ui.js';
 
 const RLO = '\u202E';
@@ -29,7 +35,7 @@ let hostile: McpTestClient;
 
 beforeAll(async () => {
   fixture = await startInspectorFixture({
-    flags: ['--sessionIdleTimeout', '2'],
+    flags: ['--sessionIdleTimeout', '2', '--hold=tool:fill'],
     clientName: 'hostile-text-agent',
   });
   ({serve, browser, page} = fixture);
@@ -107,6 +113,75 @@ describe('bidi controls from pages and clients', () => {
     await site.stop();
   });
 });
+
+describe('invisible characters in every panel', () => {
+  // Bidi overrides and isolates, zero-width, a control character, a line separator, a tag.
+  const HIDDEN = `\u202Eexe.\u2066png\u2069\u200B\u0007\u2028\u{E0041}`;
+
+  it('are shown as ⟨U+XXXX⟩ in the log, the call detail, pages, sessions and hold', async () => {
+    const site = await new FixtureServer().start();
+    const url = site.html(
+      '/hostile-invisible.html',
+      `<title>bill${HIDDEN}</title><p>x</p><input aria-label="Name">` +
+        `<script>console.log(${JSON.stringify(`console says ${HIDDEN}`)});</script>`,
+    );
+    const client = hostile.client;
+    const opened = await client.callTool({name: 'new_page', arguments: {url}});
+    const pageId = Number(/^(\d+): [^\n]*hostile-invisible/m.exec(textOfResult(opened))?.[1]);
+    await client.callTool({name: 'list_console_messages', arguments: {pageId}});
+    await client.callTool({
+      name: 'evaluate_script',
+      arguments: {pageId, function: `() => ${JSON.stringify(`result ${HIDDEN}`)}`},
+    });
+
+    await openPanel(page, 'Log');
+    await waitForRows(page, rows => rows.some(row => row.tool === 'evaluate_script'), 'the calls');
+    await clickRow(page, 'evaluate_script');
+    await waitFor(
+      async () => (await panelText()).includes('result ⟨U+202E⟩exe.'),
+      10_000,
+      'result',
+    );
+    expect(await invisibleShown(page)).toEqual([]);
+    await screenshot(page, 'invisible-log-detail');
+    await clickRow(page, 'list_console_messages');
+    await waitFor(async () => (await panelText()).includes('console says'), 10_000, 'console');
+    expect(await invisibleShown(page)).toEqual([]);
+
+    await openPanel(page, 'Pages');
+    await waitFor(
+      async () => (await panelText('.page-list')).includes('hostile-invisible'),
+      10_000,
+      'the page',
+    );
+    expect(await invisibleShown(page)).toEqual([]);
+
+    await openPanel(page, 'Sessions');
+    await page.type('[role=search] input', 'hostile-invisible');
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await panelText()).includes('match'), 15_000, 'search hits');
+    expect(await invisibleShown(page)).toEqual([]);
+
+    const held = client.callTool({
+      name: 'fill',
+      arguments: {pageId, uid: `1_1${HIDDEN}`, value: `pay ${HIDDEN}`},
+    });
+    await openPanel(page, 'Hold');
+    await page.waitForSelector('[data-testid=held-call]', {timeout: 10_000});
+    await waitFor(async () => (await panelText()).includes('pay ⟨U+202E⟩'), 10_000, 'held args');
+    expect(await invisibleShown(page)).toEqual([]);
+    await screenshot(page, 'invisible-hold');
+    await page.keyboard.press('d');
+    await page.keyboard.press('Enter');
+    await held;
+    await site.stop();
+  });
+});
+
+function textOfResult(result: unknown): string {
+  const parsed = CallToolResultSchema.parse(result);
+  return parsed.content.map(item => (item.type === 'text' ? item.text : '')).join('\n');
+}
 
 describe('sessions the server closes', () => {
   it('are listed under "Closed by the server" in the Connection panel', async () => {

@@ -11,6 +11,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {ToolListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
 import puppeteer, {type Browser, type Page} from 'puppeteer-core';
+import {hasInvisible} from '../../src/renderer/src/ui/revealInvisible.js';
 import {ROOT, waitFor} from './engine.js';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -249,6 +250,30 @@ export async function connectMcp(
     listChanged: () => changes,
     close: () => client.close().catch(() => undefined),
   };
+}
+
+/**
+ * Text the page shows (its visible text and the attributes a person reads) that still holds an
+ * invisible or bidi character, as found: every panel should show them as ⟨U+XXXX⟩ instead.
+ */
+export async function invisibleShown(page: Page): Promise<string[]> {
+  const shown = await page.evaluate(() => {
+    const texts = [document.body.innerText];
+    for (const element of document.querySelectorAll(
+      '[title], [alt], [aria-label], [placeholder]',
+    )) {
+      for (const name of ['title', 'alt', 'aria-label', 'placeholder']) {
+        texts.push(element.getAttribute(name) ?? '');
+      }
+    }
+    return texts;
+  });
+  return shown.flatMap(text =>
+    text
+      .split('\n')
+      .filter(line => hasInvisible(line))
+      .map(line => JSON.stringify(line.slice(0, 200))),
+  );
 }
 
 /** Accessible names of every interactive control that has none (should be empty). */

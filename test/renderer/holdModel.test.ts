@@ -29,8 +29,8 @@ function held(callId: string, extra: Partial<HeldCall> = {}): HeldCall {
   };
 }
 
-function holdState(queue: HeldCall[]): HoldState {
-  return {rules: ['tool:click'], timeoutMs: 300_000, queue};
+function holdState(queue: HeldCall[], seq = 0): HoldState {
+  return {rules: ['tool:click'], timeoutMs: 300_000, queue, seq};
 }
 
 describe('hold in the store', () => {
@@ -41,20 +41,78 @@ describe('hold in the store', () => {
         [
           startedEvent('a', 'click'),
           startedEvent('b', 'click'),
-          {type: 'holdChanged', state: holdState([held('a'), held('b')])},
+          {type: 'callHeld', call: held('a')},
+          {type: 'callHeld', call: held('b')},
         ],
         1,
       ),
     );
     expect(store.log.byCallId('a')?.status).toBe('held');
     expect(store.log.byCallId('b')?.status).toBe('held');
-    expect(store.getSnapshot().hold?.queue).toHaveLength(2);
-    store.applyBatch(batchOf([{type: 'holdChanged', state: holdState([held('b')])}], 4));
+    expect(store.getSnapshot().hold?.queue.map(call => call.callId)).toEqual(['a', 'b']);
+    store.applyBatch(
+      batchOf([{type: 'callHoldEnded', callId: 'a', decision: 'allowed', heldMs: 5}], 5),
+    );
     expect(store.log.byCallId('a')?.status).toBe('running');
     expect(store.log.byCallId('b')?.status).toBe('held');
-    store.applyHold(holdState([]));
+    store.applyBatch(
+      batchOf(
+        [
+          {
+            type: 'callHoldTarget',
+            callId: 'b',
+            target: {param: 'uid', uid: '1_2', rect: {x: 1, y: 2, width: 3, height: 4}},
+          },
+          {type: 'holdRulesChanged', rules: ['all'], timeoutMs: 60_000},
+        ],
+        6,
+      ),
+    );
+    expect(store.getSnapshot().hold).toMatchObject({
+      rules: ['all'],
+      timeoutMs: 60_000,
+      queue: [{callId: 'b', target: {rect: {width: 3}}}],
+      seq: 7,
+    });
+    store.expectHold();
+    store.applyHold(holdState([], 8));
     expect(store.log.byCallId('b')?.status).toBe('running');
     expect(store.getSnapshot().hold?.queue).toEqual([]);
+  });
+
+  it('applies on top of the fetched state only the hold events it does not include', () => {
+    const store = new InspectorStore();
+    store.applyBatch(batchOf([startedEvent('a', 'click'), startedEvent('b', 'click')], 1));
+    store.expectHold();
+    // Events that arrive before the answer wait for it.
+    store.applyBatch(
+      batchOf(
+        [
+          {type: 'callHeld', call: held('a')},
+          {type: 'callHeld', call: held('b')},
+          {type: 'callHoldEnded', callId: 'a', decision: 'denied', heldMs: 1},
+        ],
+        3,
+      ),
+    );
+    expect(store.getSnapshot().hold).toBeUndefined();
+    // The answer was made at seq 6: after all three, and after c was held (seq 6, not yet here).
+    store.applyHold(holdState([held('b'), held('c')], 6));
+    expect(store.getSnapshot().hold?.queue.map(call => call.callId)).toEqual(['b', 'c']);
+    expect(store.log.byCallId('a')?.status).toBe('running');
+    expect(store.log.byCallId('b')?.status).toBe('held');
+    // The stream catches up: what the state includes changes nothing, what is newer applies.
+    store.applyBatch(
+      batchOf(
+        [
+          {type: 'callHeld', call: held('c')},
+          {type: 'callHoldEnded', callId: 'b', decision: 'allowed', heldMs: 1},
+        ],
+        6,
+      ),
+    );
+    expect(store.getSnapshot().hold?.queue.map(call => call.callId)).toEqual(['c']);
+    expect(store.log.byCallId('b')?.status).toBe('running');
   });
 });
 

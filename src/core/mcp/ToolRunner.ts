@@ -23,7 +23,10 @@ import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
+import type {CallHold} from './hold/CallHold.js';
+import {CallNavigations} from './hold/callNavigations.js';
 import type {HoldGate} from './hold/HoldGate.js';
+import {lockChecked} from './hold/lockChecked.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse} from './render.js';
 
@@ -140,25 +143,37 @@ export class ToolRunner {
         response.notes.push(reconnectNote);
       }
     }
-    // Hold rules, before any lock: a held call keeps no other call waiting.
-    const valid = await this.#holdIfRuled(tool, given, response, {
-      origin,
+    const hold = this.deps.hold?.forCall({
+      callId: events.callId,
+      tool,
+      client: origin.client,
       signal,
       progress,
-      callId: events.callId,
     });
-    if ('content' in valid) {
-      return valid;
+    // Hold rules, before any lock: a held call keeps no other call waiting.
+    const first = await this.#holdIfRuled(hold, given, response);
+    if ('content' in first) {
+      return first;
     }
-    const pageId = valid.params.pageId;
-    const locks = await acquireCallLocks({
-      tool,
-      pageId: catalog.pageIdRouting && typeof pageId === 'number' ? pageId : undefined,
-      session,
-      browserLock: this.#browserLock,
-      signal,
-      onPage: page => response.setPage(page),
-    });
+    // Checked again under the locks: the page may have changed while the call waited.
+    const checked = await lockChecked(
+      hold,
+      first,
+      valid =>
+        acquireCallLocks({
+          tool,
+          pageId: this.#routedPageId(valid),
+          session,
+          browserLock: this.#browserLock,
+          signal,
+          onPage: page => response.setPage(page),
+        }),
+      response.notes,
+    );
+    if ('denied' in checked) {
+      return errorResult(checked.denied);
+    }
+    const {locks, valid} = checked;
     // Under the page lock, so the uids are read from the snapshot the call acts on.
     events.elements(recordedElements(locks.page, valid.params));
     const work = this.#runHandler(tool, valid, response, {
@@ -166,6 +181,7 @@ export class ToolRunner {
       page: locks.page,
       signal,
       progress,
+      navigations: new CallNavigations(hold),
     });
     if (await cancelledFirst(work, signal)) {
       // Keep the page locked until the aborted work has actually stopped (bounded), so the next call
@@ -190,24 +206,22 @@ export class ToolRunner {
     }
   }
 
+  /** The page a call is routed to: the one it is bound to or names (pageId routing on). */
+  #routedPageId(valid: ValidCall): number | undefined {
+    if (!this.deps.catalog.pageIdRouting) {
+      return undefined;
+    }
+    const named = valid.params.pageId;
+    return valid.boundPageId ?? (typeof named === 'number' ? named : undefined);
+  }
+
   /** The call as a person let it run (maybe with edited arguments), or the denial to return. */
   async #holdIfRuled(
-    tool: Tool,
+    hold: CallHold | undefined,
     given: ValidCall,
     response: ResponseBuilder,
-    call: {origin: CallOrigin; signal: AbortSignal; progress: CallProgress; callId: string},
   ): Promise<ValidCall | CallToolResult> {
-    const namedPage = given.params.pageId;
-    const held = this.deps.hold?.gate({
-      callId: call.callId,
-      tool,
-      params: given.params,
-      client: call.origin.client,
-      pageId:
-        this.deps.catalog.pageIdRouting && typeof namedPage === 'number' ? namedPage : undefined,
-      signal: call.signal,
-      progress: call.progress,
-    });
+    const held = hold?.before(given.params, this.#routedPageId(given));
     const decided = held ? await held : undefined;
     if (decided?.kind === 'denied') {
       return errorResult(decided.text);
@@ -219,7 +233,10 @@ export class ToolRunner {
     return given;
   }
 
-  /** Steps 5 to 7: the dialog gate, file paths and the handler; never rejects (errors go in). */
+  /**
+   * Steps 5 to 7: the dialog gate, file paths and the handler; never rejects (errors go in). A
+   * call that may change its page has that page's navigations checked against the URL rules.
+   */
   async #runHandler(
     tool: Tool,
     valid: ValidCall,
@@ -229,13 +246,17 @@ export class ToolRunner {
       page: PageState | undefined;
       signal: AbortSignal;
       progress: CallProgress;
+      navigations: CallNavigations;
     },
   ): Promise<void> {
     const {session, config, catalog, services} = this.deps;
-    const {origin, page, signal, progress} = run;
+    const {origin, page, signal, progress, navigations} = run;
     try {
       if (page && tool.blockedByDialog) {
         page.throwIfDialogOpen();
+      }
+      if (page && !tool.readsOnly(valid.params)) {
+        await navigations.watch(page);
       }
       await valid.run(
         {
@@ -246,7 +267,7 @@ export class ToolRunner {
           client: origin.client,
           signal,
           services,
-          pageIdGiven: catalog.pageIdRouting && typeof valid.params.pageId === 'number',
+          pageIdGiven: this.#routedPageId(valid) !== undefined,
           reportProgress: status => progress.report(status),
           addPageToolSections: (target, shown) =>
             catalog.addPageToolSections(target, shown, {session, services}),
@@ -254,11 +275,16 @@ export class ToolRunner {
             tool.filePaths.some(entry => entry.scope === 'localBrowser') && !session.isLocal
               ? Promise.resolve(value)
               : origin.files.validatePathOrUrl(value),
+          guardNavigations: target => navigations.watch(target),
         },
         response,
       );
     } catch (error) {
       response.setError(error instanceof Error ? error : new Error(String(error)));
+    }
+    const stopped = await navigations.release();
+    if (stopped !== undefined) {
+      response.setError(new Error(stopped));
     }
   }
 }

@@ -7,6 +7,7 @@ import {z} from 'zod';
 import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {NavigationGuard} from '../browser/navigationGuard.js';
 import type {PageState} from '../browser/PageState.js';
 import type {ServerConfig} from '../config/serverConfig.js';
 import type {ParamKind} from '../telemetry/sanitize.js';
@@ -33,6 +34,12 @@ export interface ToolCall<P> {
    * get it at once and in every heartbeat after.
    */
   reportProgress: (status: string) => void;
+  /**
+   * Checks the navigations this call makes `page` do (each redirect hop too) against the hold's
+   * URL rules until the call ends, stopping one into a held URL before it commits. Once per page
+   * (later calls return the same guard); it lets everything go when no URL rule is on.
+   */
+  guardNavigations: (page: PageState) => Promise<NavigationGuard>;
 }
 
 export interface PageToolCall<P> extends ToolCall<P> {
@@ -49,6 +56,12 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   description: string;
   category: ToolCategory;
   readOnly: boolean;
+  /**
+   * Parameters that make a call write (a file) when given: without them a tool whose readOnly is
+   * false only because of them just reads (take_snapshot without filePath). Hold rules decide by
+   * this; the advertised readOnlyHint stays `readOnly`.
+   */
+  readOnlyWithout?: readonly (keyof S & string)[];
   schema: S;
   /** Feature flags the tool needs in addition to its category. */
   conditions?: ToolCondition[];
@@ -107,7 +120,13 @@ export interface ToolRunContext extends Omit<ToolCall<unknown>, 'params'> {
 export type ValidationResult =
   | {
       ok: true;
+      /**
+       * Exactly the arguments `run` runs with (after the schema's defaults): what the call log, a
+       * hold and a person editing a held call see.
+       */
       params: Record<string, unknown>;
+      /** The page the call is bound to whatever the arguments say (a page's own tool). */
+      boundPageId?: number;
       run: (context: ToolRunContext, response: ResponseBuilder) => Promise<void>;
     }
   | {ok: false; message: string};
@@ -117,6 +136,8 @@ export interface Tool {
   readonly description: string;
   readonly category: ToolCategory;
   readonly readOnly: boolean;
+  /** Whether a call with these arguments only reads (see ToolSpecBase.readOnlyWithout). */
+  readsOnly(params: Readonly<Record<string, unknown>>): boolean;
   readonly conditions: readonly ToolCondition[];
   readonly pageScoped: boolean;
   readonly blockedByDialog: boolean;
@@ -158,11 +179,16 @@ function makeTool<S extends z.ZodRawShape>(
 ): Tool {
   const shapes = new ParamShapes(spec, pageScoped);
   const filePaths = spec.filePaths ?? [];
+  const writers: readonly string[] = spec.readOnlyWithout ?? [];
   return {
     name: spec.name,
     description: spec.description,
     category: spec.category,
     readOnly: spec.readOnly,
+    readsOnly: params =>
+      spec.readOnly ||
+      // Any value given, even an empty one, counts as writing: the safe side for a hold.
+      (writers.length > 0 && writers.every(param => params[param] === undefined)),
     conditions: spec.conditions ?? [],
     pageScoped,
     blockedByDialog: spec.blockedByDialog ?? false,

@@ -415,6 +415,7 @@ const getNetworkRequest = definePageTool({
     "Get one request by reqid (from list_network_requests): headers (incl. 'Cookie', 'Set-Cookie'), bodies, failure, redirect chain. Bodies over 10,000 characters are truncated unless saved to a file.",
   category: 'network',
   readOnly: false,
+  readOnlyWithout: ['requestFilePath', 'responseFilePath'],
   blockedByDialog: true,
   filePaths: [
     {param: 'requestFilePath', scope: 'always'},

@@ -212,6 +212,15 @@ export async function navigate(
   response: ResponseBuilder,
   request: NavigateRequest,
 ): Promise<void> {
+  // Hold rules on URLs see each hop of this navigation before it commits.
+  const guard = await call.guardNavigations(page);
+  if (guard.active && (request.type === 'back' || request.type === 'forward')) {
+    const target = await historyUrl(page, request.type === 'back' ? -1 : 1);
+    const refusal = target === undefined ? undefined : guard.check(target);
+    if (refusal !== undefined) {
+      throw new Error(refusal);
+    }
+  }
   const dialogs = watchDialogs(page, request);
   let initScriptId: string | undefined;
   try {
@@ -233,6 +242,10 @@ export async function navigate(
       page.url = page.page.url();
     } catch (error) {
       call.signal.throwIfAborted();
+      if (guard.stopped !== undefined) {
+        // The hold stopped it (the browser says ERR_ABORTED): say why instead.
+        throw new Error(guard.stopped, {cause: error});
+      }
       if (dialogs.beforeUnload.dismissed) {
         await dialogs.beforeUnload.handled;
         response.appendLine(
@@ -353,9 +366,14 @@ function navigationFailure(error: unknown, url: string | undefined): string {
   return reason;
 }
 
-async function hasHistory(page: PageState, delta: number): Promise<boolean> {
+/** The URL of the history entry `delta` steps away, if there is one. */
+async function historyUrl(page: PageState, delta: number): Promise<string | undefined> {
   const history = await page.session.send('Page.getNavigationHistory');
-  return history.entries[history.currentIndex + delta] !== undefined;
+  return history.entries[history.currentIndex + delta]?.url;
+}
+
+async function hasHistory(page: PageState, delta: number): Promise<boolean> {
+  return (await historyUrl(page, delta)) !== undefined;
 }
 
 export const pageTools = [listPages, selectPage, newPage, closePage, navigatePage];

@@ -31,6 +31,7 @@ export const takeScreenshot = definePageTool({
   description: 'Screenshot of the viewport, the full page, or one element.',
   category: 'debugging',
   readOnly: false,
+  readOnlyWithout: ['filePath'],
   changesPage: false,
   blockedByDialog: true,
   schema: {

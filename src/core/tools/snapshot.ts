@@ -10,6 +10,7 @@ export const takeSnapshot = definePageTool({
     'Text snapshot of the page from its accessibility tree: one line per element, `<uid> <role> "<name>" <attributes>`; pass the uid to other tools. Prefer it to a screenshot; take a new one after the page changes.',
   category: 'debugging',
   readOnly: false,
+  readOnlyWithout: ['filePath'],
   changesPage: false,
   blockedByDialog: true,
   schema: {

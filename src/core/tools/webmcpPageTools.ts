@@ -169,6 +169,7 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     }),
     category: 'experimentalWebmcp',
     readOnly: hints.readOnlyHint,
+    readsOnly: () => hints.readOnlyHint,
     conditions: ['webmcpTools'],
     pageScoped: true,
     blockedByDialog: true,
@@ -180,12 +181,17 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     paramKinds: {},
     pageTool: {title: view.title?.slice(0, 200), annotations: hints, telemetryName: TELEMETRY_NAME},
     inputSchema: () => schema,
-    // The page checks its own input; the pipeline only pins the page the tool was listed for.
-    validate: args => ({
-      ok: true,
-      params: {pageId},
-      run: (context, response) => runPageTool(binding, args, context, response),
-    }),
+    // The page checks its own input: the arguments run as sent, on the page the tool was listed
+    // for (whatever they say), and they are what a hold shows.
+    validate: args => {
+      const params = {...args};
+      return {
+        ok: true,
+        params,
+        boundPageId: pageId,
+        run: (context, response) => runPageTool(binding, params, context, response),
+      };
+    },
   };
 }
 

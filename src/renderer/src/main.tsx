@@ -1,6 +1,6 @@
 /**
  * Renderer entry: picks the connection (IPC in the desktop app, WebSocket in a browser tab), binds
- * it to the store, and renders the app.
+ * it to the store, makes invisible characters visible in whatever is shown, and renders the app.
  */
 // Base styles first, so each panel's own stylesheet (imported by the panel) can refine them.
 import './styles/theme.css';
@@ -13,6 +13,7 @@ import {InspectorContext, type InspectorServices} from './app/InspectorContext.j
 import {selectConnection} from './connection/selectConnection.js';
 import {InspectorStore} from './store/InspectorStore.js';
 import {UiStore} from './store/UiStore.js';
+import {watchInvisible} from './ui/revealInvisible.js';
 
 // The zod checks of server messages are the biggest part of this UI's code and the first paint
 // does not need them: fetch them in parallel with it.
@@ -25,6 +26,10 @@ const services: InspectorServices = {
   connection: selectConnection(checks.then(module => module.protocolChecks)),
 };
 bindStore(services.connection, services.store);
+
+// Invisible and bidi characters in anything a panel shows (page, client or recorded text) are
+// made visible, whichever panel renders it.
+watchInvisible(document.body);
 
 const root = document.getElementById('root');
 if (root) {

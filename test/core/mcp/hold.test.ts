@@ -12,6 +12,7 @@ import {serverMessageSchema, type ServerMessage} from '../../../src/shared/wire.
 import type {HeldCall} from '../../../src/shared/hold.js';
 import type {InspectorEvent} from '../../../src/shared/protocol.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {heldOf as heldCall, valueOf} from '../../helpers/hold.js';
 import {uidOf} from '../../helpers/snapshotText.js';
 
 const PAGE = `<!doctype html><title>hold</title>
@@ -40,23 +41,8 @@ afterEach(async () => {
   await waitFor(() => engine.hold.state().queue.length === 0, 5_000, 'an empty queue');
 });
 
-/** A command's reply value, or its error thrown. */
-function valueOf<V>(result: {ok: true; value: V} | {ok: false; error: string}): V {
-  if (!result.ok) {
-    throw new Error(result.error);
-  }
-  return result.value;
-}
-
-function heldOf(tool: string, predicate: (held: HeldCall) => boolean = () => true) {
-  return waitFor(
-    () =>
-      fx.engine.engine.hold
-        .state()
-        .queue.find(candidate => candidate.tool === tool && predicate(candidate)),
-    10_000,
-    `a held ${tool}`,
-  );
+function heldOf(tool: string, predicate?: (held: HeldCall) => boolean): Promise<HeldCall> {
+  return heldCall(fx.engine.engine, tool, predicate);
 }
 
 async function title(pageId: number): Promise<string> {

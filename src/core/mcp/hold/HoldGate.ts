@@ -1,9 +1,11 @@
 /**
- * Hold rules at work: an agent's call that matches a rule waits here — before any lock is taken,
- * so a held call on one page delays nobody else — until a person in the inspector allows, edits or
- * denies it, the hold times out (denied, saying so), or the client cancels (it leaves the queue at
- * once). Calls from the inspector itself are never held. With no rules, `gate` returns at its first
- * line.
+ * Hold rules at work: an agent's call that matches a rule waits here — holding no lock, so a held
+ * call on one page delays nobody else — until a person in the inspector allows, edits or denies
+ * it, the hold times out (denied, saying so), or the client cancels (it leaves the queue at once).
+ * Calls from the inspector itself are never held. One client has at most MAX_HELD_PER_CLIENT calls
+ * held; more are refused with a text that says why. Each change is published as what changed (a
+ * call held, a call's target found, a call's end, the rules), never the whole queue again. Each
+ * call goes through its own CallHold (CallHold.ts); with no rules, its first check returns at once.
  */
 import {
   parseHoldRules,
@@ -12,36 +14,29 @@ import {
   type HoldRule,
   type HoldState,
 } from '../../../shared/hold.js';
-import type {ClientRef} from '../../../shared/protocol.js';
 import type {PageState} from '../../browser/PageState.js';
 import type {InspectorHub} from '../../inspector/InspectorHub.js';
 import type {Tool, ValidationResult} from '../../tools/definition.js';
-import {locateTarget, targetUidOf} from './heldTarget.js';
 import {
-  compileRules,
-  isWebMcpCall,
-  matchSyncRule,
-  type CompiledRule,
-  type RuleMatch,
-} from './holdMatch.js';
-import {deniedText, editedNote, timedOutText} from './holdTexts.js';
+  CallHold,
+  RUN,
+  type HeldCallRequest,
+  type HoldCallInfo,
+  type HoldOutcome,
+  type HoldQueue,
+} from './CallHold.js';
+import {locateTarget, targetUidOf} from './heldTarget.js';
+import {compileRules, type CompiledRule, type RuleMatch} from './holdMatch.js';
+import {deniedText, editedNote, timedOutText, tooManyHeldText} from './holdTexts.js';
 import {matchWebMcpRule, type WebMcpLookup} from './webmcpHold.js';
 
-type ValidCall = Extract<ValidationResult, {ok: true}>;
+export type {HoldOutcome} from './CallHold.js';
 
-export interface HoldRequest {
-  callId: string;
-  tool: Tool;
-  params: Record<string, unknown>;
-  client: ClientRef;
-  /** The page the call names (pageId routing); undefined means the selected page. */
-  pageId: number | undefined;
-  signal: AbortSignal;
-  progress: {report(status: string): void};
-}
-
-export type HoldOutcome =
-  {kind: 'run'} | {kind: 'edited'; valid: ValidCall; note: string} | {kind: 'denied'; text: string};
+/**
+ * One client has at most this many calls held at once: a person decides on a handful, and a
+ * flood of held calls must not cost the server (or the UI) more than that.
+ */
+export const MAX_HELD_PER_CLIENT = 20;
 
 export interface HoldGateDeps {
   hub: InspectorHub;
@@ -62,15 +57,13 @@ interface HeldEntry {
   settle: (decision: HoldDecision, outcome: HoldOutcome | Error, extra?: {reason?: string}) => void;
 }
 
-const RUN: HoldOutcome = {kind: 'run'};
-
 export const HOLD_WAITING_STATUS = 'Waiting for approval in the inspector…';
 
 /** How often, and how far apart, the held call's target box is looked for. */
 const OUTLINE_ATTEMPTS = 5;
 const OUTLINE_RETRY_MS = 300;
 
-export class HoldGate {
+export class HoldGate implements HoldQueue {
   #rules: CompiledRule[] = [];
   #hasWebMcpRule = false;
   readonly #queue: HeldEntry[] = [];
@@ -119,8 +112,20 @@ export class HoldGate {
       ({rule}) => rule.kind === 'webmcpConsequential' || rule.kind === 'webmcpNotReadOnly',
     );
     if (publish) {
-      this.#publish();
+      this.deps.hub.publish({
+        type: 'holdRulesChanged',
+        rules: rules.map(rule => rule.text),
+        timeoutMs: this.deps.timeoutMs,
+      });
     }
+  }
+
+  get rules(): readonly CompiledRule[] {
+    return this.#rules;
+  }
+
+  get hasWebMcpRule(): boolean {
+    return this.#hasWebMcpRule;
   }
 
   state(): HoldState {
@@ -128,43 +133,61 @@ export class HoldGate {
       rules: this.#rules.map(rule => rule.text),
       timeoutMs: this.deps.timeoutMs,
       queue: this.#queue.map(entry => entry.view),
+      // Every event published so far is in this state (publishing is synchronous).
+      seq: this.deps.hub.nextSeq - 1,
     };
   }
 
-  /**
-   * Undefined when the call runs at once (no rule matches: the common path, kept cheap); else the
-   * decision to come.
-   */
-  gate(request: HoldRequest): Promise<HoldOutcome> | undefined {
-    if (this.#rules.length === 0 || request.client.transport === 'inspector') {
-      return undefined;
-    }
-    const page = request.tool.pageScoped ? this.#pageOf(request.pageId) : undefined;
-    const {tool, params} = request;
-    const match = matchSyncRule(this.#rules, {tool, args: params, pageUrl: page?.url});
-    if (match) {
-      return this.#hold(request, page, match);
-    }
-    if (!this.#hasWebMcpRule || !isWebMcpCall(tool)) {
-      return undefined;
-    }
-    return matchWebMcpRule(this.#rules, tool, params, page, this.deps.webmcp).then(found =>
-      found ? this.#hold(request, page, found) : RUN,
-    );
+  /** The hold of one agent call; undefined for the inspector's own calls (never held). */
+  forCall(info: HoldCallInfo): CallHold | undefined {
+    return info.client.transport === 'inspector' ? undefined : new CallHold(this, info);
   }
 
-  #pageOf(pageId: number | undefined): PageState | undefined {
+  pageOf(pageId: number | undefined): PageState | undefined {
     const pages = this.deps.pages();
     return pageId === undefined ? pages.selected : pages.list().find(page => page.id === pageId);
   }
 
-  #hold(request: HoldRequest, page: PageState | undefined, match: RuleMatch): Promise<HoldOutcome> {
-    const {signal, tool, params} = request;
-    if (match.rule.rule.kind === 'step') {
-      // A step holds one call: the rule is used up.
-      this.#setCompiled(this.#rules.filter(rule => rule !== match.rule));
-    }
+  consumeStep(rule: CompiledRule): void {
+    this.#setCompiled(this.#rules.filter(candidate => candidate !== rule));
+  }
+
+  matchWebMcp(
+    tool: Tool,
+    params: Record<string, unknown>,
+    page: PageState | undefined,
+  ): Promise<RuleMatch | undefined> {
+    return matchWebMcpRule(this.#rules, tool, params, page, this.deps.webmcp);
+  }
+
+  enqueue(request: HeldCallRequest): Promise<HoldOutcome> {
+    const {signal, client} = request;
     signal.throwIfAborted();
+    const mine = this.#queue.filter(entry => entry.view.client.id === client.id).length;
+    if (mine >= MAX_HELD_PER_CLIENT) {
+      return Promise.resolve({
+        kind: 'denied',
+        text: tooManyHeldText(client.name, MAX_HELD_PER_CLIENT),
+      });
+    }
+    return new Promise<HoldOutcome>((resolve, reject) => {
+      const entry = this.#entry(request, (outcome: HoldOutcome | Error) =>
+        outcome instanceof Error ? reject(outcome) : resolve(outcome),
+      );
+      this.#queue.push(entry);
+      this.deps.hub.publish({type: 'callHeld', call: entry.view});
+      request.progress.report(HOLD_WAITING_STATUS);
+      const {page} = request;
+      const target = entry.view.target;
+      if (page && target) {
+        void this.#outline(entry, page, target);
+      }
+    });
+  }
+
+  /** A queue entry: its view, its timeout and how it leaves the queue (once). */
+  #entry(request: HeldCallRequest, done: (outcome: HoldOutcome | Error) => void): HeldEntry {
+    const {signal, tool, params, page, match} = request;
     const heldAt = Date.now();
     const target = targetUidOf(params);
     const view: HeldCall = {
@@ -179,54 +202,42 @@ export class HoldGate {
       deadline: heldAt + this.deps.timeoutMs,
       ...(target ? {target} : {}),
     };
-    return new Promise<HoldOutcome>((resolve, reject) => {
-      const timer = setTimeout(
-        () => entry.settle('timedOut', {kind: 'denied', text: timedOutText(this.deps.timeoutMs)}),
-        this.deps.timeoutMs,
+    const timer = setTimeout(
+      () => entry.settle('timedOut', {kind: 'denied', text: timedOutText(this.deps.timeoutMs)}),
+      this.deps.timeoutMs,
+    );
+    timer.unref();
+    const onAbort = (): void =>
+      entry.settle(
+        'cancelled',
+        new Error('The call was cancelled by the client while it was held for approval.'),
       );
-      timer.unref();
-      const onAbort = (): void =>
-        entry.settle(
-          'cancelled',
-          new Error('The call was cancelled by the client while it was held for approval.'),
-        );
-      const entry: HeldEntry = {
-        view,
-        tool,
-        settle: (decision, outcome, extra = {}) => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          const index = this.#queue.indexOf(entry);
-          if (index === -1) {
-            return;
-          }
-          this.#queue.splice(index, 1);
-          this.deps.hub.publish({
-            type: 'callHoldEnded',
-            callId: view.callId,
-            decision,
-            heldMs: Date.now() - heldAt,
-            ...(extra.reason === undefined ? {} : {reason: extra.reason}),
-            ...(!(outcome instanceof Error) && outcome.kind === 'edited'
-              ? {args: outcome.valid.params}
-              : {}),
-          });
-          this.#publish();
-          if (outcome instanceof Error) {
-            reject(outcome);
-          } else {
-            resolve(outcome);
-          }
-        },
-      };
-      signal.addEventListener('abort', onAbort, {once: true});
-      this.#queue.push(entry);
-      this.#publish();
-      request.progress.report(HOLD_WAITING_STATUS);
-      if (page && target) {
-        void this.#outline(entry, page, target);
-      }
-    });
+    signal.addEventListener('abort', onAbort, {once: true});
+    const entry: HeldEntry = {
+      view,
+      tool,
+      settle: (decision, outcome, extra = {}) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        const index = this.#queue.indexOf(entry);
+        if (index === -1) {
+          return;
+        }
+        this.#queue.splice(index, 1);
+        this.deps.hub.publish({
+          type: 'callHoldEnded',
+          callId: view.callId,
+          decision,
+          heldMs: Date.now() - heldAt,
+          ...(extra.reason === undefined ? {} : {reason: extra.reason}),
+          ...(!(outcome instanceof Error) && outcome.kind === 'edited'
+            ? {args: outcome.valid.params}
+            : {}),
+        });
+        done(outcome);
+      },
+    };
+    return entry;
   }
 
   /** Adds the target's box once found (the hold is shown at once, without waiting for it). */
@@ -240,7 +251,7 @@ export class HoldGate {
       const located = await locateTarget(page, target).catch(() => target);
       if (located.rect && this.#queue.includes(entry)) {
         entry.view = {...entry.view, target: located};
-        this.#publish();
+        this.deps.hub.publish({type: 'callHoldTarget', callId: entry.view.callId, target: located});
         return;
       }
       await new Promise(resolve => setTimeout(resolve, OUTLINE_RETRY_MS).unref());
@@ -293,9 +304,5 @@ export class HoldGate {
       entry.settle('allowed', RUN);
     }
     return this.state();
-  }
-
-  #publish(): void {
-    this.deps.hub.publish({type: 'holdChanged', state: this.state()});
   }
 }

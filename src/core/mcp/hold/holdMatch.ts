@@ -4,22 +4,43 @@
  * page's URL); the WebMCP rules, which need the page's tool annotations, are answered apart
  * (webmcpHold.ts) and only for calls that can match them.
  */
-import {formatHoldRule, globToRegExp, type HoldRule} from '../../../shared/hold.js';
+import {formatHoldRule, type HoldRule} from '../../../shared/hold.js';
+import {compileUrlGlob, LONG_URL_CHARS, type UrlGlob} from '../../../shared/urlGlob.js';
 import type {Tool} from '../../tools/definition.js';
 
 /** A rule, parsed once, with its glob compiled. */
 export interface CompiledRule {
   rule: HoldRule;
   text: string;
-  url?: RegExp;
+  url?: UrlGlob;
 }
 
 export function compileRules(rules: readonly HoldRule[]): CompiledRule[] {
   return rules.map(rule => ({
     rule,
     text: formatHoldRule(rule),
-    ...(rule.kind === 'url' ? {url: globToRegExp(rule.glob)} : {}),
+    ...(rule.kind === 'url' ? {url: compileUrlGlob(rule.glob)} : {}),
   }));
+}
+
+/** A URL as a reason shows it: a page can make its URL megabytes long. */
+export function shortUrl(url: string): string {
+  return url.length > 200 ? `${url.slice(0, 200)}… (${url.length} characters)` : url;
+}
+
+/**
+ * Why `url` matches the glob, or undefined when it does not. A URL too long to compare whole
+ * that may match is held (see urlGlob.ts), and the reason says so.
+ */
+export function urlRuleReason(compiled: CompiledRule, url: string): string | undefined {
+  const answer = compiled.url?.match(url);
+  if (answer === 'yes') {
+    return `${shortUrl(url)} matches ${compiled.url?.glob ?? ''}`;
+  }
+  if (answer === 'maybe') {
+    return `${shortUrl(url)} may match ${compiled.url?.glob ?? ''} (URLs over ${LONG_URL_CHARS / 1024} KiB are compared on their start and end only, so it is held)`;
+  }
+  return undefined;
 }
 
 export interface CallFacts {
@@ -27,6 +48,8 @@ export interface CallFacts {
   args: Record<string, unknown>;
   /** The URL of the page the call acts on, when it acts on one. */
   pageUrl: string | undefined;
+  /** Checked again under its lock: a step is for the next call to arrive, not this one. */
+  again?: boolean;
 }
 
 export interface RuleMatch {
@@ -51,9 +74,13 @@ export function matchSyncRule(
       case 'all':
         return {rule: compiled, reason: 'every call is held'};
       case 'step':
-        return {rule: compiled, reason: 'stepping: the next call is held'};
+        if (facts.again !== true) {
+          return {rule: compiled, reason: 'stepping: the next call is held'};
+        }
+        break;
       case 'notReadOnly':
-        if (!tool.readOnly) {
+        // By what this call does: take_snapshot without a filePath only reads.
+        if (!tool.readsOnly(args)) {
           return {rule: compiled, reason: `${tool.name} is not read-only`};
         }
         break;
@@ -68,9 +95,9 @@ export function matchSyncRule(
         }
         break;
       case 'url': {
-        const url = urlMatch(compiled, pageUrl, args);
-        if (url !== undefined) {
-          return {rule: compiled, reason: `${url} matches ${rule.glob}`};
+        const reason = urlMatch(compiled, pageUrl, args);
+        if (reason !== undefined) {
+          return {rule: compiled, reason};
         }
         break;
       }
@@ -82,19 +109,16 @@ export function matchSyncRule(
   return undefined;
 }
 
-/** The page's URL, or the URL a navigation goes to, when it matches the rule's glob. */
+/** Why the page's URL, or the URL a navigation goes to, matches the rule's glob. */
 function urlMatch(
   compiled: CompiledRule,
   pageUrl: string | undefined,
   args: Record<string, unknown>,
 ): string | undefined {
-  const pattern = compiled.url;
-  if (!pattern) {
-    return undefined;
-  }
-  if (pageUrl !== undefined && pattern.test(pageUrl)) {
-    return pageUrl;
+  const onPage = pageUrl === undefined ? undefined : urlRuleReason(compiled, pageUrl);
+  if (onPage !== undefined) {
+    return onPage;
   }
   const target = args.url;
-  return typeof target === 'string' && pattern.test(target) ? target : undefined;
+  return typeof target === 'string' ? urlRuleReason(compiled, target) : undefined;
 }

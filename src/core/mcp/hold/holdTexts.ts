@@ -48,3 +48,34 @@ export function timedOutText(timeoutMs: number): string {
   const seconds = Math.round(timeoutMs / 100) / 10;
   return `Denied: the call was held for approval in the inspector and nobody decided within ${seconds} s (--holdTimeout), so it did not run. Ask the user to watch the inspector, then retry.`;
 }
+
+/** A call whose page kept changing under it while it waited: held often enough. */
+export function keptChangingText(reason: string): string {
+  return `Not run: the page kept changing while this call waited for approval (${reason}). Call list_pages to see where the page is now, then retry.`;
+}
+
+/** One client has as many held calls as it may: this one is refused, not queued. */
+export function tooManyHeldText(clientName: string, max: number): string {
+  return `Not run: ${clientName} already has ${max} calls waiting for approval in the inspector, the most one client may have held at once. Wait until the user has decided on them (each returns its own result), then send this call again.`;
+}
+
+export interface StoppedNavigation {
+  url: string;
+  redirectedFrom: string | undefined;
+  rule: string;
+  page: {id: number; url: string};
+}
+
+/** A navigation into a held URL the user did not approve, stopped before the page loaded it. */
+export function stoppedNavigationText(stopped: StoppedNavigation): string {
+  const target = shownUrl(stopped.url);
+  const how =
+    stopped.redirectedFrom === undefined
+      ? `this call made page ${stopped.page.id} navigate to ${target}`
+      : `${shownUrl(stopped.redirectedFrom)} redirected to ${target}`;
+  return `Stopped: ${how}, which the hold rule ${shownUrl(stopped.rule)} holds and the user has not approved for this call. The page did not load it and stays at ${shownUrl(stopped.page.url)}. To go there, call navigate_page with that URL: the user is asked first in the inspector.`;
+}
+
+function shownUrl(url: string): string {
+  return url.length > 300 ? `${url.slice(0, 300)}… (${url.length} characters)` : url;
+}

@@ -15,7 +15,9 @@ export function bindStore(connection: InspectorConnection, store: InspectorStore
           store.applyState(reply.value);
         }
       });
-      // Held calls are not part of the state: their queue comes with its own command.
+      // Held calls are not part of the state: their queue comes with its own command, and the
+      // stream's hold events apply on top of its answer.
+      store.expectHold();
       void connection.command({type: 'holdGetState'}).then(reply => {
         if (reply.ok) {
           store.applyHold(reply.value);

@@ -23,6 +23,7 @@ import type {
 import type {HoldState} from '../../../shared/hold.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
 import {type ActedOn, CallLog} from './CallLog.js';
+import {HoldTracker} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 
 export interface ServerInfo {
@@ -147,8 +148,7 @@ export class InspectorStore {
   /** Calls per client as of the last getState (covers calls evicted before this UI saw them). */
   readonly #stateCalls = new Map<string, number>();
   #streamId: string | undefined;
-  /** Calls in the hold queue as last seen, to show them running again once released. */
-  #heldIds = new Set<string>();
+  readonly #hold: HoldTracker;
   #notifyPending = false;
 
   /**
@@ -160,6 +160,7 @@ export class InspectorStore {
     private readonly schedule?: (notify: () => void) => void,
   ) {
     this.log = new CallLog(callCapacity);
+    this.#hold = new HoldTracker(this.log);
     this.#snapshot = {
       connection: {state: 'connecting'},
       ready: false,
@@ -240,24 +241,14 @@ export class InspectorStore {
     });
   }
 
-  /** The hold state as the server answered it (holdGetState), when no newer event set it. */
-  applyHold(state: HoldState): void {
-    this.#markHeld(state);
-    this.#set({hold: state});
+  /** The hold state was asked for (holdGetState): hold events wait for the answer. */
+  expectHold(): void {
+    this.#hold.expectState();
   }
 
-  /** Log rows follow the queue: held while in it, running again once released. */
-  #markHeld(state: HoldState): void {
-    const now = new Set(state.queue.map(call => call.callId));
-    for (const callId of this.#heldIds) {
-      if (!now.has(callId)) {
-        this.log.setHeld(callId, false);
-      }
-    }
-    for (const callId of now) {
-      this.log.setHeld(callId, true);
-    }
-    this.#heldIds = now;
+  /** The hold state as the server answered it, with the hold events after it applied. */
+  applyHold(state: HoldState): void {
+    this.#set({hold: this.#hold.applyState(state)});
   }
 
   /** Applies one batch from the live stream and notifies once. */
@@ -352,9 +343,18 @@ export class InspectorStore {
           ...event.tools,
         ];
         return;
+      case 'holdRulesChanged':
+      case 'callHeld':
+      case 'callHoldTarget':
+      case 'callHoldEnded': {
+        const hold = this.#hold.applyEvent(seq, event);
+        if (hold) {
+          patch.hold = hold;
+        }
+        return;
+      }
       case 'holdChanged':
-        this.#markHeld(event.state);
-        patch.hold = event.state;
+        // Whole states, in recordings of earlier versions only.
         return;
       case 'callActivity':
       case 'callScreenshots':

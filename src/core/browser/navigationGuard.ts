@@ -1,0 +1,126 @@
+/**
+ * Stops a page's main-frame navigations that a check refuses, before they commit: each document
+ * request of the main frame, and each hop of its redirects, is paused (Fetch domain, on a CDP
+ * session of its own so the page's other Fetch users keep theirs) and either continued or
+ * aborted. An aborted navigation commits nothing: the page stays where it was. Used while one tool
+ * call runs; requests of frames inside the page go on untouched.
+ */
+import type {CDPSession, Protocol} from 'puppeteer-core';
+import {onEvent} from './cdp.js';
+import {withTimeout} from './lock.js';
+import type {PageState} from './PageState.js';
+
+/** Setting the guard up and taking it down are each bounded by this. */
+const GUARD_SETUP_MS = 5_000;
+
+const DOCUMENTS: Protocol.Fetch.RequestPattern[] = [
+  {urlPattern: '*', resourceType: 'Document', requestStage: 'Request'},
+];
+
+export interface Navigation {
+  url: string;
+  /** The URL that redirected here, when this is a redirect's hop. */
+  redirectedFrom: string | undefined;
+}
+
+/** The refusal (what the agent is told) of a navigation, or undefined to let it go. */
+export type NavigationCheck = (navigation: Navigation) => string | undefined;
+
+export interface NavigationGuard {
+  /** False for the guard that lets everything go. */
+  readonly active: boolean;
+  /** The refusal of a navigation to `url` (a history entry, before going there), if any. */
+  check(url: string): string | undefined;
+  /** The refusal of the first navigation this guard stopped. */
+  readonly stopped: string | undefined;
+  release(): Promise<void>;
+}
+
+/** A guard that lets everything go (no rule looks at navigations). */
+export const OPEN_GUARD: NavigationGuard = {
+  active: false,
+  check: () => undefined,
+  stopped: undefined,
+  release: () => Promise.resolve(),
+};
+
+export async function guardNavigations(
+  page: PageState,
+  check: NavigationCheck,
+): Promise<NavigationGuard> {
+  let session: CDPSession | undefined;
+  try {
+    session = await withTimeout(page.page.createCDPSession(), GUARD_SETUP_MS, 'no CDP session');
+    const guard = new PausedNavigations(page, session, check);
+    await withTimeout(
+      session.send('Fetch.enable', {patterns: DOCUMENTS}),
+      GUARD_SETUP_MS,
+      'Fetch.enable timed out',
+    );
+    return guard;
+  } catch (error) {
+    void session?.detach().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `This call's navigations cannot be checked against the hold's URL rules (${reason}), so it did not run. Retry; if it keeps failing, ask the user to change the url: rules in the inspector's Hold tab.`,
+      {cause: error},
+    );
+  }
+}
+
+class PausedNavigations implements NavigationGuard {
+  readonly active = true;
+  stopped: string | undefined;
+  /** The URL of each paused request, to name where a redirect came from. */
+  readonly #urls = new Map<string, string>();
+  readonly #off: () => void;
+
+  constructor(
+    private readonly page: PageState,
+    private readonly session: CDPSession,
+    private readonly decide: NavigationCheck,
+  ) {
+    this.#off = onEvent(session, 'Fetch.requestPaused', event => this.#paused(event));
+  }
+
+  check(url: string): string | undefined {
+    return this.decide({url, redirectedFrom: undefined});
+  }
+
+  #paused(event: Protocol.Fetch.RequestPausedEvent): void {
+    const {requestId} = event;
+    let refusal: string | undefined;
+    if (event.frameId === this.page.mainFrameId && event.resourceType === 'Document') {
+      const redirectedFrom =
+        event.redirectedRequestId === undefined
+          ? undefined
+          : this.#urls.get(event.redirectedRequestId);
+      // Bounded: a redirect chain names its previous hop only.
+      this.#urls.clear();
+      this.#urls.set(requestId, event.request.url);
+      try {
+        refusal = this.decide({url: event.request.url, redirectedFrom});
+      } catch {
+        refusal = `The navigation to ${event.request.url} could not be checked against the hold rules, so it was stopped.`;
+      }
+    }
+    if (refusal === undefined) {
+      void this.session.send('Fetch.continueRequest', {requestId}).catch(() => undefined);
+      return;
+    }
+    this.stopped ??= refusal;
+    void this.session
+      .send('Fetch.failRequest', {requestId, errorReason: 'Aborted'})
+      .catch(() => undefined);
+  }
+
+  async release(): Promise<void> {
+    const {session} = this;
+    // Still answering until interception is off: a request paused now must not hang.
+    await withTimeout(session.send('Fetch.disable'), GUARD_SETUP_MS, 'Fetch.disable').catch(
+      () => undefined,
+    );
+    this.#off();
+    await withTimeout(session.detach(), GUARD_SETUP_MS, 'detach').catch(() => undefined);
+  }
+}
