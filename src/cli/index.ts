@@ -9,6 +9,7 @@ import {detectDisplay, parseFlags} from '../core/config/flags.js';
 import type {ServerConfig} from '../core/config/serverConfig.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
+import {keepServingOnUncaughtErrors} from '../core/processGuard.js';
 import {readVersion} from '../core/version.js';
 import {watchNpmParent} from './parentWatch.js';
 import {runSubcommand} from './subcommands.js';
@@ -53,6 +54,7 @@ async function main(): Promise<number> {
     log(`Warning: ${warning}`);
   }
   const config = parsed.config;
+  keepServingOnUncaughtErrors(log);
   const engine = new Engine(config, {version, log, rendererDir: findRendererDir(here)});
   const shutdown = stopOnSignals(engine);
 

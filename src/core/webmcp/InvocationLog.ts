@@ -6,6 +6,7 @@
  * another document answers only after that navigation, so a navigation waits for the new document
  * to load (plus a short grace) before it counts as an interruption.
  */
+import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import type {WebMcpInvocation} from '../../shared/protocol.js';
 import {
   emptyResultSchema,
@@ -161,14 +162,21 @@ export class InvocationLog {
       return;
     }
     const status = normalizeStatus(event.status);
-    record.output = event.output;
+    // The page's value goes to the agent, the UI and the recording: cut at the depth bound.
+    record.output =
+      event.output === undefined
+        ? undefined
+        : boundValue(event.output, {maxDepth: VALUE_DEPTH_LIMIT}).value;
     record.exception = event.exception
-      ? {description: event.exception.description, value: event.exception.value}
+      ? {
+          description: event.exception.description,
+          value: boundValue(event.exception.value, {maxDepth: VALUE_DEPTH_LIMIT}).value,
+        }
       : undefined;
-    const outputText = status === 'Completed' ? jsonText(event.output) : undefined;
+    const outputText = status === 'Completed' ? jsonText(record.output) : undefined;
     const exceptionText =
       event.exception?.description ??
-      (event.exception?.value === undefined ? undefined : jsonText(event.exception.value));
+      (record.exception?.value === undefined ? undefined : jsonText(record.exception.value));
     let errorText = event.errorText === '' ? undefined : event.errorText;
     if (status === undefined) {
       errorText = `The browser reported an unknown status "${event.status}".`;

@@ -21,7 +21,8 @@ import {
   type ToolInvokedEvent,
   type ToolRespondedEvent,
 } from './cdpSchemas.js';
-import {errorText} from '../../shared/values.js';
+import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {errorText, isRecord} from '../../shared/values.js';
 
 export interface FrameInfo {
   id: string;
@@ -115,6 +116,25 @@ function descendantsOf(tracked: TrackedSession, frameId: string): string[] {
     }
   }
   return out;
+}
+
+/** Characters of one tool's schema or annotations kept from the page (a real schema is far smaller). */
+const PAGE_VALUE_CHARS = 256 * 1024;
+
+/**
+ * The page's tool with its schema and annotations bounded: they reach every client's tool list,
+ * the lint, the forms of the UI and the recording, so what is deeper or larger is cut (marked).
+ */
+function boundedTool(tool: CdpTool): CdpTool {
+  const bound = (value: Record<string, unknown>): Record<string, unknown> => {
+    const bounded = boundValue(value, {maxDepth: VALUE_DEPTH_LIMIT, maxChars: PAGE_VALUE_CHARS});
+    return isRecord(bounded.value) ? bounded.value : {};
+  };
+  return {
+    ...tool,
+    ...(tool.inputSchema === undefined ? {} : {inputSchema: bound(tool.inputSchema)}),
+    ...(tool.annotations === undefined ? {} : {annotations: bound(tool.annotations)}),
+  };
 }
 
 export class PageWebMcp {
@@ -280,7 +300,7 @@ export class PageWebMcp {
       if (!parsed.success) {
         continue;
       }
-      const tool = parsed.data;
+      const tool = boundedTool(parsed.data);
       this.#tools.set(toolKey(tool.frameId, tool.name), {raw: tool, source, order: this.#order++});
       changed = true;
     }
