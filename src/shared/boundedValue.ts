@@ -45,6 +45,15 @@ function moreKeysMarker(count: number): string {
   return `[… ${count} more key${count === 1 ? '' : 's'}]`;
 }
 
+/**
+ * The first `length` characters as a string of their own. A plain slice of a long string keeps
+ * the whole original alive (V8 shares it), which would defeat cutting a 50 MB result to a preview.
+ */
+export function detachedPrefix(text: string, length: number): string {
+  const prefix = text.slice(0, length);
+  return prefix.length < 13 || prefix.length === text.length ? prefix : structuredClone(prefix);
+}
+
 export function moreCharsMarker(count: number): string {
   return `[… ${count} more characters]`;
 }
@@ -191,7 +200,7 @@ class BoundedWalk {
     let kept = text;
     if (text.length > room) {
       this.cut = true;
-      kept = `${text.slice(0, room)}${moreCharsMarker(text.length - room)}`;
+      kept = `${detachedPrefix(text, room)}${moreCharsMarker(text.length - room)}`;
     }
     return mapString ? mapString(kept, key, parent) : kept;
   }
@@ -273,7 +282,7 @@ export function previewText(text: string, maxChars: number): {text: string; cut:
     return {text, cut: false};
   }
   return {
-    text: `${text.slice(0, maxChars)}\n${moreCharsMarker(text.length - maxChars)}`,
+    text: `${detachedPrefix(text, maxChars)}\n${moreCharsMarker(text.length - maxChars)}`,
     cut: true,
   };
 }

@@ -118,6 +118,12 @@ function descendantsOf(tracked: TrackedSession, frameId: string): string[] {
   return out;
 }
 
+/** A tool's view and the registry entry it comes from. */
+export interface KeyedView {
+  raw: CdpTool;
+  view: WebMcpToolView;
+}
+
 /** Characters of one tool's schema or annotations kept from the page (a real schema is far smaller). */
 const PAGE_VALUE_CHARS = 256 * 1024;
 
@@ -396,13 +402,22 @@ export class PageWebMcp {
 
   /** Views of every tool, main frame first, then in registration order. */
   views(): WebMcpToolView[] {
-    return this.entries()
-      .sort((a, b) => {
-        const aMain = a.raw.frameId === this.page.mainFrameId ? 0 : 1;
-        const bMain = b.raw.frameId === this.page.mainFrameId ? 0 : 1;
-        return aMain - bMain || a.order - b.order;
-      })
-      .map(entry => this.view(entry));
+    return [...this.keyedViews().values()].map(({view}) => view);
+  }
+
+  /** The same, by tool key (frame and name), with the registry entry each view comes from. */
+  keyedViews(): Map<string, KeyedView> {
+    const sorted = this.entries().sort((a, b) => {
+      const aMain = a.raw.frameId === this.page.mainFrameId ? 0 : 1;
+      const bMain = b.raw.frameId === this.page.mainFrameId ? 0 : 1;
+      return aMain - bMain || a.order - b.order;
+    });
+    return new Map(
+      sorted.map(entry => [
+        toolKey(entry.raw.frameId, entry.raw.name),
+        {raw: entry.raw, view: this.view(entry)},
+      ]),
+    );
   }
 
   dispose(): void {

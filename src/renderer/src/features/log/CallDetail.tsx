@@ -119,6 +119,13 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
               {revealInvisible(result.text)}
             </pre>
           )}
+          {result.textChars === undefined ? null : (
+            <p className="muted">
+              A preview: the inspector and the recording keep the start of this{' '}
+              {result.textChars.toLocaleString('en-US')}-character response; the agent got all of
+              it.
+            </p>
+          )}
           {result.images.map((image, index) => (
             <ImageView
               // Images of one response never reorder.
@@ -131,6 +138,11 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
           {result.structuredContent === undefined ? null : (
             <>
               <h4>Structured content</h4>
+              {result.structuredCut === true ? (
+                <p className="muted">
+                  A preview: the cut parts are marked; the agent got all of it.
+                </p>
+              ) : null}
               <JsonView value={result.structuredContent} label="Structured content" />
             </>
           )}
