@@ -4,9 +4,12 @@
  */
 import type {TestEngine} from './engine.js';
 
-const PROTOCOL_VERSION = '2025-06-18';
+/** Where the server listens and its token. */
+type Server = Pick<TestEngine, 'mcpUrl' | 'token'>;
 
-function post(engine: TestEngine, body: string, headers: Record<string, string> = {}) {
+export const PROTOCOL_VERSION = '2025-06-18';
+
+function post(engine: Server, body: string, headers: Record<string, string> = {}) {
   return fetch(engine.mcpUrl, {
     method: 'POST',
     headers: {
@@ -19,20 +22,25 @@ function post(engine: TestEngine, body: string, headers: Record<string, string> 
   });
 }
 
-/** Initializes a session by hand and returns its id. */
-export async function rawSession(engine: TestEngine, name: string): Promise<string> {
+/**
+ * Initializes a session by hand and returns its id; `initializeParams` (JSON text) replaces the
+ * usual params, for hand-built client info and capabilities.
+ */
+export async function rawSession(
+  engine: Server,
+  name: string,
+  initializeParams?: string,
+): Promise<string> {
+  const params =
+    initializeParams ??
+    JSON.stringify({
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: {name, version: '1'},
+    });
   const response = await post(
     engine,
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: {name, version: '1'},
-      },
-    }),
+    `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${params}}`,
   );
   await response.text();
   const id = response.headers.get('mcp-session-id');
@@ -58,7 +66,7 @@ function messagesOf(text: string): unknown[] {
 
 /** Sends `body` (a whole JSON-RPC request, as text) and returns the status and the messages. */
 export async function rawRequest(
-  engine: TestEngine,
+  engine: Server,
   sessionId: string,
   body: string,
 ): Promise<{status: number; messages: unknown[]}> {

@@ -16,7 +16,7 @@ import {
 import {parseSessionText} from '../../../src/shared/sessionFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
-import {rawRequest, rawSession} from '../../helpers/rawMcp.js';
+import {PROTOCOL_VERSION, rawRequest, rawSession} from '../../helpers/rawMcp.js';
 
 const fx = useEngineWithFixtures({
   flags: ['--categoryExperimentalWebmcp', '--webmcpTools'],
@@ -89,6 +89,29 @@ describe('a value nested far deeper than any real one', () => {
     expect(recordedText()).toContain(MARKER);
   });
 
+  it('an initialize with capabilities nested 6,000 deep and a 100 KB name still serves', async () => {
+    const deep = `${'{"a":'.repeat(6_000)}{}${'}'.repeat(6_000)}`;
+    const name = 'n'.repeat(100_000);
+    const session = await rawSession(
+      fx.engine,
+      name,
+      `{"protocolVersion":"${PROTOCOL_VERSION}","capabilities":{"experimental":{"x":${deep}}},"clientInfo":{"name":"${name}","version":"1"}}`,
+    );
+    const {messages} = await rawRequest(
+      fx.engine,
+      session,
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_pages","arguments":{}}}',
+    );
+    expect(JSON.stringify(messages)).toContain('## Pages');
+    await expectStillServing();
+    // Its name rides in every event of its calls: cut, not 100 KB each time.
+    const starts = ui.events.flatMap(({event}) =>
+      event.type === 'toolCallStarted' && event.client.name.startsWith('nnn') ? [event] : [],
+    );
+    expect(starts.length).toBeGreaterThan(0);
+    expect(starts.every(event => event.client.name.length <= 201)).toBe(true);
+  });
+
   it('WebMCP tools with a 200-deep schema and a 1,000-deep result are listed and run', async () => {
     const pageId = await fx.openPage('/webmcp/deep.html');
     const listed = await waitFor(async () => {
@@ -99,8 +122,11 @@ describe('a value nested far deeper than any real one', () => {
     // The schema is cut where it nests past the bound, for the agent, the UI and the recording.
     expect(listed.text).toContain('deep_schema');
     expect(listed.text).toContain(MARKER);
-    const {tools} = await fx.client.listTools();
-    expect(tools.map(tool => tool.name)).toEqual(expect.arrayContaining(['webmcp_deep_output']));
+    // The selected page's tools follow as webmcp_ tools (the list changes a moment later).
+    await waitFor(async () => {
+      const {tools} = await fx.client.listTools();
+      return tools.some(tool => tool.name === 'webmcp_deep_output');
+    });
     const ran = await call(fx.client, 'execute_webmcp_tool', {pageId, toolName: 'deep_output'});
     expect(ran.isError, ran.text.slice(0, 300)).toBe(false);
     // Chromium hands the page's result over as JSON text: the agent gets it whole.
