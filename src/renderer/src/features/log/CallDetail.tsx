@@ -112,19 +112,19 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
       <h3>Response</h3>
       {result ? (
         <>
-          {result.text === '' ? (
-            <p className="muted">No text.</p>
-          ) : (
-            <pre className="code-block" tabIndex={0} aria-label="Response text">
-              {revealInvisible(result.text)}
-            </pre>
-          )}
           {result.textChars === undefined ? null : (
             <p className="muted">
               A preview: the inspector and the recording keep the start of this{' '}
               {result.textChars.toLocaleString('en-US')}-character response; the agent got all of
               it.
             </p>
+          )}
+          {result.text === '' ? (
+            <p className="muted">No text.</p>
+          ) : (
+            <pre className="code-block" tabIndex={0} aria-label="Response text">
+              {revealInvisible(result.text)}
+            </pre>
           )}
           {result.images.map((image, index) => (
             <ImageView
@@ -139,9 +139,7 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
             <>
               <h4>Structured content</h4>
               {result.structuredCut === true ? (
-                <p className="muted">
-                  A preview: the cut parts are marked; the agent got all of it.
-                </p>
+                <p className="muted">A preview: marks stand where parts were left out.</p>
               ) : null}
               <JsonView value={result.structuredContent} label="Structured content" />
             </>
