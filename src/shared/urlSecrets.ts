@@ -110,6 +110,10 @@ export function withoutUrlSecrets(raw: string): string {
   if (url === undefined) {
     return scrubUrlCredentials(raw);
   }
+  if (url.username === '' && url.password === '' && url.search === '' && url.hash === '') {
+    // Nothing to hide: shown as given (no normalising slash added).
+    return raw;
+  }
   url.username = '';
   url.password = '';
   const keys = [...new Set(url.searchParams.keys())];

@@ -70,3 +70,9 @@ describe('URL flags', () => {
     expect(shown).toContain('127.0.0.1:9222/devtools/browser?token=');
   });
 });
+
+describe('URL flags without secrets', () => {
+  it('are shown exactly as given', () => {
+    expect(withoutUrlSecrets('http://127.0.0.1:9222')).toBe('http://127.0.0.1:9222');
+  });
+});
