@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs';
 import {exportSession, EXPORT_FORMATS, type ExportFormat} from '../core/sessions/exportSession.js';
+import {MalformedRecordingError} from '../core/sessions/exportSteps.js';
 import {errorText} from '../shared/values.js';
-import {readSession, type CommandIo} from './replayCommand.js';
+import {readSession, UnusableSessionFile, type CommandIo} from './replayCommand.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const EXPORT_USAGE = [
@@ -42,7 +43,15 @@ export function runExport(argv: readonly string[], io: CommandIo): Promise<numbe
   const format = formatOf(args.options.get('format'));
   const untilCall = positiveInteger('until', args.options.get('until'));
   const session = readSession(args.file);
-  const text = exportSession(session, format, untilCall === undefined ? {} : {untilCall});
+  let text: string;
+  try {
+    text = exportSession(session, format, untilCall === undefined ? {} : {untilCall});
+  } catch (error) {
+    if (error instanceof MalformedRecordingError) {
+      throw new UnusableSessionFile(`${args.file}: ${error.message}.`, {cause: error});
+    }
+    throw error;
+  }
   const out = args.options.get('out');
   if (out === undefined) {
     io.out(text);

@@ -10,6 +10,7 @@ import {pathErrorReason, pathFlagProblem} from '../core/config/pathFlags.js';
 import type {ServerConfig} from '../core/config/serverConfig.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
+import {keepServingOnUncaughtErrors} from '../core/processGuard.js';
 import {readVersion} from '../core/version.js';
 import {watchNpmParent} from './parentWatch.js';
 import {runSubcommand} from './subcommands.js';
@@ -59,6 +60,7 @@ async function main(): Promise<number> {
   for (const warning of parsed.warnings) {
     log(`Warning: ${warning}`);
   }
+  keepServingOnUncaughtErrors(log);
   const engine = new Engine(config, {version, log, rendererDir: findRendererDir(here)});
   const shutdown = stopOnSignals(engine);
 

@@ -34,19 +34,34 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
 }
 
-/** Reads and parses a session file; a missing or unusable file is a usage error. */
+/** The session file cannot be used as it is: said in one line (the options are not the problem). */
+export class UnusableSessionFile extends UsageError {
+  override name = 'UnusableSessionFile';
+}
+
+/**
+ * Reads and parses a session file; a missing or unusable file, or one with a line no recorder
+ * writes (a hand-made or damaged file), is a usage error.
+ */
 export function readSession(file: string): ReturnType<typeof parseSessionText> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${errorText(error)}`, {cause: error});
+    throw new UnusableSessionFile(`Cannot read ${file}: ${errorText(error)}`, {cause: error});
   }
+  let session: ReturnType<typeof parseSessionText>;
   try {
-    return parseSessionText(text);
+    session = parseSessionText(text);
   } catch (error) {
-    throw new UsageError(`${file}: ${errorText(error)}`, {cause: error});
+    throw new UnusableSessionFile(`${file}: ${errorText(error)}`, {cause: error});
   }
+  if (session.malformed !== undefined) {
+    throw new UnusableSessionFile(
+      `${file}: line ${session.malformed.line} ${session.malformed.reason}, which no recording has; the file was changed by hand or damaged. Use a session file as the server wrote it.`,
+    );
+  }
+  return session;
 }
 
 function replayConfig(rest: string[], io: CommandIo): Engine['config'] {

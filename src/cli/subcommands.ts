@@ -4,7 +4,8 @@
  * typo does not start a server nobody asked for.
  */
 import {runExport} from './exportCommand.js';
-import {runReplay, type CommandIo} from './replayCommand.js';
+import {runReplay, UnusableSessionFile, type CommandIo} from './replayCommand.js';
+import {errorText} from '../shared/values.js';
 import {UsageError} from './subcommandArgs.js';
 
 const SUBCOMMANDS: Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>> = {
@@ -32,9 +33,13 @@ export async function runSubcommand(
   } catch (error) {
     if (error instanceof UsageError) {
       io.log(`mcp-browser-inspector: ${error.message}`);
-      io.log(`Run mcp-browser-inspector ${run ? `${first} ` : ''}--help for the options.`);
+      if (!(error instanceof UnusableSessionFile)) {
+        io.log(`Run mcp-browser-inspector ${run ? `${first} ` : ''}--help for the options.`);
+      }
       return 2;
     }
-    throw error;
+    // Whatever else went wrong is said in one line, never as a stack trace.
+    io.log(`mcp-browser-inspector ${first} failed: ${errorText(error).split('\n')[0] ?? ''}`);
+    return 1;
   }
 }

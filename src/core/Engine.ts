@@ -44,6 +44,7 @@ import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
+import {secretRedactor} from './sessions/secrets.js';
 import {SessionRecording} from './sessions/SessionRecording.js';
 import {createCallRecord} from './sessions/callRecord.js';
 import {pageActivityFeature} from './sessions/pageActivity.js';
@@ -69,7 +70,7 @@ export const INSPECTOR_CLIENT: ClientRef = {
 export class PortInUseError extends Error {}
 
 export class Engine {
-  readonly hub = new InspectorHub();
+  readonly hub: InspectorHub;
   readonly session: BrowserSession;
   readonly catalog: ToolCatalog;
   readonly runner: ToolRunner;
@@ -104,6 +105,8 @@ export class Engine {
     private readonly options: EngineOptions,
   ) {
     this.token = resolveToken(config.token, options.configDir);
+    const redact = secretRedactor(config, this.token.token);
+    this.hub = new InspectorHub({redact, log: options.log});
     this.recording = this.#startRecording();
     this.temporaryFiles = new TemporaryFiles(undefined, dir =>
       options.log(`Temporary files (removed when the server stops) go to ${dir}`),
@@ -165,7 +168,8 @@ export class Engine {
     return commandHandlers({
       state: () => this.state(),
       catalog: this.catalog,
-      runTool: (tool, args) => this.#runInspectorTool(tool, args),
+      // The Run panel's calls go through the pipeline as the inspector's own client.
+      runTool: (tool, args) => this.runToolAs(INSPECTOR_CLIENT, tool, args),
       token: this.token.token,
       liveView: this.liveView,
       webmcp: this.webmcp,
@@ -449,11 +453,6 @@ export class Engine {
     origin: {watcher?: string} = {},
   ): Promise<CommandResult<C['type']>> {
     return runCommand<C['type']>(this.#commands, command.type, command, origin.watcher);
-  }
-
-  /** Runs a tool for the inspector's Run panel: through the pipeline, as its own client. */
-  #runInspectorTool(tool: string, args: Record<string, unknown>): Promise<ReplyMap['runTool']> {
-    return this.runToolAs(INSPECTOR_CLIENT, tool, args);
   }
 
   /** Runs a tool through the pipeline as an in-process client (the Run panel, a replay). */

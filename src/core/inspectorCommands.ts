@@ -3,6 +3,7 @@
  * (src/shared/replies.ts), so the engine cannot answer in a shape the UI does not check for. A
  * handler that throws answers `{ok: false, error}` with its message, written for the user.
  */
+import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../shared/boundedValue.js';
 import {errorText} from '../shared/values.js';
 import type {InspectorCommandType, InspectorState} from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
@@ -63,6 +64,9 @@ function parseToolInput(text: string): Record<string, unknown> {
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new Error('The input must be a JSON object, e.g. {"query": "…"}.');
+  }
+  if (nestsDeeperThan(input, VALUE_DEPTH_LIMIT)) {
+    throw new Error(`The input nests deeper than ${VALUE_DEPTH_LIMIT} levels; make it flatter.`);
   }
   return Object.fromEntries(Object.entries(input));
 }

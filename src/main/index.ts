@@ -56,6 +56,7 @@ import {
 import {createQuitGate, ENGINE_STOP_TIMEOUT_MS, stopWithin} from './shutdown.js';
 import {boundsToSave, mainWindowOptions, placeWindow} from './windowOptions.js';
 import {errorText} from '../shared/values.js';
+import {keepServingOnUncaughtErrors} from '../core/processGuard.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
@@ -364,6 +365,7 @@ function handleAppEvents(desktop: Desktop, ready: Promise<void>): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => app.quit());
   }
+  keepServingOnUncaughtErrors(log);
 }
 
 switch (parsed.kind) {

@@ -43,6 +43,10 @@ export const toolResultSchema = z.object({
   text: z.string(),
   images: z.array(imageContentSchema),
   structuredContent: z.record(z.string(), z.unknown()).optional(),
+  /** Set when `text` is a preview (the inspector and the recording keep one): the full length. */
+  textChars: z.number().int().nonnegative().optional(),
+  /** Set when structuredContent is a preview: markers stand where parts were cut. */
+  structuredCut: z.boolean().optional(),
 });
 export type ToolResultView = z.infer<typeof toolResultSchema>;
 
@@ -252,7 +256,7 @@ export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
 // --- Events ---------------------------------------------------------------------------------
 
-const inspectorEventSchema = z.discriminatedUnion('type', [
+export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('toolCallStarted'),
     callId: z.string(),
@@ -296,10 +300,16 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
     callId: z.string().optional(),
     record: telemetryRecordSchema,
   }),
+  /**
+   * A page's tools: the whole list (it replaces what was known), or with `delta` only what changed
+   * (`tools` added or changed, `removed` gone), so a page registering many tools costs each once.
+   */
   z.object({
     type: z.literal('webmcpToolsChanged'),
     pageId: z.number(),
     tools: z.array(webmcpToolSchema),
+    delta: z.literal(true).optional(),
+    removed: z.array(z.object({frameId: z.string(), name: z.string()})).optional(),
   }),
   z.object({type: z.literal('webmcpInvocation'), invocation: webmcpInvocationSchema}),
   /**
@@ -314,6 +324,8 @@ const inspectorEventSchema = z.discriminatedUnion('type', [
   }),
   // Hold rules: the queue of held calls and how each one left it (hold.ts).
   ...holdEventSchemas,
+  /** An event that could not be kept as it was (malformed or past every bound): what it was. */
+  z.object({type: z.literal('eventOmitted'), omittedType: z.string(), reason: z.string()}),
   // --- Session recording (issue 11) ---
   /** What happened on the call's page while it ran (sent right after its toolCallEnded). */
   z.object({

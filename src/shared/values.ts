@@ -5,7 +5,21 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** What a thrown value says: an Error's message, else the value as text. */
+/**
+ * What a thrown value says: an Error's message; for an error-like object (a WebSocket's error
+ * event) its message or inner error; else the value as text.
+ */
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) {
+    return error.message;
+  }
+  if (isRecord(error)) {
+    if (typeof error.message === 'string' && error.message !== '') {
+      return error.message;
+    }
+    if (error.error instanceof Error) {
+      return error.error.message;
+    }
+  }
+  return String(error);
 }

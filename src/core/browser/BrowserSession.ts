@@ -17,6 +17,7 @@ import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import type {AttachableFeature} from './PageState.js';
 import {errorText} from '../../shared/values.js';
+import {withoutUrlSecrets} from '../../shared/urlSecrets.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
@@ -182,9 +183,10 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     this.emit('status', this.#status);
   }
 
-  /** The --browserUrl / --wsEndpoint attached to (connect mode). */
+  /** The --browserUrl / --wsEndpoint attached to (connect mode), as shown: without its secrets. */
   get endpoint(): string | undefined {
-    return this.options.config.browserUrl ?? this.options.config.wsEndpoint;
+    const endpoint = this.options.config.browserUrl ?? this.options.config.wsEndpoint;
+    return endpoint === undefined ? undefined : withoutUrlSecrets(endpoint);
   }
 
   /** Set by the WebMCP service (version check, `document.modelContext` on a secure page). */
@@ -405,7 +407,8 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
         targetFilter: this.#targetFilter,
       });
     } catch (error) {
-      const endpoint = config.browserUrl ?? config.wsEndpoint ?? '';
+      // Shown without its credentials and query values (hosted browsers put a token there).
+      const endpoint = this.endpoint ?? '';
       const message = errorText(error);
       throw new Error(
         `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,

@@ -1,21 +1,43 @@
 /**
  * The live event store behind every inspector UI: a bounded ring buffer of events with increasing
- * sequence ids. Subscribers start from any sequence id (resume after a reconnect) and receive
- * batches, never one message per event; a slow subscriber simply falls behind and catches up from
- * the store, and what the bound evicted is counted, not hidden.
+ * sequence ids, bounded by count and by size. Subscribers start from any sequence id (resume after
+ * a reconnect) and receive batches, never one message per event; a slow subscriber simply falls
+ * behind and catches up from the store, and what the bounds evicted is counted, not hidden.
+ *
+ * Every event is copied in through one bounded walk: values from outside in it (arguments, results,
+ * page schemas) are cut at the depth bound, every string passes the redaction (secrets), and the
+ * copy is checked against the event schema, so what a UI, the recording and the WebSocket get is
+ * always serializable and valid. A listener's failure is logged, never thrown at the publisher.
  */
 import crypto from 'node:crypto';
-import type {EventBatch, EventEnvelope, InspectorEvent} from '../../shared/protocol.js';
+import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {
+  inspectorEventSchema,
+  type EventBatch,
+  type EventEnvelope,
+  type InspectorEvent,
+} from '../../shared/protocol.js';
+import {errorText} from '../../shared/values.js';
 
 const DEFAULT_EVENT_CAPACITY = 100_000;
+/** Characters of events held (images apart); above it, the oldest events are evicted. */
+const DEFAULT_EVENT_BUDGET_CHARS = 64 * 1024 * 1024;
+/** An event's own fields nest a few levels; values from outside inside it get the usual bound. */
+const EVENT_DEPTH_LIMIT = VALUE_DEPTH_LIMIT + 16;
 /** Screenshots dominate memory; above this total, the oldest events lose their image data. */
 const IMAGE_BUDGET_CHARS = 96 * 1024 * 1024;
 const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
 
 export interface HubOptions {
   capacity?: number;
+  /** Size bound of the store in characters of event text (image data is bounded apart). */
+  budgetChars?: number;
   batchIntervalMs?: number;
   maxBatchSize?: number;
+  /** Applied to every string of every event (image data excepted): keeps secrets out. */
+  redact?: (text: string) => string;
+  /** Told when a listener or a subscriber failed (the hub carries on). */
+  log?: (line: string) => void;
 }
 
 export interface Subscription {
@@ -62,10 +84,16 @@ export class InspectorHub {
   readonly #batchIntervalMs: number;
   readonly #maxBatch: number;
   readonly #buffer: (EventEnvelope | undefined)[];
+  /** Characters of each held event, images apart (by slot, like the buffer). */
+  readonly #chars: number[];
+  readonly #budgetChars: number;
+  readonly #redact: ((text: string) => string) | undefined;
+  readonly #log: (line: string) => void;
   /** Sequence id of the oldest event still held. */
   #firstSeq = 1;
   #nextSeq = 1;
   #dropped = 0;
+  #heldChars = 0;
   #imageChars = 0;
   #imageCursor = 1;
   readonly #subscribers = new Set<Subscriber>();
@@ -77,6 +105,10 @@ export class InspectorHub {
     // Small enough that one batch is a short task for the UI (validating and applying it).
     this.#maxBatch = options.maxBatchSize ?? 500;
     this.#buffer = new Array<EventEnvelope | undefined>(this.capacity);
+    this.#chars = new Array<number>(this.capacity).fill(0);
+    this.#budgetChars = options.budgetChars ?? DEFAULT_EVENT_BUDGET_CHARS;
+    this.#redact = options.redact;
+    this.#log = options.log ?? (() => undefined);
   }
 
   get nextSeq(): number {
@@ -96,33 +128,68 @@ export class InspectorHub {
   }
 
   publish(event: InspectorEvent): EventEnvelope {
-    const envelope: EventEnvelope = {
-      seq: this.#nextSeq,
-      time: Date.now(),
-      event: boundImages(event),
-    };
+    const {event: bounded, chars} = this.#boundEvent(event);
+    const envelope: EventEnvelope = {seq: this.#nextSeq, time: Date.now(), event: bounded};
+    const images = imageChars(envelope.event);
     const slot = (envelope.seq - 1) % this.capacity;
     if (this.size === this.capacity) {
-      const evicted = this.#buffer[slot];
-      if (evicted) {
-        this.#imageChars -= imageChars(evicted.event);
-      }
-      this.#firstSeq++;
-      this.#dropped++;
+      this.#evictOldest();
     }
     this.#buffer[slot] = envelope;
+    this.#chars[slot] = Math.max(0, chars - images);
+    this.#heldChars += this.#chars[slot];
     this.#nextSeq++;
-    this.#imageChars += imageChars(envelope.event);
+    this.#imageChars += images;
+    // The newest event always stays, however big: bounded values keep it far below the budget.
+    while (this.#heldChars > this.#budgetChars && this.size > 1) {
+      this.#evictOldest();
+    }
     if (this.#imageChars > IMAGE_BUDGET_CHARS) {
       this.#trimImages();
     }
     for (const listener of this.#listeners) {
-      listener(envelope);
+      try {
+        listener(envelope);
+      } catch (error) {
+        this.#log(`An inspector event listener failed on ${event.type}: ${errorText(error)}`);
+      }
     }
     for (const subscriber of this.#subscribers) {
       this.scheduleFlush(subscriber, this.#batchIntervalMs);
     }
     return envelope;
+  }
+
+  /** The event as the store keeps it: bounded, redacted, images bounded, checked. */
+  #boundEvent(event: InspectorEvent): {event: InspectorEvent; chars: number} {
+    const redact = this.#redact;
+    const walked = boundValue(boundImages(event), {
+      maxDepth: EVENT_DEPTH_LIMIT,
+      ...(redact === undefined
+        ? {}
+        : {mapString: (text, key, parent) => (isImageData(key, parent) ? text : redact(text))}),
+    });
+    const checked = inspectorEventSchema.safeParse(walked.value);
+    if (checked.success) {
+      return {event: checked.data, chars: walked.chars};
+    }
+    // Only a malformed event (a NaN where a number goes) or one past every bound gets here.
+    const reason = checked.error.issues[0]?.message ?? 'it does not fit the event schema';
+    this.#log(`An inspector event (${event.type}) was left out: ${reason}`);
+    return {event: {type: 'eventOmitted', omittedType: event.type, reason}, chars: 200};
+  }
+
+  #evictOldest(): void {
+    const slot = (this.#firstSeq - 1) % this.capacity;
+    const evicted = this.#buffer[slot];
+    if (evicted) {
+      this.#imageChars -= imageChars(evicted.event);
+    }
+    this.#heldChars -= this.#chars[slot] ?? 0;
+    this.#chars[slot] = 0;
+    this.#buffer[slot] = undefined;
+    this.#firstSeq++;
+    this.#dropped++;
   }
 
   /** In-process observers (telemetry log, tests) that want each event as it happens. */
@@ -177,7 +244,13 @@ export class InspectorHub {
     }
     subscriber.timer = setTimeout(() => {
       subscriber.timer = undefined;
-      this.#flush(subscriber);
+      try {
+        this.#flush(subscriber);
+      } catch (error) {
+        // A transport that cannot send loses this subscription, never the process.
+        this.#log(`An inspector event stream failed and was closed: ${errorText(error)}`);
+        subscriber.close();
+      }
     }, delayMs);
   }
 
@@ -239,6 +312,8 @@ export class InspectorHub {
     this.#dropped += this.size;
     this.#firstSeq = this.#nextSeq;
     this.#buffer.fill(undefined);
+    this.#chars.fill(0);
+    this.#heldChars = 0;
     this.#imageChars = 0;
   }
 }
@@ -273,4 +348,9 @@ function boundImages(event: InspectorEvent): InspectorEvent {
       ),
     },
   };
+}
+
+/** The base64 data of an image (never text to redact). */
+function isImageData(key: string | undefined, parent: object | undefined): boolean {
+  return key === 'data' && parent !== undefined && 'mimeType' in parent;
 }

@@ -4,7 +4,7 @@
  * control and commands are the connection's InspectorPeer, as on the desktop IPC bridge.
  */
 import type {RawData, WebSocket} from 'ws';
-import {isRecord} from '../../shared/values.js';
+import {errorText, isRecord} from '../../shared/values.js';
 import {clientMessageSchema, type ClientMessage, type ServerMessage} from '../../shared/wire.js';
 import {InspectorPeer, type InspectorEndpoint} from './InspectorPeer.js';
 
@@ -45,6 +45,23 @@ function readMessage(data: RawData, isBinary: boolean): Received {
   return {kind: 'close', code: 1008, reason: 'Invalid message'};
 }
 
+/**
+ * The message as JSON text. Events are bounded by the hub, so this cannot fail for them; a reply
+ * that cannot be serialized still answers, with an error; anything else is left out (logged).
+ */
+function serialized(message: ServerMessage, log: (line: string) => void): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    log(`An inspector ${message.kind} could not be sent: ${errorText(error)}`);
+    if (message.kind !== 'reply') {
+      return undefined;
+    }
+    const reply = {ok: false, error: `The answer could not be sent: ${errorText(error)}`};
+    return JSON.stringify({kind: 'reply', id: message.id, reply});
+  }
+}
+
 export function attachInspectorSocket(
   socket: WebSocket,
   endpoint: InspectorEndpoint,
@@ -54,7 +71,10 @@ export function attachInspectorSocket(
     if (socket.readyState !== socket.OPEN) {
       return false;
     }
-    socket.send(JSON.stringify(message));
+    const text = serialized(message, log);
+    if (text !== undefined) {
+      socket.send(text);
+    }
     return true;
   };
   const peer = new InspectorPeer({endpoint, send, log});

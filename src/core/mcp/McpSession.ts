@@ -30,6 +30,13 @@ const ROOTS_TIMEOUT_MS = 5_000;
 const INSTRUCTIONS =
   'Browser automation for a real Chromium. Typical loop: new_page or navigate_page, take_snapshot, then act with uids (click, fill, fill_form). Page-scoped tools need the pageId from list_pages.';
 
+/** A client's name and version ride in every event of its calls: a long one is cut. */
+const CLIENT_LABEL_CHARS = 200;
+
+function clientLabel(text: string): string {
+  return text.length > CLIENT_LABEL_CHARS ? `${text.slice(0, CLIENT_LABEL_CHARS)}…` : text;
+}
+
 export interface McpSessionDeps {
   catalog: ToolCatalog;
   runner: ToolRunner;
@@ -157,8 +164,8 @@ export class McpSession {
       const info = this.server.getClientVersion();
       this.#client = {
         id: this.id,
-        name: info?.name ?? 'unknown',
-        version: info?.version ?? '',
+        name: clientLabel(info?.name ?? 'unknown'),
+        version: clientLabel(info?.version ?? ''),
         transport: transportKind,
       };
       deps.onConnected(this);
@@ -171,7 +178,7 @@ export class McpSession {
       // Known from the initialize request already, even if notifications/initialized never came.
       const info = this.server.getClientVersion();
       if (info) {
-        return {...this.#client, name: info.name, version: info.version};
+        return {...this.#client, name: clientLabel(info.name), version: clientLabel(info.version)};
       }
     }
     return this.#client;

@@ -6,6 +6,7 @@
  * cancel aborts the handler's work.
  */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {BrowserSession, BrowserView} from '../browser/BrowserSession.js';
 import {ReadWriteLock} from '../browser/lock.js';
@@ -64,12 +65,30 @@ export class ToolRunner {
 
   constructor(private readonly deps: ToolRunnerDeps) {}
 
+  /** Runs one call; whatever goes wrong in it ends as this call's error, never beyond it. */
   async call(
     name: string,
     args: Record<string, unknown>,
     origin: CallOrigin,
   ): Promise<CallToolResult> {
-    const events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callRecord);
+    let events: CallEvents | undefined;
+    try {
+      events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callRecord);
+      return await this.#call(name, args, origin, events);
+    } catch (error) {
+      const result = errorResult(
+        `Internal error in ${name}: ${errorMessage(error)}. The server keeps running; retry the call, and if it fails again report it with the arguments that caused it.`,
+      );
+      return events?.finish(result, 'error') ?? result;
+    }
+  }
+
+  async #call(
+    name: string,
+    args: Record<string, unknown>,
+    origin: CallOrigin,
+    events: CallEvents,
+  ): Promise<CallToolResult> {
     const checked = this.#check(name, args);
     if (!checked.ok) {
       return events.finish(errorResult(checked.message), 'error');
@@ -120,6 +139,13 @@ export class ToolRunner {
     const status = catalog.status(tool);
     if (!status.enabled) {
       return {ok: false, message: status.reason};
+    }
+    // Before the schema (and any page tool's JSON Schema) walks them.
+    if (nestsDeeperThan(args, VALUE_DEPTH_LIMIT)) {
+      return {
+        ok: false,
+        message: `The arguments of ${name} nest deeper than ${VALUE_DEPTH_LIMIT} levels of objects and arrays; nothing ran. Send flatter arguments.`,
+      };
     }
     const valid = tool.validate(args, catalog.schemaOptions());
     return valid.ok ? {ok: true, tool, valid} : valid;

@@ -10,7 +10,7 @@ import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {CallRecord, CallSpan} from '../sessions/callRecord.js';
 import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
-import {firstErrorLine, resultView} from './callResult.js';
+import {firstErrorLine, resultPreview} from './callResult.js';
 
 export interface CallEnd {
   page?: PageState | undefined;
@@ -23,6 +23,7 @@ export class CallEvents {
   readonly #started = performance.now();
   readonly #requestedPageId: number | undefined;
   readonly #span: CallSpan;
+  #finished = false;
 
   constructor(
     private readonly hub: InspectorHub,
@@ -61,9 +62,13 @@ export class CallEvents {
     return performance.now() - this.#started;
   }
 
-  /** Publishes the end of the call and hands its result back. */
+  /** Publishes the end of the call (once) and hands its result back. */
   finish(result: CallToolResult, status: CallStatus, end: CallEnd = {}): CallToolResult {
-    const view = resultView(result);
+    if (this.#finished) {
+      return result;
+    }
+    this.#finished = true;
+    const view = resultPreview(result);
     const {page, telemetry, response} = end;
     this.hub.publish({
       type: 'toolCallEnded',

@@ -1,6 +1,14 @@
 /** The small shapes of a call's outcome: an error result, its first line, the inspector's view. */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {
+  boundValue,
+  previewText,
+  RESULT_TEXT_PREVIEW_CHARS,
+  STRUCTURED_PREVIEW_CHARS,
+  VALUE_DEPTH_LIMIT,
+} from '../../shared/boundedValue.js';
 import type {ToolResultView} from '../../shared/protocol.js';
+import {isRecord} from '../../shared/values.js';
 
 export function errorResult(text: string): CallToolResult {
   return {content: [{type: 'text', text}], isError: true};
@@ -36,5 +44,31 @@ export function resultView(result: CallToolResult): ToolResultView {
     text: texts.join('\n'),
     images,
     ...(result.structuredContent ? {structuredContent: result.structuredContent} : {}),
+  };
+}
+
+/**
+ * The result as the inspector keeps and records it: the text and the structured result cut to
+ * previews with their full size marked (the agent got the whole result, once); images as they are
+ * (the hub bounds those).
+ */
+export function resultPreview(result: CallToolResult): ToolResultView {
+  const view = resultView(result);
+  const text = previewText(view.text, RESULT_TEXT_PREVIEW_CHARS);
+  const structured =
+    view.structuredContent === undefined
+      ? undefined
+      : boundValue(view.structuredContent, {
+          maxDepth: VALUE_DEPTH_LIMIT,
+          maxChars: STRUCTURED_PREVIEW_CHARS,
+        });
+  return {
+    text: text.text,
+    images: view.images,
+    ...(structured !== undefined && isRecord(structured.value)
+      ? {structuredContent: structured.value}
+      : {}),
+    ...(text.cut ? {textChars: view.text.length} : {}),
+    ...(structured?.cut === true ? {structuredCut: true} : {}),
   };
 }

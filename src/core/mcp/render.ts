@@ -8,7 +8,8 @@ import type {PageRegistry} from '../browser/PageRegistry.js';
 import {takeSnapshot} from '../browser/snapshot.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
-import {errorText} from '../../shared/values.js';
+import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {errorText, isRecord} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
 
@@ -87,16 +88,21 @@ export async function renderResponse(
   return {content, ...resultFlags(response)};
 }
 
-/** isError, or the structured result (tools with an outputSchema) when the call succeeded. */
+/**
+ * isError, or the structured result (tools with an outputSchema) when the call succeeded. It holds
+ * page values (a script's result), so it is cut at the depth bound: the transport serializes it.
+ */
 function resultFlags(
   response: ResponseBuilder,
 ): Pick<CallToolResult, 'isError' | 'structuredContent'> {
   if (response.error) {
     return {isError: true};
   }
-  return Object.keys(response.structured).length > 0
-    ? {structuredContent: response.structured}
-    : {};
+  if (Object.keys(response.structured).length === 0) {
+    return {};
+  }
+  const bounded = boundValue(response.structured, {maxDepth: VALUE_DEPTH_LIMIT});
+  return isRecord(bounded.value) ? {structuredContent: bounded.value} : {};
 }
 
 /** Every section, produced in parallel; a failing one says so in its place. */

@@ -63,6 +63,7 @@ export class SessionRecorder {
   #imagesDirMade = false;
   #imageBytes = 0;
   #failed = false;
+  #lineFailed = false;
 
   constructor(private readonly options: RecorderOptions) {
     ensurePrivateDir(options.dir);
@@ -134,8 +135,7 @@ export class SessionRecorder {
     this.#pending = [];
     let text = '';
     for (const envelope of batch) {
-      const line = JSON.stringify(recordableEnvelope(envelope, this.#writeImage));
-      text += `${this.options.scrubber.scrub(line)}\n`;
+      text += this.#line(envelope);
     }
     try {
       // Appends at the end: the header rewrite uses a position, which leaves the offset alone.
@@ -145,6 +145,22 @@ export class SessionRecorder {
       return;
     }
     this.options.onFlushed?.(this.bytes);
+  }
+
+  /** One event's line; an event that cannot be written is left out (said once), never fatal. */
+  #line(envelope: EventEnvelope): string {
+    try {
+      const line = JSON.stringify(recordableEnvelope(envelope, this.#writeImage));
+      return `${this.options.scrubber.scrub(line)}\n`;
+    } catch (error) {
+      if (!this.#lineFailed) {
+        this.#lineFailed = true;
+        this.options.log(
+          `Session recording left out an event (${envelope.event.type}) it could not write: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      return '';
+    }
   }
 
   readonly #writeImage = (name: string, mimeType: string, data: string): string | undefined => {

@@ -37,7 +37,9 @@ const TEXT_ROLES = new Set(['StaticText', 'LabelText', 'ListMarker', 'generic', 
 export function locatorFor(pageVar: string, element: RecordedElement): string {
   const pick = element.nth > 0 ? `.nth(${element.nth})` : '.first()';
   const name = element.name;
-  const role = CHROMIUM_ROLES[element.role] ?? element.role;
+  const role = Object.hasOwn(CHROMIUM_ROLES, element.role)
+    ? (CHROMIUM_ROLES[element.role] ?? element.role)
+    : element.role;
   if (TEXT_ROLES.has(element.role) && name !== '') {
     return `${pageVar}.getByText(${jsString(name)}, { exact: true })${pick}`;
   }

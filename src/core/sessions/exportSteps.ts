@@ -4,6 +4,8 @@
  * script returned). Calls that only read state the test does not need (listings, screenshots)
  * become a comment, so every step still names its original call.
  */
+import {z} from 'zod';
+import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import type {RecordedElement} from '../../shared/protocol.js';
 import {jsString, jsValue} from './exportLiterals.js';
 import {locatorFor} from './exportLocators.js';
@@ -29,6 +31,13 @@ function elementOf(call: RecordedCall, param: string): RecordedElement | undefin
 }
 
 class SkipStep extends Error {}
+
+/** A recorded value the tool never accepts: the file was made or changed by hand, not recorded. */
+export class MalformedRecordingError extends Error {
+  override name = 'MalformedRecordingError';
+}
+
+const navigationTypeSchema = z.enum(['url', 'back', 'forward', 'reload']).optional();
 
 /** The page variable and its lookup lines, for the call's pageId (or the current page). */
 function pageOf({pages, call}: StepContext): {name: string; lines: string[]} {
@@ -86,11 +95,36 @@ function scriptResult(resultText: string): {value: unknown} | undefined {
   if (!match) {
     return undefined;
   }
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(match[1] ?? '');
-    return {value};
+    value = JSON.parse(match[1] ?? '');
   } catch {
     return undefined;
+  }
+  // A page may return any depth; the assertion is written only for what a test can hold.
+  if (nestsDeeperThan(value, VALUE_DEPTH_LIMIT)) {
+    throw new SkipStep(`the recorded result nests deeper than ${VALUE_DEPTH_LIMIT} levels`);
+  }
+  return {value};
+}
+
+/** The navigation a navigate_page call did, as a Playwright page method. */
+function navigationAction(call: RecordedCall): string {
+  const type = navigationTypeSchema.safeParse(call.args.type);
+  if (!type.success) {
+    throw new MalformedRecordingError(
+      `call #${call.index} navigate_page has type ${jsValue(call.args.type).slice(0, 60)}, which navigate_page never accepts (url, back, forward or reload)`,
+    );
+  }
+  switch (type.data ?? 'url') {
+    case 'back':
+      return 'goBack()';
+    case 'forward':
+      return 'goForward()';
+    case 'reload':
+      return 'reload()';
+    case 'url':
+      return `goto(${jsString(text(call.args.url) ?? '')})`;
   }
 }
 
@@ -113,17 +147,11 @@ const navigation: Record<string, StepWriter> = {
   navigate_page: context => {
     const {call} = context;
     const page = pageOf(context);
-    const type = text(call.args.type) ?? 'url';
-    const action: Record<string, string> = {
-      url: `goto(${jsString(text(call.args.url) ?? '')})`,
-      back: 'goBack()',
-      forward: 'goForward()',
-      reload: 'reload()',
-    };
+    const action = navigationAction(call);
     const pageId = typeof call.args.pageId === 'number' ? call.args.pageId : undefined;
     return [
       ...page.lines,
-      `await ${page.name}.${action[type] ?? action.url};`,
+      `await ${page.name}.${action};`,
       ...urlAssertion(page.name, urlAfter(call, pageId)),
     ];
   },
@@ -245,7 +273,11 @@ const input: Record<string, StepWriter> = {
   },
 };
 
-const WRITERS: Record<string, StepWriter> = {...navigation, ...input};
+/** Looked up by own name only: a recorded tool called `constructor` or `__proto__` has none. */
+const WRITERS = new Map<string, StepWriter>([
+  ...Object.entries(navigation),
+  ...Object.entries(input),
+]);
 
 /** The step's code lines, or why the call has none (shown as a note under its comment). */
 export function stepLines(context: StepContext): {lines: string[]} | {note: string} {
@@ -256,7 +288,7 @@ export function stepLines(context: StepContext): {lines: string[]} | {note: stri
   if (call.ended.status !== 'ok') {
     return {note: `not exported: the call ended ${call.ended.status} in the recording`};
   }
-  const writer = WRITERS[call.tool];
+  const writer = WRITERS.get(call.tool);
   if (!writer) {
     return {note: 'nothing to do in a test'};
   }

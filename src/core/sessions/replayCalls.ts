@@ -14,7 +14,14 @@ export interface RecordedCall {
   client: ClientRef;
   pageId?: number;
   /** Undefined when the session ended (crash) before the call did. */
-  ended?: {status: string; text: string; durationMs: number; pageId?: number};
+  ended?: {
+    status: string;
+    text: string;
+    /** The text is the recording's preview of a longer one. */
+    textCut: boolean;
+    durationMs: number;
+    pageId?: number;
+  };
   elements: RecordedElement[];
   /** Recorded page ids first seen while this call ran (up to the next call's start), ascending. */
   newPageIds: number[];
@@ -70,6 +77,7 @@ export function recordedCalls(events: readonly EventEnvelope[]): RecordedCalls {
         call.ended = {
           status: event.status,
           text: event.result.text,
+          textCut: event.result.textChars !== undefined,
           durationMs: event.durationMs,
           ...(event.pageId === undefined ? {} : {pageId: event.pageId}),
         };

@@ -17,6 +17,25 @@ const RULES: readonly [pattern: RegExp, replacement: string][] = [
   [/\/[\w.-]*(mcp-browser-inspector|mbi)[\w.-]*\/[\w.-]+/g, '<file>'],
 ];
 
+/**
+ * The recorded text and the replayed one, made comparable. A recording keeps a preview of a long
+ * result (its first characters, then a line saying how many more there were): then only the
+ * preview's whole lines are compared, with as many first lines of the replayed text.
+ */
+export function comparableTexts(
+  recorded: string,
+  replayed: string,
+  recordedCut: boolean,
+): {before: string; after: string} {
+  if (!recordedCut) {
+    return {before: recorded, after: replayed};
+  }
+  // Drop the marker line and the line the cut went through.
+  const lines = recorded.split('\n').slice(0, -2);
+  const after = replayed.split('\n').slice(0, lines.length);
+  return {before: lines.join('\n'), after: after.join('\n')};
+}
+
 export function normaliseResultText(text: string): string {
   let normalised = text.replace(/\r\n/g, '\n').trimEnd();
   for (const [pattern, replacement] of RULES) {

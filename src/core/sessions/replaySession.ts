@@ -11,7 +11,7 @@ import {errorText} from '../../shared/values.js';
 import {mapCallArguments, ReplayMappingError} from './replayArgs.js';
 import type {recordedCalls} from './replayCalls.js';
 import {type RecordedCall} from './replayCalls.js';
-import {normaliseResultText, shortDiff} from './replayCompare.js';
+import {comparableTexts, normaliseResultText, shortDiff} from './replayCompare.js';
 import {ReplayPageMap} from './replayPages.js';
 
 /** The client name replayed calls carry in the log. */
@@ -45,8 +45,9 @@ function compare(call: RecordedCall, text: string, isError: boolean): Partial<Re
       reason: 'The recording ends before this call did, so there is nothing to compare with.',
     };
   }
-  const before = normaliseResultText(ended.text);
-  const after = normaliseResultText(text);
+  const texts = comparableTexts(ended.text, text, ended.textCut);
+  const before = normaliseResultText(texts.before);
+  const after = normaliseResultText(texts.after);
   if (ended.status === replayedStatus && before === after) {
     return {outcome: 'same', replayedStatus};
   }

@@ -1,12 +1,20 @@
 /**
- * Keeps secrets out of session files: the bearer token, header values given on the command line
- * (--wsHeaders) and any Authorization value, wherever they appear in a line (arguments, results,
- * console text, URLs). Works on the serialized JSON line, so nothing nested can slip past, and the
- * header's flags are stripped of the same secrets before they are written.
+ * Keeps secrets out of the inspector's events and session files: the bearer token, header values
+ * given on the command line (--wsHeaders), the credentials and query values of the endpoint and
+ * proxy flags, any Authorization value and the user info of every URL (plain, ws/wss, or
+ * percent-encoded inside another), wherever they appear (arguments, results, console text, URLs,
+ * errors). The hub applies it to every string of every event; the recorder once more to each
+ * serialized line, and the header's flags are stripped of the same secrets before they are written.
  */
+import {
+  REDACTED,
+  scrubUrlCredentials,
+  urlSecrets,
+  withoutUrlSecrets,
+} from '../../shared/urlSecrets.js';
 import type {ServerConfig} from '../config/serverConfig.js';
 
-export const REDACTED = '[redacted]';
+export {REDACTED};
 /** Shorter values are not treated as secrets (they would blank out common words). */
 const MIN_SECRET_LENGTH = 6;
 /** Parameter names telemetry drops as ids; never copied into the header's flags. */
@@ -19,8 +27,6 @@ const ID_KEYS = new Set(['uid', 'reqid', 'msgid']);
  */
 const AUTHORIZATION_VALUE = /((?:proxy-)?authorization)(\\*"?\s*[:=]\s*\\*"?)([^"\\]+)/gi;
 const BEARER_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
-/** `user:password@` in a URL. */
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s"@:]+:[^/\s"@]+@/gi;
 
 export class SecretScrubber {
   readonly #secrets: string[];
@@ -56,35 +62,27 @@ export class SecretScrubber {
     if (out.includes('Bearer') || out.includes('Basic')) {
       out = out.replace(BEARER_VALUE, `$1 ${REDACTED}`);
     }
-    if (out.includes('@')) {
-      out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+    if (out.includes('@') || out.includes('%40')) {
+      out = scrubUrlCredentials(out);
     }
     return out;
   }
 }
 
-/** The secrets this server knows of: its token and the header values it was given. */
+/**
+ * The secrets this server knows of: its token, the header values it was given, and what the
+ * endpoint and proxy flags carry (credentials, query values: hosted browsers put tokens there).
+ */
 export function configSecrets(config: ServerConfig, token: string): string[] {
+  const {wsHeaders, browserUrl, wsEndpoint, proxyServer} = config.browser;
   return [
     token,
     ...(config.token === undefined ? [] : [config.token]),
-    ...Object.values(config.browser.wsHeaders ?? {}),
+    ...Object.values(wsHeaders ?? {}),
+    ...[browserUrl, wsEndpoint, proxyServer].flatMap(flag =>
+      flag === undefined ? [] : urlSecrets(flag),
+    ),
   ];
-}
-
-/** A URL flag without credentials or query values (browserless endpoints carry tokens there). */
-function safeUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = '';
-    url.password = '';
-    for (const key of [...url.searchParams.keys()]) {
-      url.searchParams.set(key, REDACTED);
-    }
-    return url.toString();
-  } catch {
-    return REDACTED;
-  }
 }
 
 /** The flags as the session header records them: no token, no header values, no ids. */
@@ -99,9 +97,15 @@ export function headerFlags(config: ServerConfig): Record<string, unknown> {
     ...(wsHeaders === undefined
       ? {}
       : {wsHeaders: Object.fromEntries(Object.keys(wsHeaders).map(name => [name, REDACTED]))}),
-    ...(browserUrl === undefined ? {} : {browserUrl: safeUrl(browserUrl)}),
-    ...(wsEndpoint === undefined ? {} : {wsEndpoint: safeUrl(wsEndpoint)}),
-    ...(proxyServer === undefined ? {} : {proxyServer: safeUrl(proxyServer)}),
+    ...(browserUrl === undefined ? {} : {browserUrl: withoutUrlSecrets(browserUrl)}),
+    ...(wsEndpoint === undefined ? {} : {wsEndpoint: withoutUrlSecrets(wsEndpoint)}),
+    ...(proxyServer === undefined ? {} : {proxyServer: withoutUrlSecrets(proxyServer)}),
   };
   return flags;
+}
+
+/** What the hub applies to every string of every event: no secret reaches a UI or the recording. */
+export function secretRedactor(config: ServerConfig, token: string): (text: string) => string {
+  const scrubber = new SecretScrubber(configSecrets(config, token));
+  return text => scrubber.scrub(text);
 }

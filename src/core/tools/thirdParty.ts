@@ -15,6 +15,7 @@ import {
   type ThirdPartyToolGroup,
 } from '../webmcp/thirdParty.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
+import {parseBoundedJson} from '../../shared/boundedValue.js';
 import {definePageTool, type Tool} from './definition.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf, parseJsonObjectParam} from './webmcp.js';
 import type {PageToolSection} from './sections.js';
@@ -154,7 +155,7 @@ export const executeThirdPartyDeveloperTool = definePageTool({
     if (result.json === undefined) {
       response.appendLine('Tool returned no result.');
     } else {
-      response.appendLine(JSON.stringify(JSON.parse(result.json), null, 2));
+      response.appendLine(JSON.stringify(parseBoundedJson(result.json), null, 2));
     }
     if (result.returnedElements > 0) {
       response.includeSnapshot({verbose: result.needsVerboseSnapshot});

@@ -10,6 +10,7 @@ import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type Tool, type ToolCall} from './definition.js';
 import type {PageToolSection} from './sections.js';
+import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
 import {WEBMCP_EXECUTE_OUTPUT, WEBMCP_LIST_OUTPUT} from './structured/outputSchemas.js';
 
@@ -81,6 +82,11 @@ export function parseJsonObjectParam(
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new Error(
       `Failed to parse ${label} as JSON: Parsed ${label} is not an object. Pass ${label} as a JSON object in a string, e.g. ${example}.`,
+    );
+  }
+  if (nestsDeeperThan(parsed, VALUE_DEPTH_LIMIT)) {
+    throw new Error(
+      `The ${label} nests deeper than ${VALUE_DEPTH_LIMIT} levels of objects and arrays; nothing ran. Pass flatter ${label}.`,
     );
   }
   return Object.fromEntries(Object.entries(parsed));

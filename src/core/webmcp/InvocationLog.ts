@@ -6,6 +6,7 @@
  * another document answers only after that navigation, so a navigation waits for the new document
  * to load (plus a short grace) before it counts as an interruption.
  */
+import {boundValue, detachedPrefix, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import type {WebMcpInvocation} from '../../shared/protocol.js';
 import {
   emptyResultSchema,
@@ -24,6 +25,11 @@ const NAVIGATION_CAP_MS = 10_000;
 const FINISHED_KEPT = 500;
 /** Output kept in the event stream; MCP callers get all of it. */
 const OUTPUT_VIEW_LIMIT = 100_000;
+/**
+ * Finished invocations nobody awaited (the page's own, the inspector's) whose full output is kept,
+ * for a caller that asks just after the end; older ones keep only the bounded view.
+ */
+const UNCLAIMED_OUTPUTS_KEPT = 8;
 
 export type CancelReason = 'user' | 'client' | 'timeout';
 
@@ -38,6 +44,8 @@ export interface InvocationRecord {
   cancelReason: CancelReason | undefined;
   timers: Set<NodeJS.Timeout>;
   waiters: Set<() => void>;
+  /** Someone waits for the outcome: the full output goes to them, then is let go. */
+  awaited: boolean;
   /** Set when the frame navigated while the tool ran. */
   navigatedTo: string | undefined;
 }
@@ -78,6 +86,7 @@ function newRecord(
     cancelReason: undefined,
     timers: new Set(),
     waiters: new Set(),
+    awaited: false,
     navigatedTo: undefined,
   };
 }
@@ -102,6 +111,7 @@ export class InvocationLog {
   readonly #records = new Map<string, InvocationRecord>();
   readonly #finishedOrder: string[] = [];
   readonly #claims: Claim[] = [];
+  readonly #unclaimed: InvocationRecord[] = [];
 
   constructor(
     /** Tells the inspector about a published invocation's new state. */
@@ -161,14 +171,21 @@ export class InvocationLog {
       return;
     }
     const status = normalizeStatus(event.status);
-    record.output = event.output;
+    // The page's value goes to the agent, the UI and the recording: cut at the depth bound.
+    record.output =
+      event.output === undefined
+        ? undefined
+        : boundValue(event.output, {maxDepth: VALUE_DEPTH_LIMIT}).value;
     record.exception = event.exception
-      ? {description: event.exception.description, value: event.exception.value}
+      ? {
+          description: event.exception.description,
+          value: boundValue(event.exception.value, {maxDepth: VALUE_DEPTH_LIMIT}).value,
+        }
       : undefined;
-    const outputText = status === 'Completed' ? jsonText(event.output) : undefined;
+    const outputText = status === 'Completed' ? jsonText(record.output) : undefined;
     const exceptionText =
       event.exception?.description ??
-      (event.exception?.value === undefined ? undefined : jsonText(event.exception.value));
+      (record.exception?.value === undefined ? undefined : jsonText(record.exception.value));
     let errorText = event.errorText === '' ? undefined : event.errorText;
     if (status === undefined) {
       errorText = `The browser reported an unknown status "${event.status}".`;
@@ -182,7 +199,7 @@ export class InvocationLog {
       ...(outputText === undefined
         ? {}
         : outputText.length > OUTPUT_VIEW_LIMIT
-          ? {output: outputText.slice(0, OUTPUT_VIEW_LIMIT), outputTruncated: true}
+          ? {output: detachedPrefix(outputText, OUTPUT_VIEW_LIMIT), outputTruncated: true}
           : {output: outputText}),
       ...(errorText === undefined ? {} : {errorText}),
       ...(exceptionText === undefined ? {} : {exception: exceptionText}),
@@ -262,12 +279,28 @@ export class InvocationLog {
       waiter();
     }
     record.waiters.clear();
+    this.#letGoOfOutput(record);
     this.#finishedOrder.push(record.view.invocationId);
     while (this.#finishedOrder.length > FINISHED_KEPT) {
       const oldest = this.#finishedOrder.shift();
       if (oldest !== undefined) {
         this.#records.delete(oldest);
       }
+    }
+  }
+
+  /** The full output went to its caller, or waits (bounded) for one: it is not kept longer. */
+  #letGoOfOutput(record: InvocationRecord): void {
+    if (!record.awaited) {
+      this.#unclaimed.push(record);
+      if (this.#unclaimed.length <= UNCLAIMED_OUTPUTS_KEPT) {
+        return;
+      }
+      record = this.#unclaimed.shift() ?? record;
+    }
+    record.output = undefined;
+    if (record.exception !== undefined) {
+      record.exception = {description: record.exception.description};
     }
   }
 
@@ -364,8 +397,15 @@ export class InvocationLog {
       output: record.output,
       exception: record.exception,
     });
+    record.awaited = true;
     if (isTerminal(record.view)) {
-      return Promise.resolve(outcome());
+      const ended = outcome();
+      const index = this.#unclaimed.indexOf(record);
+      if (index >= 0) {
+        this.#unclaimed.splice(index, 1);
+      }
+      this.#letGoOfOutput(record);
+      return Promise.resolve(ended);
     }
     return new Promise(resolve => {
       record.waiters.add(() => resolve(outcome()));

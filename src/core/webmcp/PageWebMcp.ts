@@ -21,7 +21,8 @@ import {
   type ToolInvokedEvent,
   type ToolRespondedEvent,
 } from './cdpSchemas.js';
-import {errorText} from '../../shared/values.js';
+import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {errorText, isRecord} from '../../shared/values.js';
 
 export interface FrameInfo {
   id: string;
@@ -115,6 +116,31 @@ function descendantsOf(tracked: TrackedSession, frameId: string): string[] {
     }
   }
   return out;
+}
+
+/** A tool's view and the registry entry it comes from. */
+export interface KeyedView {
+  raw: CdpTool;
+  view: WebMcpToolView;
+}
+
+/** Characters of one tool's schema or annotations kept from the page (a real schema is far smaller). */
+const PAGE_VALUE_CHARS = 256 * 1024;
+
+/**
+ * The page's tool with its schema and annotations bounded: they reach every client's tool list,
+ * the lint, the forms of the UI and the recording, so what is deeper or larger is cut (marked).
+ */
+function boundedTool(tool: CdpTool): CdpTool {
+  const bound = (value: Record<string, unknown>): Record<string, unknown> => {
+    const bounded = boundValue(value, {maxDepth: VALUE_DEPTH_LIMIT, maxChars: PAGE_VALUE_CHARS});
+    return isRecord(bounded.value) ? bounded.value : {};
+  };
+  return {
+    ...tool,
+    ...(tool.inputSchema === undefined ? {} : {inputSchema: bound(tool.inputSchema)}),
+    ...(tool.annotations === undefined ? {} : {annotations: bound(tool.annotations)}),
+  };
 }
 
 export class PageWebMcp {
@@ -280,7 +306,7 @@ export class PageWebMcp {
       if (!parsed.success) {
         continue;
       }
-      const tool = parsed.data;
+      const tool = boundedTool(parsed.data);
       this.#tools.set(toolKey(tool.frameId, tool.name), {raw: tool, source, order: this.#order++});
       changed = true;
     }
@@ -376,13 +402,22 @@ export class PageWebMcp {
 
   /** Views of every tool, main frame first, then in registration order. */
   views(): WebMcpToolView[] {
-    return this.entries()
-      .sort((a, b) => {
-        const aMain = a.raw.frameId === this.page.mainFrameId ? 0 : 1;
-        const bMain = b.raw.frameId === this.page.mainFrameId ? 0 : 1;
-        return aMain - bMain || a.order - b.order;
-      })
-      .map(entry => this.view(entry));
+    return [...this.keyedViews().values()].map(({view}) => view);
+  }
+
+  /** The same, by tool key (frame and name), with the registry entry each view comes from. */
+  keyedViews(): Map<string, KeyedView> {
+    const sorted = this.entries().sort((a, b) => {
+      const aMain = a.raw.frameId === this.page.mainFrameId ? 0 : 1;
+      const bMain = b.raw.frameId === this.page.mainFrameId ? 0 : 1;
+      return aMain - bMain || a.order - b.order;
+    });
+    return new Map(
+      sorted.map(entry => [
+        toolKey(entry.raw.frameId, entry.raw.name),
+        {raw: entry.raw, view: this.view(entry)},
+      ]),
+    );
   }
 
   dispose(): void {

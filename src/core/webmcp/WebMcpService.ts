@@ -25,7 +25,7 @@ import {
   type InvocationOutcome,
   type InvocationRecord,
 } from './InvocationLog.js';
-import {PageWebMcp, type ToolEntry} from './PageWebMcp.js';
+import {PageWebMcp, type KeyedView, type ToolEntry} from './PageWebMcp.js';
 
 export type Invoker = WebMcpInvocation['invoker'];
 
@@ -54,12 +54,24 @@ export interface ExecuteRequest {
 
 class ToolLookupError extends Error {}
 
+/** The same registration seen the same way (its frame's URL and origin can be learned later). */
+function sameTool(before: KeyedView, now: KeyedView): boolean {
+  return (
+    before.raw === now.raw &&
+    before.view.frameUrl === now.view.frameUrl &&
+    before.view.origin === now.view.origin &&
+    before.view.mainFrame === now.view.mainFrame
+  );
+}
+
 export class WebMcpService {
   readonly #feature: PageFeature<PageWebMcp>;
   readonly features: AttachableFeature[];
   readonly #log: InvocationLog;
   readonly #availability: WebMcpAvailability;
   readonly #publishScheduled = new Set<PageWebMcp>();
+  /** Each page's tools as last published (what the next change is computed against). */
+  readonly #published = new WeakMap<PageWebMcp, Map<string, KeyedView>>();
   /** Told (after the burst) when a page's tool set changed: the webmcp_ tools follow it. */
   readonly #toolsListeners = new Set<(page: PageState) => void>();
 
@@ -127,18 +139,45 @@ export class WebMcpService {
       return;
     }
     this.#publishScheduled.add(tracker);
-    // Pages register tools one event at a time; one list per burst is enough for the UI.
+    // Pages register tools one event at a time; one change per burst is enough for the UI.
     setTimeout(() => {
       this.#publishScheduled.delete(tracker);
       if (!tracker.disposed) {
-        this.deps.hub.publish({
-          type: 'webmcpToolsChanged',
-          pageId: tracker.page.id,
-          tools: tracker.views(),
-        });
+        this.#publishTools(tracker);
         this.#toolsChanged(tracker.page);
       }
     }, 0);
+  }
+
+  /**
+   * What changed since the page's last publication: the whole list the first time and whenever
+   * that is no bigger, else only the tools added or changed and those removed, so a page that
+   * registers many tools one by one costs each tool once, not the whole list each time.
+   */
+  #publishTools(tracker: PageWebMcp): void {
+    const current = tracker.keyedViews();
+    const previous = this.#published.get(tracker);
+    this.#published.set(tracker, current);
+    const pageId = tracker.page.id;
+    const changed = [...current].flatMap(([key, now]) => {
+      const before = previous?.get(key);
+      return before === undefined || !sameTool(before, now) ? [now.view] : [];
+    });
+    const removed = [...(previous ?? [])].flatMap(([key, {view}]) =>
+      current.has(key) ? [] : [{frameId: view.frameId, name: view.name}],
+    );
+    if (previous === undefined || changed.length + removed.length >= current.size) {
+      const tools = [...current.values()].map(({view}) => view);
+      this.deps.hub.publish({type: 'webmcpToolsChanged', pageId, tools});
+    } else if (changed.length + removed.length > 0) {
+      this.deps.hub.publish({
+        type: 'webmcpToolsChanged',
+        pageId,
+        tools: changed,
+        delta: true,
+        removed,
+      });
+    }
   }
 
   #trackers(): PageWebMcp[] {
@@ -184,6 +223,7 @@ export class WebMcpService {
         ? 'The browser disconnected before the tool answered.'
         : 'The page was closed before the tool answered.',
     );
+    this.#published.delete(tracker);
     this.deps.hub.publish({type: 'webmcpToolsChanged', pageId: tracker.page.id, tools: []});
     this.#toolsChanged(tracker.page);
   }

@@ -19,6 +19,7 @@ import {
   PROBE_TIMEOUT_MS,
   SCRIPT_TIMEOUT_MS,
 } from '../browser/evaluation.js';
+import {parseBoundedJson} from '../../shared/boundedValue.js';
 import {isRecord} from '../../shared/values.js';
 
 export interface ThirdPartyTool {
@@ -255,7 +256,7 @@ export async function discoverEventToolGroups(page: PageState): Promise<ThirdPar
     );
   }
   const raw = evaluated.result.value;
-  const groups = toolGroupsSchema.parse(typeof raw === 'string' ? JSON.parse(raw) : []);
+  const groups = toolGroupsSchema.parse(typeof raw === 'string' ? parseBoundedJson(raw) : []);
   return groups.map(group => {
     for (const tool of group.tools) {
       replaceHtmlElementsWithUids(tool.inputSchema);
@@ -370,7 +371,7 @@ export async function executeEventTool(
   const backendNodeIds = await stashedBackendNodeIds(page, stashedCount);
   const {uids, verbose} = await uidsFor(page, backendNodeIds);
   const replaced =
-    json === undefined ? undefined : JSON.stringify(replaceStashed(JSON.parse(json), uids));
+    json === undefined ? undefined : JSON.stringify(replaceStashed(parseBoundedJson(json), uids));
   return {json: replaced, needsVerboseSnapshot: verbose, returnedElements: stashedCount};
 }
 

@@ -180,3 +180,77 @@ describe('InspectorHub', () => {
     expect(seqs()).toEqual([3]);
   });
 });
+
+type CallStarted = Extract<InspectorEvent, {type: 'toolCallStarted'}>;
+
+function startedWith(index: number, extra: Partial<CallStarted>): CallStarted {
+  return {
+    type: 'toolCallStarted',
+    callId: `call-${index}`,
+    tool: 'list_pages',
+    args: {index},
+    client: {id: 'c1', name: 'test', version: '1', transport: 'http'},
+    ...extra,
+  };
+}
+
+describe('InspectorHub bounds what it keeps', () => {
+  it('evicts the oldest events once their size passes the budget, counting them', () => {
+    const hub = new InspectorHub({budgetChars: 100_000});
+    for (let index = 0; index < 50; index++) {
+      hub.publish(startedWith(index, {args: {text: 'x'.repeat(10_000)}}));
+    }
+    // Each event is ~10 KB: about ten fit, the rest were dropped (and counted), the newest stays.
+    expect(hub.size).toBeLessThanOrEqual(10);
+    expect(hub.size).toBeGreaterThanOrEqual(8);
+    expect(hub.dropped).toBe(50 - hub.size);
+    expect(hub.get(hub.nextSeq - 1)?.event).toMatchObject({callId: 'call-49'});
+    expect(hub.range(0, 100).map(envelope => envelope.seq)).toEqual(
+      Array.from({length: hub.size}, (_, index) => hub.firstSeq + index),
+    );
+  });
+
+  it('cuts an argument nested 50,000 deep, and redacts every string but image data', () => {
+    const hub = new InspectorHub({redact: text => text.replaceAll('s3cret-value', '[redacted]')});
+    let deep: unknown = 's3cret-value';
+    for (let index = 0; index < 50_000; index++) {
+      deep = [deep];
+    }
+    const envelope = hub.publish(startedWith(1, {args: {deep, note: 'the s3cret-value here'}}));
+    const text = JSON.stringify(envelope);
+    expect(text).toMatch(/\[… nested deeper than \d+ levels\]/);
+    expect(text).toContain('the [redacted] here');
+    const image = hub.publish({
+      type: 'toolCallEnded',
+      callId: 'call-1',
+      tool: 'take_screenshot',
+      status: 'ok',
+      durationMs: 1,
+      result: {text: 's3cret-value', images: [{mimeType: 'image/png', data: 's3cret-value'}]},
+    });
+    expect(image.event).toMatchObject({
+      result: {text: '[redacted]', images: [{mimeType: 'image/png', data: 's3cret-value'}]},
+    });
+  });
+
+  it('keeps publishing when a listener throws, and says so', () => {
+    const logs: string[] = [];
+    const hub = new InspectorHub({log: line => logs.push(line)});
+    const seen: number[] = [];
+    hub.onEvent(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    hub.onEvent(envelope => seen.push(envelope.seq));
+    expect(() => hub.publish(started(1))).not.toThrow();
+    expect(seen).toEqual([1]);
+    expect(logs[0]).toMatch(/listener failed on toolCallStarted: Maximum call stack/);
+  });
+
+  it('stands in for an event that does not fit its schema', () => {
+    const logs: string[] = [];
+    const hub = new InspectorHub({log: line => logs.push(line)});
+    const envelope = hub.publish(startedWith(1, {pageId: Number.NaN}));
+    expect(envelope.event).toMatchObject({type: 'eventOmitted', omittedType: 'toolCallStarted'});
+    expect(logs[0]).toMatch(/toolCallStarted\) was left out/);
+  });
+});

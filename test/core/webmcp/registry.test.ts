@@ -11,6 +11,7 @@ import type {
   WebMcpToolView,
 } from '../../../src/shared/protocol.js';
 import type {PageState} from '../../../src/core/browser/PageState.js';
+import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 /** Answers for the requests a tool holds the page with, in arrival order. */
@@ -54,14 +55,15 @@ async function toolsOf(page: PageState): Promise<WebMcpToolView[]> {
   return fx.engine.engine.webmcp.toolsOf(page);
 }
 
+/** The page's tools as a UI knows them from the events (whole lists and changes folded). */
 function lastToolsEvent(pageId: number): WebMcpToolView[] | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i];
-    if (event?.type === 'webmcpToolsChanged' && event.pageId === pageId) {
-      return event.tools;
+  let tools: WebMcpToolView[] | undefined;
+  for (const event of events) {
+    if (event.type === 'webmcpToolsChanged' && event.pageId === pageId) {
+      tools = applyWebMcpToolsChanged(tools ?? [], event);
     }
   }
-  return undefined;
+  return tools;
 }
 
 function invocationEvents(invocationId: string): WebMcpInvocation[] {

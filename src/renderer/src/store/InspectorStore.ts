@@ -22,6 +22,7 @@ import type {
 } from '../../../shared/protocol.js';
 import type {HoldState} from '../../../shared/hold.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
+import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {HoldTracker} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
@@ -336,12 +337,10 @@ export class InspectorStore {
         });
         return;
       case 'webmcpToolsChanged':
-        changes.webmcpTools = [
-          ...(changes.webmcpTools ?? this.#snapshot.webmcpTools).filter(
-            tool => tool.pageId !== event.pageId,
-          ),
-          ...event.tools,
-        ];
+        changes.webmcpTools = applyWebMcpToolsChanged(
+          changes.webmcpTools ?? this.#snapshot.webmcpTools,
+          event,
+        );
         return;
       case 'holdRulesChanged':
       case 'callHeld':

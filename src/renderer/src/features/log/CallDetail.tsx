@@ -112,6 +112,13 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
       <h3>Response</h3>
       {result ? (
         <>
+          {result.textChars === undefined ? null : (
+            <p className="muted">
+              A preview: the inspector and the recording keep the start of this{' '}
+              {result.textChars.toLocaleString('en-US')}-character response; the agent got all of
+              it.
+            </p>
+          )}
           {result.text === '' ? (
             <p className="muted">No text.</p>
           ) : (
@@ -131,6 +138,9 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
           {result.structuredContent === undefined ? null : (
             <>
               <h4>Structured content</h4>
+              {result.structuredCut === true ? (
+                <p className="muted">A preview: marks stand where parts were left out.</p>
+              ) : null}
               <JsonView value={result.structuredContent} label="Structured content" />
             </>
           )}

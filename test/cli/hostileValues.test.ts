@@ -1,0 +1,123 @@
+/**
+ * The real server process (out/node/cli) outlives what used to kill it: a script result nested
+ * 7,000 deep and a tools/call whose arguments nest 6,000 deep. After each, the process is alive, a
+ * second client is answered within a second, the first client's session still works, and nothing
+ * overflowed on the way (stderr stays free of RangeError).
+ */
+import {spawn, type ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import type {ReadyFile} from '../../src/shared/readyFile.js';
+import {call, pageIdFrom, ROOT, waitFor} from '../helpers/engine.js';
+import {rawRequest, rawSession} from '../helpers/rawMcp.js';
+import {waitForReadyFile} from '../helpers/readyFile.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+let dir = '';
+let child: ChildProcess | undefined;
+let ready: ReadyFile;
+let stderr = '';
+const clients: Client[] = [];
+
+async function connect(name: string): Promise<Client> {
+  const client = new Client({name, version: '1'});
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
+      requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-hostile-cli-'));
+  const readyFile = path.join(dir, 'ready.json');
+  child = spawn(
+    process.execPath,
+    [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', readyFile],
+    {
+      env: {
+        ...process.env,
+        MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
+        CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        DISPLAY: '',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    },
+  );
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  ready = await waitForReadyFile(readyFile, 30_000);
+});
+
+afterAll(async () => {
+  for (const client of clients) {
+    await client.close().catch(() => undefined);
+  }
+  if (child?.pid !== undefined && child.exitCode === null) {
+    process.kill(-child.pid, 'SIGTERM');
+    await new Promise(resolve => child?.once('exit', resolve));
+  }
+  fs.rmSync(dir, {recursive: true, force: true});
+});
+
+/** Waits until the session file the server records holds `text`. */
+async function waitForRecorded(text: string): Promise<void> {
+  const sessions = path.join(dir, 'config', 'sessions');
+  await waitFor(
+    () =>
+      fs.existsSync(sessions) &&
+      fs
+        .readdirSync(sessions)
+        .filter(name => name.endsWith('.jsonl'))
+        .some(name => fs.readFileSync(path.join(sessions, name), 'utf8').includes(text)),
+    10_000,
+    `the recording to hold ${text}`,
+  );
+}
+
+describe('the server process', () => {
+  it('keeps serving after a deep script result and deep arguments', async () => {
+    const agent = await connect('agent');
+    const bystander = await connect('bystander');
+    const expectServing = async (): Promise<void> => {
+      expect(child?.exitCode).toBeNull();
+      const started = performance.now();
+      const listed = await call(bystander, 'list_pages');
+      expect(listed.isError, listed.text).toBe(false);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect((await call(agent, 'list_pages')).isError).toBe(false);
+    };
+    const opened = await call(agent, 'new_page', {url: 'about:blank'});
+    const pageId = pageIdFrom(
+      opened.text.split('\n').find(line => line.includes('[selected]')) ?? '',
+      'about:blank',
+    );
+    const deep = await call(agent, 'evaluate_script', {
+      pageId,
+      function: '() => { let v = []; for (let i = 1; i < 7000; i++) v = [v]; return v; }',
+    });
+    expect(deep.isError, deep.text.slice(0, 200)).toBe(false);
+    // Recorded (the flush is where the overflow used to end the process), then still serving.
+    await waitForRecorded('"tool":"evaluate_script","status":"ok"');
+    await expectServing();
+
+    const raw = {mcpUrl: ready.mcpUrl, token: ready.token};
+    const session = await rawSession(raw, 'deep-args');
+    const nested = `${'{"a":'.repeat(6_000)}1${'}'.repeat(6_000)}`;
+    const answer = await rawRequest(
+      raw,
+      session,
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_pages","arguments":{"x":${nested}}}}`,
+    );
+    expect(JSON.stringify(answer.messages)).toContain('nest deeper than 64 levels');
+    await waitForRecorded('nest deeper than 64 levels');
+    await expectServing();
+    expect(stderr).not.toMatch(/RangeError|Internal error/);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * No value from a page or a client can take the server down: a script result nested 7,000 deep,
+ * a tools/call whose arguments nest 6,000 deep (a 12 KB body), and WebMCP tools with a schema and
+ * a result nested thousands deep. Each call answers (a result with a marker, or a short error),
+ * the recording and a UI's WebSocket stay readable, and another client keeps being served.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {
+  deeperMarker,
+  nestsDeeperThan,
+  VALUE_DEPTH_LIMIT,
+} from '../../../src/shared/boundedValue.js';
+import {parseSessionText} from '../../../src/shared/sessionFile.js';
+import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
+import {PROTOCOL_VERSION, rawRequest, rawSession} from '../../helpers/rawMcp.js';
+
+const fx = useEngineWithFixtures({
+  flags: ['--categoryExperimentalWebmcp', '--webmcpTools'],
+  clientName: 'hostile',
+});
+let other: Client;
+let ui: InspectorSocket;
+const MARKER = deeperMarker(VALUE_DEPTH_LIMIT);
+
+beforeAll(async () => {
+  other = await fx.engine.connect('bystander');
+  ui = await openInspectorSocket(fx.engine);
+});
+
+/** Another client is answered within a second, the first still works, the UI still streams. */
+async function expectStillServing(): Promise<void> {
+  const started = performance.now();
+  const listed = await call(other, 'list_pages');
+  expect(listed.isError, listed.text).toBe(false);
+  expect(performance.now() - started).toBeLessThan(1_000);
+  const own = await call(fx.client, 'list_pages');
+  expect(own.isError, own.text).toBe(false);
+  const last = fx.engine.engine.hub.nextSeq - 1;
+  await waitFor(() => (ui.events.at(-1)?.seq ?? 0) >= last, 10_000, 'the UI stream');
+  expect(ui.open).toBe(true);
+}
+
+/** The recording so far, flushed and parsed: every line readable. */
+function recordedText(): string {
+  const recorder = fx.engine.engine.recording.recorder;
+  if (recorder === undefined) {
+    throw new Error('the test engine records');
+  }
+  recorder.flush();
+  const text = fs.readFileSync(recorder.file, 'utf8');
+  expect(parseSessionText(text).skippedLines).toBe(0);
+  return text;
+}
+
+function nestedArraySource(depth: number): string {
+  return `() => { let v = []; for (let i = 1; i < ${depth}; i++) v = [v]; return v; }`;
+}
+
+describe('a value nested far deeper than any real one', () => {
+  it('evaluate_script returning an array nested 7,000 deep answers with the JSON', async () => {
+    const pageId = await fx.openPage('/index.html');
+    const result = await call(fx.client, 'evaluate_script', {
+      pageId,
+      function: nestedArraySource(7_000),
+    });
+    expect(result.isError, result.text.slice(0, 300)).toBe(false);
+    // The text carries the value itself; the structured result is cut with a marker.
+    expect(result.text).toContain(`${'['.repeat(7_000)}${']'.repeat(7_000)}`);
+    expect(JSON.stringify(result.result.structuredContent)).toContain(MARKER);
+    await expectStillServing();
+    expect(recordedText()).toContain(MARKER);
+  });
+
+  it('a tools/call whose arguments nest 6,000 deep gets a short error', async () => {
+    const session = await rawSession(fx.engine, 'deep-args');
+    const deep = `${'{"a":'.repeat(6_000)}1${'}'.repeat(6_000)}`;
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_pages","arguments":{"x":${deep}}}}`;
+    expect(body.length).toBeLessThan(40_000);
+    const {status, messages} = await rawRequest(fx.engine, session, body);
+    expect(status).toBe(200);
+    const text = JSON.stringify(messages);
+    expect(text).toContain('isError');
+    expect(text).toContain(`nest deeper than ${VALUE_DEPTH_LIMIT} levels`);
+    await expectStillServing();
+    expect(recordedText()).toContain(MARKER);
+  });
+
+  it('an initialize with capabilities nested 6,000 deep and a 100 KB name still serves', async () => {
+    const deep = `${'{"a":'.repeat(6_000)}{}${'}'.repeat(6_000)}`;
+    const name = 'n'.repeat(100_000);
+    const session = await rawSession(
+      fx.engine,
+      name,
+      `{"protocolVersion":"${PROTOCOL_VERSION}","capabilities":{"experimental":{"x":${deep}}},"clientInfo":{"name":"${name}","version":"1"}}`,
+    );
+    const {messages} = await rawRequest(
+      fx.engine,
+      session,
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_pages","arguments":{}}}',
+    );
+    expect(JSON.stringify(messages)).toContain('## Pages');
+    await expectStillServing();
+    // Its name rides in every event of its calls: cut, not 100 KB each time.
+    const starts = ui.events.flatMap(({event}) =>
+      event.type === 'toolCallStarted' && event.client.name.startsWith('nnn') ? [event] : [],
+    );
+    expect(starts.length).toBeGreaterThan(0);
+    expect(starts.every(event => event.client.name.length <= 201)).toBe(true);
+  });
+
+  it('WebMCP tools with a 200-deep schema and a 1,000-deep result are listed and run', async () => {
+    const pageId = await fx.openPage('/webmcp/deep.html');
+    const listed = await waitFor(async () => {
+      const tools = await call(fx.client, 'list_webmcp_tools', {pageId});
+      return tools.text.includes('deep_output') ? tools : undefined;
+    });
+    expect(listed.isError, listed.text.slice(0, 300)).toBe(false);
+    // The schema is cut where it nests past the bound, for the agent, the UI and the recording.
+    expect(listed.text).toContain('deep_schema');
+    expect(listed.text).toContain(MARKER);
+    // The selected page's tools follow as webmcp_ tools (the list changes a moment later).
+    await waitFor(async () => {
+      const {tools} = await fx.client.listTools();
+      return tools.some(tool => tool.name === 'webmcp_deep_output');
+    });
+    const ran = await call(fx.client, 'execute_webmcp_tool', {pageId, toolName: 'deep_output'});
+    expect(ran.isError, ran.text.slice(0, 300)).toBe(false);
+    // Chromium hands the page's result over as JSON text: the agent gets it whole.
+    expect(ran.text).toContain(`${'['.repeat(1_000)}${']'.repeat(1_000)}`);
+    const direct = await call(fx.client, 'webmcp_deep_output', {});
+    expect(direct.isError, direct.text.slice(0, 300)).toBe(false);
+    await expectStillServing();
+    recordedText();
+    const uiTools = ui.events.flatMap(({event}) =>
+      event.type === 'webmcpToolsChanged' ? event.tools : [],
+    );
+    expect(JSON.stringify(uiTools.filter(tool => tool.name === 'deep_schema'))).toContain(MARKER);
+  });
+
+  it('keeps the session file free of anything over the depth bound', () => {
+    const text = recordedText();
+    for (const line of text.split('\n').filter(Boolean)) {
+      const value: unknown = JSON.parse(line);
+      expect(nestsDeeperThan(value, VALUE_DEPTH_LIMIT + 20)).toBe(false);
+    }
+    expect(path.basename(fx.engine.engine.recording.recorder?.file ?? '')).toMatch(/\.jsonl$/);
+  });
+});
