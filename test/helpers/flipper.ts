@@ -29,7 +29,7 @@ export async function startFlipper(
     while (Date.now() < end) {
       try { step(fs, args); } catch {}
       flips++;
-      if (flips === 1 || Date.now() - reported > 200) {
+      if (flips === 1 || Date.now() - reported > 20) {
         reported = Date.now();
         process.stdout.write(flips + '\\n');
       }
