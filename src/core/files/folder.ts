@@ -7,6 +7,7 @@
  * the folder is checked by lstat and realpath: both are best effort, the checks on each opened
  * file (safeOpen.ts) still apply.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -170,6 +171,148 @@ export class Folder {
         return undefined;
       }
       throw error;
+    }
+  }
+
+  /** What a message calls entry `name`. */
+  shown(name: string): string {
+    return path.join(this.path, name);
+  }
+
+  /**
+   * Opens entry `name` as a regular file: never through a link, never blocking on a FIFO (refused
+   * as not a regular file). Returns the descriptor; the caller closes it.
+   */
+  openFile(name: string, flags: number = fs.constants.O_RDONLY): number {
+    const fd = fs.openSync(this.entry(name), flags | NOFOLLOW | NONBLOCK);
+    try {
+      if (!fs.fstatSync(fd).isFile()) {
+        throw new FolderError(`${this.shown(name)} is not a regular file.`);
+      }
+      return fd;
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  }
+
+  /** Like openFile, as a FileHandle (for streams). */
+  async openFileHandle(
+    name: string,
+    flags: number = fs.constants.O_RDONLY,
+  ): Promise<fs.promises.FileHandle> {
+    const handle = await fs.promises.open(this.entry(name), flags | NOFOLLOW | NONBLOCK);
+    try {
+      if (!(await handle.stat()).isFile()) {
+        throw new FolderError(`${this.shown(name)} is not a regular file.`);
+      }
+      return handle;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** The whole of regular file `name`, refused when it is larger than `maxBytes`. */
+  readFile(name: string, maxBytes: number): Buffer {
+    const fd = this.openFile(name);
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size > maxBytes) {
+        throw new FolderError(
+          `${this.shown(name)} is ${size} bytes, more than the ${maxBytes} this reads.`,
+        );
+      }
+      const buffer = Buffer.alloc(size);
+      let read = 0;
+      while (read < size) {
+        const got = fs.readSync(fd, buffer, read, size - read, read);
+        if (got === 0) {
+          break;
+        }
+        read += got;
+      }
+      return buffer.subarray(0, read);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Replaces entry `name` with `data` atomically: written to a fresh temporary entry in this
+   * folder (O_EXCL, no link followed, mode 0600), then renamed over it — a link planted under
+   * that name is replaced, never written through.
+   */
+  writeFileAtomic(name: string, data: string | Uint8Array): void {
+    const temp = `.${name}.${process.pid}-${crypto.randomBytes(6).toString('hex')}.tmp`;
+    const fd = fs.openSync(
+      this.entry(temp),
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW,
+      0o600,
+    );
+    try {
+      try {
+        fs.writeFileSync(fd, data);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(this.entry(temp), this.entry(name));
+    } catch (error) {
+      try {
+        fs.unlinkSync(this.entry(temp));
+      } catch {
+        // Renamed already, or gone.
+      }
+      throw error;
+    }
+  }
+
+  /** Removes entry `name` if it is a file or a link (the link itself); false when missing. */
+  removeFile(name: string): boolean {
+    const stat = this.lstat(name);
+    if (stat === undefined) {
+      return false;
+    }
+    if (stat.isDirectory()) {
+      throw new FolderError(`${this.shown(name)} is a folder; it is not removed.`);
+    }
+    try {
+      fs.unlinkSync(this.entry(name));
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') {
+        throw error;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Removes folder `name` and the files directly in it, never through a link: a link in its place
+   * is removed itself, links inside it are removed as links, and folders inside it are left (then
+   * the folder stays too).
+   */
+  removeFlatFolder(name: string): void {
+    const stat = this.lstat(name);
+    if (stat === undefined) {
+      return;
+    }
+    if (!stat.isDirectory()) {
+      this.removeFile(name);
+      return;
+    }
+    Folder.with(this.entry(name), {}, child => {
+      for (const entry of child.list()) {
+        if (!entry.isDirectory()) {
+          child.removeFile(entry.name);
+        }
+      }
+    });
+    try {
+      fs.rmdirSync(this.entry(name));
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTEMPTY') {
+        throw error;
+      }
     }
   }
 
