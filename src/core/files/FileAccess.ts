@@ -43,6 +43,10 @@ export interface FileAccessShared {
 
 const fallbackTemporary = new TemporaryFiles();
 
+/** Largest file copied for the browser to read (an upload). */
+export const MAX_BROWSER_COPY_BYTES = 1024 * 1024 * 1024;
+const COPY_CHUNK_BYTES = 1024 * 1024;
+
 export class FileAccess {
   readonly #temporary: TemporaryFiles;
 
@@ -164,6 +168,47 @@ export class FileAccess {
     const {handle} = await this.openForReading(file);
     try {
       return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * A private copy of a file for the browser to read later (upload_file): Chromium opens a path
+   * whenever the page reads the file, long after any check, so it gets a copy made now through
+   * the checked descriptor, under the same name, in the server's temporary folder.
+   */
+  async copyForBrowser(file: string): Promise<string> {
+    const {target, handle} = await this.openForReading(file);
+    try {
+      const size = (await handle.stat()).size;
+      if (size > MAX_BROWSER_COPY_BYTES) {
+        throw new FileAccessError(
+          `${target} is ${size} bytes; at most ${MAX_BROWSER_COPY_BYTES} bytes can be handed to the browser. Use a smaller file.`,
+        );
+      }
+      const copy = path.join(await this.#temporary.newFolder(), path.basename(target));
+      const out = await openForWritingInside(copy, await this.boundary());
+      try {
+        // Only the bytes checked above, even if the file grows meanwhile.
+        const buffer = Buffer.alloc(Math.min(size, COPY_CHUNK_BYTES));
+        for (let done = 0; done < size;) {
+          const {bytesRead} = await handle.read(
+            buffer,
+            0,
+            Math.min(buffer.length, size - done),
+            done,
+          );
+          if (bytesRead === 0) {
+            break;
+          }
+          await out.write(buffer, 0, bytesRead);
+          done += bytesRead;
+        }
+      } finally {
+        await out.close();
+      }
+      return copy;
     } finally {
       await handle.close();
     }
