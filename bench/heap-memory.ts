@@ -159,7 +159,8 @@ async function main(): Promise<void> {
     let snapshot;
     for (;;) {
       try {
-        snapshot = await store.get(file);
+        // The store takes the opened file over (the engine opens it through FileAccess).
+        snapshot = await store.get(file, await fs.promises.open(file, 'r'));
         break;
       } catch (error) {
         if (!(error instanceof Error) || !error.message.includes('still loading')) {

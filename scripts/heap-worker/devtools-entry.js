@@ -4,3 +4,4 @@
 export {HeapSnapshotLoader} from 'chrome-devtools-frontend/front_end/entrypoints/heap_snapshot_worker/HeapSnapshotLoader.js';
 export {SecondaryInitManager} from 'chrome-devtools-frontend/front_end/entrypoints/heap_snapshot_worker/HeapSnapshot.js';
 export {NodeFilter} from 'chrome-devtools-frontend/front_end/models/heap_snapshot/HeapSnapshotModel.js';
+export {BalancedJSONTokenizer} from 'chrome-devtools-frontend/front_end/core/text_utils/TextUtils.js';

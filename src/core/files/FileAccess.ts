@@ -18,7 +18,12 @@ import {
   resolveRoots,
   WORKSPACE_REMEDY,
 } from './roots.js';
-import {openForReadingInside, openForWritingInside, removeInside} from './safeOpen.js';
+import {
+  type FileBoundary,
+  openForReadingInside,
+  openForWritingInside,
+  removeInside,
+} from './safeOpen.js';
 import {TEMPORARY_NOTE, TemporaryFiles} from './temporary.js';
 import {errorText} from '../../shared/values.js';
 
@@ -37,6 +42,10 @@ export interface FileAccessShared {
 }
 
 const fallbackTemporary = new TemporaryFiles();
+
+/** Largest file copied for the browser to read (an upload). */
+export const MAX_BROWSER_COPY_BYTES = 1024 * 1024 * 1024;
+const COPY_CHUNK_BYTES = 1024 * 1024;
 
 export class FileAccess {
   readonly #temporary: TemporaryFiles;
@@ -58,17 +67,26 @@ export class FileAccess {
     return (await this.#check(input)).canonical;
   }
 
-  async #check(input: string): Promise<{canonical: string; root: string; roots: string[]}> {
+  /** The roots and the forbidden folders, canonical: what an opened file is checked against. */
+  async boundary(): Promise<FileBoundary> {
+    return {
+      roots: await this.allowedRoots(),
+      forbidden: (await this.shared.browserRoots?.forbiddenFolders()) ?? [],
+    };
+  }
+
+  async #check(input: string): Promise<{canonical: string; root: string; boundary: FileBoundary}> {
     const canonical = await canonicalPath(input);
-    const roots = await this.allowedRoots();
+    const boundary = await this.boundary();
+    const {roots} = boundary;
     const root = roots.find(candidate => isInside(canonical, candidate));
-    if (root !== undefined && (await this.shared.browserRoots?.isForbidden(canonical))) {
+    if (root !== undefined && boundary.forbidden.some(folder => isInside(canonical, folder))) {
       throw new FileAccessError(
         `Access denied: ${input} is in the server's own configuration folder (it holds the token). Use another path.`,
       );
     }
     if (root !== undefined) {
-      return {canonical, root, roots};
+      return {canonical, root, boundary};
     }
     throw new FileAccessError(
       `Access denied: path ${input} (canonical: ${canonical}) is not within any of the allowed roots (${roots.join(', ')}). Use a path inside them, or start the server with --workspace <dir>.`,
@@ -118,8 +136,8 @@ export class FileAccess {
    * the caller closes the handle.
    */
   async openForWriting(file: string): Promise<{target: string; handle: fs.promises.FileHandle}> {
-    const {canonical, roots} = await this.#check(file);
-    return {target: canonical, handle: await openForWritingInside(canonical, roots)};
+    const {canonical, boundary} = await this.#check(file);
+    return {target: canonical, handle: await openForWritingInside(canonical, boundary)};
   }
 
   /** Writes a whole file through openForWriting. */
@@ -135,10 +153,19 @@ export class FileAccess {
     return target;
   }
 
-  /** Reads a whole text file, checked like a write. */
+  /**
+   * Opens a file for reading, once: validated, never following a symlink at the end, and the
+   * opened descriptor proven a regular file inside the roots. Read only through the handle (hand
+   * it, not the path, to whoever reads); the caller closes it.
+   */
+  async openForReading(file: string): Promise<{target: string; handle: fs.promises.FileHandle}> {
+    const {canonical, boundary} = await this.#check(file);
+    return {target: canonical, handle: await openForReadingInside(canonical, boundary)};
+  }
+
+  /** Reads a whole text file through openForReading. */
   async readTextFile(file: string): Promise<string> {
-    const {canonical, roots} = await this.#check(file);
-    const handle = await openForReadingInside(canonical, roots);
+    const {handle} = await this.openForReading(file);
     try {
       return await handle.readFile('utf8');
     } finally {
@@ -146,10 +173,51 @@ export class FileAccess {
     }
   }
 
+  /**
+   * A private copy of a file for the browser to read later (upload_file): Chromium opens a path
+   * whenever the page reads the file, long after any check, so it gets a copy made now through
+   * the checked descriptor, under the same name, in the server's temporary folder.
+   */
+  async copyForBrowser(file: string): Promise<string> {
+    const {target, handle} = await this.openForReading(file);
+    try {
+      const size = (await handle.stat()).size;
+      if (size > MAX_BROWSER_COPY_BYTES) {
+        throw new FileAccessError(
+          `${target} is ${size} bytes; at most ${MAX_BROWSER_COPY_BYTES} bytes can be handed to the browser. Use a smaller file.`,
+        );
+      }
+      const copy = path.join(await this.#temporary.newFolder(), path.basename(target));
+      const out = await openForWritingInside(copy, await this.boundary());
+      try {
+        // Only the bytes checked above, even if the file grows meanwhile.
+        const buffer = Buffer.alloc(Math.min(size, COPY_CHUNK_BYTES));
+        for (let done = 0; done < size;) {
+          const {bytesRead} = await handle.read(
+            buffer,
+            0,
+            Math.min(buffer.length, size - done),
+            done,
+          );
+          if (bytesRead === 0) {
+            break;
+          }
+          await out.write(buffer, 0, bytesRead);
+          done += bytesRead;
+        }
+      } finally {
+        await out.close();
+      }
+      return copy;
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** Removes a file inside the roots (a partial output); a missing file is fine. */
   async remove(file: string): Promise<void> {
-    const {canonical, roots} = await this.#check(file);
-    await removeInside(canonical, roots);
+    const {canonical, boundary} = await this.#check(file);
+    await removeInside(canonical, boundary);
   }
 
   /** Writes into the server's temporary folder (removed when the server stops). */

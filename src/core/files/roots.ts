@@ -75,9 +75,14 @@ export class BrowserFileRoots {
     readonly forbidden: readonly string[] = [],
   ) {}
 
+  /** The forbidden folders that exist, canonical. */
+  forbiddenFolders(): Promise<string[]> {
+    return resolveRoots(this.forbidden);
+  }
+
   /** Whether a canonical path lies in a forbidden folder. */
   async isForbidden(canonical: string): Promise<boolean> {
-    const folders = await resolveRoots(this.forbidden);
+    const folders = await this.forbiddenFolders();
     return folders.some(folder => isInside(canonical, folder));
   }
 

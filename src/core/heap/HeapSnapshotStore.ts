@@ -1,10 +1,12 @@
 /**
  * Heap snapshots loaded for analysis, one worker thread each, cached by canonical path until
- * close_heapsnapshot (or the engine stops). Parsing a big snapshot can outlast one call: a call
- * waits a bounded time, and if the file is still loading it says so while loading goes on, so
- * the next call picks it up.
+ * close_heapsnapshot (or the engine stops). The caller opens and checks the file (FileAccess);
+ * the opened handle itself goes to the worker, so the path is never opened again and a folder
+ * swapped for a link meanwhile changes nothing. Parsing a big snapshot can outlast one call: a
+ * call waits a bounded time, and if the file is still loading it says so while loading goes on,
+ * so the next call picks it up.
  */
-import fs from 'node:fs';
+import type {FileHandle} from 'node:fs/promises';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
@@ -12,12 +14,16 @@ import type {z} from 'zod';
 import {withTimeout} from '../browser/lock.js';
 import {findUpward} from '../files/findUpward.js';
 import {workerMessageSchema, type HeapRequest} from './protocol.js';
-import {errorText} from '../../shared/values.js';
 
 /** One call waits at most this long for a load or an answer (below the 45 s lock wait). */
 const HEAP_WAIT_MS = 40_000;
-/** Heap of one snapshot worker; the typed arrays of nodes and edges live outside it. */
+/**
+ * Heap of one snapshot worker. The typed arrays of nodes and edges live outside it; their size is
+ * bounded by the file's (the header is checked against it, see snapshotHeader.ts).
+ */
 const WORKER_HEAP_MB = 1024;
+const WORKER_YOUNG_HEAP_MB = 64;
+const WORKER_STACK_MB = 8;
 const WORKER_FILE = 'heapSnapshotWorker.js';
 
 const VALID_EXTENSIONS = ['.heapsnapshot', '.heaptimeline'];
@@ -48,15 +54,22 @@ export class LoadedSnapshot {
   #nextId = 1;
   #failure: Error | undefined;
 
+  /** Takes over `file` (opened and checked): it is transferred to the worker, which closes it. */
   constructor(
     readonly filePath: string,
     uid: number,
     workerFile: string,
+    file: FileHandle,
   ) {
     this.uid = uid;
     this.#worker = new Worker(workerFile, {
-      workerData: {filePath},
-      resourceLimits: {maxOldGenerationSizeMb: WORKER_HEAP_MB},
+      workerData: {file},
+      transferList: [file],
+      resourceLimits: {
+        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_HEAP_MB,
+        stackSizeMb: WORKER_STACK_MB,
+      },
       // DevTools logs snapshot problems to the console; with --stdio our stdout carries MCP.
       stdout: true,
       stderr: true,
@@ -164,41 +177,24 @@ export class HeapSnapshotStore {
     return this.#workerFile;
   }
 
-  /** The loaded snapshot for a canonical path, loading it on first use. Waits at most HEAP_WAIT_MS. */
-  async get(filePath: string, signal?: AbortSignal): Promise<LoadedSnapshot> {
+  /** Whether a path names a snapshot file by its extension (checked before the file is opened). */
+  static checkExtension(filePath: string): void {
     if (!VALID_EXTENSIONS.some(extension => filePath.endsWith(extension))) {
       throw new Error(`File ${filePath} must have a .heapsnapshot or .heaptimeline extension.`);
     }
-    const stat = await fs.promises.stat(filePath).catch((error: unknown) => {
-      throw new Error(`Cannot read heap snapshot ${filePath}: ${errorText(error)}`, {
-        cause: error,
-      });
-    });
-    if (!stat.isFile()) {
-      throw new Error(`${filePath} is not a file. Pass the path of a .heapsnapshot file.`);
-    }
-    // A new snapshot written to the same path (take_heapsnapshot again) replaces the cached one.
-    const version = `${stat.size}:${stat.mtimeMs}`;
-    let entry = this.#snapshots.get(filePath);
-    if (entry && entry.version !== version) {
-      this.#snapshots.delete(filePath);
-      void entry.snapshot.close();
-      entry = undefined;
-    }
-    if (!entry) {
-      entry = {
-        snapshot: new LoadedSnapshot(filePath, this.#nextUid++, this.#resolveWorkerFile()),
-        started: Date.now(),
-        version,
-      };
-      this.#snapshots.set(filePath, entry);
-      const added = entry;
-      // A failed load is forgotten, so the next call tries again (the file may have been fixed).
-      added.snapshot.loaded.catch(() => {
-        if (this.#snapshots.get(filePath) === added) {
-          this.#snapshots.delete(filePath);
-        }
-      });
+  }
+
+  /**
+   * The loaded snapshot for a canonical path, loading it from `file` (opened and checked by the
+   * caller; this takes it over) on first use. Waits at most HEAP_WAIT_MS.
+   */
+  async get(filePath: string, file: FileHandle, signal?: AbortSignal): Promise<LoadedSnapshot> {
+    let entry: {snapshot: LoadedSnapshot; started: number; version: string};
+    try {
+      entry = await this.#entryFor(filePath, file);
+    } catch (error) {
+      await file.close().catch(() => undefined);
+      throw error;
     }
     const {snapshot, started} = entry;
     const waiting = withTimeout(
@@ -221,6 +217,43 @@ export class HeapSnapshotStore {
       await waiting;
     }
     return snapshot;
+  }
+
+  /** The cached entry if it was loaded from this very file, else a new load that takes `file`. */
+  async #entryFor(
+    filePath: string,
+    file: FileHandle,
+  ): Promise<{snapshot: LoadedSnapshot; started: number; version: string}> {
+    HeapSnapshotStore.checkExtension(filePath);
+    const stat = await file.stat();
+    if (!stat.isFile()) {
+      throw new Error(`${filePath} is not a file. Pass the path of a .heapsnapshot file.`);
+    }
+    // The same file, unchanged: a new snapshot written to the path (take_heapsnapshot again) or
+    // another file now under that name replaces the cached one.
+    const version = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    const cached = this.#snapshots.get(filePath);
+    if (cached?.version === version) {
+      await file.close();
+      return cached;
+    }
+    if (cached) {
+      this.#snapshots.delete(filePath);
+      void cached.snapshot.close();
+    }
+    const entry = {
+      snapshot: new LoadedSnapshot(filePath, this.#nextUid++, this.#resolveWorkerFile(), file),
+      started: Date.now(),
+      version,
+    };
+    this.#snapshots.set(filePath, entry);
+    // A failed load is forgotten, so the next call tries again (the file may have been fixed).
+    entry.snapshot.loaded.catch(() => {
+      if (this.#snapshots.get(filePath) === entry) {
+        this.#snapshots.delete(filePath);
+      }
+    });
+    return entry;
   }
 
   has(filePath: string): boolean {

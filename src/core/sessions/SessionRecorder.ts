@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import {errorCode, Folder, NOFOLLOW, sameFile} from '../files/folder.js';
 import type {EventEnvelope} from '../../shared/protocol.js';
 import {makeDirBounded} from '../config/pathFlags.js';
 import {SESSION_FILE_EXTENSION, sessionLine, type SessionHeader} from '../../shared/sessionFile.js';
@@ -17,6 +18,8 @@ import type {SecretScrubber} from './secrets.js';
 import {SummaryBuilder, type SummaryCounts} from './summary.js';
 
 export const FLUSH_INTERVAL_MS = 100;
+/** A file this recorder creates: new (never an existing one), never through a link. */
+const CREATE_NEW = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW;
 /** Room left in the header line for the browser version written later. */
 const HEADER_SLACK = 160;
 
@@ -60,7 +63,8 @@ export class SessionRecorder {
   #timer: NodeJS.Timeout | undefined;
   /** Length of the session file itself (images are counted apart). */
   #bytes: number;
-  #imagesDirMade = false;
+  /** The images folder this recorder made, held open; null once making it failed. */
+  #images: Folder | null | undefined;
   #imageBytes = 0;
   #failed = false;
   #lineFailed = false;
@@ -81,7 +85,9 @@ export class SessionRecorder {
     this.#header = options.header;
     const line = this.#headerLine(options.header, HEADER_SLACK);
     this.#headerLength = line.length;
-    this.#fd = fs.openSync(this.file, 'wx', 0o600);
+    this.#fd = Folder.with(options.dir, {follow: true}, folder =>
+      fs.openSync(folder.entry(name), CREATE_NEW, 0o600),
+    );
     fs.writeSync(this.#fd, line);
     this.#bytes = Buffer.byteLength(line);
   }
@@ -163,15 +169,48 @@ export class SessionRecorder {
     }
   }
 
+  /**
+   * The images folder, made by this recorder and held open: a folder or link planted under its
+   * name is never written into (then images are not kept).
+   */
+  #imagesFolder(): Folder | undefined {
+    if (this.#images === undefined) {
+      this.#images = null;
+      const name = path.basename(this.imagesDir);
+      this.#images = Folder.with(this.options.dir, {follow: true}, folder => {
+        try {
+          fs.mkdirSync(folder.entry(name), {mode: 0o700});
+          const made = fs.lstatSync(folder.entry(name));
+          const images = folder.child(name);
+          if (sameFile(images.stat, made)) {
+            return images;
+          }
+          images.close();
+        } catch (error) {
+          this.options.log(
+            `Session images are not kept: ${this.imagesDir} could not be made (${errorCode(error) ?? String(error)}).`,
+          );
+        }
+        return null;
+      });
+    }
+    return this.#images ?? undefined;
+  }
+
   readonly #writeImage = (name: string, mimeType: string, data: string): string | undefined => {
     try {
-      if (!this.#imagesDirMade) {
-        makeDirBounded(this.imagesDir, 0o700);
-        this.#imagesDirMade = true;
+      const images = this.#imagesFolder();
+      if (images === undefined) {
+        return undefined;
       }
       const file = `${name}.${imageExtension(mimeType)}`;
       const bytes = Buffer.from(data, 'base64');
-      fs.writeFileSync(path.join(this.imagesDir, file), bytes, {mode: 0o600});
+      const fd = fs.openSync(images.entry(file), CREATE_NEW, 0o600);
+      try {
+        fs.writeFileSync(fd, bytes);
+      } finally {
+        fs.closeSync(fd);
+      }
       this.#imageBytes += bytes.length;
       return file;
     } catch {
@@ -202,6 +241,7 @@ export class SessionRecorder {
     }
     const fd = this.#fd;
     this.#fd = undefined;
+    this.#images?.close();
     try {
       fs.fsyncSync(fd);
     } catch {

@@ -18,9 +18,9 @@ import {searchSessions} from './search.js';
 import {configSecrets, headerFlags, SecretScrubber} from './secrets.js';
 import {
   listStoredSessions,
+  readSessionImage,
+  readStoredSession,
   removeStoredSession,
-  sessionImagePath,
-  sessionPath,
 } from './sessionFiles.js';
 import {SessionRecorder} from './SessionRecorder.js';
 
@@ -148,44 +148,16 @@ export class SessionRecording {
 
   /** A chunk of a session's text from `offset`, ending at a line end. */
   read(id: string, offset = 0, maxBytes = READ_CHUNK_BYTES): ReplyMap['sessionRead'] {
-    const file = sessionPath(this.dir, id);
     if (id === this.recorder?.id) {
       this.recorder.flush();
     }
-    const fd = fs.openSync(file, 'r');
-    try {
-      const size = fs.fstatSync(fd).size;
-      const start = Math.min(offset, size);
-      let length = Math.min(maxBytes, READ_CHUNK_BYTES, size - start);
-      let buffer = Buffer.alloc(length);
-      fs.readSync(fd, buffer, 0, length, start);
-      let end = buffer.lastIndexOf(0x0a);
-      // One line longer than a chunk: read on to its end.
-      while (end < 0 && start + length < size) {
-        length = Math.min(length * 2, size - start);
-        buffer = Buffer.alloc(length);
-        fs.readSync(fd, buffer, 0, length, start);
-        end = buffer.lastIndexOf(0x0a);
-      }
-      // At the end of the file the rest goes too (a torn last line is the reader's to skip).
-      const used = end < 0 || start + length >= size ? length : end + 1;
-      const nextOffset = start + used;
-      return {
-        text: buffer.subarray(0, used).toString('utf8'),
-        nextOffset,
-        size,
-        done: nextOffset >= size,
-      };
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readStoredSession(this.dir, id, fd => readChunk(fd, offset, maxBytes));
   }
 
   image(id: string, file: string): ReplyMap['sessionImage'] {
-    const imagePath = sessionImagePath(this.dir, id, file);
     return {
       mimeType: mimeTypeOfImageFile(file),
-      data: fs.readFileSync(imagePath).toString('base64'),
+      data: readSessionImage(this.dir, id, file).toString('base64'),
     };
   }
 
@@ -195,7 +167,9 @@ export class SessionRecording {
         'This is the session being recorded now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
       );
     }
-    removeStoredSession(sessionPath(this.dir, id));
+    // Checked like a read: a bad id or a missing session is the command's error.
+    readStoredSession(this.dir, id, () => undefined);
+    removeStoredSession(this.dir, id);
     return {id};
   }
 
@@ -207,4 +181,30 @@ export class SessionRecording {
   close(): void {
     this.recorder?.close();
   }
+}
+
+/** A chunk of an open session file from `offset`, ending at a line end. */
+function readChunk(fd: number, offset: number, maxBytes: number): ReplyMap['sessionRead'] {
+  const size = fs.fstatSync(fd).size;
+  const start = Math.min(offset, size);
+  let length = Math.min(maxBytes, READ_CHUNK_BYTES, size - start);
+  let buffer = Buffer.alloc(length);
+  fs.readSync(fd, buffer, 0, length, start);
+  let end = buffer.lastIndexOf(0x0a);
+  // One line longer than a chunk: read on to its end.
+  while (end < 0 && start + length < size) {
+    length = Math.min(length * 2, size - start);
+    buffer = Buffer.alloc(length);
+    fs.readSync(fd, buffer, 0, length, start);
+    end = buffer.lastIndexOf(0x0a);
+  }
+  // At the end of the file the rest goes too (a torn last line is the reader's to skip).
+  const used = end < 0 || start + length >= size ? length : end + 1;
+  const nextOffset = start + used;
+  return {
+    text: buffer.subarray(0, used).toString('utf8'),
+    nextOffset,
+    size,
+    done: nextOffset >= size,
+  };
 }

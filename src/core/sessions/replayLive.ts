@@ -17,7 +17,7 @@ import type {PageRegistry} from '../browser/PageRegistry.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {EXPORT_EXTENSIONS, exportSession} from './exportSession.js';
 import {recordedCalls} from './replayCalls.js';
-import {sessionPath} from './sessionFiles.js';
+import {readStoredSession, SessionNotFoundError} from './sessionFiles.js';
 import {replayRecordedCalls, summarise, type ReplayCallReport} from './replaySession.js';
 
 export interface LiveReplayDeps {
@@ -44,11 +44,15 @@ export class LiveReplays {
    * (checked like every session command: a plain file in that folder, no path).
    */
   read(sessionId: string): ParsedSession {
-    const file = sessionPath(this.deps.sessionsDir(), sessionId);
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readStoredSession(this.deps.sessionsDir(), sessionId, fd =>
+        fs.readFileSync(fd, 'utf8'),
+      );
     } catch (error) {
+      if (error instanceof SessionNotFoundError) {
+        throw error;
+      }
       throw new Error(
         `Session ${sessionId} cannot be read (${errorText(error)}). It may have been deleted; refresh the Sessions panel.`,
         {cause: error},

@@ -35,7 +35,7 @@ export function applyRetention(
     if (session.id === currentId) {
       continue;
     }
-    removeStoredSession(session.file);
+    removeStoredSession(dir, session.id);
     removed.push(session.id);
     total -= session.bytes;
     count--;

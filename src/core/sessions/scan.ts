@@ -3,12 +3,16 @@
  * Sessions panel lists (cached next to the file, keyed by the file's length, so each finished
  * session is scanned once), and the generic line walk search uses.
  */
-import fs from 'node:fs';
 import readline from 'node:readline';
 import {z} from 'zod';
 import {eventEnvelopeSchema, type EventEnvelope} from '../../shared/protocol.js';
 import {sessionHeaderSchema, type SessionHeader} from '../../shared/sessionFile.js';
-import {summaryPathOf, type StoredSession} from './sessionFiles.js';
+import {
+  openStoredSession,
+  readCachedSummary,
+  writeCachedSummary,
+  type StoredSession,
+} from './sessionFiles.js';
 import {SummaryBuilder, summaryCountsSchema, type SummaryCounts} from './summary.js';
 
 const cachedSummarySchema = z.object({fileBytes: z.number(), counts: summaryCountsSchema});
@@ -22,16 +26,17 @@ function parseJson(line: string): unknown {
 }
 
 /**
- * Calls `onEvent` for each event line that passes `wanted` (a cheap text test before parsing);
- * returns the header, or undefined when the file is not a session.
+ * Calls `onEvent` for each event line of a stored session that passes `wanted` (a cheap text test
+ * before parsing); returns the header, or undefined when the file is not a session.
  */
 export async function walkSession(
-  file: string,
+  session: Pick<StoredSession, 'dir' | 'id'>,
   wanted: (line: string) => boolean,
   onEvent: (envelope: EventEnvelope) => boolean | undefined,
   onHeader?: (header: SessionHeader) => void,
 ): Promise<SessionHeader | undefined> {
-  const stream = fs.createReadStream(file, {encoding: 'utf8'});
+  const handle = await openStoredSession(session.dir, session.id);
+  const stream = handle.createReadStream({encoding: 'utf8'});
   const lines = readline.createInterface({input: stream, crlfDelay: Infinity});
   let header: SessionHeader | undefined;
   try {
@@ -62,10 +67,10 @@ export async function walkSession(
 
 const COUNTED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"clientConnected"'];
 
-async function scanCounts(file: string): Promise<SummaryCounts | undefined> {
+async function scanCounts(session: StoredSession): Promise<SummaryCounts | undefined> {
   const scan: {builder?: SummaryBuilder; lastTime: number} = {lastTime: 0};
   const header = await walkSession(
-    file,
+    session,
     line => {
       // Each line starts with its seq and time; the last one read is when the session ended.
       const time = /"time":(\d+)/.exec(line.slice(0, 60));
@@ -91,21 +96,22 @@ async function scanCounts(file: string): Promise<SummaryCounts | undefined> {
 
 /** The listed summary of a finished session: from its cache, else by one scan (then cached). */
 export async function storedSummary(session: StoredSession): Promise<SummaryCounts | undefined> {
-  const cacheFile = summaryPathOf(session.file);
-  try {
-    const cached = cachedSummarySchema.safeParse(JSON.parse(fs.readFileSync(cacheFile, 'utf8')));
+  const text = readCachedSummary(session.dir, session.id);
+  if (text !== undefined) {
+    const cached = cachedSummarySchema.safeParse(parseJson(text));
     if (cached.success && cached.data.fileBytes === session.fileBytes) {
       return cached.data.counts;
     }
-  } catch {
-    // No cache yet, or unreadable: scan.
   }
-  const counts = await scanCounts(session.file);
+  // Removed or replaced meanwhile: not listed.
+  const counts = await scanCounts(session).catch(() => undefined);
   if (counts !== undefined) {
     try {
-      fs.writeFileSync(cacheFile, JSON.stringify({fileBytes: session.fileBytes, counts}), {
-        mode: 0o600,
-      });
+      writeCachedSummary(
+        session.dir,
+        session.id,
+        JSON.stringify({fileBytes: session.fileBytes, counts}),
+      );
     } catch {
       // The folder is read-only: scan again next time.
     }

@@ -36,7 +36,7 @@ async function searchOne(
     }
   };
   await walkSession(
-    session.file,
+    session,
     // Started lines are always read (they name each call's tool); others only when they match.
     line =>
       line.includes('"toolCallStarted"') ||

@@ -1,15 +1,21 @@
 /**
- * The sessions folder on disk: which files are sessions, how big each is with its images, and how
- * an id from a UI becomes a path — only a file name that passes the id schema and names a plain
- * file directly inside the folder (no links, no folders, nothing outside).
+ * The sessions folder on disk: which files are recordings, how big each is with its images, and
+ * every read, write and removal in it. Nothing here follows a link: the folder is opened once per
+ * operation as a checked folder handle (files/folder.ts), entries are reached through it with
+ * O_NOFOLLOW, a link or anything but a plain file is skipped or refused, and the cached summary
+ * is replaced atomically (a link planted under its name is replaced, never written through).
+ * An id from a UI is only a file name that passes the id schema.
  */
 import fs from 'node:fs';
-import path from 'node:path';
+import {Folder, FolderError} from '../files/folder.js';
 import {sessionIdSchema, sessionImageFileSchema} from '../../shared/protocol.js';
-import {imagesDirOf} from './SessionRecorder.js';
+import {SESSION_FILE_EXTENSION} from '../../shared/sessionFile.js';
 
 export interface StoredSession {
   id: string;
+  /** The sessions folder it is in. */
+  dir: string;
+  /** Its path, for messages. */
   file: string;
   /** The session file's own length. */
   fileBytes: number;
@@ -18,109 +24,183 @@ export interface StoredSession {
   mtimeMs: number;
 }
 
-function folderBytes(dir: string): number {
-  let total = 0;
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, {withFileTypes: true});
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    if (entry.isFile()) {
-      try {
-        total += fs.statSync(path.join(dir, entry.name)).size;
-      } catch {
-        // Removed meanwhile.
-      }
-    }
-  }
-  return total;
+/** Largest image the Sessions panel is sent (a screenshot is a few MB at most). */
+export const MAX_SESSION_IMAGE_BYTES = 32 * 1024 * 1024;
+/** Largest cached summary read back (it holds counts and at most 20 client names). */
+const MAX_SUMMARY_BYTES = 1024 * 1024;
+
+function baseOf(id: string): string {
+  return id.slice(0, -SESSION_FILE_EXTENSION.length);
 }
 
-/** Every session in the folder, newest first (by name: it starts with the start time). */
-export function listStoredSessions(dir: string): StoredSession[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, {withFileTypes: true});
-  } catch {
-    return [];
-  }
-  const sessions: StoredSession[] = [];
-  for (const entry of entries) {
-    if (!entry.isFile() || !sessionIdSchema.safeParse(entry.name).success) {
-      continue;
-    }
-    const file = path.join(dir, entry.name);
-    try {
-      const stat = fs.statSync(file);
-      sessions.push({
-        id: entry.name,
-        file,
-        fileBytes: stat.size,
-        bytes: stat.size + folderBytes(imagesDirOf(file)),
-        mtimeMs: stat.mtimeMs,
-      });
-    } catch {
-      // Removed meanwhile.
-    }
-  }
-  return sessions.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : b.mtimeMs - a.mtimeMs));
+/** `<base>.images`: the folder of a session's images, next to it. */
+export function imagesNameOf(id: string): string {
+  return `${baseOf(id)}.images`;
+}
+
+/** `<base>.summary.json`: the cached summary next to a session file (see scan.ts). */
+export function summaryNameOf(id: string): string {
+  return `${baseOf(id)}.summary.json`;
 }
 
 export class SessionNotFoundError extends Error {
   override name = 'SessionNotFoundError';
 }
 
-/** The path of session `id` in `dir`, or an error that says what to do. */
-export function sessionPath(dir: string, id: string): string {
-  if (!sessionIdSchema.safeParse(id).success || path.basename(id) !== id) {
+/** Opens the sessions folder (the configured path may itself be a link: the user chose it). */
+function openSessions<T>(dir: string, work: (folder: Folder) => T): T {
+  return Folder.with(dir, {follow: true}, work);
+}
+
+/** Bytes of the plain files directly in a session's images folder (0 if it is a link). */
+function imagesBytes(folder: Folder, id: string): number {
+  if (folder.lstat(imagesNameOf(id))?.isDirectory() !== true) {
+    return 0;
+  }
+  try {
+    return Folder.with(folder.entry(imagesNameOf(id)), {}, images => {
+      let total = 0;
+      for (const entry of images.list()) {
+        const stat = entry.isFile() ? images.lstat(entry.name) : undefined;
+        total += stat?.isFile() ? stat.size : 0;
+      }
+      return total;
+    });
+  } catch {
+    return 0;
+  }
+}
+
+/** Every session in the folder, newest first (by name: it starts with the start time). */
+export function listStoredSessions(dir: string): StoredSession[] {
+  let sessions: StoredSession[];
+  try {
+    sessions = openSessions(dir, folder => {
+      const found: StoredSession[] = [];
+      for (const entry of folder.list()) {
+        if (!entry.isFile() || !sessionIdSchema.safeParse(entry.name).success) {
+          continue;
+        }
+        const stat = folder.lstat(entry.name);
+        if (stat?.isFile() !== true) {
+          continue;
+        }
+        found.push({
+          id: entry.name,
+          dir,
+          file: folder.shown(entry.name),
+          fileBytes: stat.size,
+          bytes: stat.size + imagesBytes(folder, entry.name),
+          mtimeMs: stat.mtimeMs,
+        });
+      }
+      return found;
+    });
+  } catch {
+    return [];
+  }
+  return sessions.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : b.mtimeMs - a.mtimeMs));
+}
+
+function checkedId(id: string): string {
+  if (!sessionIdSchema.safeParse(id).success) {
     throw new SessionNotFoundError(`"${id}" is not a session id. Pick a session from the list.`);
   }
-  const file = path.join(dir, id);
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(file);
-  } catch {
-    throw new SessionNotFoundError(
-      `Session ${id} is no longer in the sessions folder (deleted or removed by retention). Refresh the list.`,
-    );
-  }
-  if (!stat.isFile()) {
-    throw new SessionNotFoundError(`Session ${id} is not a plain file; it is not opened.`);
-  }
-  return file;
+  return id;
 }
 
-/** The path of one image of session `id`. */
-export function sessionImagePath(dir: string, id: string, image: string): string {
-  const file = sessionPath(dir, id);
-  if (!sessionImageFileSchema.safeParse(image).success || path.basename(image) !== image) {
+function notThere(id: string): SessionNotFoundError {
+  return new SessionNotFoundError(
+    `Session ${id} is no longer in the sessions folder (deleted or removed by retention). Refresh the list.`,
+  );
+}
+
+/** Opens session `id` as a plain file of the folder; `work` gets the descriptor. */
+function withSessionFd<T>(folder: Folder, id: string, work: (fd: number) => T): T {
+  checkedId(id);
+  let fd: number;
+  try {
+    fd = folder.openFile(id);
+  } catch (error) {
+    if (error instanceof FolderError || folder.lstat(id)?.isSymbolicLink() === true) {
+      throw new SessionNotFoundError(`Session ${id} is not a plain file; it is not opened.`, {
+        cause: error,
+      });
+    }
+    throw notThere(id);
+  }
+  try {
+    return work(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Runs `work` on session `id`'s open descriptor (a plain file in `dir`, no link followed). */
+export function readStoredSession<T>(dir: string, id: string, work: (fd: number) => T): T {
+  try {
+    return openSessions(dir, folder => withSessionFd(folder, id, work));
+  } catch (error) {
+    if (error instanceof FolderError) {
+      throw notThere(id);
+    }
+    throw error;
+  }
+}
+
+/** Session `id` opened for streaming (a plain file in `dir`, no link followed). */
+export async function openStoredSession(dir: string, id: string): Promise<fs.promises.FileHandle> {
+  checkedId(id);
+  return Folder.withAsync(dir, {follow: true}, folder => folder.openFileHandle(id));
+}
+
+/** One image of session `id`: a plain file in its images folder, which is not a link. */
+export function readSessionImage(dir: string, id: string, image: string): Buffer {
+  checkedId(id);
+  if (!sessionImageFileSchema.safeParse(image).success) {
     throw new SessionNotFoundError(`"${image}" is not an image of this session.`);
   }
-  const imagePath = path.join(imagesDirOf(file), image);
-  let stat: fs.Stats;
+  return openSessions(dir, folder => {
+    withSessionFd(folder, id, () => undefined);
+    try {
+      return Folder.with(folder.entry(imagesNameOf(id)), {}, images =>
+        images.readFile(image, MAX_SESSION_IMAGE_BYTES),
+      );
+    } catch (error) {
+      throw new SessionNotFoundError(
+        error instanceof FolderError
+          ? `The image ${image} cannot be read: ${error.message}`
+          : `The image ${image} is missing from the session's images folder.`,
+        {cause: error},
+      );
+    }
+  });
+}
+
+/** Removes a session file, its images and its summary — links among them as links. */
+export function removeStoredSession(dir: string, id: string): void {
+  checkedId(id);
+  openSessions(dir, folder => {
+    folder.removeFlatFolder(imagesNameOf(id));
+    folder.removeFile(summaryNameOf(id));
+    folder.removeFile(id);
+  });
+}
+
+/** The cached summary text of session `id`, if there is a plain one. */
+export function readCachedSummary(dir: string, id: string): string | undefined {
   try {
-    stat = fs.lstatSync(imagePath);
-  } catch {
-    throw new SessionNotFoundError(
-      `The image ${image} is missing from the session's images folder.`,
+    return openSessions(dir, folder =>
+      folder.readFile(summaryNameOf(id), MAX_SUMMARY_BYTES).toString('utf8'),
     );
+  } catch {
+    return undefined;
   }
-  if (!stat.isFile()) {
-    throw new SessionNotFoundError(`The image ${image} is not a plain file; it is not opened.`);
-  }
-  return imagePath;
 }
 
-/** Removes a session file, its images and its summary. */
-export function removeStoredSession(file: string): void {
-  fs.rmSync(imagesDirOf(file), {recursive: true, force: true});
-  fs.rmSync(summaryPathOf(file), {force: true});
-  fs.rmSync(file, {force: true});
-}
-
-/** The cached summary next to a session file (see scan.ts). */
-export function summaryPathOf(file: string): string {
-  return `${imagesDirOf(file).slice(0, -'.images'.length)}.summary.json`;
+/** Replaces the cached summary of session `id` (atomically; a link there is replaced). */
+export function writeCachedSummary(dir: string, id: string, text: string): void {
+  openSessions(dir, folder => {
+    folder.writeFileAtomic(summaryNameOf(id), text);
+  });
 }

@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import {NOFOLLOW} from '../files/folder.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
 import {
@@ -68,7 +69,22 @@ export class TelemetryRecorder {
       return;
     }
     if (!this.#logStream) {
-      this.#logStream = fs.createWriteStream(this.logPath, {flags: 'a', mode: 0o600});
+      let fd: number;
+      try {
+        // Never through a link planted at the log's path.
+        fd = fs.openSync(
+          this.logPath,
+          fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW,
+          0o600,
+        );
+      } catch (error) {
+        this.#logFailed = true;
+        this.log(
+          `Could not write the telemetry log ${this.logPath}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return;
+      }
+      this.#logStream = fs.createWriteStream(this.logPath, {fd});
       this.#logStream.on('error', error => {
         this.#logFailed = true;
         this.log(`Could not write the telemetry log ${this.logPath ?? ''}: ${error.message}`);

@@ -10,6 +10,7 @@ import type {BrowserSession} from '../browser/BrowserSession.js';
 import {withTimeout} from '../browser/lock.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {defineTool, type Tool} from './definition.js';
+import {loadableCopy, reloadableCopy} from './extensionCopies.js';
 
 /** Installing or uninstalling may take this long (chrome-devtools-mcp's 30 s, below the lock wait). */
 const EXTENSION_CHANGE_TIMEOUT_MS = 30_000;
@@ -42,6 +43,8 @@ function install(browser: Browser, path: string): Promise<string> {
 const installExtension = defineTool({
   name: 'install_extension',
   description: 'Install an unpacked Chrome extension from a folder; returns its id.',
+  // Chromium loads a checked private copy (extensionCopies.ts): links in the folder that lead
+  // outside the roots or into the config folder are refused.
   category: 'extensions',
   readOnly: false,
   browserLock: 'exclusive',
@@ -49,7 +52,8 @@ const installExtension = defineTool({
   filePaths: [{param: 'path', scope: 'localBrowser'}],
   handler: async (call, response) => {
     const browser = await extensionBrowser(call.session);
-    const id = await install(browser, call.params.path);
+    const folder = await loadableCopy(browser, call.files, call.params.path, call.session.isLocal);
+    const id = await install(browser, folder);
     response.appendLine(`Extension installed. Id: ${id}`);
   },
 });
@@ -103,7 +107,7 @@ const reloadExtension = defineTool({
   handler: async (call, response) => {
     const browser = await extensionBrowser(call.session);
     const extension = await extensionById(browser, call.params.id);
-    await install(browser, extension.path);
+    await install(browser, await reloadableCopy(browser, call.files, extension.path));
     response.appendLine('Extension reloaded.');
   },
 });

@@ -373,11 +373,15 @@ export const uploadFile = definePageTool({
   filePaths: [{param: 'filePaths', scope: 'localBrowser'}],
   handler: async (call, response) => {
     const {page, params} = call;
+    // A local browser reads the files whenever the page does: it gets checked copies, made now.
+    const files = call.session.isLocal
+      ? await Promise.all(params.filePaths.map(file => call.files.copyForBrowser(file)))
+      : params.filePaths;
     const outcome = await withElement(page, params.uid, element =>
       settle(
         call,
         () =>
-          uploadFiles(page, element, params.filePaths, {
+          uploadFiles(page, element, files, {
             timeoutMs: timeoutFor(page),
             signal: call.signal,
           }),

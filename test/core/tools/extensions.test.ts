@@ -12,7 +12,109 @@ import {makeOutsideDir} from '../../helpers/outsideDir.js';
 const FIXTURE = path.join(ROOT, 'test/fixtures/extensions/action-worker');
 
 describe('with --categoryExtensions', () => {
-  const fx = useEngineWithFixtures({flags: ['--categoryExtensions', `--workspace=${ROOT}`]});
+  const fx = useEngineWithFixtures({
+    flags: ['--categoryExtensions', `--workspace=${ROOT}`],
+    tmpPrefix: 'mbi-ext-',
+  });
+
+  /** The service worker id of extension `id`, once list_pages shows it. */
+  async function workerOf(id: string, not?: string): Promise<string> {
+    const pages = await waitFor(async () => {
+      const {text} = await call(fx.client, 'list_pages');
+      const listed = text.includes(`chrome-extension://${id}/worker.js`);
+      return listed && (not === undefined || !text.includes(`${not}: `)) ? text : undefined;
+    });
+    const workerId = new RegExp(`^(sw-\\d+): chrome-extension://${id}/worker\\.js$`, 'm').exec(
+      pages,
+    )?.[1];
+    if (workerId === undefined) {
+      throw new Error(`No service worker of ${id} in:\n${pages}`);
+    }
+    return workerId;
+  }
+
+  /** What the extension's own pages get when they fetch each of `files` from the extension. */
+  async function fetchedByExtension(workerId: string, files: string[]): Promise<string> {
+    const result = await call(fx.client, 'evaluate_script', {
+      serviceWorkerId: workerId,
+      function: `async () => {
+        const out = [];
+        for (const file of ${JSON.stringify(files)}) {
+          // A missing extension file may never answer: bounded.
+          const read = fetch(file).then(
+            reply => (reply.ok ? reply.text() : 'status ' + reply.status),
+            () => 'failed',
+          );
+          const late = new Promise(resolve => setTimeout(() => resolve('no answer'), 3000));
+          out.push(file + ': ' + (await Promise.race([read, late])));
+        }
+        return out.join(' | ');
+      }`,
+    });
+    expect(result.isError, result.text).toBe(false);
+    return result.text;
+  }
+
+  it('refuses a folder whose links lead to the token or the config folder', async () => {
+    const tokenFile = path.join(fx.engine.configDir, 'token');
+    expect(fs.readFileSync(tokenFile, 'utf8')).toContain(fx.engine.token);
+    for (const [name, target] of [
+      ['token.txt', tokenFile],
+      ['config', fx.engine.configDir],
+      ['passwd.txt', '/etc/passwd'],
+    ] as const) {
+      const folder = path.join(fx.tmp, `with-${name}`);
+      fs.cpSync(FIXTURE, folder, {recursive: true});
+      fs.symlinkSync(target, path.join(folder, name));
+      const refused = await call(fx.client, 'install_extension', {path: folder});
+      expect(refused.isError, name).toBe(true);
+      expect(refused.text).toContain(`the link ${path.join(fs.realpathSync(folder), name)}`);
+      expect(refused.text).toMatch(/outside the allowed roots or into the server's configuration/);
+      expect(refused.text).toContain('Remove the link');
+    }
+    expect((await call(fx.client, 'list_extensions')).text).toContain('No extensions installed.');
+  });
+
+  it('loads a checked copy: links inside the roots are copied, later links are never seen', async () => {
+    const folder = path.join(fx.tmp, 'clean');
+    fs.cpSync(FIXTURE, folder, {recursive: true});
+    fs.writeFileSync(path.join(fx.tmp, 'shared.txt'), 'shared inside');
+    fs.symlinkSync(path.join(fx.tmp, 'shared.txt'), path.join(folder, 'shared.txt'));
+    const installed = await call(fx.client, 'install_extension', {path: folder});
+    expect(installed.isError, installed.text).toBe(false);
+    const id = /Id: ([a-p]{32})/.exec(installed.text)?.[1] ?? '';
+    try {
+      await checkCopy(folder, id);
+    } finally {
+      await call(fx.client, 'uninstall_extension', {id});
+    }
+  });
+
+  async function checkCopy(folder: string, id: string): Promise<void> {
+    // Planted in the original after the install: Chromium reads the copy.
+    fs.symlinkSync(path.join(fx.engine.configDir, 'token'), path.join(folder, 'token.txt'));
+    const firstWorker = await workerOf(id);
+    const fetched = await fetchedByExtension(firstWorker, ['/shared.txt', '/token.txt']);
+    expect(fetched).toContain('/shared.txt: shared inside');
+    expect(fetched).not.toContain(fx.engine.token);
+
+    // A reload copies the original again, checked again; the id stays.
+    const refused = await call(fx.client, 'reload_extension', {id});
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('token.txt leads to');
+    fs.unlinkSync(path.join(folder, 'token.txt'));
+    fs.writeFileSync(path.join(folder, 'added.txt'), 'added later');
+    const reloaded = await call(fx.client, 'reload_extension', {id});
+    expect(reloaded.text).toContain('Extension reloaded.');
+    expect((await call(fx.client, 'list_extensions')).text).toContain(`id=${id} `);
+    // Installed again from the same folder after an uninstall: the same id, the new contents.
+    await call(fx.client, 'uninstall_extension', {id});
+    const again = await call(fx.client, 'install_extension', {path: folder});
+    expect(again.text).toContain(`Extension installed. Id: ${id}`);
+    expect(await fetchedByExtension(await workerOf(id, firstWorker), ['/added.txt'])).toContain(
+      '/added.txt: added later',
+    );
+  }
 
   it('installs, lists, triggers, reloads and uninstalls an unpacked extension', async () => {
     const pageId = await fx.openPage('/index.html');

@@ -100,6 +100,12 @@ declare module 'mbi-devtools-heap-snapshot' {
     buildSnapshot(secondWorker: WorkerMessagePortLike): Promise<JSHeapSnapshot>;
   }
 
+  /** Calls back with the first balanced JSON object written to it (how the loader reads the header). */
+  export class BalancedJSONTokenizer {
+    constructor(callback: (json: string) => void, findMultiple?: boolean);
+    write(chunk: string): boolean;
+  }
+
   /** Constructing it starts the secondary half of the graph work, listening on the port. */
   export const SecondaryInitManager: new (port: WorkerMessagePortLike) => object;
 }

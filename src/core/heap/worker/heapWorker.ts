@@ -6,7 +6,7 @@
  * Lists are sorted and paged here, so only the requested page crosses to the engine.
  */
 import './polyfills.js';
-import fs from 'node:fs';
+import type {FileHandle} from 'node:fs/promises';
 import {MessageChannel, parentPort, workerData} from 'node:worker_threads';
 import {
   HeapSnapshotLoader,
@@ -18,6 +18,7 @@ import {
   type SerializedNode,
   type SnapshotDiff,
 } from 'mbi-devtools-heap-snapshot';
+import {HeaderGate} from './headerGate.js';
 import {pageWindow, type PageRequest} from '../../../shared/pageWindow.js';
 import type {HeapRequest, NodeFilterRequest, WorkerMessage} from '../protocol.js';
 import {errorText, isRecord} from '../../../shared/values.js';
@@ -28,7 +29,11 @@ function post(message: WorkerMessage): void {
   parentPort?.postMessage(message);
 }
 
-async function load(filePath: string): Promise<JSHeapSnapshot> {
+/**
+ * Parses the snapshot from `file` (the engine opened and checked it; the path is never opened
+ * again). The header is checked against the file's size before the loader sees it.
+ */
+async function load(file: FileHandle): Promise<JSHeapSnapshot> {
   const loader = new HeapSnapshotLoader();
   // DevTools splits the graph work between two threads; here both halves share this thread.
   const {port1, port2} = new MessageChannel();
@@ -36,13 +41,28 @@ async function load(filePath: string): Promise<JSHeapSnapshot> {
   const built = loader.buildSnapshot(port2);
   // A rejection before close() must not go unhandled while the file is still being read.
   built.catch(() => undefined);
-  const stream = fs.createReadStream(filePath, {encoding: 'utf8', highWaterMark: CHUNK_BYTES});
-  for await (const chunk of stream) {
-    if (typeof chunk === 'string') {
-      loader.write(chunk);
+  const gate = new HeaderGate((await file.stat()).size);
+  const stream = file.createReadStream({
+    encoding: 'utf8',
+    highWaterMark: CHUNK_BYTES,
+    start: 0,
+    autoClose: false,
+  });
+  try {
+    for await (const chunk of stream) {
+      if (typeof chunk === 'string') {
+        for (const passed of gate.pass(chunk)) {
+          loader.write(passed);
+        }
+      }
+      // Let the parser consume the chunk before reading the next: the file never sits in memory whole.
+      await new Promise(resolve => setImmediate(resolve));
     }
-    // Let the parser consume the chunk before reading the next: the file never sits in memory whole.
-    await new Promise(resolve => setImmediate(resolve));
+    for (const rest of gate.rest()) {
+      loader.write(rest);
+    }
+  } finally {
+    stream.destroy();
   }
   loader.close();
   try {
@@ -51,6 +71,17 @@ async function load(filePath: string): Promise<JSHeapSnapshot> {
     port1.close();
     port2.close();
   }
+}
+
+/** The engine hands over the opened file itself (transferred), never a path. */
+function isFileHandle(value: unknown): value is FileHandle {
+  return (
+    isRecord(value) &&
+    typeof value.fd === 'number' &&
+    typeof value.createReadStream === 'function' &&
+    typeof value.stat === 'function' &&
+    typeof value.close === 'function'
+  );
 }
 
 function isNode(item: SerializedNode | SerializedEdge): item is SerializedNode {
@@ -305,17 +336,19 @@ function isHeapRequest(value: unknown): value is HeapRequest {
 }
 
 async function main(): Promise<void> {
-  const filePath: unknown = isRecord(workerData) ? workerData.filePath : undefined;
-  if (typeof filePath !== 'string') {
+  const file: unknown = isRecord(workerData) ? workerData.file : undefined;
+  if (!isFileHandle(file)) {
     post({kind: 'loadFailed', message: 'The heap snapshot worker was started without a file.'});
     return;
   }
   let handle: SnapshotHandle;
   try {
-    handle = new SnapshotHandle(await load(filePath));
+    handle = new SnapshotHandle(await load(file));
   } catch (error) {
     post({kind: 'loadFailed', message: errorText(error)});
     return;
+  } finally {
+    await file.close().catch(() => undefined);
   }
   parentPort?.on('message', (message: unknown) => {
     if (!isRecord(message) || typeof message.id !== 'number' || !isRecord(message.request)) {

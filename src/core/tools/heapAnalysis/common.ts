@@ -4,7 +4,7 @@
  * tool the family's fixed traits (memory category, --memoryDebugging, offline: files only).
  */
 import {z} from 'zod';
-import type {LoadedSnapshot} from '../../heap/HeapSnapshotStore.js';
+import {HeapSnapshotStore, type LoadedSnapshot} from '../../heap/HeapSnapshotStore.js';
 import type {HeapRequest} from '../../heap/protocol.js';
 import {MAX_NAME_LENGTH} from '../../heap/format.js';
 import {HEAP_SNAPSHOT_FILTERS} from '../../heap/protocol.js';
@@ -101,9 +101,12 @@ export function defineSnapshotTool<S extends z.ZodRawShape>(spec: SnapshotToolSp
     schema: spec.schema,
     filePaths: spec.filePaths,
     handler: async (call, response) => {
-      const lines = await spec.lines(call.params, file =>
-        call.services.heapSnapshots.get(file, call.signal),
-      );
+      const lines = await spec.lines(call.params, async file => {
+        // Opened once and checked here; the worker reads only through this handle.
+        HeapSnapshotStore.checkExtension(file);
+        const {target, handle} = await call.files.openForReading(file);
+        return call.services.heapSnapshots.get(target, handle, call.signal);
+      });
       const text = [HEADER, ...lines].join('\n');
       response.addSection(SECTION_ORDER.heap, () => text);
     },
