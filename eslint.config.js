@@ -32,7 +32,7 @@ const CORE_LAYERS = [
   ['http'],
   ['mcp'],
   ['tools'],
-  ['webmcp', 'heap', 'telemetry', 'sessions'],
+  ['webmcp', 'heap', 'telemetry', 'recordings'],
   ['inspector'],
   ['browser'],
   ['config', 'files'],

@@ -17,9 +17,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {parseFlags} from '../src/core/config/flags.js';
-import {SessionRecording} from '../src/core/sessions/SessionRecording.js';
+import {Recordings} from '../src/core/recordings/Recordings.js';
 import type {ClientRef, EventEnvelope, InspectorEvent} from '../src/shared/protocol.js';
-import {SESSION_FORMAT, SESSION_FORMAT_VERSION, sessionLine} from '../src/shared/sessionFile.js';
+import {
+  RECORDING_FORMAT,
+  RECORDING_FORMAT_VERSION,
+  recordingLine,
+} from '../src/shared/recordingFile.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {launchUiBrowser, openProbedInspector, startInProcessEngine} from './inProcessEngine.js';
 import {callTool, median, ROOT, selectedPageId, startServer, timed, uidOf} from './lib.js';
@@ -125,7 +129,7 @@ async function cpu(seconds: number): Promise<Record<string, unknown>> {
   }
   // Time spent in the recorder on the event loop: record() (on the call's path) and the flushes.
   const spent = {recordMs: 0, flushMs: 0};
-  const run = async (recording: SessionRecording | undefined): Promise<number> => {
+  const run = async (recording: Recordings | undefined): Promise<number> => {
     const calls = seconds * 1000;
     let seq = 1;
     let published = 0;
@@ -166,7 +170,7 @@ async function cpu(seconds: number): Promise<Record<string, unknown>> {
   };
   try {
     const baseline = await run(undefined);
-    const recording = new SessionRecording({
+    const recording = new Recordings({
       config: parsed.config,
       token: 'bench-token-0123456789',
       version: 'bench',
@@ -199,9 +203,9 @@ function writeBigSession(dir: string, events: number): string {
   const fd = fs.openSync(path.join(dir, name), 'w', 0o600);
   fs.writeSync(
     fd,
-    sessionLine({
-      format: SESSION_FORMAT,
-      formatVersion: SESSION_FORMAT_VERSION,
+    recordingLine({
+      format: RECORDING_FORMAT,
+      formatVersion: RECORDING_FORMAT_VERSION,
       appVersion: 'bench',
       startedAt,
       flags: {},
@@ -211,7 +215,7 @@ function writeBigSession(dir: string, events: number): string {
   let chunk = '';
   for (let index = 0; seq <= events; index++) {
     for (const event of callEvents(index)) {
-      chunk += sessionLine({seq, time: startedAt + seq, event});
+      chunk += recordingLine({seq, time: startedAt + seq, event});
       seq++;
     }
     if (chunk.length > 1_000_000) {

@@ -6,11 +6,11 @@
  */
 import {parseFlags} from '../src/core/config/flags.js';
 import {Engine} from '../src/core/Engine.js';
-import {recordedCalls} from '../src/core/sessions/replayCalls.js';
-import {replayRecordedCalls} from '../src/core/sessions/replaySession.js';
+import {recordedCalls} from '../src/core/recordings/replayCalls.js';
+import {replayRecordedCalls} from '../src/core/recordings/replayRecording.js';
 import type {ClientRef, EventEnvelope} from '../src/shared/protocol.js';
 import type {FixtureServer} from '../test/helpers/fixtureServer.js';
-import {serveShop} from '../test/helpers/shopSessionPages.js';
+import {serveShop} from '../test/helpers/shopPages.js';
 import {CHROMIUM, median} from './lib.js';
 
 const AGENT: ClientRef = {id: 'agent', name: 'bench agent', version: '1', transport: 'http'};
@@ -52,7 +52,7 @@ async function record(recorder: Engine, fixtures: FixtureServer): Promise<EventE
     recorder.runToolAs(AGENT, tool, args);
   for (let round = 0; round < ROUNDS; round++) {
     await run('new_page', {url: fixtures.url('/shop.html')});
-    const shop = recorder.session.pages.selected?.id ?? 0;
+    const shop = recorder.browser.pages.selected?.id ?? 0;
     const snapshot = (await run('take_snapshot', {pageId: shop})).text;
     await run('click', {pageId: shop, uid: uidAfter(snapshot, 'region "Books"', 'button "Buy"')});
     await run('fill', {
@@ -66,7 +66,7 @@ async function record(recorder: Engine, fixtures: FixtureServer): Promise<EventE
       function: "() => document.querySelector('output').textContent",
     });
     await run('new_page', {url: fixtures.url('/next.html')});
-    await run('wait_for', {pageId: recorder.session.pages.selected?.id ?? 0, text: ['Next page']});
+    await run('wait_for', {pageId: recorder.browser.pages.selected?.id ?? 0, text: ['Next page']});
     await run('select_page', {pageId: shop});
     await run('click', {pageId: shop, uid: uidAfter(snapshot, '', 'link "Next"')});
   }
@@ -106,7 +106,7 @@ export async function measureReplayOverhead(
   try {
     const {calls, summary} = await replayRecordedCalls(recordedCalls(events), {
       runTool: (tool, args) => replayer.runToolAs(REPLAY, tool, args),
-      pages: replayer.session.pages,
+      pages: replayer.browser.pages,
     });
     // The first call of each side also launches its browser: left out of the per-call median.
     const ratios = calls

@@ -187,10 +187,10 @@ async function main(): Promise<void> {
       await call('new_page', {url: fixtures.url('/webmcp/imperative.html')}),
       'imperative.html',
     );
-    const page = engine.engine.session.pages.byId(pageId);
+    const page = engine.engine.browser.pages.byId(pageId);
     const waiters = new Map<string, () => void>();
     const early = new Set<string>();
-    const stop = onUntyped(page.session, 'WebMCP.toolResponded', respondedSchema, event => {
+    const stop = onUntyped(page.cdp, 'WebMCP.toolResponded', respondedSchema, event => {
       const resolve = waiters.get(event.invocationId);
       if (resolve) {
         resolve();
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     const direct = async (): Promise<number> => {
       const started = performance.now();
       const {invocationId} = await sendUntyped(
-        page.session,
+        page.cdp,
         'WebMCP.invokeTool',
         {frameId: page.mainFrameId, toolName: 'add', input: {a: 1, b: 2}},
         z.object({invocationId: z.string()}),

@@ -29,7 +29,7 @@ export interface PageToolsBenchInput {
 const LIST_CHANGED_RUNS = 20;
 
 async function evaluate(page: PageState, expression: string): Promise<void> {
-  const {exceptionDetails} = await page.session.send('Runtime.evaluate', {
+  const {exceptionDetails} = await page.cdp.send('Runtime.evaluate', {
     expression,
     awaitPromise: true,
   });

@@ -3,10 +3,14 @@
  * session as a test file (to F, or to stdout). Exit 0 on success, 2 on a usage error.
  */
 import fs from 'node:fs';
-import {exportSession, EXPORT_FORMATS, type ExportFormat} from '../core/sessions/exportSession.js';
-import {MalformedRecordingError} from '../core/sessions/exportSteps.js';
+import {
+  exportRecording,
+  EXPORT_FORMATS,
+  type ExportFormat,
+} from '../core/recordings/exportRecording.js';
+import {MalformedRecordingError} from '../core/recordings/exportSteps.js';
 import {errorText} from '../shared/values.js';
-import {readSession, UnusableSessionFile, type CommandIo} from './replayCommand.js';
+import {readRecording, UnusableRecordingFile, type CommandIo} from './replayCommand.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const EXPORT_USAGE = [
@@ -42,13 +46,13 @@ export function runExport(argv: readonly string[], io: CommandIo): Promise<numbe
   }
   const format = formatOf(args.options.get('format'));
   const untilCall = positiveInteger('until', args.options.get('until'));
-  const session = readSession(args.file);
+  const session = readRecording(args.file);
   let text: string;
   try {
-    text = exportSession(session, format, untilCall === undefined ? {} : {untilCall});
+    text = exportRecording(session, format, untilCall === undefined ? {} : {untilCall});
   } catch (error) {
     if (error instanceof MalformedRecordingError) {
-      throw new UnusableSessionFile(`${args.file}: ${error.message}.`, {cause: error});
+      throw new UnusableRecordingFile(`${args.file}: ${error.message}.`, {cause: error});
     }
     throw error;
   }

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
 import {pathFlagProblem} from '../core/config/pathFlags.js';
 import {Engine} from '../core/Engine.js';
-import {recordedCalls} from '../core/sessions/replayCalls.js';
-import {formatCallReport, formatSummary} from '../core/sessions/replayReport.js';
-import {replayRecordedCalls, REPLAY_CLIENT_NAME} from '../core/sessions/replaySession.js';
-import {parseSessionText} from '../shared/sessionFile.js';
+import {recordedCalls} from '../core/recordings/replayCalls.js';
+import {formatCallReport, formatSummary} from '../core/recordings/replayReport.js';
+import {replayRecordedCalls, REPLAY_CLIENT_NAME} from '../core/recordings/replayRecording.js';
+import {parseRecordingText} from '../shared/recordingFile.js';
 import type {ClientRef} from '../shared/protocol.js';
 import {errorText} from '../shared/values.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
@@ -35,29 +35,29 @@ export interface CommandIo {
 }
 
 /** The session file cannot be used as it is: said in one line (the options are not the problem). */
-export class UnusableSessionFile extends UsageError {
-  override name = 'UnusableSessionFile';
+export class UnusableRecordingFile extends UsageError {
+  override name = 'UnusableRecordingFile';
 }
 
 /**
  * Reads and parses a session file; a missing or unusable file, or one with a line no recorder
  * writes (a hand-made or damaged file), is a usage error.
  */
-export function readSession(file: string): ReturnType<typeof parseSessionText> {
+export function readRecording(file: string): ReturnType<typeof parseRecordingText> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UnusableSessionFile(`Cannot read ${file}: ${errorText(error)}`, {cause: error});
+    throw new UnusableRecordingFile(`Cannot read ${file}: ${errorText(error)}`, {cause: error});
   }
-  let session: ReturnType<typeof parseSessionText>;
+  let session: ReturnType<typeof parseRecordingText>;
   try {
-    session = parseSessionText(text);
+    session = parseRecordingText(text);
   } catch (error) {
-    throw new UnusableSessionFile(`${file}: ${errorText(error)}`, {cause: error});
+    throw new UnusableRecordingFile(`${file}: ${errorText(error)}`, {cause: error});
   }
   if (session.malformed !== undefined) {
-    throw new UnusableSessionFile(
+    throw new UnusableRecordingFile(
       `${file}: line ${session.malformed.line} ${session.malformed.reason}, which no recording has; the file was changed by hand or damaged. Use a session file as the server wrote it.`,
     );
   }
@@ -96,7 +96,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   const args = parseSubcommandArgs('replay', argv, ['until']);
   const untilCall = positiveInteger('until', args.options.get('until'));
   const config = replayConfig(args.rest, io);
-  const session = readSession(args.file);
+  const session = readRecording(args.file);
   const recorded = recordedCalls(session.events);
   if (untilCall !== undefined && untilCall > recorded.calls.length) {
     throw new UsageError(
@@ -123,7 +123,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
       recorded,
       {
         runTool: (tool, toolArgs) => engine.runToolAs(client, tool, toolArgs),
-        pages: engine.session.pages,
+        pages: engine.browser.pages,
       },
       {
         ...(untilCall === undefined ? {} : {untilCall}),

@@ -4,7 +4,7 @@
  * typo does not start a server nobody asked for.
  */
 import {runExport} from './exportCommand.js';
-import {runReplay, UnusableSessionFile, type CommandIo} from './replayCommand.js';
+import {runReplay, UnusableRecordingFile, type CommandIo} from './replayCommand.js';
 import {errorText} from '../shared/values.js';
 import {UsageError} from './subcommandArgs.js';
 
@@ -33,7 +33,7 @@ export async function runSubcommand(
   } catch (error) {
     if (error instanceof UsageError) {
       io.log(`mcp-browser-inspector: ${error.message}`);
-      if (!(error instanceof UnusableSessionFile)) {
+      if (!(error instanceof UnusableRecordingFile)) {
         io.log(`Run mcp-browser-inspector ${run ? `${first} ` : ''}--help for the options.`);
       }
       return 2;

@@ -16,7 +16,7 @@ import type {
   LiveFrame,
 } from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
-import {BrowserSession, type BrowserView} from './browser/BrowserSession.js';
+import {ManagedBrowser, type BrowserView} from './browser/ManagedBrowser.js';
 import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
 import {emulationFeatures} from './browser/emulationState.js';
@@ -35,7 +35,7 @@ import {BrowserFileRoots} from './files/roots.js';
 import {TemporaryFiles} from './files/temporary.js';
 import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
 import {HoldGate} from './mcp/hold/HoldGate.js';
-import {McpSession} from './mcp/McpSession.js';
+import {ClientSession} from './mcp/ClientSession.js';
 import {resultView} from './mcp/callResult.js';
 import {ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
@@ -44,11 +44,11 @@ import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
-import {secretRedactor} from './sessions/secrets.js';
-import {SessionRecording} from './sessions/SessionRecording.js';
-import {createCallRecord} from './sessions/callRecord.js';
-import {pageActivityFeature} from './sessions/pageActivity.js';
-import {LiveReplays} from './sessions/replayLive.js';
+import {secretRedactor} from './recordings/secrets.js';
+import {Recordings} from './recordings/Recordings.js';
+import {createCallActivityTracker} from './recordings/callActivity.js';
+import {pageActivityFeature} from './recordings/pageActivity.js';
+import {LiveReplays} from './recordings/replayLive.js';
 
 export interface EngineOptions {
   version: string;
@@ -71,7 +71,7 @@ export class PortInUseError extends Error {}
 
 export class Engine {
   readonly hub: InspectorHub;
-  readonly session: BrowserSession;
+  readonly browser: ManagedBrowser;
   readonly catalog: ToolCatalog;
   readonly runner: ToolRunner;
   readonly telemetry: TelemetryRecorder;
@@ -83,11 +83,11 @@ export class Engine {
   readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
   /** This run's session file and the sessions folder (issue 11). */
-  readonly recording: SessionRecording;
-  readonly #clients = new Map<string, {session: McpSession; client: ConnectedClient}>();
+  readonly recording: Recordings;
+  readonly #clients = new Map<string, {session: ClientSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
-  #stdioSession: McpSession | undefined;
+  #stdioClientSession: ClientSession | undefined;
   #stopped = false;
   readonly #readyFiles = new Set<string>();
   /** The server's temporary files (large screenshots…), removed when it stops. */
@@ -115,14 +115,14 @@ export class Engine {
       config.workspaceRoots,
       this.token.file === undefined ? [] : [path.dirname(this.token.file)],
     );
-    this.session = this.#createBrowserSession();
+    this.browser = this.#createManagedBrowser();
     this.webmcp = new WebMcpService({
-      session: this.session,
+      browser: this.browser,
       hub: this.hub,
       categoryEnabled: category => !this.catalog.slim && this.catalog.isCategoryEnabled(category),
     });
-    this.session.pages.addFeatures(this.webmcp.features);
-    this.liveView = new LiveView(this.session, frame => this.publishFrame(frame));
+    this.browser.pages.addFeatures(this.webmcp.features);
+    this.liveView = new LiveView(this.browser, frame => this.publishFrame(frame));
     this.catalog = new ToolCatalog(allTools(), {
       slim: config.slim,
       pageIdRouting: config.pageIdRouting,
@@ -139,23 +139,23 @@ export class Engine {
     this.runner = new ToolRunner({
       hold: this.hold,
       catalog: this.catalog,
-      session: this.session,
+      browser: this.browser,
       config,
       hub: this.hub,
       telemetry: this.telemetry,
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
-      callRecord: createCallRecord({
+      callActivity: createCallActivityTracker({
         hub: this.hub,
         capture: this.recording.recorder !== undefined,
         streamingPageId: () => this.liveView.pageId,
         onFrame: listener => this.onFrame(listener),
-        pages: this.session.pages,
+        pages: this.browser.pages,
       }),
     });
 
     this.pageTools = new PageToolBridge({
       catalog: this.catalog,
-      pages: this.session.pages,
+      pages: this.browser.pages,
       webmcp: this.webmcp,
     });
     this.#forwardChanges();
@@ -174,14 +174,14 @@ export class Engine {
       liveView: this.liveView,
       webmcp: this.webmcp,
       hold: this.hold,
-      pages: this.session.pages,
-      browserConnected: () => this.session.browser?.connected === true,
+      pages: this.browser.pages,
+      browserConnected: () => this.browser.chromium?.connected === true,
       sessions: this.recording,
       replays: this.replays,
     });
   }
 
-  #createBrowserSession(): BrowserSession {
+  #createManagedBrowser(): ManagedBrowser {
     const features: AttachableFeature[] = [
       frameTargetsFeature,
       snapshotFeature,
@@ -190,7 +190,7 @@ export class Engine {
       ...emulationFeatures,
       pageActivityFeature,
     ];
-    return new BrowserSession({
+    return new ManagedBrowser({
       config: this.config.browser,
       features,
       log: this.options.log,
@@ -208,8 +208,8 @@ export class Engine {
       }
       this.#publishTools();
     });
-    this.session.on('status', status => this.hub.publish({type: 'browserStatus', status}));
-    this.session.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
+    this.browser.on('status', status => this.hub.publish({type: 'browserStatus', status}));
+    this.browser.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
   }
 
   #createHoldGate(): HoldGate {
@@ -217,7 +217,7 @@ export class Engine {
       hub: this.hub,
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
-      pages: () => this.session.pages,
+      pages: () => this.browser.pages,
       webmcp: this.webmcp,
       toolNames: () => this.catalog.all().map(tool => tool.name),
       validate: (tool, args) => tool.validate(args, this.catalog.schemaOptions()),
@@ -231,8 +231,8 @@ export class Engine {
   }
 
   /** Records every hub event from the first one on (issue 11). */
-  #startRecording(): SessionRecording {
-    const recording = new SessionRecording({
+  #startRecording(): Recordings {
+    const recording = new Recordings({
       config: this.config,
       token: this.token.token,
       version: this.options.version,
@@ -247,7 +247,7 @@ export class Engine {
   #createReplays(): LiveReplays {
     return new LiveReplays({
       hub: this.hub,
-      pages: this.session.pages,
+      pages: this.browser.pages,
       // Where the recorder writes (--recordDir, else <config dir>/sessions).
       sessionsDir: () => this.recording.dir,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
@@ -265,15 +265,15 @@ export class Engine {
     });
   }
 
-  createMcpSession(kind: 'http' | 'stdio'): McpSession {
-    return new McpSession(
+  createClientSession(kind: 'http' | 'stdio'): ClientSession {
+    return new ClientSession(
       {
         catalog: this.catalog,
         runner: this.runner,
         version: this.options.version,
         workspaceRoots: this.config.workspaceRoots,
         files: this.#fileShared(),
-        browserGeneration: () => this.session.generation,
+        browserGeneration: () => this.browser.generation,
         log: this.options.log,
         onConnected: session => {
           const client: ConnectedClient = {
@@ -300,7 +300,7 @@ export class Engine {
 
   /** A browser problem found before the first call (missing executable), as one line. */
   preflight(): string | undefined {
-    return this.session.preflight();
+    return this.browser.preflight();
   }
 
   get http(): HttpServer | undefined {
@@ -319,12 +319,12 @@ export class Engine {
         token: this.token.token,
         tokenLocation: tokenLocation(this.token),
         rendererDir: this.options.rendererDir,
-        createSession: () => this.createMcpSession('http'),
+        createSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),
         log: this.options.log,
-        sessionLimits: this.config.sessions,
-        onSessionReaped: (session, reason, idleMs) =>
-          this.hub.publish({type: 'sessionExpired', client: session.client, reason, idleMs}),
+        sessionLimits: this.config.clientSessions,
+        onClientSessionReaped: (session, reason, idleMs) =>
+          this.hub.publish({type: 'clientSessionExpired', client: session.client, reason, idleMs}),
       });
     let server = create(this.config.port);
     try {
@@ -369,9 +369,9 @@ export class Engine {
   async connectStdio(
     stdin: Readable = process.stdin,
     stdout: Writable = process.stdout,
-  ): Promise<McpSession> {
-    const session = this.createMcpSession('stdio');
-    this.#stdioSession = session;
+  ): Promise<ClientSession> {
+    const session = this.createClientSession('stdio');
+    this.#stdioClientSession = session;
     await session.connect(new StdioServerTransport(stdin, stdout));
     return session;
   }
@@ -421,8 +421,8 @@ export class Engine {
       categories: this.catalog.categoryStates(),
       conditions: this.catalog.conditionStates(),
       tools: this.catalog.toolInfos(),
-      pages: this.session.pages.infos(),
-      browser: this.session.status,
+      pages: this.browser.pages.infos(),
+      browser: this.browser.status,
       clients: [...this.#clients.values()].map(({session, client}) => ({
         ...client,
         ...session.client,
@@ -484,11 +484,11 @@ export class Engine {
     this.pageTools.dispose();
     this.replays.stop();
     await this.liveView.stop();
-    await this.#stdioSession?.close();
+    await this.#stdioClientSession?.close();
     await this.#http?.close();
     // Before the browser (whose close may run into the exit backstop).
     this.temporaryFiles.removeAll();
-    await this.session.close();
+    await this.browser.close();
     await this.heapSnapshots.closeAll();
     await this.telemetry.close();
     // Last, so the shutdown's own events (browser closed, clients gone) are in the file.

@@ -13,8 +13,8 @@ import type {PageState} from './browser/PageState.js';
 import type {ToolCatalog} from './tools/ToolCatalog.js';
 import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.js';
 import {DEFAULT_WATCHER, type LiveView} from './inspector/LiveView.js';
-import type {SessionRecording} from './sessions/SessionRecording.js';
-import type {LiveReplays} from './sessions/replayLive.js';
+import type {Recordings} from './recordings/Recordings.js';
+import type {LiveReplays} from './recordings/replayLive.js';
 
 /** What the handlers act on: the engine's parts. */
 export interface CommandContext {
@@ -29,7 +29,7 @@ export interface CommandContext {
   pages: PageRegistry;
   browserConnected(): boolean;
   /** Recorded sessions (issue 11). */
-  sessions: SessionRecording;
+  sessions: Recordings;
   /** Replay and export of recorded sessions. */
   replays: LiveReplays;
 }
@@ -139,27 +139,27 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
       return null;
     },
     ...webmcpHandlers(context),
-    replaySession: command => context.replays.start(command.sessionId, command.untilCall),
-    exportSession: command =>
+    replayRecording: command => context.replays.start(command.sessionId, command.untilCall),
+    exportRecording: command =>
       context.replays.exportText(command.sessionId, command.format, command.untilCall),
     ...holdHandlers(context),
-    ...sessionHandlers(context.sessions),
+    ...recordingHandlers(context.sessions),
   };
 }
 
 /** Session recording (issue 11): sessions by id, checked against the sessions folder. */
-function sessionHandlers(
-  sessions: SessionRecording,
+function recordingHandlers(
+  sessions: Recordings,
 ): Pick<
   CommandHandlers,
-  'sessionsList' | 'sessionRead' | 'sessionImage' | 'sessionDelete' | 'sessionsSearch'
+  'recordingsList' | 'recordingRead' | 'recordingImage' | 'recordingDelete' | 'recordingsSearch'
 > {
   return {
-    sessionsList: () => sessions.list(),
-    sessionRead: command => sessions.read(command.id, command.offset, command.maxBytes),
-    sessionImage: command => sessions.image(command.id, command.file),
-    sessionDelete: command => sessions.delete(command.id),
-    sessionsSearch: command => sessions.search(command.query),
+    recordingsList: () => sessions.list(),
+    recordingRead: command => sessions.read(command.id, command.offset, command.maxBytes),
+    recordingImage: command => sessions.image(command.id, command.file),
+    recordingDelete: command => sessions.delete(command.id),
+    recordingsSearch: command => sessions.search(command.query),
   };
 }
 

@@ -14,11 +14,11 @@ import {
   recordedElementSchema,
   replayCallReportSchema,
   replaySummarySchema,
-  sessionIdSchema,
-  sessionImageFileSchema,
-} from './sessionSchemas.js';
+  recordingIdSchema,
+  recordingImageFileSchema,
+} from './recordingSchemas.js';
 
-export * from './sessionSchemas.js';
+export * from './recordingSchemas.js';
 
 const categorySchema = z.enum(TOOL_CATEGORIES);
 const conditionSchema = z.enum(TOOL_CONDITIONS);
@@ -290,7 +290,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('clientDisconnected'), clientId: z.string()}),
   /** The server closed a client's session: idle past the expiry, or the oldest idle over the cap. */
   z.object({
-    type: z.literal('sessionExpired'),
+    type: z.literal('clientSessionExpired'),
     client: clientRefSchema,
     reason: z.enum(['idle', 'limit']),
     idleMs: z.number(),
@@ -430,30 +430,34 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
   // Hold rules: set them, decide on held calls (hold.ts).
   ...holdCommandSchemas,
   // --- Session recording (issue 11): sessions are addressed by id (their file name), never by path.
-  z.object({type: z.literal('sessionsList')}),
+  z.object({type: z.literal('recordingsList')}),
   /** One chunk of a session file's text, from `offset` (bytes) to a line end. */
   z.object({
-    type: z.literal('sessionRead'),
-    id: sessionIdSchema,
+    type: z.literal('recordingRead'),
+    id: recordingIdSchema,
     offset: z.number().int().nonnegative().optional(),
     /** Smaller first chunks show the first rows sooner (default and cap: 4 MiB). */
     maxBytes: z.number().int().positive().optional(),
   }),
-  z.object({type: z.literal('sessionImage'), id: sessionIdSchema, file: sessionImageFileSchema}),
-  z.object({type: z.literal('sessionDelete'), id: sessionIdSchema}),
+  z.object({
+    type: z.literal('recordingImage'),
+    id: recordingIdSchema,
+    file: recordingImageFileSchema,
+  }),
+  z.object({type: z.literal('recordingDelete'), id: recordingIdSchema}),
   /** Calls across all sessions whose tool, URL or error text contains the query. */
-  z.object({type: z.literal('sessionsSearch'), query: z.string().trim().min(1).max(200)}),
+  z.object({type: z.literal('recordingsSearch'), query: z.string().trim().min(1).max(200)}),
   // Replay and export of recorded sessions (issue 11).
   /** Replays the session into the live browser; progress arrives as replayProgress events. */
   z.object({
-    type: z.literal('replaySession'),
-    sessionId: sessionIdSchema,
+    type: z.literal('replayRecording'),
+    sessionId: recordingIdSchema,
     /** Replay calls 1..untilCall only ("replay up to here"). */
     untilCall: z.number().int().positive().optional(),
   }),
   z.object({
-    type: z.literal('exportSession'),
-    sessionId: sessionIdSchema,
+    type: z.literal('exportRecording'),
+    sessionId: recordingIdSchema,
     format: exportFormatSchema,
     untilCall: z.number().int().positive().optional(),
   }),

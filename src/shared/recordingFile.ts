@@ -9,10 +9,10 @@ import {z} from 'zod';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from './boundedValue.js';
 import {eventEnvelopeSchema, type EventEnvelope} from './protocol.js';
 
-export const SESSION_FORMAT = 'mcp-browser-inspector-session';
-export const SESSION_FORMAT_VERSION = 1;
+export const RECORDING_FORMAT = 'mcp-browser-inspector-session';
+export const RECORDING_FORMAT_VERSION = 1;
 /** Extension of session files; images sit in a sibling folder `<name>.images/`. */
-export const SESSION_FILE_EXTENSION = '.jsonl';
+export const RECORDING_FILE_EXTENSION = '.jsonl';
 
 /** The latest time a Date can hold. */
 const MAX_EPOCH_MS = 8.64e15;
@@ -22,8 +22,8 @@ const MAX_EPOCH_MS = 8.64e15;
  */
 export const RECORDED_LINE_DEPTH_LIMIT = 2 * VALUE_DEPTH_LIMIT;
 
-export const sessionHeaderSchema = z.object({
-  format: z.literal(SESSION_FORMAT),
+export const recordingHeaderSchema = z.object({
+  format: z.literal(RECORDING_FORMAT),
   formatVersion: z.number().int().positive(),
   appVersion: z.string(),
   /** Epoch milliseconds (within what a Date can hold). */
@@ -32,10 +32,10 @@ export const sessionHeaderSchema = z.object({
   flags: z.record(z.string(), z.unknown()),
   browserVersion: z.string().optional(),
 });
-export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
+export type RecordingHeader = z.infer<typeof recordingHeaderSchema>;
 
-export interface ParsedSession {
-  header: SessionHeader;
+export interface ParsedRecording {
+  header: RecordingHeader;
   events: EventEnvelope[];
   /** Lines that did not parse (a torn last line after a crash, or events this version lacks). */
   skippedLines: number;
@@ -43,8 +43,8 @@ export interface ParsedSession {
   malformed?: {line: number; reason: string};
 }
 
-export class SessionFileError extends Error {
-  override name = 'SessionFileError';
+export class RecordingFileError extends Error {
+  override name = 'RecordingFileError';
 }
 
 function parseLine(line: string): unknown {
@@ -55,22 +55,22 @@ function parseLine(line: string): unknown {
   }
 }
 
-/** Parses a whole session file's text; throws SessionFileError only when the header is unusable. */
-export function parseSessionText(text: string): ParsedSession {
+/** Parses a whole session file's text; throws RecordingFileError only when the header is unusable. */
+export function parseRecordingText(text: string): ParsedRecording {
   const lines = text.split('\n');
   const first = lines.findIndex(line => line.trim() !== '');
   if (first < 0) {
-    throw new SessionFileError('The session file is empty.');
+    throw new RecordingFileError('The session file is empty.');
   }
-  const header = sessionHeaderSchema.safeParse(parseLine(lines[first] ?? ''));
+  const header = recordingHeaderSchema.safeParse(parseLine(lines[first] ?? ''));
   if (!header.success) {
-    throw new SessionFileError(
-      `Not a ${SESSION_FORMAT} file: its first line is not a session header${headerProblem(header.error)}.`,
+    throw new RecordingFileError(
+      `Not a ${RECORDING_FORMAT} file: its first line is not a session header${headerProblem(header.error)}.`,
     );
   }
-  if (header.data.formatVersion > SESSION_FORMAT_VERSION) {
-    throw new SessionFileError(
-      `The session file has format version ${header.data.formatVersion}; this app reads up to ${SESSION_FORMAT_VERSION}. Update the app to open it.`,
+  if (header.data.formatVersion > RECORDING_FORMAT_VERSION) {
+    throw new RecordingFileError(
+      `The session file has format version ${header.data.formatVersion}; this app reads up to ${RECORDING_FORMAT_VERSION}. Update the app to open it.`,
     );
   }
   return {header: header.data, ...parseEventLines(lines.slice(first + 1), first + 2)};
@@ -88,7 +88,7 @@ function headerProblem(error: z.ZodError): string {
  * Parses event lines only: a later chunk of a session file read piece by piece (the Sessions
  * panel shows the first rows of a large session before the rest has arrived).
  */
-export function parseSessionLines(text: string): Omit<ParsedSession, 'header'> {
+export function parseRecordingLines(text: string): Omit<ParsedRecording, 'header'> {
   return parseEventLines(text.split('\n'), 1);
 }
 
@@ -111,10 +111,10 @@ export function parseEventLine(
 function parseEventLines(
   lines: readonly string[],
   firstLineNumber: number,
-): Omit<ParsedSession, 'header'> {
+): Omit<ParsedRecording, 'header'> {
   const events: EventEnvelope[] = [];
   let skippedLines = 0;
-  let malformed: ParsedSession['malformed'];
+  let malformed: ParsedRecording['malformed'];
   lines.forEach((line, index) => {
     if (line.trim() === '') {
       return;
@@ -133,6 +133,6 @@ function parseEventLines(
 }
 
 /** One line of a session file (header or event), with its newline. */
-export function sessionLine(value: SessionHeader | EventEnvelope): string {
+export function recordingLine(value: RecordingHeader | EventEnvelope): string {
   return `${JSON.stringify(value)}\n`;
 }

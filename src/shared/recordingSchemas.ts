@@ -6,12 +6,12 @@
 import {z} from 'zod';
 
 /** A recorded session's id: its file name in the sessions folder (no folders, no dot-dot). */
-export const sessionIdSchema = z
+export const recordingIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.jsonl$/)
   .max(160);
 /** An image's file name inside a session's images folder. */
-export const sessionImageFileSchema = z
+export const recordingImageFileSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:jpeg|jpg|png|webp)$/)
   .max(120);

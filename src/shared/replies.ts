@@ -20,7 +20,7 @@ import {
 
 // --- Session recording (issue 11) ---
 
-export const sessionSummarySchema = z.object({
+export const recordingSummarySchema = z.object({
   id: z.string(),
   startedAt: z.number(),
   durationMs: z.number().nonnegative(),
@@ -33,9 +33,9 @@ export const sessionSummarySchema = z.object({
   /** The session this server is recording now (cannot be deleted). */
   current: z.boolean(),
 });
-export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export type RecordingSummary = z.infer<typeof recordingSummarySchema>;
 
-export const sessionListSchema = z.object({
+export const recordingListSchema = z.object({
   recording: z.boolean(),
   retention: z.object({
     maxSessions: z.number().int().positive(),
@@ -44,13 +44,13 @@ export const sessionListSchema = z.object({
     /** Sessions removed by retention since this server started. */
     removed: z.number().int().nonnegative(),
   }),
-  sessions: z.array(sessionSummarySchema),
+  sessions: z.array(recordingSummarySchema),
 });
-export type SessionList = z.infer<typeof sessionListSchema>;
+export type RecordingList = z.infer<typeof recordingListSchema>;
 
-export const sessionSearchHitSchema = z.object({
+export const recordingSearchHitSchema = z.object({
   sessionId: z.string(),
-  sessionStartedAt: z.number(),
+  recordingStartedAt: z.number(),
   callId: z.string(),
   tool: z.string(),
   seq: z.number().int(),
@@ -58,7 +58,7 @@ export const sessionSearchHitSchema = z.object({
   /** The matching text (bounded). Untrusted: from a page or a client. */
   text: z.string(),
 });
-export type SessionSearchHit = z.infer<typeof sessionSearchHitSchema>;
+export type RecordingSearchHit = z.infer<typeof recordingSearchHitSchema>;
 
 /** One tool as an MCP client receives it in tools/list: shown as is; only its name is read. */
 const listedToolSchema = z.object({name: z.string()}).loose();
@@ -91,22 +91,22 @@ const replySchemaTable = {
   // Hold rules: every hold command answers the hold state after it.
   ...holdReplySchemas,
   // --- Session recording (issue 11) ---
-  sessionsList: sessionListSchema,
-  sessionRead: z.object({
+  recordingsList: recordingListSchema,
+  recordingRead: z.object({
     text: z.string(),
     /** Where the next chunk starts; equals `size` at the end. */
     nextOffset: z.number().int().nonnegative(),
     size: z.number().int().nonnegative(),
     done: z.boolean(),
   }),
-  sessionImage: z.object({mimeType: z.string(), data: z.string()}),
-  sessionDelete: z.object({id: z.string()}),
-  sessionsSearch: z.object({hits: z.array(sessionSearchHitSchema), truncated: z.boolean()}),
+  recordingImage: z.object({mimeType: z.string(), data: z.string()}),
+  recordingDelete: z.object({id: z.string()}),
+  recordingsSearch: z.object({hits: z.array(recordingSearchHitSchema), truncated: z.boolean()}),
   // Replay and export of recorded sessions (issue 11).
   /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
-  replaySession: z.object({replayId: z.string(), total: z.number().int()}),
+  replayRecording: z.object({replayId: z.string(), total: z.number().int()}),
   /** The test file's text, and a file name to save it under. */
-  exportSession: z.object({text: z.string(), fileName: z.string(), format: exportFormatSchema}),
+  exportRecording: z.object({text: z.string(), fileName: z.string(), format: exportFormatSchema}),
 };
 
 /** The reply value of each command type. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {parseSessionText} from '../../src/shared/sessionFile.js';
+import {parseRecordingText} from '../../src/shared/recordingFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {pageIdFrom, ROOT, textOf, waitFor} from '../helpers/engine.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
@@ -51,7 +51,7 @@ function endedCalls(recordDir: string): string[] {
   if (files.length !== 1) {
     return [];
   }
-  const session = parseSessionText(fs.readFileSync(path.join(recordDir, files[0] ?? ''), 'utf8'));
+  const session = parseRecordingText(fs.readFileSync(path.join(recordDir, files[0] ?? ''), 'utf8'));
   return session.events.flatMap(e =>
     e.event.type === 'toolCallEnded' && e.event.status === 'ok' ? [e.event.tool] : [],
   );
@@ -121,7 +121,7 @@ describe('kill -9 mid-session', () => {
     expect(files).toHaveLength(1);
     const file = path.join(recordDir, files[0] ?? '');
     const text = fs.readFileSync(file, 'utf8');
-    const session = parseSessionText(text);
+    const session = parseRecordingText(text);
     expect(endedCalls(recordDir).slice(0, 6)).toEqual([
       'new_page',
       ...Array<string>(5).fill('evaluate_script'),
@@ -135,7 +135,7 @@ describe('kill -9 mid-session', () => {
 
     // A torn last line (the kill landing mid-write) is counted and skipped.
     fs.appendFileSync(file, '{"seq":99999,"time":1,"event":{"type":"toolCallSta');
-    const torn = parseSessionText(fs.readFileSync(file, 'utf8'));
+    const torn = parseRecordingText(fs.readFileSync(file, 'utf8'));
     expect(torn.skippedLines).toBe(session.skippedLines + 1);
     expect(torn.events).toHaveLength(session.events.length);
     await client.close().catch(() => undefined);

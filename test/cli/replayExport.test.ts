@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {ROOT, useEngineWithFixtures} from '../helpers/engine.js';
-import {recordHub} from '../helpers/sessionRecording.js';
-import {runShopSession, serveShop, type ShopVariant} from '../helpers/shopSession.js';
+import {recordHub} from '../helpers/hubRecording.js';
+import {runShopCalls, serveShop, type ShopVariant} from '../helpers/shopCalls.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let variant: ShopVariant = {};
@@ -22,7 +22,7 @@ let sessionFile = '';
 
 beforeAll(async () => {
   const recording = recordHub(fixture.engine.engine.hub);
-  await runShopSession(fixture.client, fixture.server);
+  await runShopCalls(fixture.client, fixture.server);
   sessionFile = path.join(fixture.tmp, 'shop.jsonl');
   await recording.save(sessionFile);
   recording.close();

@@ -210,10 +210,10 @@ describe('sessions the server closes', () => {
       15_000,
       'the expired session',
     );
-    const text = await panelText('.expired-sessions');
+    const text = await panelText('.expired-client-sessions');
     expect(text).toContain('forgetful-client');
     expect(text).toMatch(/idle for/);
-    await page.$eval('.expired-sessions', element => element.scrollIntoView());
-    await screenshot(page, 'expired-sessions');
+    await page.$eval('.expired-client-sessions', element => element.scrollIntoView());
+    await screenshot(page, 'expired-client-sessions');
   });
 });

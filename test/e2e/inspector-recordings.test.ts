@@ -92,7 +92,7 @@ afterAll(async () => {
 });
 
 async function rowCount(): Promise<number> {
-  return page.$$eval('[data-testid=session-row]', rows => rows.length);
+  return page.$$eval('[data-testid=recording-row]', rows => rows.length);
 }
 
 describe('Sessions panel (e2e)', () => {
@@ -106,9 +106,9 @@ describe('Sessions panel (e2e)', () => {
     expect(clicked.isError, clicked.text).toBe(false);
 
     await openPanel(page, 'Sessions');
-    await page.waitForSelector('[data-testid=session-row]');
+    await page.waitForSelector('[data-testid=recording-row]');
     expect(await rowCount()).toBe(2);
-    const rows = await page.$$eval('[data-testid=session-row]', trs =>
+    const rows = await page.$$eval('[data-testid=recording-row]', trs =>
       trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)),
     );
     expect(rows[0]?.[0]).toContain('recording');
@@ -116,27 +116,27 @@ describe('Sessions panel (e2e)', () => {
     expect(Number(rows[0]?.[3])).toBeGreaterThanOrEqual(4);
     expect(Number(rows[0]?.[4])).toBeGreaterThanOrEqual(1);
     expect(rows[1]?.slice(2, 5)).toEqual(['older-agent', '1', '1']);
-    const retention = await page.$eval('[data-testid=sessions-retention]', el => el.textContent);
+    const retention = await page.$eval('[data-testid=recordings-retention]', el => el.textContent);
     expect(retention).toContain('newest 50 sessions');
     expect(retention).toContain('2.0 GB');
     // Replay and export sit in every recorded session's row.
-    const actions = await page.$$eval('[data-testid=session-actions-session]', groups =>
+    const actions = await page.$$eval('[data-testid=recording-actions-session]', groups =>
       groups.map(group => [...group.querySelectorAll('button')].map(button => button.textContent)),
     );
     expect(actions).toEqual([
       ['Replay', 'Export as test'],
       ['Replay', 'Export as test'],
     ]);
-    await screenshot(page, 'sessions-panel');
+    await screenshot(page, 'recordings-panel');
   });
 
   it('searches across sessions and opens a hit read-only in the log, with its timeline', async () => {
-    const search = await page.$('.sessions-toolbar input[type=search]');
+    const search = await page.$('.recordings-toolbar input[type=search]');
     await search?.click({count: 3});
     await search?.type('data.json');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=sessions-hits] li');
-    const hits = await page.$$eval('[data-testid=sessions-hits] li', items =>
+    await page.waitForSelector('[data-testid=recordings-hits] li');
+    const hits = await page.$$eval('[data-testid=recordings-hits] li', items =>
       items.map(item => item.textContent),
     );
     expect(hits.some(hit => hit.includes('click') && hit.includes('/data.json'))).toBe(true);
@@ -145,18 +145,20 @@ describe('Sessions panel (e2e)', () => {
     await search?.type('timed out');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() =>
-      document.querySelector('[data-testid=sessions-hits]')?.textContent.includes('navigate_page'),
+      document
+        .querySelector('[data-testid=recordings-hits]')
+        ?.textContent.includes('navigate_page'),
     );
-    expect(await page.$('[data-testid=sessions-hits] img')).toBeNull();
+    expect(await page.$('[data-testid=recordings-hits] img')).toBeNull();
 
     await search?.click({count: 3});
     await search?.type('data.json');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() =>
-      document.querySelector('[data-testid=sessions-hits]')?.textContent.includes('/data.json'),
+      document.querySelector('[data-testid=recordings-hits]')?.textContent.includes('/data.json'),
     );
     // Keyboard: focus the hit and press Enter.
-    await page.focus('.sessions-hits__open');
+    await page.focus('.recordings-hits__open');
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=call-timeline]');
     const banner = await page.$eval('.log-panel__offline', el => el.textContent);
@@ -178,11 +180,13 @@ describe('Sessions panel (e2e)', () => {
 
   it('deletes an older session after a confirm', async () => {
     await openPanel(page, 'Sessions');
-    await page.waitForSelector(`[data-session-id="${OLD_SESSION}"]`);
-    await page.click(`[data-session-id="${OLD_SESSION}"] button[aria-label^="Delete the session"]`);
-    await page.click(`[data-session-id="${OLD_SESSION}"] button[aria-label^="Confirm"]`);
+    await page.waitForSelector(`[data-recording-id="${OLD_SESSION}"]`);
+    await page.click(
+      `[data-recording-id="${OLD_SESSION}"] button[aria-label^="Delete the session"]`,
+    );
+    await page.click(`[data-recording-id="${OLD_SESSION}"] button[aria-label^="Confirm"]`);
     await page.waitForFunction(
-      (id: string) => document.querySelector(`[data-session-id="${id}"]`) === null,
+      (id: string) => document.querySelector(`[data-recording-id="${id}"]`) === null,
       {},
       OLD_SESSION,
     );
@@ -191,7 +195,7 @@ describe('Sessions panel (e2e)', () => {
     expect(fs.existsSync(path.join(dir, OLD_SESSION))).toBe(false);
     // The current session cannot be deleted.
     const disabled = await page.$eval(
-      '[data-testid=session-row] button[aria-label^="Delete the session"]',
+      '[data-testid=recording-row] button[aria-label^="Delete the session"]',
       button => button instanceof HTMLButtonElement && button.disabled,
     );
     expect(disabled).toBe(true);
@@ -229,10 +233,10 @@ describe('Sessions panel (e2e)', () => {
 
   it('opens a session file dropped on the panel', async () => {
     await openPanel(page, 'Sessions');
-    await page.waitForSelector('[data-testid=sessions-panel]');
+    await page.waitForSelector('[data-testid=recordings-panel]');
     // A real drop: a DataTransfer holding a File, dispatched as the browser does.
     await page.$eval(
-      '[data-testid=sessions-panel]',
+      '[data-testid=recordings-panel]',
       (panel, text: string) => {
         const data = new DataTransfer();
         data.items.add(new File([text], 'dropped-session.jsonl', {type: 'application/x-ndjson'}));

@@ -1,16 +1,16 @@
 /**
  * Session files for replay and export tests, made the way the recorder makes them: every event a
- * real engine's InspectorHub publishes, after a header line, written with sessionLine.
+ * real engine's InspectorHub publishes, after a header line, written with recordingLine.
  */
 import fs from 'node:fs';
 import type {InspectorHub} from '../../src/core/inspector/InspectorHub.js';
 import type {EventEnvelope} from '../../src/shared/protocol.js';
 import {
-  SESSION_FORMAT,
-  SESSION_FORMAT_VERSION,
-  sessionLine,
-  type SessionHeader,
-} from '../../src/shared/sessionFile.js';
+  RECORDING_FORMAT,
+  RECORDING_FORMAT_VERSION,
+  recordingLine,
+  type RecordingHeader,
+} from '../../src/shared/recordingFile.js';
 import {waitFor} from './engine.js';
 
 export interface HubRecording {
@@ -30,14 +30,14 @@ export function recordHub(hub: InspectorHub, fromSeq = 1): HubRecording {
     async save(file) {
       const last = hub.nextSeq - 1;
       await waitFor(() => (events.at(-1)?.seq ?? 0) >= last, 10_000, 'the recorded events');
-      const header: SessionHeader = {
-        format: SESSION_FORMAT,
-        formatVersion: SESSION_FORMAT_VERSION,
+      const header: RecordingHeader = {
+        format: RECORDING_FORMAT,
+        formatVersion: RECORDING_FORMAT_VERSION,
         appVersion: 'test',
         startedAt,
         flags: {headless: true},
       };
-      fs.writeFileSync(file, [header, ...events].map(sessionLine).join(''));
+      fs.writeFileSync(file, [header, ...events].map(recordingLine).join(''));
       return [...events];
     },
     close() {

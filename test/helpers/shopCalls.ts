@@ -9,13 +9,13 @@ import {call, pageIdFrom} from './engine.js';
 import type {FixtureServer} from './fixtureServer.js';
 import {uidOf} from './snapshotText.js';
 
-export {serveShop, shopHtml, type ShopVariant} from './shopSessionPages.js';
+export {serveShop, shopHtml, type ShopVariant} from './shopPages.js';
 
-/** The number of calls runShopSession makes. */
+/** The number of calls runShopCalls makes. */
 export const SHOP_CALLS = 11;
 
 /** The agent's session: 11 calls over two pages. */
-export async function runShopSession(client: Client, server: FixtureServer): Promise<void> {
+export async function runShopCalls(client: Client, server: FixtureServer): Promise<void> {
   const ok = async (tool: string, args: Record<string, unknown>): Promise<string> => {
     const {text, isError} = await call(client, tool, args);
     expect(isError, `${tool}: ${text}`).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * SessionActions as a user sees it, rendered with a model made by hand (the Sessions panel that
+ * RecordingActions as a user sees it, rendered with a model made by hand (the Sessions panel that
  * will host it is another issue's): a finished replay with same/different/failed calls and the
  * export preview, in headless Chromium with the app's styles. Recorded text (tool names, reasons,
  * diffs, the test itself) shows as text: markup in it creates no element.
@@ -9,8 +9,8 @@ import path from 'node:path';
 import {renderToStaticMarkup} from 'react-dom/server';
 import type {Browser} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {SessionActionsView} from '../../src/renderer/src/features/sessions/SessionActions.js';
-import type {SessionActionsModel} from '../../src/renderer/src/features/sessions/useSessionActions.js';
+import {RecordingActionsView} from '../../src/renderer/src/features/recordings/RecordingActions.js';
+import type {RecordingActionsModel} from '../../src/renderer/src/features/recordings/useRecordingActions.js';
 import {ROOT} from '../helpers/engine.js';
 import {launchUiBrowser, screenshot} from '../helpers/ui.js';
 
@@ -22,7 +22,7 @@ const styles = ['theme.css', 'app.css']
   )
   .join('\n');
 
-const model: SessionActionsModel = {
+const model: RecordingActionsModel = {
   connected: true,
   replay: () => undefined,
   exportTest: () => undefined,
@@ -85,10 +85,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('SessionActions', () => {
+describe('RecordingActions', () => {
   it('shows the replay per call and the export preview, recorded text inert', async () => {
     const markup = renderToStaticMarkup(
-      <SessionActionsView sessionId="shop" callIndex={3} model={model} />,
+      <RecordingActionsView sessionId="shop" callIndex={3} model={model} />,
     );
     if (!browser) {
       throw new Error('no browser');
@@ -103,7 +103,7 @@ describe('SessionActions', () => {
       outcomes: [...document.querySelectorAll('.replay-call__outcome')].map(
         node => node.textContent,
       ),
-      headline: document.querySelector('.session-actions__headline')?.textContent,
+      headline: document.querySelector('.recording-actions__headline')?.textContent,
       images: document.querySelectorAll('img').length,
       hacked: 'hacked' in window,
       reason: document.querySelector('.replay-call__reason')?.textContent,
@@ -123,7 +123,7 @@ describe('SessionActions', () => {
     expect(seen.hacked).toBe(false);
     expect(seen.reason).toContain(HOSTILE);
     expect(seen.preview).toContain('getByRole("button", { name: "Buy", exact: true })');
-    await screenshot(page, 'session-actions');
+    await screenshot(page, 'recording-actions');
     await page.close();
   });
 });

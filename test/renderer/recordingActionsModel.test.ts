@@ -1,12 +1,12 @@
 /** The view model of a session's replay and export actions (features/sessions). */
 import {describe, expect, it} from 'vitest';
 import {
-  INITIAL_SESSION_ACTIONS,
+  INITIAL_RECORDING_ACTIONS,
   isReplaying,
-  reduceSessionActions,
+  reduceRecordingActions,
   replayHeadline,
-  type SessionActionsAction,
-} from '../../src/renderer/src/features/sessions/sessionActionsModel.js';
+  type RecordingActionsAction,
+} from '../../src/renderer/src/features/recordings/recordingActionsModel.js';
 import type {ReplayCallReportView} from '../../src/shared/protocol.js';
 
 const call = (index: number, outcome: ReplayCallReportView['outcome']): ReplayCallReportView => ({
@@ -20,13 +20,13 @@ const call = (index: number, outcome: ReplayCallReportView['outcome']): ReplayCa
   recordedMs: 9,
 });
 
-const progress = (replayId: string, index: number): SessionActionsAction => ({
+const progress = (replayId: string, index: number): RecordingActionsAction => ({
   type: 'replayEvent',
   event: {type: 'replayProgress', replayId, sessionId: 's', total: 3, call: call(index, 'same')},
 });
 
-function run(actions: SessionActionsAction[]): typeof INITIAL_SESSION_ACTIONS {
-  return actions.reduce(reduceSessionActions, INITIAL_SESSION_ACTIONS);
+function run(actions: RecordingActionsAction[]): typeof INITIAL_RECORDING_ACTIONS {
+  return actions.reduce(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
 }
 
 describe('session actions', () => {
@@ -41,7 +41,7 @@ describe('session actions', () => {
     expect(state.replay.status).toBe('running');
     expect(isReplaying(state.replay)).toBe(true);
     expect(replayHeadline(state.replay)).toBe('Replaying: 2 of 3 calls');
-    const done = reduceSessionActions(state, {
+    const done = reduceRecordingActions(state, {
       type: 'replayEvent',
       event: {
         type: 'replayFinished',
@@ -79,7 +79,7 @@ describe('session actions', () => {
   it('opens, fills and closes the export preview', () => {
     const loading = run([{type: 'exportRequested'}]);
     expect(loading.preview).toEqual({status: 'loading'});
-    const ready = reduceSessionActions(loading, {
+    const ready = reduceRecordingActions(loading, {
       type: 'exportAnswered',
       result: {ok: true, value: {text: 'test()', fileName: 's.spec.ts', format: 'playwright'}},
     });
@@ -89,7 +89,7 @@ describe('session actions', () => {
       fileName: 's.spec.ts',
       format: 'playwright',
     });
-    expect(reduceSessionActions(ready, {type: 'previewClosed'}).preview).toEqual({
+    expect(reduceRecordingActions(ready, {type: 'previewClosed'}).preview).toEqual({
       status: 'closed',
     });
   });

@@ -2,8 +2,8 @@ import {describe, expect, it} from 'vitest';
 import {
   parseSession,
   serializeSession,
-  SessionFileError,
-  sessionFileName,
+  RecordingFileError,
+  recordingFileName,
 } from '../../src/renderer/src/features/log/sessionFile.js';
 import {InspectorStore} from '../../src/renderer/src/store/InspectorStore.js';
 import {batchOf, endedEvent, record, startedEvent} from './fixtures.js';
@@ -61,12 +61,12 @@ describe('session files', () => {
   });
 
   it('refuses a file with no events, naming what to open instead', () => {
-    expect(() => parseSession('notes.txt', 'hello\nworld\n')).toThrow(SessionFileError);
+    expect(() => parseSession('notes.txt', 'hello\nworld\n')).toThrow(RecordingFileError);
     expect(() => parseSession('notes.txt', 'hello')).toThrow(/Export/);
   });
 
   it('names files with a sortable timestamp', () => {
-    expect(sessionFileName(new Date('2026-01-02T03:04:05.678Z'))).toBe(
+    expect(recordingFileName(new Date('2026-01-02T03:04:05.678Z'))).toBe(
       'mcp-browser-inspector-session-2026-01-02-03-04-05.jsonl',
     );
   });

@@ -35,7 +35,7 @@ const RECONNECT_NOTE =
 
 const HIDDEN_TARGET_PREFIXES = ['chrome://', 'chrome-untrusted://', 'devtools://'];
 
-export interface BrowserSessionOptions {
+export interface ManagedBrowserOptions {
   config: BrowserConfig;
   features: readonly AttachableFeature[];
   log: (line: string) => void;
@@ -89,7 +89,7 @@ function launchFileUrl(arg: string): string | undefined {
   return undefined;
 }
 
-export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
+export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
   readonly pages: PageRegistry;
   readonly extensionWorkers = new ExtensionWorkers();
   #launchedWithExtensions = false;
@@ -105,7 +105,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
   readonly #env: Record<string, string | undefined>;
   readonly #platform: NodeJS.Platform;
 
-  constructor(private readonly options: BrowserSessionOptions) {
+  constructor(private readonly options: ManagedBrowserOptions) {
     super();
     this.pages = new PageRegistry(options.features);
     this.#env = options.env ?? process.env;
@@ -157,7 +157,7 @@ export class BrowserSession extends EventEmitter<{status: [BrowserStatus]}> {
     return this.#status;
   }
 
-  get browser(): Browser | undefined {
+  get chromium(): Browser | undefined {
     return this.#browser;
   }
 

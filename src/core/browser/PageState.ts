@@ -34,7 +34,7 @@ export class PageState {
   constructor(
     readonly id: number,
     readonly page: Page,
-    readonly session: CDPSession,
+    readonly cdp: CDPSession,
     readonly isolatedContext: string | undefined,
   ) {
     this.lock = new Mutex(`Page ${id}`);

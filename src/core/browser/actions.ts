@@ -121,7 +121,7 @@ const selectOptionSchema = z.object({
 
 /** Focus emulation makes every tab behave as the focused one (focus events, :focus styles). */
 const focusFeature = new PageFeature<Promise<void>>('inputFocus', state =>
-  state.session
+  state.cdp
     .send('Emulation.setFocusEmulationEnabled', {enabled: true})
     .then(() => undefined)
     .catch(() => undefined),
@@ -146,7 +146,7 @@ async function callOn<T>(
       awaitPromise: true,
       userGesture: true,
     },
-    {session: element.session, timeoutMs: IN_PAGE_TIMEOUT_MS, what: 'The page'},
+    {cdp: element.cdp, timeoutMs: IN_PAGE_TIMEOUT_MS, what: 'The page'},
   );
   if (reply.exceptionDetails) {
     const details = reply.exceptionDetails;
@@ -233,7 +233,7 @@ export async function retry<T>(
  * (the browser then needs no hit test, which a frame in a background tab cannot answer).
  */
 export interface PointerTarget {
-  session: CDPSession;
+  cdp: CDPSession;
   point: Point;
 }
 
@@ -302,10 +302,10 @@ export async function waitForActionable(
         Math.min(second.y + second.height, check.height) - 1,
       );
     }
-    let pointer: PointerTarget = {session: state.session, point: {x, y}};
-    if (element.session !== state.session) {
-      const offset = await frameTargetsFeature.get(state).offsetOf(element.session);
-      pointer = {session: element.session, point: {x: x - offset.x, y: y - offset.y}};
+    let pointer: PointerTarget = {cdp: state.cdp, point: {x, y}};
+    if (element.cdp !== state.cdp) {
+      const offset = await frameTargetsFeature.get(state).offsetOf(element.cdp);
+      pointer = {cdp: element.cdp, point: {x: x - offset.x, y: y - offset.y}};
     }
     return {done: {point: {x, y}, rect: second, pointer}};
   });
@@ -321,7 +321,7 @@ export function mouse(
   target: PageState | CDPSession,
   params: Protocol.Input.DispatchMouseEventRequest,
 ): Promise<unknown> {
-  const session = target instanceof PageState ? target.session : target;
+  const session = target instanceof PageState ? target.cdp : target;
   return session.send('Input.dispatchMouseEvent', params);
 }
 
@@ -333,7 +333,7 @@ export async function clickAt(
   state: PageState,
   point: Point,
   clickCount: number,
-  session: CDPSession = state.session,
+  session: CDPSession = state.cdp,
 ): Promise<void> {
   await prepareInput(state);
   const sent: Promise<unknown>[] = [mouse(session, {type: 'mouseMoved', x: point.x, y: point.y})];
@@ -348,7 +348,7 @@ export async function clickAt(
 async function moveTo(
   state: PageState,
   point: Point,
-  session: CDPSession = state.session,
+  session: CDPSession = state.cdp,
 ): Promise<void> {
   await prepareInput(state);
   await mouse(session, {type: 'mouseMoved', x: point.x, y: point.y});
@@ -380,7 +380,7 @@ export async function clickElement(
     }
   }
   const target = await waitForActionable(state, element, {...options, enabled: true});
-  await clickAt(state, target.pointer.point, options.clickCount, target.pointer.session);
+  await clickAt(state, target.pointer.point, options.clickCount, target.pointer.cdp);
   return target.rect;
 }
 
@@ -390,6 +390,6 @@ export async function hoverElement(
   options: ActOptions,
 ): Promise<Rect> {
   const target = await waitForActionable(state, element, {...options, enabled: false});
-  await moveTo(state, target.pointer.point, target.pointer.session);
+  await moveTo(state, target.pointer.point, target.pointer.cdp);
   return target.rect;
 }

@@ -8,7 +8,7 @@ export type AXNode = Protocol.Accessibility.AXNode;
 
 /** The document a node belongs to: uids remember it so tools act on the right target. */
 export interface DocumentRef {
-  session: CDPSession;
+  cdp: CDPSession;
   frameId: string;
   loaderId: string;
 }

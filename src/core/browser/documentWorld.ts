@@ -13,7 +13,7 @@ const WORLD_NAME = 'mcp-browser-inspector-snapshot';
 
 /** One document: the session that holds it, its frame and the loader of its current document. */
 export interface DocumentRef {
-  session: CDPSession;
+  cdp: CDPSession;
   frameId: string;
   loaderId: string;
 }
@@ -37,7 +37,7 @@ const worlds = new WeakMap<CDPSession, Map<string, World>>();
 
 /** The isolated world already made for the document, if any. */
 function knownWorld(doc: DocumentRef): number | undefined {
-  const known = worlds.get(doc.session)?.get(doc.frameId);
+  const known = worlds.get(doc.cdp)?.get(doc.frameId);
   return known?.loaderId === doc.loaderId ? known.contextId : undefined;
 }
 
@@ -50,12 +50,12 @@ export function sendsAtOnce(doc: DocumentRef): boolean {
 }
 
 async function makeWorld(doc: DocumentRef): Promise<number> {
-  let byFrame = worlds.get(doc.session);
+  let byFrame = worlds.get(doc.cdp);
   if (!byFrame) {
     byFrame = new Map();
-    worlds.set(doc.session, byFrame);
+    worlds.set(doc.cdp, byFrame);
   }
-  const {executionContextId} = await doc.session.send('Page.createIsolatedWorld', {
+  const {executionContextId} = await doc.cdp.send('Page.createIsolatedWorld', {
     frameId: doc.frameId,
     worldName: WORLD_NAME,
     grantUniveralAccess: false,
@@ -96,7 +96,7 @@ async function evaluateOnce(
 ): Promise<{value: unknown; objectId: string | undefined}> {
   // A known world is used without awaiting, so the evaluation is sent in this very turn.
   const contextId = (freshWorld ? undefined : knownWorld(doc)) ?? (await makeWorld(doc));
-  const reply = await doc.session.send('Runtime.evaluate', {
+  const reply = await doc.cdp.send('Runtime.evaluate', {
     expression: evaluation.expression,
     contextId,
     returnByValue: evaluation.returnByValue,

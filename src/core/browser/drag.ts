@@ -42,7 +42,7 @@ export async function dragElement(
   const target = await waitForActionable(state, to, {...options, enabled: false});
   // HTML drag and drop starts in the browser, which needs the top page's coordinates (events sent
   // to a frame's own session would not start a drag).
-  const session = state.session;
+  const session = state.cdp;
   const {x, y} = source.point;
   const end = target.point;
   await mouse(session, {type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1});
@@ -86,10 +86,10 @@ async function pointAtSource(
   from: ResolvedElement,
   options: ActOptions,
 ): Promise<Actionable> {
-  const crossSite = from.session !== state.session;
+  const crossSite = from.cdp !== state.cdp;
   for (let attempt = 1; ; attempt++) {
     const source = await waitForActionable(state, from, {...options, enabled: false});
-    await mouse(state.session, {type: 'mouseMoved', x: source.point.x, y: source.point.y});
+    await mouse(state.cdp, {type: 'mouseMoved', x: source.point.x, y: source.point.y});
     if (!crossSite || attempt >= AIM_ATTEMPTS) {
       return source;
     }
@@ -100,7 +100,7 @@ async function pointAtSource(
     if (attempt === 1) {
       // A tab in the background draws no frames: put it in front.
       await withTimeout(
-        state.session.send('Page.bringToFront'),
+        state.cdp.send('Page.bringToFront'),
         FRAME_WAIT_MS,
         'Page.bringToFront timed out',
       ).catch(() => undefined);

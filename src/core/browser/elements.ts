@@ -22,7 +22,7 @@ export interface ResolvedElement {
   backendNodeId: number;
   frameId: string;
   /** The CDP session of the element's document: the page's own, or a cross-site iframe's. */
-  session: CDPSession;
+  cdp: CDPSession;
   /** Remote object id, valid on `session`. */
   objectId: string;
 }
@@ -44,12 +44,12 @@ export async function resolveUid(state: PageState, givenUid: string): Promise<Re
   const gone = new Error(
     `Element with uid ${uid} no longer exists on the page. Take a new snapshot (take_snapshot) and use its uids.`,
   );
-  if (state.loaderIds.get(target.frameId) !== target.loaderId || target.session.detached) {
+  if (state.loaderIds.get(target.frameId) !== target.loaderId || target.cdp.detached) {
     throw gone;
   }
   try {
     const {object} = await withTimeout(
-      target.session.send('DOM.resolveNode', {backendNodeId: target.backendNodeId}),
+      target.cdp.send('DOM.resolveNode', {backendNodeId: target.backendNodeId}),
       CDP_STEP_TIMEOUT_MS,
       'DOM.resolveNode timed out',
     );
@@ -60,7 +60,7 @@ export async function resolveUid(state: PageState, givenUid: string): Promise<Re
       uid,
       backendNodeId: target.backendNodeId,
       frameId: target.frameId,
-      session: target.session,
+      cdp: target.cdp,
       objectId: object.objectId,
     };
   } catch {
@@ -79,7 +79,7 @@ export function frameDocumentsOf(state: PageState, uids: readonly string[]): Doc
     return target &&
       target.frameId !== state.mainFrameId &&
       state.loaderIds.get(target.frameId) === target.loaderId
-      ? [{session: target.session, frameId: target.frameId, loaderId: target.loaderId}]
+      ? [{cdp: target.cdp, frameId: target.frameId, loaderId: target.loaderId}]
       : [];
   });
 }
@@ -95,18 +95,18 @@ export function isInChildFrame(state: PageState, element: ResolvedElement): bool
  */
 export async function elementRect(
   state: PageState,
-  element: Pick<ResolvedElement, 'session' | 'backendNodeId'>,
+  element: Pick<ResolvedElement, 'cdp' | 'backendNodeId'>,
 ): Promise<Rect | undefined> {
   try {
     const [{quads}, offset] = await Promise.all([
       withTimeout(
-        element.session.send('DOM.getContentQuads', {backendNodeId: element.backendNodeId}),
+        element.cdp.send('DOM.getContentQuads', {backendNodeId: element.backendNodeId}),
         CDP_STEP_TIMEOUT_MS,
         'DOM.getContentQuads timed out',
       ),
-      element.session === state.session
+      element.cdp === state.cdp
         ? Promise.resolve({x: 0, y: 0})
-        : frameTargetsFeature.get(state).offsetOf(element.session),
+        : frameTargetsFeature.get(state).offsetOf(element.cdp),
     ]);
     const quad = quads.find(q => q.length >= 8);
     if (!quad) {
@@ -135,10 +135,10 @@ export async function scrollIntoTopView(state: PageState, element: ResolvedEleme
   const bounded = (work: Promise<unknown>): Promise<unknown> =>
     withTimeout(work, CDP_STEP_TIMEOUT_MS, 'scroll timed out').catch(() => undefined);
   await bounded(
-    element.session.send('DOM.scrollIntoViewIfNeeded', {backendNodeId: element.backendNodeId}),
+    element.cdp.send('DOM.scrollIntoViewIfNeeded', {backendNodeId: element.backendNodeId}),
   );
   const frames = frameTargetsFeature.get(state);
-  let session = element.session;
+  let session = element.cdp;
   for (let depth = 0; depth < 16; depth++) {
     const owner = frames.ownerOf(session);
     if (!owner) {
@@ -170,8 +170,8 @@ export async function scrollIntoTopView(state: PageState, element: ResolvedEleme
 }
 
 /** Releases remote objects we created so long sessions do not pin DOM nodes. */
-export function releaseObject(element: Pick<ResolvedElement, 'session' | 'objectId'>): void {
-  void element.session
+export function releaseObject(element: Pick<ResolvedElement, 'cdp' | 'objectId'>): void {
+  void element.cdp
     .send('Runtime.releaseObject', {objectId: element.objectId})
     .catch(() => undefined);
 }

@@ -99,7 +99,7 @@ export async function applyEmulation(
   } = {},
 ): Promise<ApplyOutcome> {
   const page = state.page;
-  const session = state.session;
+  const session = state.cdp;
   const record = emulationFeature.get(state);
   const previous = record.settings;
 
@@ -266,7 +266,7 @@ export function describeEmulation(state: PageState): string[] {
 export async function reapplyEmulation(page: PageState): Promise<void> {
   const settings = emulationSettings(page);
   await applyEmulation(page, settings).catch(() => undefined);
-  const session = page.session;
+  const session = page.cdp;
   const viewport = settings.viewport;
   if (viewport) {
     await session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);

@@ -47,7 +47,7 @@ export interface InPageOptions {
   /** Stop the script in the page on timeout or cancel (for code the agent supplied). */
   terminate?: boolean;
   /** The CDP session the work runs on (for terminating it); default the page's own. */
-  session?: CDPSession | undefined;
+  cdp?: CDPSession | undefined;
   /** What is being waited for, for the timeout message ("the script", "the page"). */
   what?: string;
 }
@@ -73,7 +73,7 @@ export function inPage<T>(
   work: () => Promise<T>,
   options: InPageOptions = {},
 ): Promise<T> {
-  return bounded(state, state.session, work, options);
+  return bounded(state, state.cdp, work, options);
 }
 
 /**
@@ -103,7 +103,7 @@ function bounded<T>(
     return Promise.reject(abortError(signal));
   }
   const timeoutMs = clampTimeout(options.timeoutMs, IN_PAGE_TIMEOUT_MS);
-  const session = options.session ?? defaultSession;
+  const session = options.cdp ?? defaultSession;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const finish = (settle: () => void): void => {
@@ -160,22 +160,22 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
 }
 
-/** Runtime.evaluate on the page's own session (or `options.session`), bounded and raced. */
+/** Runtime.evaluate on the page's own session (or `options.cdp`), bounded and raced. */
 export function evaluateInPage(
   state: PageState,
   params: Protocol.Runtime.EvaluateRequest,
   options: InPageOptions = {},
 ): Promise<Protocol.Runtime.EvaluateResponse> {
-  const session = options.session ?? state.session;
+  const session = options.cdp ?? state.cdp;
   return inPage(state, () => session.send('Runtime.evaluate', params), options);
 }
 
-/** Runtime.callFunctionOn on the page's own session (or `options.session`), bounded and raced. */
+/** Runtime.callFunctionOn on the page's own session (or `options.cdp`), bounded and raced. */
 export function callFunctionInPage(
   state: PageState,
   params: Protocol.Runtime.CallFunctionOnRequest,
   options: InPageOptions = {},
 ): Promise<Protocol.Runtime.CallFunctionOnResponse> {
-  const session = options.session ?? state.session;
+  const session = options.cdp ?? state.cdp;
   return inPage(state, () => session.send('Runtime.callFunctionOn', params), options);
 }

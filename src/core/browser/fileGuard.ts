@@ -72,8 +72,8 @@ export class FileNavigationGuard {
   }
 
   async #guardPage(page: PageState): Promise<void> {
-    this.#listen(page.session);
-    await page.session.send('Fetch.enable', {patterns: FILE_PATTERNS}).catch(() => undefined);
+    this.#listen(page.cdp);
+    await page.cdp.send('Fetch.enable', {patterns: FILE_PATTERNS}).catch(() => undefined);
   }
 
   /**

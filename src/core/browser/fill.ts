@@ -177,7 +177,7 @@ async function type(
     if ('insert' in event) {
       await sendKeys(state, batch);
       batch = [];
-      await state.session.send('Input.insertText', {text: event.insert});
+      await state.cdp.send('Input.insertText', {text: event.insert});
     } else {
       batch.push(event);
     }
@@ -214,7 +214,7 @@ async function fillText(
     const characters = Array.from(value);
     if (characters.length > TYPED_LENGTH_LIMIT) {
       const head = characters.slice(0, -1).join('');
-      await state.session.send('Input.insertText', {
+      await state.cdp.send('Input.insertText', {
         text: prepared.multiline ? head : head.replace(/[\r\n]/g, ''),
       });
       await type(state, typingEvents(characters.slice(-1).join(''), prepared.multiline));

@@ -34,16 +34,16 @@ const AUTO_ATTACH: Protocol.Target.SetAutoAttachRequest = {
 
 /** One document of the page: the main frame, a same-process child frame, or an OOPIF. */
 export interface FrameDocument {
-  session: CDPSession;
+  cdp: CDPSession;
   frameId: string;
   loaderId: string;
   url: string;
   /** The session whose document holds this frame's <iframe> (undefined for the main frame). */
-  ownerSession: CDPSession | undefined;
+  ownerCdp: CDPSession | undefined;
 }
 
 interface ChildTarget {
-  session: CDPSession;
+  cdp: CDPSession;
   /** The session that attached it: the one whose document holds its <iframe>. */
   parent: CDPSession;
   rootFrameId: string;
@@ -73,7 +73,7 @@ export class FrameTargets {
 
   /** Starts auto-attaching (once); existing OOPIFs are attached before this resolves. */
   ensure(): Promise<void> {
-    this.#started ??= this.#watch(this.#state.session).catch(() => undefined);
+    this.#started ??= this.#watch(this.#state.cdp).catch(() => undefined);
     return this.#started;
   }
 
@@ -92,7 +92,7 @@ export class FrameTargets {
   /** Every document of the page, the main frame first; parents always come before children. */
   async documents(): Promise<FrameDocument[]> {
     await this.settled();
-    const sessions = [this.#state.session, ...this.#children.keys()];
+    const sessions = [this.#state.cdp, ...this.#children.keys()];
     const trees = await Promise.all(
       sessions.map(async session => {
         try {
@@ -111,16 +111,16 @@ export class FrameTargets {
     for (const entry of trees) {
       // A frame target held at its start (by a debugger) has not committed a document: no URL,
       // nothing to show, and it would not answer the snapshot's reads.
-      if (!entry || (entry.session !== this.#state.session && entry.frameTree.frame.url === '')) {
+      if (!entry || (entry.session !== this.#state.cdp && entry.frameTree.frame.url === '')) {
         continue;
       }
-      const visit = (tree: Protocol.Page.FrameTree, ownerSession: CDPSession | undefined): void => {
+      const visit = (tree: Protocol.Page.FrameTree, ownerCdp: CDPSession | undefined): void => {
         documents.push({
-          session: entry.session,
+          cdp: entry.session,
           frameId: tree.frame.id,
           loaderId: tree.frame.loaderId,
           url: tree.frame.url,
-          ownerSession,
+          ownerCdp,
         });
         for (const child of tree.childFrames ?? []) {
           visit(child, entry.session);
@@ -258,7 +258,7 @@ export class FrameTargets {
       }
     };
     record(tree.frameTree);
-    this.#children.set(child, {session: child, parent, rootFrameId: tree.frameTree.frame.id});
+    this.#children.set(child, {cdp: child, parent, rootFrameId: tree.frameTree.frame.id});
     this.generation++;
   }
 }

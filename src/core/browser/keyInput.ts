@@ -35,7 +35,7 @@ export async function sendKeys(
   events: Protocol.Input.DispatchKeyEventRequest[],
 ): Promise<void> {
   const results = await Promise.allSettled(
-    events.map(event => state.session.send('Input.dispatchKeyEvent', event)),
+    events.map(event => state.cdp.send('Input.dispatchKeyEvent', event)),
   );
   for (const result of results) {
     if (result.status === 'rejected') {
@@ -78,7 +78,7 @@ export async function typeText(state: PageState, text: string): Promise<void> {
     }
     await sendKeys(state, batch);
     batch = [];
-    await state.session.send('Input.insertText', {text: character});
+    await state.cdp.send('Input.insertText', {text: character});
   }
   await sendKeys(state, batch);
 }

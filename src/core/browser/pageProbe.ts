@@ -308,7 +308,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
     }
     const {result} = await raceDialog(
       state,
-      doc.session.send('Runtime.getProperties', {objectId, ownProperties: true}),
+      doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const pairs: {objectId: string; info: unknown}[] = [];
@@ -322,7 +322,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       pairs.map(async pair => ({
         info: pair.info,
         node: describeSchema.safeParse(
-          await raceDialog(state, doc.session.send('DOM.describeNode', {objectId: pair.objectId})),
+          await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId: pair.objectId})),
         ),
       })),
     );
@@ -354,7 +354,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
   } catch {
     // Without the marks the snapshot still shows everything the AX tree has.
   } finally {
-    void doc.session
+    void doc.cdp
       .send('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP})
       .catch(() => undefined);
   }

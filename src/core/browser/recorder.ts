@@ -24,14 +24,14 @@ class ScreenRecordingUnsupportedError extends Error {}
 export async function viewportPixelSize(
   page: PageState,
 ): Promise<{maxWidth: number; maxHeight: number}> {
-  const metrics = await page.session.send('Page.getLayoutMetrics');
+  const metrics = await page.cdp.send('Page.getLayoutMetrics');
   const {clientWidth, clientHeight} = metrics.cssVisualViewport;
   // The page may be stuck (a dialog blocks script): fall back to 1 rather than wait.
   const ratio = await inPage(
     page,
     () =>
       sendUntyped(
-        page.session,
+        page.cdp,
         'Runtime.evaluate',
         {expression: 'devicePixelRatio', returnByValue: true},
         pixelRatioReply,
@@ -52,7 +52,7 @@ export async function startScreenRecording(
 ): Promise<string> {
   try {
     const {stream} = await sendUntyped(
-      page.session,
+      page.cdp,
       'Page.startScreenRecording',
       {...size},
       streamReply,
@@ -76,7 +76,7 @@ export async function stopScreenRecording(
   stream: string,
   handle: fs.promises.FileHandle,
 ): Promise<number> {
-  const session = page.session;
+  const session = page.cdp;
   // Stopping a recording that already ended (e.g. after a renderer swap) still leaves the stream.
   await sendUntyped(session, 'Page.stopScreenRecording', {}, z.unknown()).catch(() => undefined);
   let written = 0;

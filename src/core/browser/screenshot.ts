@@ -29,7 +29,7 @@ export async function captureScreenshot(
   state: PageState,
   options: CaptureOptions,
 ): Promise<Capture> {
-  const session = state.session;
+  const session = state.cdp;
   const metrics = await session.send('Page.getLayoutMetrics');
   const viewport = metrics.cssVisualViewport;
   let clip: Protocol.Page.Viewport;

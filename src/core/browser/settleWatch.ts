@@ -8,7 +8,7 @@ import type {PageState} from './PageState.js';
 
 /** A frame document the action acted in (besides the top one, which is always watched). */
 export interface WatchedFrame {
-  session: CDPSession;
+  cdp: CDPSession;
   frameId: string;
 }
 
@@ -26,11 +26,10 @@ export class NavigationWatch {
   readonly #off: (() => void)[] = [];
 
   constructor(state: PageState, frames: readonly WatchedFrame[] = []) {
-    this.#watch([state.session], state.mainFrameId, true);
+    this.#watch([state.cdp], state.mainFrameId, true);
     for (const frame of frames) {
       // A frame that moves back into the top document's process goes on there.
-      const sessions =
-        frame.session === state.session ? [frame.session] : [frame.session, state.session];
+      const sessions = frame.cdp === state.cdp ? [frame.cdp] : [frame.cdp, state.cdp];
       this.#watch(sessions, frame.frameId, false);
     }
   }

@@ -92,11 +92,11 @@ async function loadDocument(
     const [ax, owner, marks] = await Promise.all([
       raceDialog(
         state,
-        doc.session.send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId}),
+        doc.cdp.send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId}),
         AX_TREE_TIMEOUT_MS,
       ),
-      doc.ownerSession
-        ? raceDialog(state, doc.ownerSession.send('DOM.getFrameOwner', {frameId: doc.frameId}))
+      doc.ownerCdp
+        ? raceDialog(state, doc.ownerCdp.send('DOM.getFrameOwner', {frameId: doc.frameId}))
         : Promise.resolve(undefined),
       readMarks(state, doc),
     ]);
@@ -145,19 +145,19 @@ async function loadDocument(
 
 /** Hangs each iframe's document under its `Iframe` node in the document that holds it. */
 function stitch(loaded: readonly LoadedDocument[]): void {
-  const bySession = new Map<CDPSession, LoadedDocument[]>();
+  const byCdp = new Map<CDPSession, LoadedDocument[]>();
   for (const entry of loaded) {
-    const list = bySession.get(entry.doc.session) ?? [];
+    const list = byCdp.get(entry.doc.cdp) ?? [];
     list.push(entry);
-    bySession.set(entry.doc.session, list);
+    byCdp.set(entry.doc.cdp, list);
   }
   for (const entry of loaded.slice(1)) {
-    const ownerSession = entry.doc.ownerSession;
+    const ownerCdp = entry.doc.ownerCdp;
     const backendId = entry.ownerBackendId;
-    if (!ownerSession || backendId === undefined) {
+    if (!ownerCdp || backendId === undefined) {
       continue;
     }
-    for (const candidate of bySession.get(ownerSession) ?? []) {
+    for (const candidate of byCdp.get(ownerCdp) ?? []) {
       const owner = candidate.tree.byBackendId.get(backendId);
       if (owner && candidate !== entry) {
         owner.children.push(entry.tree.root);
@@ -169,7 +169,7 @@ function stitch(loaded: readonly LoadedDocument[]): void {
 
 function findNode(loaded: readonly LoadedDocument[], target: UidTarget): TreeNode | undefined {
   for (const entry of loaded) {
-    if (entry.doc.session === target.session && entry.doc.loaderId === target.loaderId) {
+    if (entry.doc.cdp === target.cdp && entry.doc.loaderId === target.loaderId) {
       const node = entry.tree.byBackendId.get(target.backendNodeId);
       if (node) {
         return node;
@@ -275,7 +275,7 @@ function render(
               backendNodeId,
               frameId: node.doc.frameId,
               loaderId: node.doc.loaderId,
-              session: node.doc.session,
+              cdp: node.doc.cdp,
             },
             seen,
             targets,

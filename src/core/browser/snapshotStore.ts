@@ -11,7 +11,7 @@ export interface UidTarget {
   frameId: string;
   loaderId: string;
   /** The CDP session of the element's document (backend node ids are only unique per renderer). */
-  session: CDPSession;
+  cdp: CDPSession;
 }
 
 /** Accepts "12" and the labelled forms agents copy from other servers' snapshots ("uid=12"). */
@@ -183,7 +183,7 @@ export class SnapshotStore {
   /** The uid the latest snapshot gave a node of the given session, if it showed the node. */
   uidOf(backendNodeId: number, session: CDPSession): string | undefined {
     for (const [uid, target] of this.#targets) {
-      if (target.backendNodeId === backendNodeId && target.session === session) {
+      if (target.backendNodeId === backendNodeId && target.cdp === session) {
         return uid;
       }
     }

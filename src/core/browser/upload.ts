@@ -35,13 +35,13 @@ export async function uploadFiles(
         'Multiple file uploads only work with <input type=file multiple>. Upload one file, or use an input that accepts several.',
       );
     }
-    await element.session.send('DOM.setFileInputFiles', {
+    await element.cdp.send('DOM.setFileInputFiles', {
       files,
       backendNodeId: element.backendNodeId,
     });
     return;
   }
-  await element.session.send('Page.setInterceptFileChooserDialog', {enabled: true});
+  await element.cdp.send('Page.setInterceptFileChooserDialog', {enabled: true});
   let stop: () => void = () => undefined;
   try {
     const chooser = new Promise<z.infer<typeof chooserSchema> | undefined>(resolve => {
@@ -52,10 +52,10 @@ export async function uploadFiles(
           resolve(parsed.data);
         }
       };
-      element.session.on('Page.fileChooserOpened', listener);
+      element.cdp.on('Page.fileChooserOpened', listener);
       stop = () => {
         clearTimeout(timer);
-        element.session.off('Page.fileChooserOpened', listener);
+        element.cdp.off('Page.fileChooserOpened', listener);
       };
     });
     let opened: z.infer<typeof chooserSchema> | undefined;
@@ -75,13 +75,13 @@ export async function uploadFiles(
         'Multiple file uploads only work with <input type=file multiple>. Upload one file, or use an input that accepts several.',
       );
     }
-    await element.session.send('DOM.setFileInputFiles', {
+    await element.cdp.send('DOM.setFileInputFiles', {
       files,
       backendNodeId: opened.backendNodeId,
     });
   } finally {
     stop();
-    await element.session
+    await element.cdp
       .send('Page.setInterceptFileChooserDialog', {enabled: false})
       .catch(() => undefined);
   }

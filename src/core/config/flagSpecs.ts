@@ -13,8 +13,8 @@ import {HOLD_RULES_ACCEPTED} from '../../shared/hold.js';
 import {
   CHROME_CHANNELS,
   DEFAULT_HOLD_TIMEOUT_SECONDS,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SESSION_IDLE_SECONDS,
+  DEFAULT_MAX_CLIENT_SESSIONS,
+  DEFAULT_CLIENT_SESSION_IDLE_SECONDS,
   SCREENSHOT_FORMATS,
 } from './serverConfig.js';
 
@@ -275,14 +275,14 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: 'string',
     group: 'Server',
     accepts: 'a positive number of seconds',
-    description: `Close an MCP session after this long without requests or open streams (default ${DEFAULT_SESSION_IDLE_SECONDS}).`,
+    description: `Close an MCP session after this long without requests or open streams (default ${DEFAULT_CLIENT_SESSION_IDLE_SECONDS}).`,
   },
   {
     name: 'maxSessions',
     kind: 'string',
     group: 'Server',
     accepts: 'a positive integer',
-    description: `Most MCP sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_SESSIONS}).`,
+    description: `Most MCP sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_CLIENT_SESSIONS}).`,
   },
   // Hold rules: agent calls that wait for a person in the inspector.
   {

@@ -28,8 +28,8 @@ import {
 import {
   browserConfigSchema,
   DEFAULT_HOLD_TIMEOUT_SECONDS,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SESSION_IDLE_SECONDS,
+  DEFAULT_MAX_CLIENT_SESSIONS,
+  DEFAULT_CLIENT_SESSION_IDLE_SECONDS,
   screenshotConfigSchema,
   serverConfigSchema,
   type BrowserConfig,
@@ -159,7 +159,7 @@ function buildConfig(
     ...toolsPart(args),
     screenshot: screenshotPart(args),
     workspaceRoots: stringArray(args, 'workspace'),
-    sessions: sessionLimits(args),
+    clientSessions: clientSessionLimits(args),
     hold: holdPart(args),
     recording: {
       enabled: booleanFlag(args, 'record'),
@@ -335,20 +335,20 @@ function screenshotPart(args: FlagArgs): ServerConfig['screenshot'] {
   };
 }
 
-function sessionLimits(args: FlagArgs): ServerConfig['sessions'] {
+function clientSessionLimits(args: FlagArgs): ServerConfig['clientSessions'] {
   const idleRaw = optionalString(args, 'sessionIdleTimeout');
   const maxRaw = optionalString(args, 'maxSessions');
   // The flag is in seconds (fractions allowed); the config keeps milliseconds.
   const idleSeconds =
     idleRaw === undefined
-      ? DEFAULT_SESSION_IDLE_SECONDS
+      ? DEFAULT_CLIENT_SESSION_IDLE_SECONDS
       : parseWith('sessionIdleTimeout', z.coerce.number().positive(), idleRaw);
   return {
     idleTimeoutMs: Math.round(idleSeconds * 1000),
     max:
       maxRaw === undefined
-        ? DEFAULT_MAX_SESSIONS
-        : parseWith('maxSessions', serverShape.sessions.shape.max, maxRaw),
+        ? DEFAULT_MAX_CLIENT_SESSIONS
+        : parseWith('maxSessions', serverShape.clientSessions.shape.max, maxRaw),
   };
 }
 

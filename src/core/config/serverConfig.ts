@@ -12,8 +12,8 @@ export type ChromeChannel = (typeof CHROME_CHANNELS)[number];
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
 
-export const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60;
-export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_CLIENT_SESSION_IDLE_SECONDS = 30 * 60;
+export const DEFAULT_MAX_CLIENT_SESSIONS = 100;
 export const DEFAULT_HOLD_TIMEOUT_SECONDS = 300;
 
 const positiveInt = z.coerce.number().int().positive();
@@ -66,7 +66,7 @@ export const serverConfigSchema = z.object({
   screenshot: screenshotConfigSchema,
   workspaceRoots: z.array(z.string()),
   /** MCP HTTP sessions: idle expiry and how many may be open at once. */
-  sessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
+  clientSessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
   /** Hold rules as written (checked by the shared parser) and how long a held call may wait. */
   hold: z.object({rules: z.array(z.string()), timeoutMs: z.number().int().positive()}),
   /** Session recording (issue 11): on by default; `dir` unset means `<config dir>/sessions`. */

@@ -6,29 +6,29 @@
  */
 import type {ServerResponse} from 'node:http';
 import type {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type {McpSession} from '../mcp/McpSession.js';
+import type {ClientSession} from '../mcp/ClientSession.js';
 
-export interface SessionLimits {
+export interface ClientSessionLimits {
   idleTimeoutMs: number;
   max: number;
 }
 
 export type ReapReason = 'idle' | 'limit';
 
-export interface SessionEntry {
+export interface TrackedClientSession {
   readonly transport: StreamableHTTPServerTransport;
-  readonly session: McpSession;
+  readonly session: ClientSession;
   lastActive: number;
   inFlight: number;
 }
 
-export class SessionTable {
-  readonly #entries = new Map<string, SessionEntry>();
+export class ClientSessionTable {
+  readonly #entries = new Map<string, TrackedClientSession>();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly limits: SessionLimits,
-    private readonly onReap: (session: McpSession, reason: ReapReason, idleMs: number) => void,
+    private readonly limits: ClientSessionLimits,
+    private readonly onReap: (session: ClientSession, reason: ReapReason, idleMs: number) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -36,16 +36,20 @@ export class SessionTable {
     return this.#entries.size;
   }
 
-  sessions(): McpSession[] {
+  sessions(): ClientSession[] {
     return [...this.#entries.values()].map(entry => entry.session);
   }
 
-  get(id: string): SessionEntry | undefined {
+  get(id: string): TrackedClientSession | undefined {
     return this.#entries.get(id);
   }
 
-  add(id: string, transport: StreamableHTTPServerTransport, session: McpSession): SessionEntry {
-    const entry: SessionEntry = {transport, session, lastActive: this.now(), inFlight: 0};
+  add(
+    id: string,
+    transport: StreamableHTTPServerTransport,
+    session: ClientSession,
+  ): TrackedClientSession {
+    const entry: TrackedClientSession = {transport, session, lastActive: this.now(), inFlight: 0};
     this.#entries.set(id, entry);
     this.#schedule();
     return entry;
@@ -56,7 +60,7 @@ export class SessionTable {
   }
 
   /** One request (or stream) on a session: it counts as active until its response closes. */
-  track(entry: SessionEntry, response: ServerResponse): void {
+  track(entry: TrackedClientSession, response: ServerResponse): void {
     entry.inFlight++;
     entry.lastActive = this.now();
     response.once('close', () => {
@@ -73,7 +77,7 @@ export class SessionTable {
     if (this.#entries.size < this.limits.max) {
       return true;
     }
-    let oldest: [string, SessionEntry] | undefined;
+    let oldest: [string, TrackedClientSession] | undefined;
     for (const item of this.#entries) {
       if (item[1].inFlight === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) {
         oldest = item;
@@ -86,7 +90,7 @@ export class SessionTable {
     return true;
   }
 
-  async #reap(id: string, entry: SessionEntry, reason: ReapReason): Promise<void> {
+  async #reap(id: string, entry: TrackedClientSession, reason: ReapReason): Promise<void> {
     this.#entries.delete(id);
     this.onReap(entry.session, reason, this.now() - entry.lastActive);
     await entry.session.close();

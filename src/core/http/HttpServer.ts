@@ -17,7 +17,7 @@ import {
   WS_TOKEN_PROTOCOL_PREFIX,
 } from '../../shared/constants.js';
 import {tokensEqual} from '../config/token.js';
-import type {McpSession} from '../mcp/McpSession.js';
+import type {ClientSession} from '../mcp/ClientSession.js';
 import {
   buildPolicy,
   checkBearer,
@@ -27,11 +27,11 @@ import {
   type SecurityPolicy,
 } from './security.js';
 import {
-  SessionTable,
+  ClientSessionTable,
   type ReapReason,
-  type SessionEntry,
-  type SessionLimits,
-} from './SessionTable.js';
+  type TrackedClientSession,
+  type ClientSessionLimits,
+} from './ClientSessionTable.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
 import {errorText} from '../../shared/values.js';
 
@@ -44,13 +44,13 @@ export interface HttpServerOptions {
   /** Where the token is, to finish "the token …" in a 401: "in <file>". */
   tokenLocation: string;
   rendererDir: string | undefined;
-  createSession: () => McpSession;
+  createSession: () => ClientSession;
   onInspectorSocket: (socket: WebSocket) => void;
   log: (line: string) => void;
   /** Idle expiry and cap of MCP sessions. */
-  sessionLimits: SessionLimits;
+  sessionLimits: ClientSessionLimits;
   /** Told when a session is closed by the server (idle or over the cap). */
-  onSessionReaped?: (session: McpSession, reason: ReapReason, idleMs: number) => void;
+  onClientSessionReaped?: (session: ClientSession, reason: ReapReason, idleMs: number) => void;
 }
 
 class BodyTooLargeError extends Error {}
@@ -159,18 +159,18 @@ function jsonRpcError(
 export class HttpServer {
   readonly #server: http.Server;
   readonly #wss: WebSocketServer;
-  readonly #sessions: SessionTable;
+  readonly #sessions: ClientSessionTable;
   #policy: SecurityPolicy;
   #csp = '';
   #port = 0;
 
   constructor(private readonly options: HttpServerOptions) {
     this.#policy = buildPolicy(options.host, options.port, this.#tokenOfPolicy());
-    this.#sessions = new SessionTable(options.sessionLimits, (session, reason, idleMs) => {
+    this.#sessions = new ClientSessionTable(options.sessionLimits, (session, reason, idleMs) => {
       options.log(
         `Closed MCP session of ${session.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.sessionLimits.max} sessions`}).`,
       );
-      options.onSessionReaped?.(session, reason, idleMs);
+      options.onClientSessionReaped?.(session, reason, idleMs);
     });
     this.#server = http.createServer((request, response) => {
       void this.#handle(request, response).catch((error: unknown) => {
@@ -212,7 +212,7 @@ export class HttpServer {
     return `http://${this.urlHost}:${this.#port}/`;
   }
 
-  get sessions(): McpSession[] {
+  get sessions(): ClientSession[] {
     return this.#sessions.sessions();
   }
 
@@ -283,7 +283,7 @@ export class HttpServer {
 
   /** A request of a known session; a closed stream cancels the tool calls it carried. */
   async #dispatch(
-    entry: SessionEntry,
+    entry: TrackedClientSession,
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,

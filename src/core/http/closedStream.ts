@@ -6,7 +6,7 @@
  */
 import type {ServerResponse} from 'node:http';
 import {z} from 'zod';
-import type {McpSession} from '../mcp/McpSession.js';
+import type {ClientSession} from '../mcp/ClientSession.js';
 
 const toolCallSchema = z.object({
   method: z.literal('tools/call'),
@@ -25,7 +25,7 @@ export function toolCallIds(body: unknown): (string | number)[] {
 export function cancelOnClosedStream(
   response: ServerResponse,
   body: unknown,
-  session: McpSession,
+  session: ClientSession,
 ): void {
   const ids = toolCallIds(body);
   if (ids.length === 0) {

@@ -7,7 +7,7 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import type {LiveFrame} from '../../shared/protocol.js';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import type {PageState} from '../browser/PageState.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 import {errorText} from '../../shared/values.js';
@@ -43,7 +43,7 @@ export class LiveView {
   };
 
   constructor(
-    readonly session: BrowserSession,
+    readonly browser: ManagedBrowser,
     readonly emit: (frame: LiveFrame) => void,
     options: LiveViewOptions = {},
   ) {
@@ -66,10 +66,10 @@ export class LiveView {
   async start(pageId: number | undefined, watcher: string = DEFAULT_WATCHER): Promise<void> {
     if (pageId !== undefined) {
       // Fails with the registry's "No page with id …" text before anything changes.
-      this.session.pages.byId(pageId);
+      this.browser.pages.byId(pageId);
     }
     if (this.#watchers.size === 0) {
-      this.session.pages.on('changed', this.#onPagesChanged);
+      this.browser.pages.on('changed', this.#onPagesChanged);
     }
     this.#watchers.set(watcher, pageId);
     await this.#reconcile();
@@ -83,7 +83,7 @@ export class LiveView {
       this.#watchers.delete(watcher);
     }
     if (this.#watchers.size === 0) {
-      this.session.pages.off('changed', this.#onPagesChanged);
+      this.browser.pages.off('changed', this.#onPagesChanged);
     }
     await this.#reconcile();
   }
@@ -94,7 +94,7 @@ export class LiveView {
     if (this.#watchers.size === 0) {
       return undefined;
     }
-    const pages = this.session.pages;
+    const pages = this.browser.pages;
     if (requested !== undefined) {
       const page = pages.list().find(candidate => candidate.id === requested);
       if (page && !page.closed) {
@@ -126,7 +126,7 @@ export class LiveView {
   }
 
   async #startCast(page: PageState): Promise<Cast> {
-    const {session} = page;
+    const {cdp: session} = page;
     let viewport: {width: number; height: number} | undefined;
     const onFrame = (event: Protocol.Page.ScreencastFrameEvent): void => {
       void session

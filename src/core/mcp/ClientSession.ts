@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
-import type {BrowserView} from '../browser/BrowserSession.js';
+import type {BrowserView} from '../browser/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
@@ -37,7 +37,7 @@ function clientLabel(text: string): string {
   return text.length > CLIENT_LABEL_CHARS ? `${text.slice(0, CLIENT_LABEL_CHARS)}…` : text;
 }
 
-export interface McpSessionDeps {
+export interface ClientSessionDeps {
   catalog: ToolCatalog;
   runner: ToolRunner;
   version: string;
@@ -47,8 +47,8 @@ export interface McpSessionDeps {
   /** The browser generation now, so a session created after a restart gets no reconnect note. */
   browserGeneration: () => number;
   log: (line: string) => void;
-  onConnected: (session: McpSession) => void;
-  onClosed: (session: McpSession) => void;
+  onConnected: (session: ClientSession) => void;
+  onClosed: (session: ClientSession) => void;
 }
 
 /**
@@ -61,7 +61,7 @@ class ClientRoots {
   #fresh = false;
   #pending: Promise<void> | undefined;
 
-  constructor(private readonly session: McpSession) {}
+  constructor(private readonly session: ClientSession) {}
 
   invalidate(): void {
     this.#fresh = false;
@@ -99,7 +99,7 @@ class ClientRoots {
   }
 }
 
-export class McpSession {
+export class ClientSession {
   readonly id = crypto.randomUUID();
   readonly server: Server;
   readonly #roots: ClientRoots;
@@ -113,7 +113,7 @@ export class McpSession {
   readonly #running = new Map<string | number, AbortController>();
 
   constructor(
-    private readonly deps: McpSessionDeps,
+    private readonly deps: ClientSessionDeps,
     readonly transportKind: 'http' | 'stdio',
   ) {
     this.#client = {id: this.id, name: 'unknown', version: '', transport: transportKind};

@@ -8,7 +8,7 @@
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
-import type {BrowserSession, BrowserView} from '../browser/BrowserSession.js';
+import type {ManagedBrowser, BrowserView} from '../browser/ManagedBrowser.js';
 import {ReadWriteLock} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
 import type {ServerConfig} from '../config/serverConfig.js';
@@ -19,7 +19,7 @@ import type {Tool, ValidationResult} from '../tools/definition.js';
 import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
-import type {CallRecord} from '../sessions/callRecord.js';
+import type {CallActivityTracker} from '../recordings/callActivity.js';
 import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';
 import {CallEvents} from './callEvents.js';
@@ -47,7 +47,7 @@ export interface CallOrigin {
 
 export interface ToolRunnerDeps {
   catalog: ToolCatalog;
-  session: BrowserSession;
+  browser: ManagedBrowser;
   config: ServerConfig;
   hub: InspectorHub;
   telemetry: TelemetryRecorder;
@@ -55,7 +55,7 @@ export interface ToolRunnerDeps {
   /** Hold rules: a matching agent call waits for a person before it takes any lock. */
   hold?: HoldGate;
   /** Links calls to their page activity and screenshots (issue 11). */
-  callRecord?: CallRecord;
+  callActivity?: CallActivityTracker;
 }
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
@@ -73,7 +73,7 @@ export class ToolRunner {
   ): Promise<CallToolResult> {
     let events: CallEvents | undefined;
     try {
-      events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callRecord);
+      events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callActivity);
       return await this.#call(name, args, origin, events);
     } catch (error) {
       const result = errorResult(
@@ -159,7 +159,7 @@ export class ToolRunner {
     track: {progress: CallProgress; events: CallEvents},
   ): Promise<CallToolResult> {
     const {progress, events} = track;
-    const {session, catalog} = this.deps;
+    const {browser: session, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
     if (!tool.offline) {
@@ -189,7 +189,7 @@ export class ToolRunner {
         acquireCallLocks({
           tool,
           pageId: this.#routedPageId(valid),
-          session,
+          browser: session,
           browserLock: this.#browserLock,
           signal,
           onPage: page => response.setPage(page),
@@ -222,7 +222,7 @@ export class ToolRunner {
     try {
       if (response.includePagesList && catalog.isCategoryEnabled('extensions')) {
         response.extensionWorkers = session.extensionWorkers
-          .list(session.browser)
+          .list(session.chromium)
           .map(({id, url}) => ({id, url}));
       }
       catalog.addPageStateSections(response);
@@ -275,7 +275,7 @@ export class ToolRunner {
       navigations: CallNavigations;
     },
   ): Promise<void> {
-    const {session, config, catalog, services} = this.deps;
+    const {browser: session, config, catalog, services} = this.deps;
     const {origin, page, signal, progress, navigations} = run;
     try {
       if (page && tool.blockedByDialog) {
@@ -287,7 +287,7 @@ export class ToolRunner {
       await valid.run(
         {
           page,
-          session,
+          browser: session,
           config,
           files: origin.files,
           client: origin.client,
@@ -296,7 +296,7 @@ export class ToolRunner {
           pageIdGiven: this.#routedPageId(valid) !== undefined,
           reportProgress: status => progress.report(status),
           addPageToolSections: (target, shown) =>
-            catalog.addPageToolSections(target, shown, {session, services}),
+            catalog.addPageToolSections(target, shown, {browser: session, services}),
           resolvePath: value =>
             tool.filePaths.some(entry => entry.scope === 'localBrowser') && !session.isLocal
               ? Promise.resolve(value)

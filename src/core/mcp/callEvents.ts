@@ -8,7 +8,7 @@ import type {CallStatus, ClientRef, RecordedElement} from '../../shared/protocol
 import type {TelemetryRecord} from '../../shared/telemetry.js';
 import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
-import type {CallRecord, CallSpan} from '../sessions/callRecord.js';
+import type {CallActivityTracker, CallSpan} from '../recordings/callActivity.js';
 import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import {firstErrorLine, resultPreview} from './callResult.js';
 
@@ -31,7 +31,7 @@ export class CallEvents {
     args: Record<string, unknown>,
     client: ClientRef,
     /** Links the call to what it did on its page (issue 11). */
-    private readonly record?: CallRecord,
+    private readonly record?: CallActivityTracker,
   ) {
     this.#requestedPageId = typeof args.pageId === 'number' ? args.pageId : undefined;
     const startedAt = Date.now();

@@ -5,7 +5,7 @@
  * the page is resolved, locked, and the selection checked again under the lock; if it moved while
  * the call waited, the call follows it, a bounded number of times and within one lock wait.
  */
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {LOCK_WAIT_MS, type ReadWriteLock, type Release} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
 import type {Tool} from '../tools/definition.js';
@@ -17,7 +17,7 @@ export interface LockRequest {
   tool: Tool;
   /** The page the client named (pageId routing on); undefined = the selected page. */
   pageId: number | undefined;
-  session: BrowserSession;
+  browser: ManagedBrowser;
   browserLock: ReadWriteLock;
   signal: AbortSignal;
   /** Told the page the call waits for (and then acts on), before and after each wait. */
@@ -59,7 +59,7 @@ export async function acquireCallLocks(request: LockRequest): Promise<HeldLocks>
 }
 
 async function lockPage(request: LockRequest): Promise<{page: PageState; release: Release}> {
-  const {tool, pageId, session, signal, onPage} = request;
+  const {tool, pageId, browser: session, signal, onPage} = request;
   const deadline = performance.now() + LOCK_WAIT_MS;
   for (let follows = 0; ; follows++) {
     const page = pageId === undefined ? selectedPage(session) : session.pages.byId(pageId);
@@ -87,7 +87,7 @@ async function lockPage(request: LockRequest): Promise<{page: PageState; release
   }
 }
 
-function selectedPage(session: BrowserSession): PageState {
+function selectedPage(session: ManagedBrowser): PageState {
   const page = session.pages.selected;
   if (!page) {
     throw new Error(

@@ -12,7 +12,11 @@ import path from 'node:path';
 import {errorCode, Folder, NOFOLLOW, sameFile} from '../files/folder.js';
 import type {EventEnvelope} from '../../shared/protocol.js';
 import {makeDirBounded} from '../config/pathFlags.js';
-import {SESSION_FILE_EXTENSION, sessionLine, type SessionHeader} from '../../shared/sessionFile.js';
+import {
+  RECORDING_FILE_EXTENSION,
+  recordingLine,
+  type RecordingHeader,
+} from '../../shared/recordingFile.js';
 import {imageExtension, recordableEnvelope} from './images.js';
 import type {SecretScrubber} from './secrets.js';
 import {SummaryBuilder, type SummaryCounts} from './summary.js';
@@ -25,7 +29,7 @@ const HEADER_SLACK = 160;
 
 export interface RecorderOptions {
   dir: string;
-  header: SessionHeader;
+  header: RecordingHeader;
   scrubber: SecretScrubber;
   log: (line: string) => void;
   /** Told after each flush how many bytes the session has (retention checks). */
@@ -42,22 +46,22 @@ export function ensurePrivateDir(dir: string): void {
 }
 
 /** `session-2026-12-01T11-20-33-123Z-4242.jsonl`: sorts by start time. */
-export function sessionFileName(startedAt: number, pid: number): string {
+export function recordingFileName(startedAt: number, pid: number): string {
   const stamp = new Date(startedAt).toISOString().replace(/[:.]/g, '-');
-  return `session-${stamp}-${pid}${SESSION_FILE_EXTENSION}`;
+  return `session-${stamp}-${pid}${RECORDING_FILE_EXTENSION}`;
 }
 
 export function imagesDirOf(sessionFile: string): string {
-  return `${sessionFile.slice(0, -SESSION_FILE_EXTENSION.length)}.images`;
+  return `${sessionFile.slice(0, -RECORDING_FILE_EXTENSION.length)}.images`;
 }
 
-export class SessionRecorder {
+export class Recorder {
   readonly id: string;
   readonly file: string;
   readonly imagesDir: string;
   readonly summary: SummaryBuilder;
   #fd: number | undefined;
-  #header: SessionHeader;
+  #header: RecordingHeader;
   #headerLength: number;
   #pending: EventEnvelope[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -71,11 +75,11 @@ export class SessionRecorder {
 
   constructor(private readonly options: RecorderOptions) {
     ensurePrivateDir(options.dir);
-    let name = sessionFileName(options.header.startedAt, process.pid);
+    let name = recordingFileName(options.header.startedAt, process.pid);
     for (let n = 2; fs.existsSync(path.join(options.dir, name)); n++) {
-      name = sessionFileName(options.header.startedAt, process.pid).replace(
-        SESSION_FILE_EXTENSION,
-        `-${n}${SESSION_FILE_EXTENSION}`,
+      name = recordingFileName(options.header.startedAt, process.pid).replace(
+        RECORDING_FILE_EXTENSION,
+        `-${n}${RECORDING_FILE_EXTENSION}`,
       );
     }
     this.id = name;
@@ -92,8 +96,8 @@ export class SessionRecorder {
     this.#bytes = Buffer.byteLength(line);
   }
 
-  #headerLine(header: SessionHeader, slack: number): string {
-    const json = this.options.scrubber.scrub(sessionLine(header).trimEnd());
+  #headerLine(header: RecordingHeader, slack: number): string {
+    const json = this.options.scrubber.scrub(recordingLine(header).trimEnd());
     return `${json}${' '.repeat(slack)}\n`;
   }
 
@@ -108,7 +112,7 @@ export class SessionRecorder {
       return;
     }
     const header = {...this.#header, browserVersion: version};
-    const bare = this.options.scrubber.scrub(sessionLine(header).trimEnd());
+    const bare = this.options.scrubber.scrub(recordingLine(header).trimEnd());
     if (Buffer.byteLength(bare) + 1 > this.#headerLength) {
       return;
     }

@@ -8,23 +8,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type {EventEnvelope} from '../../shared/protocol.js';
 import type {ReplyMap} from '../../shared/replies.js';
-import {SESSION_FORMAT, SESSION_FORMAT_VERSION} from '../../shared/sessionFile.js';
+import {RECORDING_FORMAT, RECORDING_FORMAT_VERSION} from '../../shared/recordingFile.js';
 import {userConfigDir} from '../config/paths.js';
 import type {ServerConfig} from '../config/serverConfig.js';
 import {mimeTypeOfImageFile} from './images.js';
 import {applyRetention, DEFAULT_RETENTION, type RetentionLimits} from './retention.js';
 import {storedSummary} from './scan.js';
-import {searchSessions} from './search.js';
+import {searchRecordings} from './search.js';
 import {configSecrets, headerFlags, SecretScrubber} from './secrets.js';
 import {
-  listStoredSessions,
-  readSessionImage,
-  readStoredSession,
-  removeStoredSession,
-} from './sessionFiles.js';
-import {SessionRecorder} from './SessionRecorder.js';
+  listStoredRecordings,
+  readRecordingImage,
+  readStoredRecording,
+  removeStoredRecording,
+} from './recordingFiles.js';
+import {Recorder} from './Recorder.js';
 
-/** Largest chunk one sessionRead answers (a longer line is still sent whole). */
+/** Largest chunk one recordingRead answers (a longer line is still sent whole). */
 export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Retention runs again after the recording grew by this much. */
 const RETENTION_STEP_BYTES = 64 * 1024 * 1024;
@@ -39,34 +39,34 @@ export interface RecordingOptions {
   limits?: RetentionLimits;
 }
 
-export function sessionsDirOf(options: RecordingOptions): string {
+export function recordingsDirOf(options: RecordingOptions): string {
   const {recording} = options.config;
   return path.resolve(
     recording.dir ?? path.join(options.configDir ?? userConfigDir(options.env), 'sessions'),
   );
 }
 
-export class SessionRecording {
+export class Recordings {
   readonly dir: string;
-  readonly recorder: SessionRecorder | undefined;
+  readonly recorder: Recorder | undefined;
   readonly #limits: RetentionLimits;
   #removed = 0;
   #retainedAt = 0;
 
   constructor(private readonly options: RecordingOptions) {
-    this.dir = sessionsDirOf(options);
+    this.dir = recordingsDirOf(options);
     this.#limits = options.limits ?? DEFAULT_RETENTION;
     this.recorder = options.config.recording.enabled ? this.#start() : undefined;
   }
 
-  #start(): SessionRecorder | undefined {
+  #start(): Recorder | undefined {
     const {config, token, version, log} = this.options;
     try {
-      const recorder = new SessionRecorder({
+      const recorder = new Recorder({
         dir: this.dir,
         header: {
-          format: SESSION_FORMAT,
-          formatVersion: SESSION_FORMAT_VERSION,
+          format: RECORDING_FORMAT,
+          formatVersion: RECORDING_FORMAT_VERSION,
           appVersion: version,
           startedAt: Date.now(),
           flags: headerFlags(config),
@@ -112,10 +112,10 @@ export class SessionRecording {
     }
   }
 
-  async list(): Promise<ReplyMap['sessionsList']> {
+  async list(): Promise<ReplyMap['recordingsList']> {
     this.recorder?.flush();
-    const stored = listStoredSessions(this.dir);
-    const sessions: ReplyMap['sessionsList']['sessions'] = [];
+    const stored = listStoredRecordings(this.dir);
+    const sessions: ReplyMap['recordingsList']['sessions'] = [];
     for (const session of stored) {
       const recorder = session.id === this.recorder?.id ? this.recorder : undefined;
       const current = recorder !== undefined;
@@ -147,35 +147,35 @@ export class SessionRecording {
   }
 
   /** A chunk of a session's text from `offset`, ending at a line end. */
-  read(id: string, offset = 0, maxBytes = READ_CHUNK_BYTES): ReplyMap['sessionRead'] {
+  read(id: string, offset = 0, maxBytes = READ_CHUNK_BYTES): ReplyMap['recordingRead'] {
     if (id === this.recorder?.id) {
       this.recorder.flush();
     }
-    return readStoredSession(this.dir, id, fd => readChunk(fd, offset, maxBytes));
+    return readStoredRecording(this.dir, id, fd => readChunk(fd, offset, maxBytes));
   }
 
-  image(id: string, file: string): ReplyMap['sessionImage'] {
+  image(id: string, file: string): ReplyMap['recordingImage'] {
     return {
       mimeType: mimeTypeOfImageFile(file),
-      data: readSessionImage(this.dir, id, file).toString('base64'),
+      data: readRecordingImage(this.dir, id, file).toString('base64'),
     };
   }
 
-  delete(id: string): ReplyMap['sessionDelete'] {
+  delete(id: string): ReplyMap['recordingDelete'] {
     if (id === this.recorder?.id) {
       throw new Error(
         'This is the session being recorded now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
       );
     }
     // Checked like a read: a bad id or a missing session is the command's error.
-    readStoredSession(this.dir, id, () => undefined);
-    removeStoredSession(this.dir, id);
+    readStoredRecording(this.dir, id, () => undefined);
+    removeStoredRecording(this.dir, id);
     return {id};
   }
 
-  search(query: string): Promise<ReplyMap['sessionsSearch']> {
+  search(query: string): Promise<ReplyMap['recordingsSearch']> {
     this.recorder?.flush();
-    return searchSessions(listStoredSessions(this.dir), query);
+    return searchRecordings(listStoredRecordings(this.dir), query);
   }
 
   close(): void {
@@ -184,7 +184,7 @@ export class SessionRecording {
 }
 
 /** A chunk of an open session file from `offset`, ending at a line end. */
-function readChunk(fd: number, offset: number, maxBytes: number): ReplyMap['sessionRead'] {
+function readChunk(fd: number, offset: number, maxBytes: number): ReplyMap['recordingRead'] {
   const size = fs.fstatSync(fd).size;
   const start = Math.min(offset, size);
   let length = Math.min(maxBytes, READ_CHUNK_BYTES, size - start);

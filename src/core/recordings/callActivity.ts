@@ -26,7 +26,7 @@ export interface CallSpan {
   clientId: string;
 }
 
-export class CallRecord {
+export class CallActivityTracker {
   constructor(
     private readonly hub: InspectorHub,
     readonly screens: CallScreens,
@@ -102,17 +102,17 @@ export class CallRecord {
  * A call record whose before/after screenshots come from the live view's frames, or from one
  * small capture of its own when recording (`capture`).
  */
-export function createCallRecord(deps: {
+export function createCallActivityTracker(deps: {
   hub: InspectorHub;
   capture: boolean;
   streamingPageId: () => number | undefined;
   onFrame: (listener: (frame: LiveFrame) => void) => void;
   pages: PageRegistry;
-}): CallRecord {
+}): CallActivityTracker {
   const screens = new CallScreens({capture: deps.capture, streamingPageId: deps.streamingPageId});
   deps.onFrame(frame => screens.onFrame(frame));
   deps.pages.on('changed', pages => {
     screens.keepOnly(pages.map(page => page.id));
   });
-  return new CallRecord(deps.hub, screens);
+  return new CallActivityTracker(deps.hub, screens);
 }

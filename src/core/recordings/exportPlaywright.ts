@@ -3,7 +3,7 @@
  * (call number, tool, arguments as inert literals), actions through role-based locators, and
  * assertions of what the agent checked. Runs with `npx playwright test` against the same pages.
  */
-import type {ParsedSession} from '../../shared/sessionFile.js';
+import type {ParsedRecording} from '../../shared/recordingFile.js';
 import {argsSummary, jsString, lineComment} from './exportLiterals.js';
 import {ExportPages} from './exportPages.js';
 import {stepLines} from './exportSteps.js';
@@ -25,7 +25,7 @@ export interface ExportOptions {
   untilCall?: number;
 }
 
-export function exportPlaywright(session: ParsedSession, options: ExportOptions = {}): string {
+export function exportPlaywright(session: ParsedRecording, options: ExportOptions = {}): string {
   const {calls} = recordedCalls(session.events);
   const pages = new ExportPages();
   const body: string[] = [];

@@ -1,20 +1,22 @@
 /** The export formats and the one entry point the CLI and the inspector command share. */
 import {EXPORT_FORMATS, type ExportFormat} from '../../shared/protocol.js';
-import type {ParsedSession} from '../../shared/sessionFile.js';
+import type {ParsedRecording} from '../../shared/recordingFile.js';
 import {exportPlaywright, type ExportOptions} from './exportPlaywright.js';
 
 export {EXPORT_FORMATS, type ExportFormat};
 
-const EXPORTERS: Record<ExportFormat, (session: ParsedSession, options: ExportOptions) => string> =
-  {
-    playwright: exportPlaywright,
-  };
+const EXPORTERS: Record<
+  ExportFormat,
+  (session: ParsedRecording, options: ExportOptions) => string
+> = {
+  playwright: exportPlaywright,
+};
 
 /** The file name extension each format's file gets. */
 export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {playwright: '.spec.ts'};
 
-export function exportSession(
-  session: ParsedSession,
+export function exportRecording(
+  session: ParsedRecording,
   format: ExportFormat,
   options: ExportOptions = {},
 ): string {

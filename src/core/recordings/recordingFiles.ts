@@ -8,10 +8,10 @@
  */
 import fs from 'node:fs';
 import {Folder, FolderError} from '../files/folder.js';
-import {sessionIdSchema, sessionImageFileSchema} from '../../shared/protocol.js';
-import {SESSION_FILE_EXTENSION} from '../../shared/sessionFile.js';
+import {recordingIdSchema, recordingImageFileSchema} from '../../shared/protocol.js';
+import {RECORDING_FILE_EXTENSION} from '../../shared/recordingFile.js';
 
-export interface StoredSession {
+export interface StoredRecording {
   id: string;
   /** The sessions folder it is in. */
   dir: string;
@@ -25,12 +25,12 @@ export interface StoredSession {
 }
 
 /** Largest image the Sessions panel is sent (a screenshot is a few MB at most). */
-export const MAX_SESSION_IMAGE_BYTES = 32 * 1024 * 1024;
+export const MAX_RECORDING_IMAGE_BYTES = 32 * 1024 * 1024;
 /** Largest cached summary read back (it holds counts and at most 20 client names). */
 const MAX_SUMMARY_BYTES = 1024 * 1024;
 
 function baseOf(id: string): string {
-  return id.slice(0, -SESSION_FILE_EXTENSION.length);
+  return id.slice(0, -RECORDING_FILE_EXTENSION.length);
 }
 
 /** `<base>.images`: the folder of a session's images, next to it. */
@@ -43,12 +43,12 @@ export function summaryNameOf(id: string): string {
   return `${baseOf(id)}.summary.json`;
 }
 
-export class SessionNotFoundError extends Error {
-  override name = 'SessionNotFoundError';
+export class RecordingNotFoundError extends Error {
+  override name = 'RecordingNotFoundError';
 }
 
 /** Opens the sessions folder (the configured path may itself be a link: the user chose it). */
-function openSessions<T>(dir: string, work: (folder: Folder) => T): T {
+function openRecordingsFolder<T>(dir: string, work: (folder: Folder) => T): T {
   return Folder.with(dir, {follow: true}, work);
 }
 
@@ -72,13 +72,13 @@ function imagesBytes(folder: Folder, id: string): number {
 }
 
 /** Every session in the folder, newest first (by name: it starts with the start time). */
-export function listStoredSessions(dir: string): StoredSession[] {
-  let sessions: StoredSession[];
+export function listStoredRecordings(dir: string): StoredRecording[] {
+  let sessions: StoredRecording[];
   try {
-    sessions = openSessions(dir, folder => {
-      const found: StoredSession[] = [];
+    sessions = openRecordingsFolder(dir, folder => {
+      const found: StoredRecording[] = [];
       for (const entry of folder.list()) {
-        if (!entry.isFile() || !sessionIdSchema.safeParse(entry.name).success) {
+        if (!entry.isFile() || !recordingIdSchema.safeParse(entry.name).success) {
           continue;
         }
         const stat = folder.lstat(entry.name);
@@ -103,27 +103,27 @@ export function listStoredSessions(dir: string): StoredSession[] {
 }
 
 function checkedId(id: string): string {
-  if (!sessionIdSchema.safeParse(id).success) {
-    throw new SessionNotFoundError(`"${id}" is not a session id. Pick a session from the list.`);
+  if (!recordingIdSchema.safeParse(id).success) {
+    throw new RecordingNotFoundError(`"${id}" is not a session id. Pick a session from the list.`);
   }
   return id;
 }
 
-function notThere(id: string): SessionNotFoundError {
-  return new SessionNotFoundError(
+function notThere(id: string): RecordingNotFoundError {
+  return new RecordingNotFoundError(
     `Session ${id} is no longer in the sessions folder (deleted or removed by retention). Refresh the list.`,
   );
 }
 
 /** Opens session `id` as a plain file of the folder; `work` gets the descriptor. */
-function withSessionFd<T>(folder: Folder, id: string, work: (fd: number) => T): T {
+function withRecordingFd<T>(folder: Folder, id: string, work: (fd: number) => T): T {
   checkedId(id);
   let fd: number;
   try {
     fd = folder.openFile(id);
   } catch (error) {
     if (error instanceof FolderError || folder.lstat(id)?.isSymbolicLink() === true) {
-      throw new SessionNotFoundError(`Session ${id} is not a plain file; it is not opened.`, {
+      throw new RecordingNotFoundError(`Session ${id} is not a plain file; it is not opened.`, {
         cause: error,
       });
     }
@@ -137,9 +137,9 @@ function withSessionFd<T>(folder: Folder, id: string, work: (fd: number) => T): 
 }
 
 /** Runs `work` on session `id`'s open descriptor (a plain file in `dir`, no link followed). */
-export function readStoredSession<T>(dir: string, id: string, work: (fd: number) => T): T {
+export function readStoredRecording<T>(dir: string, id: string, work: (fd: number) => T): T {
   try {
-    return openSessions(dir, folder => withSessionFd(folder, id, work));
+    return openRecordingsFolder(dir, folder => withRecordingFd(folder, id, work));
   } catch (error) {
     if (error instanceof FolderError) {
       throw notThere(id);
@@ -149,25 +149,28 @@ export function readStoredSession<T>(dir: string, id: string, work: (fd: number)
 }
 
 /** Session `id` opened for streaming (a plain file in `dir`, no link followed). */
-export async function openStoredSession(dir: string, id: string): Promise<fs.promises.FileHandle> {
+export async function openStoredRecording(
+  dir: string,
+  id: string,
+): Promise<fs.promises.FileHandle> {
   checkedId(id);
   return Folder.withAsync(dir, {follow: true}, folder => folder.openFileHandle(id));
 }
 
 /** One image of session `id`: a plain file in its images folder, which is not a link. */
-export function readSessionImage(dir: string, id: string, image: string): Buffer {
+export function readRecordingImage(dir: string, id: string, image: string): Buffer {
   checkedId(id);
-  if (!sessionImageFileSchema.safeParse(image).success) {
-    throw new SessionNotFoundError(`"${image}" is not an image of this session.`);
+  if (!recordingImageFileSchema.safeParse(image).success) {
+    throw new RecordingNotFoundError(`"${image}" is not an image of this session.`);
   }
-  return openSessions(dir, folder => {
-    withSessionFd(folder, id, () => undefined);
+  return openRecordingsFolder(dir, folder => {
+    withRecordingFd(folder, id, () => undefined);
     try {
       return Folder.with(folder.entry(imagesNameOf(id)), {}, images =>
-        images.readFile(image, MAX_SESSION_IMAGE_BYTES),
+        images.readFile(image, MAX_RECORDING_IMAGE_BYTES),
       );
     } catch (error) {
-      throw new SessionNotFoundError(
+      throw new RecordingNotFoundError(
         error instanceof FolderError
           ? `The image ${image} cannot be read: ${error.message}`
           : `The image ${image} is missing from the session's images folder.`,
@@ -178,9 +181,9 @@ export function readSessionImage(dir: string, id: string, image: string): Buffer
 }
 
 /** Removes a session file, its images and its summary — links among them as links. */
-export function removeStoredSession(dir: string, id: string): void {
+export function removeStoredRecording(dir: string, id: string): void {
   checkedId(id);
-  openSessions(dir, folder => {
+  openRecordingsFolder(dir, folder => {
     folder.removeFlatFolder(imagesNameOf(id));
     folder.removeFile(summaryNameOf(id));
     folder.removeFile(id);
@@ -190,7 +193,7 @@ export function removeStoredSession(dir: string, id: string): void {
 /** The cached summary text of session `id`, if there is a plain one. */
 export function readCachedSummary(dir: string, id: string): string | undefined {
   try {
-    return openSessions(dir, folder =>
+    return openRecordingsFolder(dir, folder =>
       folder.readFile(summaryNameOf(id), MAX_SUMMARY_BYTES).toString('utf8'),
     );
   } catch {
@@ -200,7 +203,7 @@ export function readCachedSummary(dir: string, id: string): string | undefined {
 
 /** Replaces the cached summary of session `id` (atomically; a link there is replaced). */
 export function writeCachedSummary(dir: string, id: string, text: string): void {
-  openSessions(dir, folder => {
+  openRecordingsFolder(dir, folder => {
     folder.writeFileAtomic(summaryNameOf(id), text);
   });
 }

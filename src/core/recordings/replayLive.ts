@@ -8,17 +8,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type {ClientRef, ExportFormat} from '../../shared/protocol.js';
 import {
-  parseSessionText,
-  SESSION_FILE_EXTENSION,
-  type ParsedSession,
-} from '../../shared/sessionFile.js';
+  parseRecordingText,
+  RECORDING_FILE_EXTENSION,
+  type ParsedRecording,
+} from '../../shared/recordingFile.js';
 import {errorText} from '../../shared/values.js';
 import type {PageRegistry} from '../browser/PageRegistry.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
-import {EXPORT_EXTENSIONS, exportSession} from './exportSession.js';
+import {EXPORT_EXTENSIONS, exportRecording} from './exportRecording.js';
 import {recordedCalls} from './replayCalls.js';
-import {readStoredSession, SessionNotFoundError} from './sessionFiles.js';
-import {replayRecordedCalls, summarise, type ReplayCallReport} from './replaySession.js';
+import {readStoredRecording, RecordingNotFoundError} from './recordingFiles.js';
+import {replayRecordedCalls, summarise, type ReplayCallReport} from './replayRecording.js';
 
 export interface LiveReplayDeps {
   hub: InspectorHub;
@@ -43,14 +43,14 @@ export class LiveReplays {
    * Reads a session by id: its file name in the sessions folder, as the Sessions panel lists it
    * (checked like every session command: a plain file in that folder, no path).
    */
-  read(sessionId: string): ParsedSession {
+  read(sessionId: string): ParsedRecording {
     let text: string;
     try {
-      text = readStoredSession(this.deps.sessionsDir(), sessionId, fd =>
+      text = readStoredRecording(this.deps.sessionsDir(), sessionId, fd =>
         fs.readFileSync(fd, 'utf8'),
       );
     } catch (error) {
-      if (error instanceof SessionNotFoundError) {
+      if (error instanceof RecordingNotFoundError) {
         throw error;
       }
       throw new Error(
@@ -58,7 +58,7 @@ export class LiveReplays {
         {cause: error},
       );
     }
-    return parseSessionText(text);
+    return parseRecordingText(text);
   }
 
   /** Starts a replay into the live browser; answers at once, progress follows as events. */
@@ -121,9 +121,9 @@ export class LiveReplays {
     untilCall: number | undefined,
   ): {text: string; fileName: string; format: ExportFormat} {
     const session = this.read(sessionId);
-    const text = exportSession(session, format, untilCall === undefined ? {} : {untilCall});
-    const base = sessionId.endsWith(SESSION_FILE_EXTENSION)
-      ? sessionId.slice(0, -SESSION_FILE_EXTENSION.length)
+    const text = exportRecording(session, format, untilCall === undefined ? {} : {untilCall});
+    const base = sessionId.endsWith(RECORDING_FILE_EXTENSION)
+      ? sessionId.slice(0, -RECORDING_FILE_EXTENSION.length)
       : sessionId;
     return {text, fileName: `${base}${EXPORT_EXTENSIONS[format]}`, format};
   }

@@ -3,7 +3,7 @@
  * the reason or a short diff indented under it, then the summary. Recorded text is the page's and
  * the agent's; it is printed as data (control characters shown escaped), never interpreted.
  */
-import type {ReplayCallReport, ReplaySummary} from './replaySession.js';
+import type {ReplayCallReport, ReplaySummary} from './replayRecording.js';
 
 const MARK: Record<ReplayCallReport['outcome'], string> = {
   same: 'same     ',

@@ -1,10 +1,10 @@
 /**
- * Retention of recorded sessions: keep the newest MAX_SESSIONS and at most MAX_TOTAL_BYTES (files
+ * Retention of recorded sessions: keep the newest MAX_RECORDINGS and at most MAX_TOTAL_BYTES (files
  * and images together), removing the oldest first. The session being recorded is never removed.
  */
-import {listStoredSessions, removeStoredSession} from './sessionFiles.js';
+import {listStoredRecordings, removeStoredRecording} from './recordingFiles.js';
 
-export const MAX_SESSIONS = 50;
+export const MAX_RECORDINGS = 50;
 export const MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface RetentionLimits {
@@ -13,7 +13,7 @@ export interface RetentionLimits {
 }
 
 export const DEFAULT_RETENTION: RetentionLimits = {
-  maxSessions: MAX_SESSIONS,
+  maxSessions: MAX_RECORDINGS,
   maxBytes: MAX_TOTAL_BYTES,
 };
 
@@ -23,7 +23,7 @@ export function applyRetention(
   currentId: string | undefined,
   limits: RetentionLimits = DEFAULT_RETENTION,
 ): string[] {
-  const sessions = listStoredSessions(dir);
+  const sessions = listStoredRecordings(dir);
   let total = sessions.reduce((sum, session) => sum + session.bytes, 0);
   let count = sessions.length;
   const removed: string[] = [];
@@ -35,7 +35,7 @@ export function applyRetention(
     if (session.id === currentId) {
       continue;
     }
-    removeStoredSession(dir, session.id);
+    removeStoredRecording(dir, session.id);
     removed.push(session.id);
     total -= session.bytes;
     count--;

@@ -6,13 +6,13 @@
 import readline from 'node:readline';
 import {z} from 'zod';
 import {eventEnvelopeSchema, type EventEnvelope} from '../../shared/protocol.js';
-import {sessionHeaderSchema, type SessionHeader} from '../../shared/sessionFile.js';
+import {recordingHeaderSchema, type RecordingHeader} from '../../shared/recordingFile.js';
 import {
-  openStoredSession,
+  openStoredRecording,
   readCachedSummary,
   writeCachedSummary,
-  type StoredSession,
-} from './sessionFiles.js';
+  type StoredRecording,
+} from './recordingFiles.js';
 import {SummaryBuilder, summaryCountsSchema, type SummaryCounts} from './summary.js';
 
 const cachedSummarySchema = z.object({fileBytes: z.number(), counts: summaryCountsSchema});
@@ -29,20 +29,20 @@ function parseJson(line: string): unknown {
  * Calls `onEvent` for each event line of a stored session that passes `wanted` (a cheap text test
  * before parsing); returns the header, or undefined when the file is not a session.
  */
-export async function walkSession(
-  session: Pick<StoredSession, 'dir' | 'id'>,
+export async function walkRecording(
+  session: Pick<StoredRecording, 'dir' | 'id'>,
   wanted: (line: string) => boolean,
   onEvent: (envelope: EventEnvelope) => boolean | undefined,
-  onHeader?: (header: SessionHeader) => void,
-): Promise<SessionHeader | undefined> {
-  const handle = await openStoredSession(session.dir, session.id);
+  onHeader?: (header: RecordingHeader) => void,
+): Promise<RecordingHeader | undefined> {
+  const handle = await openStoredRecording(session.dir, session.id);
   const stream = handle.createReadStream({encoding: 'utf8'});
   const lines = readline.createInterface({input: stream, crlfDelay: Infinity});
-  let header: SessionHeader | undefined;
+  let header: RecordingHeader | undefined;
   try {
     for await (const line of lines) {
       if (header === undefined) {
-        const parsed = sessionHeaderSchema.safeParse(parseJson(line));
+        const parsed = recordingHeaderSchema.safeParse(parseJson(line));
         if (!parsed.success) {
           return undefined;
         }
@@ -67,9 +67,9 @@ export async function walkSession(
 
 const COUNTED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"clientConnected"'];
 
-async function scanCounts(session: StoredSession): Promise<SummaryCounts | undefined> {
+async function scanCounts(session: StoredRecording): Promise<SummaryCounts | undefined> {
   const scan: {builder?: SummaryBuilder; lastTime: number} = {lastTime: 0};
-  const header = await walkSession(
+  const header = await walkRecording(
     session,
     line => {
       // Each line starts with its seq and time; the last one read is when the session ended.
@@ -95,7 +95,7 @@ async function scanCounts(session: StoredSession): Promise<SummaryCounts | undef
 }
 
 /** The listed summary of a finished session: from its cache, else by one scan (then cached). */
-export async function storedSummary(session: StoredSession): Promise<SummaryCounts | undefined> {
+export async function storedSummary(session: StoredRecording): Promise<SummaryCounts | undefined> {
   const text = readCachedSummary(session.dir, session.id);
   if (text !== undefined) {
     const cached = cachedSummarySchema.safeParse(parseJson(text));

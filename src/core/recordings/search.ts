@@ -4,12 +4,12 @@
  * Lines are tested as text before any parse, so a search reads files at disk speed; hits are
  * bounded overall and per session.
  */
-import type {SessionSearchHit} from '../../shared/replies.js';
-import {walkSession} from './scan.js';
-import type {StoredSession} from './sessionFiles.js';
+import type {RecordingSearchHit} from '../../shared/replies.js';
+import {walkRecording} from './scan.js';
+import type {StoredRecording} from './recordingFiles.js';
 
 export const MAX_SEARCH_HITS = 200;
-const MAX_HITS_PER_SESSION = 50;
+const MAX_HITS_PER_RECORDING = 50;
 const MAX_HIT_TEXT = 300;
 
 function clip(text: string): string {
@@ -19,23 +19,28 @@ function clip(text: string): string {
 const SEARCHED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"callActivity"'];
 
 async function searchOne(
-  session: StoredSession,
+  session: StoredRecording,
   needle: string,
   room: number,
-): Promise<SessionSearchHit[]> {
-  const hits: SessionSearchHit[] = [];
+): Promise<RecordingSearchHit[]> {
+  const hits: RecordingSearchHit[] = [];
   const tools = new Map<string, string>();
   const seen = new Set<string>();
   let startedAt = 0;
-  const limit = Math.min(room, MAX_HITS_PER_SESSION);
-  const add = (hit: Omit<SessionSearchHit, 'sessionId' | 'sessionStartedAt'>): void => {
+  const limit = Math.min(room, MAX_HITS_PER_RECORDING);
+  const add = (hit: Omit<RecordingSearchHit, 'sessionId' | 'recordingStartedAt'>): void => {
     const key = `${hit.callId}:${hit.field}`;
     if (!seen.has(key) && hit.text.toLowerCase().includes(needle)) {
       seen.add(key);
-      hits.push({...hit, sessionId: session.id, sessionStartedAt: startedAt, text: clip(hit.text)});
+      hits.push({
+        ...hit,
+        sessionId: session.id,
+        recordingStartedAt: startedAt,
+        text: clip(hit.text),
+      });
     }
   };
-  await walkSession(
+  await walkRecording(
     session,
     // Started lines are always read (they name each call's tool); others only when they match.
     line =>
@@ -69,12 +74,12 @@ async function searchOne(
 }
 
 /** Hits across `sessions` (newest first), at most MAX_SEARCH_HITS. */
-export async function searchSessions(
-  sessions: readonly StoredSession[],
+export async function searchRecordings(
+  sessions: readonly StoredRecording[],
   query: string,
-): Promise<{hits: SessionSearchHit[]; truncated: boolean}> {
+): Promise<{hits: RecordingSearchHit[]; truncated: boolean}> {
   const needle = query.trim().toLowerCase();
-  const hits: SessionSearchHit[] = [];
+  const hits: RecordingSearchHit[] = [];
   for (const session of sessions) {
     if (hits.length >= MAX_SEARCH_HITS) {
       return {hits, truncated: true};

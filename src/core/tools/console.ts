@@ -289,7 +289,7 @@ async function callInPage(
   const result = await inPage(
     page,
     () => client.send('Runtime.callFunctionOn', {...params, returnByValue: true}),
-    {timeoutMs: DETAIL_TIMEOUT_MS, signal, session: client, what: 'The page'},
+    {timeoutMs: DETAIL_TIMEOUT_MS, signal, cdp: client, what: 'The page'},
   );
   if (result.exceptionDetails) {
     throw new Error(result.exceptionDetails.text);
@@ -442,12 +442,12 @@ const listConsoleMessages = definePageTool({
       .optional()
       .describe('Only messages of this extension service worker (needs --categoryExtensions).'),
   },
-  handler: ({page, params, session}, response) => {
+  handler: ({page, params, browser: session}, response) => {
     if (params.serviceWorkerId !== undefined) {
       const problem = session.extensionSupportProblem();
       const messages = problem
         ? undefined
-        : session.extensionWorkers.consoleOf(session.browser, params.serviceWorkerId);
+        : session.extensionWorkers.consoleOf(session.chromium, params.serviceWorkerId);
       if (messages === undefined) {
         return Promise.reject(
           new Error(

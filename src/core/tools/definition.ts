@@ -6,7 +6,7 @@
 import {z} from 'zod';
 import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import type {ClientRef} from '../../shared/protocol.js';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import type {NavigationGuard} from '../browser/navigationGuard.js';
 import type {PageState} from '../browser/PageState.js';
 import type {ServerConfig} from '../config/serverConfig.js';
@@ -18,7 +18,7 @@ import type {EngineServices} from './services.js';
 
 export interface ToolCall<P> {
   params: P;
-  session: BrowserSession;
+  browser: ManagedBrowser;
   config: ServerConfig;
   files: FileAccess;
   client: ClientRef;

@@ -144,7 +144,7 @@ function parseExtraHeaders(text: string): Record<string, string> | undefined {
 
 /** The --viewport flag applies to launched browsers only (puppeteer's defaultViewport). */
 function configuredViewport(call: ToolCall<unknown>): {width: number; height: number} | undefined {
-  return call.session.mode === 'launch' ? call.config.browser.viewport : undefined;
+  return call.browser.mode === 'launch' ? call.config.browser.viewport : undefined;
 }
 
 export const emulate = definePageTool({
@@ -247,7 +247,7 @@ interface WindowInfo {
 }
 
 async function pageWindow(page: PageState): Promise<WindowInfo> {
-  const {windowId, bounds} = await page.session.send('Browser.getWindowForTarget', {
+  const {windowId, bounds} = await page.cdp.send('Browser.getWindowForTarget', {
     targetId: page.targetId,
   });
   return {windowId, windowState: bounds.windowState};
@@ -290,18 +290,18 @@ export const resizePage = definePageTool({
       const window = await pageWindow(page);
       if (window.windowState !== undefined && window.windowState !== 'normal') {
         // Maximized, minimized and fullscreen windows ignore a size; fullscreen needs two steps.
-        await page.session.send('Browser.setWindowBounds', {
+        await page.cdp.send('Browser.setWindowBounds', {
           windowId: window.windowId,
           bounds: {windowState: 'normal'},
         });
         if (window.windowState === 'fullscreen') {
-          await page.session.send('Browser.setWindowBounds', {
+          await page.cdp.send('Browser.setWindowBounds', {
             windowId: window.windowId,
             bounds: {windowState: 'normal'},
           });
         }
       }
-      await page.session.send('Browser.setContentsSize', {
+      await page.cdp.send('Browser.setContentsSize', {
         windowId: window.windowId,
         width,
         height,

@@ -6,7 +6,7 @@
  */
 import type {Browser, Extension} from 'puppeteer-core';
 import {z} from 'zod';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {withTimeout} from '../browser/lock.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {defineTool, type Tool} from './definition.js';
@@ -15,7 +15,7 @@ import {loadableCopy, reloadableCopy} from './extensionCopies.js';
 /** Installing or uninstalling may take this long (chrome-devtools-mcp's 30 s, below the lock wait). */
 const EXTENSION_CHANGE_TIMEOUT_MS = 30_000;
 
-async function extensionBrowser(session: BrowserSession): Promise<Browser> {
+async function extensionBrowser(session: ManagedBrowser): Promise<Browser> {
   const browser = await session.ensure();
   const problem = session.extensionSupportProblem();
   if (problem !== undefined) {
@@ -51,8 +51,8 @@ const installExtension = defineTool({
   schema: {path: z.string().describe('Absolute path to the unpacked extension folder.')},
   filePaths: [{param: 'path', scope: 'localBrowser'}],
   handler: async (call, response) => {
-    const browser = await extensionBrowser(call.session);
-    const folder = await loadableCopy(browser, call.files, call.params.path, call.session.isLocal);
+    const browser = await extensionBrowser(call.browser);
+    const folder = await loadableCopy(browser, call.files, call.params.path, call.browser.isLocal);
     const id = await install(browser, folder);
     response.appendLine(`Extension installed. Id: ${id}`);
   },
@@ -66,7 +66,7 @@ const uninstallExtension = defineTool({
   browserLock: 'exclusive',
   schema: {id: z.string().describe('ID of the extension to uninstall.')},
   handler: async (call, response) => {
-    const browser = await extensionBrowser(call.session);
+    const browser = await extensionBrowser(call.browser);
     await withTimeout(
       browser.uninstallExtension(call.params.id),
       EXTENSION_CHANGE_TIMEOUT_MS,
@@ -83,7 +83,7 @@ const listExtensions = defineTool({
   readOnly: true,
   schema: {},
   handler: async (call, response) => {
-    const browser = await extensionBrowser(call.session);
+    const browser = await extensionBrowser(call.browser);
     const extensions = [...(await browser.extensions()).values()];
     const lines =
       extensions.length === 0
@@ -105,7 +105,7 @@ const reloadExtension = defineTool({
   browserLock: 'exclusive',
   schema: {id: z.string().describe('ID of the extension to reload.')},
   handler: async (call, response) => {
-    const browser = await extensionBrowser(call.session);
+    const browser = await extensionBrowser(call.browser);
     const extension = await extensionById(browser, call.params.id);
     await install(browser, await reloadableCopy(browser, call.files, extension.path));
     response.appendLine('Extension reloaded.');
@@ -119,9 +119,9 @@ const triggerExtensionAction = defineTool({
   readOnly: false,
   schema: {id: z.string().describe('ID of the extension to trigger the action for.')},
   handler: async (call, response) => {
-    const browser = await extensionBrowser(call.session);
+    const browser = await extensionBrowser(call.browser);
     const extension = await extensionById(browser, call.params.id);
-    const page = call.session.pages.selected;
+    const page = call.browser.pages.selected;
     if (!page) {
       throw new Error('No page selected. Call list_pages, then select_page or new_page.');
     }

@@ -374,7 +374,7 @@ export const uploadFile = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     // A local browser reads the files whenever the page does: it gets checked copies, made now.
-    const files = call.session.isLocal
+    const files = call.browser.isLocal
       ? await Promise.all(params.filePaths.map(file => call.files.copyForBrowser(file)))
       : params.filePaths;
     const outcome = await withElement(page, params.uid, element =>

@@ -18,7 +18,7 @@ async function captureHeapSnapshot(
   handle: fs.promises.FileHandle,
   reportProgress: (status: string) => void,
 ): Promise<number> {
-  const session = page.session;
+  const session = page.cdp;
   let written = 0;
   // Chunks arrive faster than the disk takes them: chain the writes to keep their order.
   let writing: Promise<void> = Promise.resolve();

@@ -23,8 +23,8 @@ export const listPages = defineTool({
   outputSchema: LIST_PAGES_OUTPUT,
   handler: async (call, response) => {
     response.includePages();
-    response.structured.pages = call.session.pages.infos();
-    call.addPageToolSections(response, call.session.pages.selected);
+    response.structured.pages = call.browser.pages.infos();
+    call.addPageToolSections(response, call.browser.pages.selected);
     return Promise.resolve();
   },
 });
@@ -39,8 +39,8 @@ export const selectPage = defineTool({
     bringToFront: z.boolean().optional().describe('Also focus the tab. Default false.'),
   },
   handler: async (call, response) => {
-    const page = call.session.pages.byId(call.params.pageId);
-    call.session.pages.select(page);
+    const page = call.browser.pages.byId(call.params.pageId);
+    call.browser.pages.select(page);
     if (call.params.bringToFront) {
       await page.page.bringToFront();
     }
@@ -69,7 +69,7 @@ export const newPage = defineTool({
   },
   handler: async (call, response) => {
     await checkNavigableUrl(call, call.params.url);
-    const page = await call.session.pages.newPage(
+    const page = await call.browser.pages.newPage(
       call.params.isolatedContext === undefined
         ? {}
         : {isolatedContext: call.params.isolatedContext},
@@ -77,7 +77,7 @@ export const newPage = defineTool({
     // Other calls on the new tab (its id is listed at once) wait until it has loaded.
     const release = await page.lock.acquire('new_page', LOCK_WAIT_MS, call.signal);
     try {
-      call.session.pages.select(page);
+      call.browser.pages.select(page);
       response.setPage(page);
       if (!call.params.background) {
         await page.page.bringToFront().catch(() => undefined);
@@ -106,11 +106,11 @@ export const closePage = defineTool({
     pageId: z.number().describe('Id of the page to close (from list_pages).'),
   },
   handler: async (call, response) => {
-    const page = call.session.pages.byId(call.params.pageId);
-    if (call.session.pages.list().length <= 1) {
+    const page = call.browser.pages.byId(call.params.pageId);
+    if (call.browser.pages.list().length <= 1) {
       response.appendLine('The last open page cannot be closed. It is fine to keep it open.');
     } else {
-      await call.session.pages.close(page);
+      await call.browser.pages.close(page);
     }
     response.includePages();
   },
@@ -368,7 +368,7 @@ function navigationFailure(error: unknown, url: string | undefined): string {
 
 /** The URL of the history entry `delta` steps away, if there is one. */
 async function historyUrl(page: PageState, delta: number): Promise<string | undefined> {
-  const history = await page.session.send('Page.getNavigationHistory');
+  const history = await page.cdp.send('Page.getNavigationHistory');
   return history.entries[history.currentIndex + delta]?.url;
 }
 

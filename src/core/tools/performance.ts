@@ -11,7 +11,7 @@ import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import {analyseTrace} from '../browser/trace/engine.js';
 import {formatInsight, formatTraceSummary} from '../browser/trace/format.js';
 import {abandonTracing, startTracing, stopTracing, traceState} from '../browser/trace/recording.js';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {withExtension, type FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type Tool} from './definition.js';
@@ -63,7 +63,7 @@ async function load(page: PageState, url: string, signal: AbortSignal): Promise<
 }
 
 async function stopAndSummarise(
-  session: BrowserSession,
+  session: ManagedBrowser,
   files: FileAccess,
   response: ResponseBuilder,
   filePath: string | undefined,
@@ -133,7 +133,7 @@ export const startTrace = definePageTool({
   handler: async (call, response) => {
     const {reload, autoStop, ignoreCache, filePath} = call.params;
     const page = call.page;
-    const state = traceState(call.session);
+    const state = traceState(call.browser);
     if (state.active) {
       throw new Error(
         `a performance trace is already running${state.active.page === page ? '' : ` on page ${state.active.page.id}`}. Use performance_stop_trace to stop it. Only one trace can be running at any given time.`,
@@ -174,10 +174,10 @@ export const startTrace = definePageTool({
         `Recording the trace (stops ${AUTO_STOP_DELAY_MS / 1000} s after the load)`,
       );
       await sleep(AUTO_STOP_DELAY_MS, call.signal);
-      await stopAndSummarise(call.session, call.files, response, filePath, call.reportProgress);
+      await stopAndSummarise(call.browser, call.files, response, filePath, call.reportProgress);
     } catch (error) {
       // Re-read: a failed auto-stop has already released the recording.
-      if (traceState(call.session).active?.page === page) {
+      if (traceState(call.browser).active?.page === page) {
         state.active = undefined;
         if (tracing) {
           await abandonTracing(page);
@@ -197,13 +197,13 @@ export const stopTrace = definePageTool({
   schema: {filePath: filePathSchema},
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {
-    if (!traceState(call.session).active) {
+    if (!traceState(call.browser).active) {
       throw new Error(
         'no active performance trace recording to stop. Start one with performance_start_trace (autoStop=false to stop it yourself).',
       );
     }
     await stopAndSummarise(
-      call.session,
+      call.browser,
       call.files,
       response,
       call.params.filePath,
@@ -227,7 +227,7 @@ export const analyzeInsight = definePageTool({
       .describe('Name of the insight, for example "DocumentLatency" or "LCPBreakdown".'),
   },
   handler: async (call, response) => {
-    const last = traceState(call.session).last;
+    const last = traceState(call.browser).last;
     if (!last) {
       throw new Error(
         'No recorded traces found. Record a performance trace (performance_start_trace) so you have Insights to analyze.',

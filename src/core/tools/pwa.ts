@@ -30,11 +30,11 @@ const fileHandlersSchema = z.array(
 const osAppStateSchema = z.object({badgeCount: z.number(), fileHandlers: fileHandlersSchema});
 
 /** Runs PWA commands on a browser-level CDP session, detached afterwards. */
-async function withBrowserSession<T>(
+async function withBrowserCdp<T>(
   call: ToolCall<unknown>,
   work: (session: CDPSession, browser: Browser) => Promise<T>,
 ): Promise<T> {
-  const browser = await call.session.ensure();
+  const browser = await call.browser.ensure();
   const session = await browser.target().createCDPSession();
   try {
     return await withTimeout(
@@ -71,7 +71,7 @@ const installPwa = defineTool({
   filePaths: [{param: 'installUrlOrBundleUrl', scope: 'localBrowser'}],
   handler: async (call, response) => {
     const {manifestId, installUrlOrBundleUrl, displayMode} = call.params;
-    await withBrowserSession(call, async session => {
+    await withBrowserCdp(call, async session => {
       const install = () => session.send('PWA.install', {manifestId, installUrlOrBundleUrl});
       try {
         await install();
@@ -101,7 +101,7 @@ const uninstallPwa = defineTool({
   browserLock: 'exclusive',
   schema: {manifestId: manifestIdSchema},
   handler: async (call, response) => {
-    await withBrowserSession(call, session =>
+    await withBrowserCdp(call, session =>
       session.send('PWA.uninstall', {manifestId: call.params.manifestId}),
     );
     response.appendLine(`Uninstalled PWA with manifest ID: ${call.params.manifestId}`);
@@ -111,7 +111,7 @@ const uninstallPwa = defineTool({
 
 /** The first page that appears after `start`, bounded. */
 function nextPage(call: ToolCall<unknown>): {page: Promise<PageState>; cancel: () => void} {
-  const pages = call.session.pages;
+  const pages = call.browser.pages;
   let cancel = (): void => undefined;
   const page = new Promise<PageState>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -148,7 +148,7 @@ const launchPwa = defineTool({
     const {manifestId, url} = call.params;
     const opened = nextPage(call);
     try {
-      await withBrowserSession(call, session =>
+      await withBrowserCdp(call, session =>
         session.send('PWA.launch', {manifestId, ...(url === undefined ? {} : {url})}),
       );
     } catch (error) {
@@ -173,7 +173,7 @@ const getOsAppState = defineTool({
   schema: {manifestId: manifestIdSchema},
   handler: async (call, response) => {
     const {manifestId} = call.params;
-    const raw = await withBrowserSession(call, session =>
+    const raw = await withBrowserCdp(call, session =>
       session.send('PWA.getOsAppState', {manifestId}),
     );
     const state = osAppStateSchema.parse(raw);

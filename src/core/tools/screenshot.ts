@@ -59,7 +59,7 @@ export const takeScreenshot = definePageTool({
       if (isInChildFrame(call.page, resolved)) {
         await scrollIntoTopView(call.page, resolved);
       } else {
-        await resolved.session
+        await resolved.cdp
           .send('DOM.scrollIntoViewIfNeeded', {backendNodeId: resolved.backendNodeId})
           .catch(() => undefined);
       }

@@ -72,8 +72,8 @@ export function pageScriptHost(state: PageState, run: ScriptRun = {}): ScriptHos
   return {
     evaluate: (params, timeoutMs) => evaluateInPage(state, params, scriptOptions(run, timeoutMs)),
     callFunction: (params, timeoutMs, session) =>
-      callFunctionInPage(state, params, {...scriptOptions(run, timeoutMs), session}),
-    release: objectId => releaseObject({session: state.session, objectId}),
+      callFunctionInPage(state, params, {...scriptOptions(run, timeoutMs), cdp: session}),
+    release: objectId => releaseObject({cdp: state.cdp, objectId}),
   };
 }
 
@@ -131,7 +131,7 @@ async function evaluateFunction(
           userGesture: true,
         },
         undefined,
-        first?.session,
+        first?.cdp,
       );
     } else {
       response = await host.evaluate({
@@ -254,11 +254,11 @@ async function evaluateInServiceWorker(
   format: 'function' | 'script',
   run: ScriptRun,
 ): Promise<string> {
-  const problem = call.session.extensionSupportProblem();
+  const problem = call.browser.extensionSupportProblem();
   if (problem !== undefined) {
     throw new Error(problem);
   }
-  const found = call.session.extensionWorkers.find(call.session.browser, serviceWorkerId);
+  const found = call.browser.extensionWorkers.find(call.browser.chromium, serviceWorkerId);
   if (!found) {
     throw new Error(
       'Service worker not found. Call list_pages to see extension service worker ids.',

@@ -3,7 +3,7 @@
  * sections; tools/index.ts lists them with the tools and the catalog holds them, so what a
  * response carries never depends on which modules happened to be imported.
  */
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import type {PageState} from '../browser/PageState.js';
 import type {Tool} from './definition.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
@@ -14,7 +14,7 @@ export type PageStateSection = (response: ResponseBuilder, page: PageState) => v
 
 /** The engine-wide parts of a call a page tool section may consult. */
 export interface SectionContext {
-  session: BrowserSession;
+  browser: ManagedBrowser;
   services: EngineServices;
 }
 

@@ -92,8 +92,8 @@ export function parseJsonObjectParam(
   return Object.fromEntries(Object.entries(parsed));
 }
 
-function unavailableReason(call: Pick<ToolCall<unknown>, 'session'>): string | undefined {
-  const webmcp = call.session.status.webmcp;
+function unavailableReason(call: Pick<ToolCall<unknown>, 'browser'>): string | undefined {
+  const webmcp = call.browser.status.webmcp;
   return webmcp?.available === false ? webmcp.reason : undefined;
 }
 

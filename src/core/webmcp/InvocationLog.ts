@@ -15,7 +15,7 @@ import {
   type ToolRespondedEvent,
 } from './cdpSchemas.js';
 import {sendUntyped} from '../browser/cdp.js';
-import type {FrameGoneReason, PageWebMcp, TrackedSession} from './PageWebMcp.js';
+import type {FrameGoneReason, PageWebMcp, TrackedCdp} from './PageWebMcp.js';
 
 export const CANCEL_GRACE_MS = 3_000;
 /** After a navigation, the new document's load plus this long may still bring the answer. */
@@ -36,7 +36,7 @@ export type CancelReason = 'user' | 'client' | 'timeout';
 export interface InvocationRecord {
   view: WebMcpInvocation;
   tracker: PageWebMcp;
-  source: TrackedSession;
+  source: TrackedCdp;
   /** Not yet published: waiting to learn whether this app started it. */
   deferred: boolean;
   output: unknown;
@@ -52,7 +52,7 @@ export interface InvocationRecord {
 
 /** This app is invoking this tool right now: its toolInvoked event is ours, not the page's. */
 export interface Claim {
-  source: TrackedSession;
+  source: TrackedCdp;
   frameId: string;
   toolName: string;
 }
@@ -72,7 +72,7 @@ type InvocationStart = Pick<
 /** A running invocation, as first seen (from the page's event or from this app's own call). */
 function newRecord(
   tracker: PageWebMcp,
-  source: TrackedSession,
+  source: TrackedCdp,
   start: InvocationStart,
   deferred: boolean,
 ): InvocationRecord {
@@ -143,7 +143,7 @@ export class InvocationLog {
 
   // --- what the pages report -------------------------------------------------------------------
 
-  onInvoked(tracker: PageWebMcp, source: TrackedSession, event: ToolInvokedEvent): void {
+  onInvoked(tracker: PageWebMcp, source: TrackedCdp, event: ToolInvokedEvent): void {
     const existing = this.#records.get(event.invocationId);
     if (existing) {
       return;
@@ -165,7 +165,7 @@ export class InvocationLog {
     this.#publish(record);
   }
 
-  onResponded(source: TrackedSession, event: ToolRespondedEvent): void {
+  onResponded(source: TrackedCdp, event: ToolRespondedEvent): void {
     const record = this.#records.get(event.invocationId);
     if (record?.source !== source || isTerminal(record.view)) {
       return;
@@ -208,7 +208,7 @@ export class InvocationLog {
 
   onFrameGone(
     tracker: PageWebMcp,
-    source: TrackedSession,
+    source: TrackedCdp,
     frameId: string,
     reason: FrameGoneReason,
     url: string | undefined,
@@ -235,7 +235,7 @@ export class InvocationLog {
     }
   }
 
-  onFrameStopped(source: TrackedSession, frameId: string): void {
+  onFrameStopped(source: TrackedCdp, frameId: string): void {
     for (const record of this.#records.values()) {
       if (
         !isTerminal(record.view) &&
@@ -315,7 +315,7 @@ export class InvocationLog {
 
   // --- what this app starts --------------------------------------------------------------------
 
-  #claimed(source: TrackedSession, frameId: string, toolName: string): boolean {
+  #claimed(source: TrackedCdp, frameId: string, toolName: string): boolean {
     return this.#claims.some(
       claim => claim.source === source && claim.frameId === frameId && claim.toolName === toolName,
     );
@@ -441,7 +441,7 @@ export class InvocationLog {
     // "No pending execution" means it ended a moment ago and its answer is on the way; the
     // grace timer settles every other case.
     void sendUntyped(
-      record.source.session,
+      record.source.cdp,
       'WebMCP.cancelInvocation',
       {invocationId},
       emptyResultSchema,

@@ -33,13 +33,13 @@ export interface FrameInfo {
 }
 
 /** A CDP session that reports WebMCP tools: the page's own, or an out-of-process iframe's. */
-export class TrackedSession {
+export class TrackedCdp {
   readonly frames = new Map<string, FrameInfo>();
   readonly #cleanups: (() => void)[] = [];
   closed = false;
 
   constructor(
-    readonly session: CDPSession,
+    readonly cdp: CDPSession,
     readonly kind: 'page' | 'oopif',
   ) {}
 
@@ -57,7 +57,7 @@ export class TrackedSession {
 
 export interface ToolEntry {
   raw: CdpTool;
-  source: TrackedSession;
+  source: TrackedCdp;
   /** Registration order, so lists keep the page's order. */
   order: number;
 }
@@ -67,17 +67,17 @@ export type FrameGoneReason = 'navigated' | 'removed';
 /** What the tracker tells its owner (the WebMcpService). */
 export interface PageWebMcpHooks {
   toolsChanged(tracker: PageWebMcp): void;
-  invoked(tracker: PageWebMcp, source: TrackedSession, event: ToolInvokedEvent): void;
-  responded(tracker: PageWebMcp, source: TrackedSession, event: ToolRespondedEvent): void;
+  invoked(tracker: PageWebMcp, source: TrackedCdp, event: ToolInvokedEvent): void;
+  responded(tracker: PageWebMcp, source: TrackedCdp, event: ToolRespondedEvent): void;
   frameGone(
     tracker: PageWebMcp,
-    source: TrackedSession,
+    source: TrackedCdp,
     frameId: string,
     reason: FrameGoneReason,
     url?: string,
   ): void;
-  frameStoppedLoading(tracker: PageWebMcp, source: TrackedSession, frameId: string): void;
-  sessionGone(tracker: PageWebMcp, source: TrackedSession): void;
+  frameStoppedLoading(tracker: PageWebMcp, source: TrackedCdp, frameId: string): void;
+  cdpGone(tracker: PageWebMcp, source: TrackedCdp): void;
   mainFrameLoaded(tracker: PageWebMcp): void;
 }
 
@@ -104,7 +104,7 @@ function frameInfoOf(frame: Protocol.Page.Frame): FrameInfo {
 }
 
 /** Every frame below `frameId` in this session's frame tree (children before grandchildren). */
-function descendantsOf(tracked: TrackedSession, frameId: string): string[] {
+function descendantsOf(tracked: TrackedCdp, frameId: string): string[] {
   const out: string[] = [];
   const queue = [frameId];
   for (let parent = queue.shift(); parent !== undefined; parent = queue.shift()) {
@@ -144,7 +144,7 @@ function boundedTool(tool: CdpTool): CdpTool {
 }
 
 export class PageWebMcp {
-  readonly sessions = new Set<TrackedSession>();
+  readonly sessions = new Set<TrackedCdp>();
   readonly #tools = new Map<string, ToolEntry>();
   #order = 0;
   /** Why WebMCP.enable failed on the page session (domain missing in old browsers). */
@@ -157,29 +157,29 @@ export class PageWebMcp {
     readonly page: PageState,
     private readonly hooks: PageWebMcpHooks,
   ) {
-    const main = new TrackedSession(page.session, 'page');
+    const main = new TrackedCdp(page.cdp, 'page');
     this.ready = this.#track(main).catch((error: unknown) => {
       this.enableError = errorText(error);
     });
   }
 
-  get pageSession(): TrackedSession | undefined {
+  get pageCdp(): TrackedCdp | undefined {
     return [...this.sessions].find(tracked => tracked.kind === 'page');
   }
 
   /** Follows one session's tools, invocations and frames, then enables WebMCP on it. */
-  async #track(tracked: TrackedSession): Promise<void> {
+  async #track(tracked: TrackedCdp): Promise<void> {
     this.sessions.add(tracked);
     this.#listenToWebMcp(tracked);
     this.#listenToFrames(tracked);
     await this.#enable(tracked);
     if (this.disposed) {
-      this.#sessionGone(tracked);
+      this.#cdpGone(tracked);
     }
   }
 
-  #listenToWebMcp(tracked: TrackedSession): void {
-    const {session} = tracked;
+  #listenToWebMcp(tracked: TrackedCdp): void {
+    const {cdp: session} = tracked;
     tracked.addCleanup(
       onUntyped(session, WEBMCP_EVENTS.toolsAdded, toolsAddedSchema, event => {
         this.#added(tracked, event.tools);
@@ -213,8 +213,8 @@ export class PageWebMcp {
   }
 
   /** Frame navigations and removals drop that frame's tools; child sessions are tracked too. */
-  #listenToFrames(tracked: TrackedSession): void {
-    const {session} = tracked;
+  #listenToFrames(tracked: TrackedCdp): void {
+    const {cdp: session} = tracked;
     const isPage = tracked.kind === 'page';
     const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
       const frame = frameInfoOf(event.frame);
@@ -247,7 +247,7 @@ export class PageWebMcp {
       }
     };
     const onAttached = (child: CDPSession): void => {
-      void this.#track(new TrackedSession(child, 'oopif')).catch(() => undefined);
+      void this.#track(new TrackedCdp(child, 'oopif')).catch(() => undefined);
     };
     const unsubscribe = [
       onEvent(session, 'Page.frameNavigated', onNavigated),
@@ -256,9 +256,9 @@ export class PageWebMcp {
       onEvent(session, 'Page.frameStoppedLoading', onStopped),
     ];
     const onChildDetached = (child: CDPSession): void => {
-      const gone = [...this.sessions].find(candidate => candidate.session === child);
+      const gone = [...this.sessions].find(candidate => candidate.cdp === child);
       if (gone) {
-        this.#sessionGone(gone);
+        this.#cdpGone(gone);
       }
     };
     session.on(CDPSessionEvent.SessionAttached, onAttached);
@@ -273,8 +273,8 @@ export class PageWebMcp {
   }
 
   /** Records the frame tree, auto-attaches to out-of-process iframes, and enables WebMCP. */
-  async #enable(tracked: TrackedSession): Promise<void> {
-    const {session} = tracked;
+  async #enable(tracked: TrackedCdp): Promise<void> {
+    const {cdp: session} = tracked;
     const steps: Promise<unknown>[] = [
       session.send('Page.getFrameTree').then(({frameTree}) => {
         const record = (tree: Protocol.Page.FrameTree): void => {
@@ -299,7 +299,7 @@ export class PageWebMcp {
     await Promise.all([...steps.map(step => step.catch(() => undefined)), enable]);
   }
 
-  #added(source: TrackedSession, tools: readonly unknown[]): void {
+  #added(source: TrackedCdp, tools: readonly unknown[]): void {
     let changed = false;
     for (const candidate of tools) {
       const parsed = cdpToolSchema.safeParse(candidate);
@@ -315,7 +315,7 @@ export class PageWebMcp {
     }
   }
 
-  #dropFrameTools(source: TrackedSession, frameId: string): void {
+  #dropFrameTools(source: TrackedCdp, frameId: string): void {
     let changed = false;
     for (const [key, entry] of this.#tools) {
       if (entry.source === source && entry.raw.frameId === frameId) {
@@ -328,7 +328,7 @@ export class PageWebMcp {
     }
   }
 
-  #sessionGone(tracked: TrackedSession): void {
+  #cdpGone(tracked: TrackedCdp): void {
     if (!this.sessions.delete(tracked)) {
       return;
     }
@@ -340,7 +340,7 @@ export class PageWebMcp {
         changed = true;
       }
     }
-    this.hooks.sessionGone(this, tracked);
+    this.hooks.cdpGone(this, tracked);
     if (changed) {
       this.hooks.toolsChanged(this);
     }
@@ -359,13 +359,13 @@ export class PageWebMcp {
     return this.entries().filter(entry => entry.raw.name === name);
   }
 
-  frame(source: TrackedSession, frameId: string): FrameInfo | undefined {
+  frame(source: TrackedCdp, frameId: string): FrameInfo | undefined {
     return source.frames.get(frameId);
   }
 
   /** All frames this page's sessions know, main frame first. */
-  allFrames(): {frame: FrameInfo; source: TrackedSession}[] {
-    const out: {frame: FrameInfo; source: TrackedSession}[] = [];
+  allFrames(): {frame: FrameInfo; source: TrackedCdp}[] {
+    const out: {frame: FrameInfo; source: TrackedCdp}[] = [];
     for (const source of this.sessions) {
       for (const frame of source.frames.values()) {
         out.push({frame, source});
@@ -426,7 +426,7 @@ export class PageWebMcp {
       this.sessions.delete(tracked);
       tracked.dispose();
       if (tracked.kind === 'oopif') {
-        void tracked.session.detach().catch(() => undefined);
+        void tracked.cdp.detach().catch(() => undefined);
       }
     }
     this.#tools.clear();

@@ -6,7 +6,7 @@
 import type {WebMcpDoctorReport, WebMcpInvocation, WebMcpToolView} from '../../shared/protocol.js';
 import type {ToolCategory} from '../../shared/categories.js';
 import {errorText} from '../../shared/values.js';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {sendUntyped} from '../browser/cdp.js';
 import {PageFeature, type AttachableFeature, type PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
@@ -30,7 +30,7 @@ import {PageWebMcp, type KeyedView, type ToolEntry} from './PageWebMcp.js';
 export type Invoker = WebMcpInvocation['invoker'];
 
 export interface WebMcpServiceDeps {
-  session: BrowserSession;
+  browser: ManagedBrowser;
   hub: InspectorHub;
   /** Whether a tool category is on now (the page-tools sections follow the live switches). */
   categoryEnabled?: (category: ToolCategory) => boolean;
@@ -80,13 +80,13 @@ export class WebMcpService {
       invocation => deps.hub.publish({type: 'webmcpInvocation', invocation}),
       deps.cancelGraceMs ?? CANCEL_GRACE_MS,
     );
-    this.#availability = new WebMcpAvailability(deps.session);
+    this.#availability = new WebMcpAvailability(deps.browser);
     this.#feature = new PageFeature('webmcp', page => this.#createTracker(page), {
       eager: true,
       dispose: tracker => this.#pageGone(tracker),
     });
     this.features = [this.#feature];
-    deps.session.on('status', status =>
+    deps.browser.on('status', status =>
       this.#availability.onBrowserStatus(status, this.#trackers()),
     );
   }
@@ -123,7 +123,7 @@ export class WebMcpService {
       frameGone: (owner, source, frameId, reason, url) =>
         log.onFrameGone(owner, source, frameId, reason, url),
       frameStoppedLoading: (_owner, source, frameId) => log.onFrameStopped(source, frameId),
-      sessionGone: (owner, source) =>
+      cdpGone: (owner, source) =>
         log.interruptWhere(
           record => record.tracker === owner && record.source === source,
           'The iframe holding the tool went away before the tool answered.',
@@ -182,7 +182,7 @@ export class WebMcpService {
 
   #trackers(): PageWebMcp[] {
     const out: PageWebMcp[] = [];
-    for (const page of this.deps.session.pages.list()) {
+    for (const page of this.deps.browser.pages.list()) {
       const tracker = this.#feature.peek(page);
       if (tracker) {
         out.push(tracker);
@@ -216,7 +216,7 @@ export class WebMcpService {
 
   #pageGone(tracker: PageWebMcp): void {
     tracker.dispose();
-    const browserGone = this.deps.session.browser?.connected !== true;
+    const browserGone = this.deps.browser.chromium?.connected !== true;
     this.#log.interruptWhere(
       record => record.tracker === tracker,
       browserGone
@@ -279,7 +279,7 @@ export class WebMcpService {
     let invocationId: string;
     try {
       ({invocationId} = await sendUntyped(
-        entry.source.session,
+        entry.source.cdp,
         'WebMCP.invokeTool',
         {frameId: claim.frameId, toolName: claim.toolName, input: request.input},
         invokeToolResultSchema,
@@ -324,8 +324,8 @@ export class WebMcpService {
   // --- doctor and forms ------------------------------------------------------------------------
 
   async doctor(page: PageState | undefined): Promise<WebMcpDoctorReport> {
-    const session = this.deps.session;
-    const running = session.browser?.connected === true;
+    const session = this.deps.browser;
+    const running = session.chromium?.connected === true;
     if (!running || !page) {
       return diagnose(browserFacts(session));
     }

@@ -4,7 +4,7 @@
  * the real question (does `document.modelContext` exist?).
  */
 import type {BrowserStatus} from '../../shared/protocol.js';
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {evaluateInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
 import {majorVersion, MIN_CHROME_VERSION} from './doctor.js';
@@ -29,12 +29,12 @@ export class WebMcpAvailability {
   #verified = false;
   #lastBrowserState: BrowserStatus['state'] | undefined;
 
-  constructor(private readonly session: BrowserSession) {}
+  constructor(private readonly browser: ManagedBrowser) {}
 
   /** A tracker's WebMCP.enable failed: a browser without the domain has no WebMCP at all. */
   enableFailed(enableError: string | undefined): void {
     if (enableError !== undefined && /wasn't found|not found/i.test(enableError)) {
-      this.session.setWebMcpAvailability({
+      this.browser.setWebMcpAvailability({
         available: false,
         reason: `This browser has no WebMCP DevTools domain. Use Chrome ${MIN_CHROME_VERSION} or newer with --enable-features=WebMCP.`,
       });
@@ -55,12 +55,12 @@ export class WebMcpAvailability {
     if (this.#verified) {
       // A page already answered the real question while the browser was starting.
     } else if (major !== undefined && major < MIN_CHROME_VERSION) {
-      this.session.setWebMcpAvailability({
+      this.browser.setWebMcpAvailability({
         available: false,
         reason: `${status.version ?? 'This browser'} is too old for WebMCP; use Chrome ${MIN_CHROME_VERSION} or newer.`,
       });
-    } else if (this.session.mode === 'launch') {
-      this.session.setWebMcpAvailability({available: true});
+    } else if (this.browser.mode === 'launch') {
+      this.browser.setWebMcpAvailability({available: true});
     }
     for (const tracker of trackers) {
       void this.verify(tracker).catch(() => undefined);
@@ -72,7 +72,7 @@ export class WebMcpAvailability {
     if (this.#verified) {
       return;
     }
-    const frame = tracker.pageSession?.frames.get(tracker.page.mainFrameId);
+    const frame = tracker.pageCdp?.frames.get(tracker.page.mainFrameId);
     if (frame?.secureContextType !== 'Secure' && frame?.secureContextType !== 'SecureLocalhost') {
       return;
     }
@@ -81,13 +81,13 @@ export class WebMcpAvailability {
       return;
     }
     this.#verified = true;
-    this.session.setWebMcpAvailability(
+    this.browser.setWebMcpAvailability(
       present
         ? {available: true}
         : {
             available: false,
             reason:
-              this.session.mode === 'connect'
+              this.browser.mode === 'connect'
                 ? 'The attached browser was started without --enable-features=WebMCP. Restart it with that flag.'
                 : 'WebMCP is switched off in this browser (a --chromeArg disables it).',
           },

@@ -3,7 +3,7 @@
  * mode, WebMCP.enable's error, the page's secure context and `document.modelContext`, and the
  * `tools` permissions policy of every child frame.
  */
-import type {BrowserSession} from '../browser/BrowserSession.js';
+import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {sendUntyped} from '../browser/cdp.js';
 import type {PageState} from '../browser/PageState.js';
 import {hasModelContext} from './availability.js';
@@ -12,9 +12,9 @@ import type {DoctorFacts, FrameFacts} from './doctor.js';
 import type {PageWebMcp} from './PageWebMcp.js';
 
 /** What is known without a page: the browser's side only. */
-export function browserFacts(session: BrowserSession): DoctorFacts {
+export function browserFacts(session: ManagedBrowser): DoctorFacts {
   return {
-    browserRunning: session.browser?.connected === true,
+    browserRunning: session.chromium?.connected === true,
     mode: session.mode,
     endpoint: session.endpoint,
     browserVersion: session.status.version,
@@ -26,13 +26,13 @@ export function browserFacts(session: BrowserSession): DoctorFacts {
 }
 
 export async function pageFacts(
-  session: BrowserSession,
+  session: ManagedBrowser,
   page: PageState,
   tracker: PageWebMcp,
 ): Promise<DoctorFacts> {
   const base = browserFacts(session);
   await tracker.ready;
-  const {frameTree} = await page.session.send('Page.getFrameTree');
+  const {frameTree} = await page.cdp.send('Page.getFrameTree');
   return {
     ...base,
     enableError: tracker.enableError,
@@ -57,7 +57,7 @@ async function frameFacts(page: PageState, tracker: PageWebMcp): Promise<FrameFa
     let blockReason: string | undefined;
     try {
       const {states} = await sendUntyped(
-        source.session,
+        source.cdp,
         'Page.getPermissionsPolicyState',
         {frameId: frame.id},
         permissionsPolicyStateSchema,

@@ -21,8 +21,8 @@ export async function highlightForm(
   // A session of its own: enabling DOM and Overlay there leaves the page session untouched, and
   // detaching it later removes the highlight.
   const session =
-    entry.source.kind === 'page' ? await page.page.createCDPSession() : entry.source.session;
-  const ownSession = entry.source.kind === 'page';
+    entry.source.kind === 'page' ? await page.page.createCDPSession() : entry.source.cdp;
+  const ownCdp = entry.source.kind === 'page';
   try {
     await session.send('DOM.enable');
     await session.send('Overlay.enable');
@@ -40,7 +40,7 @@ export async function highlightForm(
     const {model} = await sendUntyped(session, 'DOM.getBoxModel', {backendNodeId}, boxModelSchema);
     const [x = 0, y = 0] = model.border;
     const timer = setTimeout(() => {
-      if (ownSession) {
+      if (ownCdp) {
         void session.detach().catch(() => undefined);
       } else {
         void session.send('Overlay.hideHighlight').catch(() => undefined);
@@ -49,7 +49,7 @@ export async function highlightForm(
     timer.unref();
     return {x, y, width: model.width, height: model.height};
   } catch (error) {
-    if (ownSession) {
+    if (ownCdp) {
       void session.detach().catch(() => undefined);
     }
     throw new Error(

@@ -212,7 +212,7 @@ export function replaceHtmlElementsWithUids(schema: unknown): void {
 async function windowObjectId(page: PageState): Promise<string> {
   const evaluated = await inPage(
     page,
-    () => sendUntyped(page.session, 'Runtime.evaluate', {expression: 'window'}, evaluationSchema),
+    () => sendUntyped(page.cdp, 'Runtime.evaluate', {expression: 'window'}, evaluationSchema),
     {timeoutMs: PROBE_TIMEOUT_MS},
   );
   const objectId = evaluated.result.objectId;
@@ -227,7 +227,7 @@ export async function discoverEventToolGroups(page: PageState): Promise<ThirdPar
   const objectId = await windowObjectId(page);
   try {
     const {listeners} = await sendUntyped(
-      page.session,
+      page.cdp,
       'DOMDebugger.getEventListeners',
       {objectId},
       listenersSchema,
@@ -236,14 +236,14 @@ export async function discoverEventToolGroups(page: PageState): Promise<ThirdPar
       return [];
     }
   } finally {
-    void page.session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
+    void page.cdp.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
   }
   // The page's own handler runs here: bounded, raced against dialogs, stopped if it hangs.
   const evaluated = await inPage(
     page,
     () =>
       sendUntyped(
-        page.session,
+        page.cdp,
         'Runtime.evaluate',
         {expression: DISCOVER_SCRIPT, awaitPromise: true, returnByValue: true},
         evaluationSchema,
@@ -316,7 +316,7 @@ export async function executeEventTool(
       const uid: unknown = Reflect.get(value, 'uid');
       if (typeof uid === 'string') {
         const element = await resolveUid(page, uid);
-        if (element.session !== page.session) {
+        if (element.cdp !== page.cdp) {
           throw new Error(
             `Element uid "${uid}" is inside a cross-site iframe; third-party tools run in the top page and cannot receive it.`,
           );
@@ -334,7 +334,7 @@ export async function executeEventTool(
       page,
       () =>
         sendUntyped(
-          page.session,
+          page.cdp,
           'Runtime.callFunctionOn',
           {
             functionDeclaration: EXECUTE_FUNCTION,
@@ -360,9 +360,9 @@ export async function executeEventTool(
     stashedCount = result.stashed;
     json = result.json;
   } finally {
-    void page.session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
+    void page.cdp.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
     for (const elementId of elementIds) {
-      void page.session.send('Runtime.releaseObject', {objectId: elementId}).catch(() => undefined);
+      void page.cdp.send('Runtime.releaseObject', {objectId: elementId}).catch(() => undefined);
     }
   }
   if (stashedCount === 0) {
@@ -386,7 +386,7 @@ async function stashedBackendNodeIds(
         page,
         () =>
           sendUntyped(
-            page.session,
+            page.cdp,
             'Runtime.evaluate',
             {expression: `window.__dtmcp.stashedElements[${index}]`},
             evaluationSchema,
@@ -399,12 +399,12 @@ async function stashedBackendNodeIds(
         continue;
       }
       const described = await sendUntyped(
-        page.session,
+        page.cdp,
         'DOM.describeNode',
         {objectId},
         describeNodeSchema,
       ).catch(() => undefined);
-      void page.session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
+      void page.cdp.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
       ids.push(described?.node.backendNodeId);
     }
   } finally {
@@ -425,7 +425,7 @@ async function uidsFor(
   const lookup = async (verbose: boolean): Promise<(string | undefined)[]> => {
     await takeSnapshot(page, {verbose});
     const store = snapshotFeature.get(page);
-    return backendNodeIds.map(id => (id === undefined ? undefined : store.uidOf(id, page.session)));
+    return backendNodeIds.map(id => (id === undefined ? undefined : store.uidOf(id, page.cdp)));
   };
   const plain = await lookup(false);
   if (plain.every(uid => uid !== undefined)) {

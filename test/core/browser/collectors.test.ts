@@ -160,7 +160,7 @@ describe('collectors on a real page', () => {
     expect(dropped).toBe(last - 1_000);
     expect(text).toContain('(at most 1000 are kept per navigation)');
 
-    const state = fx.engine.engine.session.pages.byId(id);
+    const state = fx.engine.engine.browser.pages.byId(id);
     expect(networkCollectorFeature.get(state).log.retainedCount).toBe(1_000);
 
     // After a navigation the same requests keep their ids. (The new document's request entered
@@ -202,7 +202,7 @@ describe('collectors on a real page', () => {
     const first = await call(fx.client, 'list_console_messages', {pageId: id, pageSize: 1});
     expect(first.text).toMatch(/^msgid=\d+ \[log\] spam 50$/m);
     expect(
-      consoleCollectorFeature.get(fx.engine.engine.session.pages.byId(id)).log.retainedCount,
+      consoleCollectorFeature.get(fx.engine.engine.browser.pages.byId(id)).log.retainedCount,
     ).toBe(10_000);
   });
 
@@ -218,7 +218,7 @@ describe('collectors on a real page', () => {
       60_000,
       'the page to finish navigating',
     );
-    const state = fx.engine.engine.session.pages.byId(id);
+    const state = fx.engine.engine.browser.pages.byId(id);
     const consoleLog = consoleCollectorFeature.get(state).log;
     const networkLog = networkCollectorFeature.get(state).log;
     expect(consoleLog.navigationCount).toBe(PRESERVED_NAVIGATIONS + 1);

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {BrowserSession} from '../../../src/core/browser/BrowserSession.js';
+import {ManagedBrowser} from '../../../src/core/browser/ManagedBrowser.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {call, startEngine, waitFor} from '../../helpers/engine.js';
 import {restartablePort} from '../../helpers/ports.js';
@@ -91,7 +91,7 @@ describe('a hung browser connect', () => {
     const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
     await new Promise<void>(resolve => relay.server.listen(0, '127.0.0.1', resolve));
     const logs: string[] = [];
-    const session = new BrowserSession({
+    const session = new ManagedBrowser({
       config: {
         headless: true,
         headlessBecauseNoDisplay: false,
@@ -128,7 +128,7 @@ describe('a hung browser connect', () => {
         10_000,
         'the late attempt to connect and be discarded',
       );
-      expect(session.browser).toBe(browser);
+      expect(session.chromium).toBe(browser);
       expect(browser.connected).toBe(true);
     } finally {
       await session.close();

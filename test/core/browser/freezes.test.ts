@@ -144,7 +144,7 @@ describe('a runaway script', () => {
       .catch((error: unknown) => error);
     // Cancel once the script loops: it logs just before, and the log reaches the server although
     // the page's main thread stays busy.
-    const messages = consoleCollectorFeature.get(fx.engine.engine.session.pages.byId(id));
+    const messages = consoleCollectorFeature.get(fx.engine.engine.browser.pages.byId(id));
     await waitFor(
       () => messages.entries(true).some(entry => entry.text().includes('loop-start')),
       10_000,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {launchArguments} from '../../../src/core/browser/BrowserSession.js';
+import {launchArguments} from '../../../src/core/browser/ManagedBrowser.js';
 import {
   ExecutableNotFoundError,
   findExecutable,
@@ -98,8 +98,8 @@ describe('attaching to a running browser', () => {
       const client = await viaUrl.connect();
       const opened = await call(client, 'new_page', {url: server.url('/index.html')});
       expect(opened.text).toContain('Fixture home');
-      expect(viaUrl.engine.session.status).toMatchObject({state: 'running', mode: 'connect'});
-      expect(viaUrl.engine.session.isLocal).toBe(true);
+      expect(viaUrl.engine.browser.status).toMatchObject({state: 'running', mode: 'connect'});
+      expect(viaUrl.engine.browser.isLocal).toBe(true);
       const id = pageIdFrom(opened.text, 'index.html');
       await call(client, 'close_page', {pageId: id});
     } finally {
@@ -138,7 +138,7 @@ describe('attaching to a running browser', () => {
       expect(result.isError).toBe(true);
       expect(result.text).toContain('Could not connect to the browser at http://127.0.0.1:9');
       expect(result.text).toContain('--remote-debugging-port=9222');
-      expect(unreachable.engine.session.status.state).toBe('error');
+      expect(unreachable.engine.browser.status.state).toBe('error');
     } finally {
       await unreachable.stop();
     }

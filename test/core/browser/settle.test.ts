@@ -110,7 +110,7 @@ describe('actAndSettle', () => {
     const id = pageIdFrom(text, 'index.html?stream');
     // A slow network (as emulate's Slow 3G sets) stretches the 3 s cap for a pending request
     // to 30 s, so "long before the cap" holds however busy the machine is.
-    const slowdown = slowdownFeature.get(fx.engine.engine.session.pages.byId(id));
+    const slowdown = slowdownFeature.get(fx.engine.engine.browser.pages.byId(id));
     slowdown.network = 10;
     const capMs = settleNavigationTimeout(slowdown);
     try {

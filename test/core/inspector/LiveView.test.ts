@@ -8,7 +8,7 @@ const frames: LiveFrame[] = [];
 let live: LiveView;
 
 beforeAll(() => {
-  live = new LiveView(fx.engine.engine.session, frame => frames.push(frame));
+  live = new LiveView(fx.engine.engine.browser, frame => frames.push(frame));
 });
 
 // Registered after the fixture's hooks, so it runs before the engine stops.
@@ -37,9 +37,9 @@ describe('LiveView', () => {
 
   it('keeps running while any watcher remains and stops when the last one leaves', async () => {
     const listening = (): number[] =>
-      fx.engine.engine.session.pages
+      fx.engine.engine.browser.pages
         .list()
-        .map(page => page.session.listenerCount('Page.screencastFrame'));
+        .map(page => page.cdp.listenerCount('Page.screencastFrame'));
     // While it casts, exactly one page has its frame listener.
     expect(listening().filter(count => count > 0)).toEqual([1]);
     await live.start(undefined, 'watcher-b');

@@ -12,7 +12,11 @@ import type {
   InspectorCommandType,
 } from '../../../src/shared/protocol.js';
 import {commandReplySchemas} from '../../../src/shared/replies.js';
-import {SESSION_FORMAT, sessionLine, type SessionHeader} from '../../../src/shared/sessionFile.js';
+import {
+  RECORDING_FORMAT,
+  recordingLine,
+  type RecordingHeader,
+} from '../../../src/shared/recordingFile.js';
 import {useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 const fx = useEngineWithFixtures({
@@ -43,11 +47,11 @@ async function sessionCommands(): Promise<void> {
     path.join(dir, old),
     '{"format":"mcp-browser-inspector-session","formatVersion":1,"appVersion":"x","startedAt":1,"flags":{}}\n',
   );
-  const list = commandReplySchemas.sessionsList.parse(await accepted({type: 'sessionsList'}));
+  const list = commandReplySchemas.recordingsList.parse(await accepted({type: 'recordingsList'}));
   expect(list.sessions.map(s => s.id)).toEqual([recording.recorder?.id, old]);
   const id = recording.recorder?.id ?? '';
-  await accepted({type: 'sessionRead', id});
-  await accepted({type: 'sessionsSearch', query: 'list_pages'});
+  await accepted({type: 'recordingRead', id});
+  await accepted({type: 'recordingsSearch', query: 'list_pages'});
   const image = await waitFor(
     () => {
       recording.recorder?.flush();
@@ -57,8 +61,8 @@ async function sessionCommands(): Promise<void> {
     10_000,
     'a recorded screenshot',
   );
-  await accepted({type: 'sessionImage', id, file: image});
-  await accepted({type: 'sessionDelete', id: old});
+  await accepted({type: 'recordingImage', id, file: image});
+  await accepted({type: 'recordingDelete', id: old});
 }
 
 describe('inspector commands', () => {
@@ -83,7 +87,7 @@ describe('inspector commands', () => {
       10_000,
       'the slow tool',
     );
-    const page = fx.engine.engine.session.pages.byId(imperative);
+    const page = fx.engine.engine.browser.pages.byId(imperative);
     const started = await accepted({
       type: 'webmcpExecute',
       pageId: imperative,
@@ -94,7 +98,7 @@ describe('inspector commands', () => {
     const invocationId = commandReplySchemas.webmcpExecute.parse(started).invocationId;
     await accepted({type: 'webmcpCancel', invocationId});
     await accepted({type: 'webmcpListTools', pageId: declarative});
-    const form = fx.engine.engine.session.pages.byId(declarative);
+    const form = fx.engine.engine.browser.pages.byId(declarative);
     await accepted({
       type: 'webmcpHighlightForm',
       pageId: declarative,
@@ -120,8 +124,8 @@ describe('inspector commands', () => {
     const sessions = path.join(fx.engine.configDir, 'sessions');
     fs.mkdirSync(sessions, {recursive: true});
     const client = {id: 'c', name: 'agent', version: '1', transport: 'http'} as const;
-    const header: SessionHeader = {
-      format: SESSION_FORMAT,
+    const header: RecordingHeader = {
+      format: RECORDING_FORMAT,
       formatVersion: 1,
       appVersion: 'test',
       startedAt: 0,
@@ -134,10 +138,10 @@ describe('inspector commands', () => {
     };
     fs.writeFileSync(
       path.join(sessions, 'one-call.jsonl'),
-      sessionLine(header) + sessionLine(recordedCall),
+      recordingLine(header) + recordingLine(recordedCall),
     );
-    await accepted({type: 'exportSession', sessionId: 'one-call.jsonl', format: 'playwright'});
-    await accepted({type: 'replaySession', sessionId: 'one-call.jsonl'});
+    await accepted({type: 'exportRecording', sessionId: 'one-call.jsonl', format: 'playwright'});
+    await accepted({type: 'replayRecording', sessionId: 'one-call.jsonl'});
     expect([...answered].sort()).toEqual(Object.keys(commandReplySchemas).sort());
   });
 

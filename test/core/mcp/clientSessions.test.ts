@@ -73,7 +73,7 @@ async function listTools(sessionId: string): Promise<number> {
 
 function expired(): {name: string; reason: string}[] {
   return events.flatMap(({event}) =>
-    event.type === 'sessionExpired' ? [{name: event.client.name, reason: event.reason}] : [],
+    event.type === 'clientSessionExpired' ? [{name: event.client.name, reason: event.reason}] : [],
   );
 }
 
@@ -162,8 +162,8 @@ describe('after a browser restart', () => {
       const second = await fresh.connect('second');
       await call(first, 'list_pages');
       await call(second, 'list_pages');
-      fresh.engine.session.browser?.process()?.kill('SIGKILL');
-      await waitFor(() => fresh.engine.session.status.state === 'disconnected', 10_000, 'gone');
+      fresh.engine.browser.chromium?.process()?.kill('SIGKILL');
+      await waitFor(() => fresh.engine.browser.status.state === 'disconnected', 10_000, 'gone');
       const note = 'Note: the browser was restarted or reconnected since the last call.';
       const firstAgain = await call(first, 'list_pages');
       expect(firstAgain.text.startsWith(note)).toBe(true);

@@ -46,8 +46,8 @@ function heldOf(tool: string, predicate?: (held: HeldCall) => boolean): Promise<
 }
 
 async function title(pageId: number): Promise<string> {
-  const page = fx.engine.engine.session.pages.byId(pageId);
-  const {result} = await page.session.send('Runtime.evaluate', {expression: 'document.title'});
+  const page = fx.engine.engine.browser.pages.byId(pageId);
+  const {result} = await page.cdp.send('Runtime.evaluate', {expression: 'document.title'});
   return String(result.value);
 }
 
@@ -167,8 +167,8 @@ describe('hold rules over MCP', () => {
     const result = await pending;
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('value "Mallory" → "Alice"');
-    const page = fx.engine.engine.session.pages.byId(pageId);
-    const {result: value} = await page.session.send('Runtime.evaluate', {
+    const page = fx.engine.engine.browser.pages.byId(pageId);
+    const {result: value} = await page.cdp.send('Runtime.evaluate', {
       expression: 'document.querySelector("input").value',
     });
     expect(value.value).toBe('Alice');

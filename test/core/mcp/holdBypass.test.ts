@@ -91,7 +91,7 @@ function openFresh(pathname: string): Promise<number> {
 }
 
 function urlOf(pageId: number): string {
-  return fx.engine.engine.session.pages.byId(pageId).page.url();
+  return fx.engine.engine.browser.pages.byId(pageId).page.url();
 }
 
 describe('URL rules and navigations', () => {
@@ -178,7 +178,7 @@ describe('URL rules and navigations', () => {
   it('checks the target of a history step before going there', async () => {
     const pageId = await openFresh('/plain.html');
     const before = urlOf(pageId);
-    const page = fx.engine.engine.session.pages.byId(pageId);
+    const page = fx.engine.engine.browser.pages.byId(pageId);
     // The page goes there and back by itself (not a call).
     await page.page.goto(fx.server.url('/held/landing.html'));
     await page.page.goBack();
@@ -194,7 +194,7 @@ describe('URL rules and navigations', () => {
 
   it('holds a call whose page went to a held URL while the call waited for the page', async () => {
     const pageId = await openFresh('/selfnav.html');
-    const page = fx.engine.engine.session.pages.byId(pageId);
+    const page = fx.engine.engine.browser.pages.byId(pageId);
     fx.engine.engine.hold.setRules(['url:*/held/*']);
     // Another client keeps the page busy until the text "landing" shows.
     const other = await fx.engine.connect('hold-bypass-other');
@@ -203,7 +203,7 @@ describe('URL rules and navigations', () => {
     const waiting = call(fx.client, 'list_console_messages', {pageId});
     await waitFor(() => page.lock.waiting === 1, 10_000, 'the call to wait for the page');
     // The page navigates itself (not a call of anyone) while the call waits.
-    await page.session.send('Runtime.evaluate', {
+    await page.cdp.send('Runtime.evaluate', {
       expression: `location.href = ${JSON.stringify(fx.server.url('/held/landing.html'))}`,
     });
     const held = await heldOf(fx.engine.engine, 'list_console_messages');
@@ -301,7 +301,7 @@ describe('read-only by what the call does', () => {
 describe("a page's own tools", () => {
   it('shows the full arguments of a held webmcp_ call and runs exactly those', async () => {
     const pageId = await openFresh('/bank.html');
-    const page = fx.engine.engine.session.pages.byId(pageId);
+    const page = fx.engine.engine.browser.pages.byId(pageId);
     await waitFor(
       async () => (await fx.client.listTools()).tools.some(tool => tool.name === 'webmcp_transfer'),
       10_000,
@@ -331,7 +331,7 @@ describe("a page's own tools", () => {
     const result = await pending;
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain('amount 1000000 → 5; to "attacker-acct-T5" → "friend"');
-    const {result: transfers} = await page.session.send('Runtime.evaluate', {
+    const {result: transfers} = await page.cdp.send('Runtime.evaluate', {
       expression: 'JSON.stringify(window.transfers)',
       returnByValue: true,
     });

@@ -13,7 +13,7 @@ import {
   nestsDeeperThan,
   VALUE_DEPTH_LIMIT,
 } from '../../../src/shared/boundedValue.js';
-import {parseSessionText} from '../../../src/shared/sessionFile.js';
+import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
 import {PROTOCOL_VERSION, rawRequest, rawSession} from '../../helpers/rawMcp.js';
@@ -52,7 +52,7 @@ function recordedText(): string {
   }
   recorder.flush();
   const text = fs.readFileSync(recorder.file, 'utf8');
-  expect(parseSessionText(text).skippedLines).toBe(0);
+  expect(parseRecordingText(text).skippedLines).toBe(0);
   return text;
 }
 

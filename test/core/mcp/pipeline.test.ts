@@ -117,10 +117,9 @@ describe('step 3: serialization', () => {
     const other = await fx.engine.connect('second-client');
     const pageA = await fx.openPage('/index.html?a');
     const pageB = await openPage(other, fx.server.url('/index.html?b'), '/index.html?b');
-    const stateA = fx.engine.engine.session.pages.byId(pageA);
+    const stateA = fx.engine.engine.browser.pages.byId(pageA);
     const inPageA = async (expression: string): Promise<unknown> =>
-      (await stateA.session.send('Runtime.evaluate', {expression, returnByValue: true})).result
-        .value;
+      (await stateA.cdp.send('Runtime.evaluate', {expression, returnByValue: true})).result.value;
     const order: string[] = [];
     // The slow call ends only when the test lets it (over raw CDP, past the page's lock).
     const slow = call(fx.client, 'evaluate_script', {
@@ -162,14 +161,14 @@ describe('step 4: lazy start and reconnect', () => {
     const fresh = await startEngine();
     try {
       const c = await fresh.connect();
-      expect(fresh.engine.session.status.state).toBe('idle');
+      expect(fresh.engine.browser.status.state).toBe('idle');
       const first = await call(c, 'list_pages');
-      expect(fresh.engine.session.status.state).toBe('running');
+      expect(fresh.engine.browser.status.state).toBe('running');
       const oldId = pageIdFrom(first.text, 'about:blank');
-      const browserProcess = fresh.engine.session.browser?.process();
+      const browserProcess = fresh.engine.browser.chromium?.process();
       browserProcess?.kill('SIGKILL');
       await waitFor(
-        () => fresh.engine.session.status.state === 'disconnected',
+        () => fresh.engine.browser.status.state === 'disconnected',
         10_000,
         'disconnect',
       );
@@ -280,7 +279,7 @@ describe('step 6: the open-dialog gate', () => {
       const c = await gated.connect();
       const {text} = await call(c, 'new_page', {url: fx.server.url('/dialogs.html')});
       const id = pageIdFrom(text, 'dialogs.html');
-      const state = gated.engine.session.pages.byId(id);
+      const state = gated.engine.browser.pages.byId(id);
       await state.page.evaluate(() => {
         setTimeout(() => alert('Hello alert'), 0);
       });
@@ -344,7 +343,7 @@ describe('step 7: handler errors and cancellation', () => {
       'cancelled event',
     );
     // Freed at once: nothing holds or waits for the page's lock any more.
-    const state = fx.engine.engine.session.pages.byId(id);
+    const state = fx.engine.engine.browser.pages.byId(id);
     await waitFor(() => state.lock.busyWith.length === 0, 10_000, 'the page lock to be free');
     expect(state.lock.waiting).toBe(0);
     const next = await call(fx.client, 'evaluate_script', {pageId: id, function: '() => "free"'});

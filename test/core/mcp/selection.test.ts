@@ -46,7 +46,7 @@ describe('page resolution under the lock', () => {
       });
       await waitFor(() => held.length === 1, 10_000, 'the long call to hold page A');
 
-      const lockA = fx.engine.engine.session.pages.byId(pageA).lock;
+      const lockA = fx.engine.engine.browser.pages.byId(pageA).lock;
       const queued = call(queuedClient, 'evaluate_script', {function: '() => location.search'});
       await waitFor(() => lockA.waiting === 1, 10_000, 'the queued call to wait for page A');
 

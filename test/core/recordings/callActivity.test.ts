@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {EventEnvelope, InspectorEvent} from '../../../src/shared/protocol.js';
-import {parseSessionText} from '../../../src/shared/sessionFile.js';
-import {imagesDirOf} from '../../../src/core/sessions/SessionRecorder.js';
+import {parseRecordingText} from '../../../src/shared/recordingFile.js';
+import {imagesDirOf} from '../../../src/core/recordings/Recorder.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {uidOf} from '../../helpers/snapshotText.js';
 
@@ -53,7 +53,7 @@ describe('call activity', () => {
     const clicked = await call(fx.client, 'click', {pageId, uid});
     expect(clicked.isError, clicked.text).toBe(false);
     await waitFor(
-      () => fx.engine.engine.session.pages.byId(pageId).url.includes('/other.html'),
+      () => fx.engine.engine.browser.pages.byId(pageId).url.includes('/other.html'),
       10_000,
       'the navigation',
     );
@@ -97,7 +97,7 @@ describe('call activity', () => {
     const recorder = fx.engine.engine.recording.recorder;
     recorder?.flush();
     const file = recorder?.file ?? '';
-    const session = parseSessionText(fs.readFileSync(file, 'utf8'));
+    const session = parseRecordingText(fs.readFileSync(file, 'utf8'));
     const recorded = eventsOf(session.events, 'callScreenshots').find(e => e.callId === callId);
     expect(recorded?.after?.data).toBe('');
     const imageFile = recorded?.after?.file ?? '';

@@ -9,16 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {exportSession} from '../../../src/core/sessions/exportSession.js';
+import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
 import type {EventEnvelope, InspectorEvent} from '../../../src/shared/protocol.js';
-import {SESSION_FORMAT, type ParsedSession} from '../../../src/shared/sessionFile.js';
+import {RECORDING_FORMAT, type ParsedRecording} from '../../../src/shared/recordingFile.js';
 
 const HOSTILE = 'a"b\'c`d${process.exit(3)}e*/f\ng\u2028h\u2029i\\j</script>//k';
 const client = {id: 'c1', name: 'agent', version: '1', transport: 'http'} as const;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-export-'));
 afterAll(() => fs.rmSync(dir, {recursive: true, force: true}));
 
-function session(events: InspectorEvent[]): ParsedSession {
+function session(events: InspectorEvent[]): ParsedRecording {
   const envelopes: EventEnvelope[] = events.map((event, index) => ({
     seq: index + 1,
     time: index,
@@ -26,7 +26,7 @@ function session(events: InspectorEvent[]): ParsedSession {
   }));
   return {
     header: {
-      format: SESSION_FORMAT,
+      format: RECORDING_FORMAT,
       formatVersion: 1,
       appVersion: HOSTILE,
       startedAt: 0,
@@ -125,7 +125,7 @@ const test = async (_name, body) => {
 }
 
 describe('export --format playwright', () => {
-  const text = exportSession(hostileSession, 'playwright');
+  const text = exportRecording(hostileSession, 'playwright');
 
   it('writes a file that parses, whatever the recorded strings hold', () => {
     const file = path.join(dir, 'hostile.spec.mjs');

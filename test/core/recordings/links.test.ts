@@ -11,19 +11,19 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {parseFlags} from '../../../src/core/config/flags.js';
-import {SessionRecording} from '../../../src/core/sessions/SessionRecording.js';
-import {sessionFileName} from '../../../src/core/sessions/SessionRecorder.js';
-import {applyRetention} from '../../../src/core/sessions/retention.js';
+import {Recordings} from '../../../src/core/recordings/Recordings.js';
+import {recordingFileName} from '../../../src/core/recordings/Recorder.js';
+import {applyRetention} from '../../../src/core/recordings/retention.js';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {
-  SESSION_FORMAT,
-  SESSION_FORMAT_VERSION,
-  sessionLine,
-} from '../../../src/shared/sessionFile.js';
+  RECORDING_FORMAT,
+  RECORDING_FORMAT_VERSION,
+  recordingLine,
+} from '../../../src/shared/recordingFile.js';
 import {startFlipper, type Flipper} from '../../helpers/flipper.js';
 
 const dirs: string[] = [];
-const recordings: SessionRecording[] = [];
+const recordings: Recordings[] = [];
 const flippers: Flipper[] = [];
 
 afterEach(async () => {
@@ -44,7 +44,7 @@ function tempDir(prefix = 'mbi-session-links-'): string {
   return dir;
 }
 
-function recording(dir: string): SessionRecording {
+function recording(dir: string): Recordings {
   const parsed = parseFlags(['--headless', '--port', '0', '--recordDir', dir], {
     env: {},
     hasDisplay: false,
@@ -52,7 +52,7 @@ function recording(dir: string): SessionRecording {
   if (parsed.kind !== 'config') {
     throw new Error(JSON.stringify(parsed));
   }
-  const made = new SessionRecording({
+  const made = new Recordings({
     config: parsed.config,
     token: 'abcdefghijklmnop1234',
     version: 'test',
@@ -64,10 +64,10 @@ function recording(dir: string): SessionRecording {
 
 /** A finished session file as an earlier run left it; returns its id. */
 function writeSession(dir: string, startedAt: number): string {
-  const name = sessionFileName(startedAt, 1000);
-  const header = sessionLine({
-    format: SESSION_FORMAT,
-    formatVersion: SESSION_FORMAT_VERSION,
+  const name = recordingFileName(startedAt, 1000);
+  const header = recordingLine({
+    format: RECORDING_FORMAT,
+    formatVersion: RECORDING_FORMAT_VERSION,
     appVersion: 'old',
     startedAt,
     flags: {},
@@ -113,7 +113,7 @@ describe('a planted summary link', () => {
     const dir = tempDir();
     const id = writeSession(dir, Date.UTC(2026, 0, 2));
     execFileSync('mkfifo', [path.join(dir, `${base(id)}.summary.json`)]);
-    execFileSync('mkfifo', [path.join(dir, sessionFileName(Date.UTC(2026, 0, 3), 1000))]);
+    execFileSync('mkfifo', [path.join(dir, recordingFileName(Date.UTC(2026, 0, 3), 1000))]);
     const rec = recording(dir);
     const listed = await rec.list();
     expect(listed.sessions.map(session => session.id)).toContain(id);

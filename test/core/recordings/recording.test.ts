@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {parseSessionText} from '../../../src/shared/sessionFile.js';
+import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 const TOKEN = 'recording-test-token-0123456789';
@@ -56,7 +56,7 @@ describe('session recording', () => {
     // Flushed within the interval, without a stop.
     const parsed = await waitFor(
       () => {
-        const session = parseSessionText(fs.readFileSync(file, 'utf8'));
+        const session = parseRecordingText(fs.readFileSync(file, 'utf8'));
         return session.events.some(
           e => e.event.type === 'toolCallEnded' && e.event.tool === 'evaluate_script',
         )

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {RESULT_TEXT_PREVIEW_CHARS} from '../../../src/shared/boundedValue.js';
 import type {EventEnvelope, WebMcpToolView} from '../../../src/shared/protocol.js';
-import {parseSessionText} from '../../../src/shared/sessionFile.js';
+import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
@@ -79,7 +79,7 @@ describe('a page registering 600 tools, one every 4 ms', () => {
   it('records each tool about once, and a UI rebuilds the same list', async () => {
     const before = recordingBytes();
     const pageId = await fx.openPage('/many-tools.html');
-    const page = fx.engine.engine.session.pages.byId(pageId);
+    const page = fx.engine.engine.browser.pages.byId(pageId);
     await waitFor(
       async () =>
         (
@@ -106,7 +106,7 @@ describe('a page registering 600 tools, one every 4 ms', () => {
     await uiCaughtUp(later);
     expect(foldedTools(later.events, pageId)).toEqual(tools);
     later.close();
-    const recorded = parseSessionText(
+    const recorded = parseRecordingText(
       fs.readFileSync(fx.engine.engine.recording.recorder?.file ?? '', 'utf8'),
     );
     expect(foldedTools(recorded.events, pageId)).toEqual(tools);

@@ -8,20 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import type {ClientRef} from '../../../src/shared/protocol.js';
-import {parseSessionText} from '../../../src/shared/sessionFile.js';
-import {recordedCalls} from '../../../src/core/sessions/replayCalls.js';
+import {parseRecordingText} from '../../../src/shared/recordingFile.js';
+import {recordedCalls} from '../../../src/core/recordings/replayCalls.js';
 import {
   replayRecordedCalls,
   type ReplayCallReport,
-} from '../../../src/core/sessions/replaySession.js';
+} from '../../../src/core/recordings/replayRecording.js';
 import {startEngine, useEngineWithFixtures} from '../../helpers/engine.js';
-import {recordHub} from '../../helpers/sessionRecording.js';
-import {
-  runShopSession,
-  serveShop,
-  SHOP_CALLS,
-  type ShopVariant,
-} from '../../helpers/shopSession.js';
+import {recordHub} from '../../helpers/hubRecording.js';
+import {runShopCalls, serveShop, SHOP_CALLS, type ShopVariant} from '../../helpers/shopCalls.js';
 
 let variant: ShopVariant = {};
 const fixture = useEngineWithFixtures({
@@ -34,7 +29,7 @@ const REPLAY: ClientRef = {id: 'replay', name: 'Replay', version: 'test', transp
 
 beforeAll(async () => {
   const recording = recordHub(fixture.engine.engine.hub);
-  await runShopSession(fixture.client, fixture.server);
+  await runShopCalls(fixture.client, fixture.server);
   sessionFile = path.join(fixture.tmp, 'shop.jsonl');
   await recording.save(sessionFile);
   recording.close();
@@ -44,12 +39,12 @@ async function replay(shop: ShopVariant, untilCall?: number): Promise<ReplayCall
   variant = shop;
   const engine = await startEngine();
   try {
-    const session = parseSessionText(fs.readFileSync(sessionFile, 'utf8'));
+    const session = parseRecordingText(fs.readFileSync(sessionFile, 'utf8'));
     const {calls, summary} = await replayRecordedCalls(
       recordedCalls(session.events),
       {
         runTool: (tool, args) => engine.engine.runToolAs(REPLAY, tool, args),
-        pages: engine.engine.session.pages,
+        pages: engine.engine.browser.pages,
       },
       untilCall === undefined ? {} : {untilCall},
     );
@@ -66,7 +61,7 @@ function outcomes(reports: ReplayCallReport[]): string[] {
 
 describe('the recording', () => {
   it('names every element argument by role, name, ancestry and nth', () => {
-    const session = parseSessionText(fs.readFileSync(sessionFile, 'utf8'));
+    const session = parseRecordingText(fs.readFileSync(sessionFile, 'utf8'));
     const {calls} = recordedCalls(session.events);
     expect(calls).toHaveLength(SHOP_CALLS);
     const click = calls[2];

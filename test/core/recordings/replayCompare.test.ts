@@ -1,6 +1,6 @@
 /** A recorded preview of a long result compares with the replay on its whole lines only. */
 import {describe, expect, it} from 'vitest';
-import {comparableTexts} from '../../../src/core/sessions/replayCompare.js';
+import {comparableTexts} from '../../../src/core/recordings/replayCompare.js';
 import {previewText} from '../../../src/shared/boundedValue.js';
 
 describe('comparableTexts', () => {

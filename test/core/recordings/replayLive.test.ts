@@ -1,7 +1,7 @@
 /**
- * Replay and export from the inspector: `replaySession` replays a recorded session into the live
+ * Replay and export from the inspector: `replayRecording` replays a recorded session into the live
  * browser (beside the pages already open), streaming one replayProgress event per call and a
- * replayFinished; `untilCall` stops early; `exportSession` answers the test text; bad ids and a
+ * replayFinished; `untilCall` stops early; `exportRecording` answers the test text; bad ids and a
  * second replay while one runs are refused with what to do.
  */
 import fs from 'node:fs';
@@ -9,15 +9,15 @@ import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import type {InspectorEvent} from '../../../src/shared/protocol.js';
 import {useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
-import {recordHub} from '../../helpers/sessionRecording.js';
-import {runShopSession, serveShop, SHOP_CALLS} from '../../helpers/shopSession.js';
+import {recordHub} from '../../helpers/hubRecording.js';
+import {runShopCalls, serveShop, SHOP_CALLS} from '../../helpers/shopCalls.js';
 
 const fixture = useEngineWithFixtures({routes: server => serveShop(server, () => ({}))});
 const SESSION_ID = 'shop-2026-12-01.jsonl';
 
 beforeAll(async () => {
   const recording = recordHub(fixture.engine.engine.hub);
-  await runShopSession(fixture.client, fixture.server);
+  await runShopCalls(fixture.client, fixture.server);
   const dir = path.join(fixture.engine.configDir, 'sessions');
   fs.mkdirSync(dir, {recursive: true});
   await recording.save(path.join(dir, SESSION_ID));
@@ -41,12 +41,12 @@ function replayEvents(): {events: ReplayEvent[]; close(): void} {
   return {events, close: () => subscription.close()};
 }
 
-describe('replaySession', () => {
+describe('replayRecording', () => {
   it('replays into the live browser, one progress event per call, then the summary', async () => {
     const stream = replayEvents();
     try {
       const started = await fixture.engine.engine.handleCommand({
-        type: 'replaySession',
+        type: 'replayRecording',
         sessionId: SESSION_ID,
       });
       expect(started.ok).toBe(true);
@@ -54,7 +54,7 @@ describe('replaySession', () => {
       expect(started.ok && started.value.total).toBe(SHOP_CALLS);
       // One replay at a time.
       const second = await fixture.engine.engine.handleCommand({
-        type: 'replaySession',
+        type: 'replayRecording',
         sessionId: SESSION_ID,
       });
       expect(second).toMatchObject({ok: false});
@@ -88,7 +88,7 @@ describe('replaySession', () => {
     const stream = replayEvents();
     try {
       const started = await fixture.engine.engine.handleCommand({
-        type: 'replaySession',
+        type: 'replayRecording',
         sessionId: SESSION_ID,
         untilCall: 2,
       });
@@ -106,11 +106,14 @@ describe('replaySession', () => {
 
   it('refuses ids that are not session names, and sessions that are gone', async () => {
     for (const sessionId of ['../token', 'a/b', '.hidden']) {
-      const result = await fixture.engine.engine.handleCommand({type: 'replaySession', sessionId});
+      const result = await fixture.engine.engine.handleCommand({
+        type: 'replayRecording',
+        sessionId,
+      });
       expect(result.ok, sessionId).toBe(false);
     }
     const gone = await fixture.engine.engine.handleCommand({
-      type: 'replaySession',
+      type: 'replayRecording',
       sessionId: 'no-such-session.jsonl',
     });
     expect(gone.ok ? '' : gone.error).toContain(
@@ -119,10 +122,10 @@ describe('replaySession', () => {
   });
 });
 
-describe('exportSession', () => {
+describe('exportRecording', () => {
   it('answers the Playwright test text and a file name', async () => {
     const result = await fixture.engine.engine.handleCommand({
-      type: 'exportSession',
+      type: 'exportRecording',
       sessionId: SESSION_ID,
       format: 'playwright',
     });

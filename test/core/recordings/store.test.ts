@@ -8,19 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {parseFlags} from '../../../src/core/config/flags.js';
-import {SessionRecording} from '../../../src/core/sessions/SessionRecording.js';
-import {sessionFileName} from '../../../src/core/sessions/SessionRecorder.js';
-import {configSecrets, headerFlags, SecretScrubber} from '../../../src/core/sessions/secrets.js';
+import {Recordings} from '../../../src/core/recordings/Recordings.js';
+import {recordingFileName} from '../../../src/core/recordings/Recorder.js';
+import {configSecrets, headerFlags, SecretScrubber} from '../../../src/core/recordings/secrets.js';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {
-  SESSION_FORMAT,
-  SESSION_FORMAT_VERSION,
-  parseSessionText,
-  sessionLine,
-} from '../../../src/shared/sessionFile.js';
+  RECORDING_FORMAT,
+  RECORDING_FORMAT_VERSION,
+  parseRecordingText,
+  recordingLine,
+} from '../../../src/shared/recordingFile.js';
 
 const dirs: string[] = [];
-const recordings: SessionRecording[] = [];
+const recordings: Recordings[] = [];
 
 afterEach(() => {
   for (const recording of recordings.splice(0)) {
@@ -77,21 +77,21 @@ function ended(seq: number, tool: string, errorText?: string): EventEnvelope {
 
 /** A finished session file as an earlier run left it. */
 function writeSession(dir: string, startedAt: number, events: EventEnvelope[], pad = 0): string {
-  const name = sessionFileName(startedAt, 1000);
-  const header = sessionLine({
-    format: SESSION_FORMAT,
-    formatVersion: SESSION_FORMAT_VERSION,
+  const name = recordingFileName(startedAt, 1000);
+  const header = recordingLine({
+    format: RECORDING_FORMAT,
+    formatVersion: RECORDING_FORMAT_VERSION,
     appVersion: 'old',
     startedAt,
     flags: {},
   });
-  const body = events.map(event => sessionLine(event)).join('');
+  const body = events.map(event => recordingLine(event)).join('');
   fs.writeFileSync(path.join(dir, name), header + body + ' '.repeat(pad), {mode: 0o600});
   return name;
 }
 
 function recording(dir: string, limits?: {maxSessions: number; maxBytes: number}) {
-  const made = new SessionRecording({
+  const made = new Recordings({
     config: config(['--recordDir', dir]),
     token: 'abcdefghijklmnop1234',
     version: 'test',
@@ -155,7 +155,7 @@ describe('listing, reading, deleting, searching', () => {
 
     const chunk = rec.read(name);
     expect(chunk.done).toBe(true);
-    const parsed = parseSessionText(chunk.text);
+    const parsed = parseRecordingText(chunk.text);
     expect(parsed.events).toHaveLength(4);
     expect(parsed.skippedLines).toBe(1);
 
@@ -193,7 +193,7 @@ describe('listing, reading, deleting, searching', () => {
       }
     }
     expect(chunks).toBeGreaterThan(1);
-    expect(parseSessionText(text).events).toHaveLength(30_000);
+    expect(parseRecordingText(text).events).toHaveLength(30_000);
   });
 
   it('refuses ids and image names that are not plain names in the folder', () => {

@@ -19,12 +19,12 @@ const fx = useEngineWithFixtures({
 
 async function openChanges(): Promise<{id: number; state: PageState}> {
   const id = await fx.openPage('/aria/changes.html');
-  return {id, state: fx.engine.engine.session.pages.byId(id)};
+  return {id, state: fx.engine.engine.browser.pages.byId(id)};
 }
 
 /** Runs a script in the page without a tool call. */
 async function pageRuns(state: PageState, expression: string): Promise<void> {
-  const reply = await state.session.send('Runtime.evaluate', {expression, awaitPromise: true});
+  const reply = await state.cdp.send('Runtime.evaluate', {expression, awaitPromise: true});
   expect(reply.exceptionDetails).toBeUndefined();
 }
 
@@ -93,13 +93,13 @@ describe('snapshot cache', () => {
     const {id, state} = await openChanges();
     const before = await snapshotOf(fx.client, id);
     expect(before).not.toContain('Hover link');
-    const box = await state.session.send('Runtime.evaluate', {
+    const box = await state.cdp.send('Runtime.evaluate', {
       expression:
         'JSON.stringify(document.getElementById("hoverzone").getBoundingClientRect().toJSON())',
       returnByValue: true,
     });
     const rect = JSON.parse(String(box.result.value)) as {x: number; y: number};
-    await state.session.send('Input.dispatchMouseEvent', {
+    await state.cdp.send('Input.dispatchMouseEvent', {
       type: 'mouseMoved',
       x: rect.x + 10,
       y: rect.y + 10,
@@ -117,12 +117,12 @@ describe('snapshot cache', () => {
 
   it('a new document is never answered from the last one, even if its navigation went unseen', async () => {
     const id = await fx.openPage('/quiet-one.html');
-    const state = fx.engine.engine.session.pages.byId(id);
+    const state = fx.engine.engine.browser.pages.byId(id);
     expect(await snapshotOf(fx.client, id)).toContain('First document');
     const seenLoader = state.loaderIds.get(state.mainFrameId);
-    await state.session.send('Page.navigate', {url: fx.server.url('/quiet-two.html')});
+    await state.cdp.send('Page.navigate', {url: fx.server.url('/quiet-two.html')});
     await waitFor(async () => {
-      const reply = await state.session.send('Runtime.evaluate', {
+      const reply = await state.cdp.send('Runtime.evaluate', {
         expression: 'document.readyState === "complete" && document.body.textContent',
         returnByValue: true,
       });

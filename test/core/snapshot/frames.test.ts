@@ -202,7 +202,7 @@ describe('frames that attach while the engine is busy (the race seen under load)
   it('a nested frame that started before the engine set its parent up still loads and is clickable', async () => {
     const nested = await startThreadServer(NESTED_PAGE);
     const id = await fx.openPage('/index.html');
-    const other = await fx.engine.engine.session.pages.byId(id).page.createCDPSession();
+    const other = await fx.engine.engine.browser.pages.byId(id).page.createCDPSession();
     try {
       // The outer frame runs (and starts its nested frame) while the engine's thread is blocked;
       // a debugger keeps the nested frame at its start until the engine has set the outer one up.

@@ -37,7 +37,7 @@ async function emulate(pageId: number, args: Record<string, unknown>): Promise<s
 }
 
 function pageState(pageId: number) {
-  return fx.engine.engine.session.pages.byId(pageId);
+  return fx.engine.engine.browser.pages.byId(pageId);
 }
 
 const MEDIA = `() => ({

@@ -261,7 +261,7 @@ describe('offline', () => {
     });
     expect(summary.isError, summary.text).toBe(false);
     expect(summary.text).toContain('id,className,count,selfSize,retainedSize');
-    expect(broken.engine.engine.session.status.state).toBe('idle');
+    expect(broken.engine.engine.browser.status.state).toBe('idle');
     // A browser tool on the same server still reports the launch problem.
     const pages = await call(broken.client, 'list_pages');
     expect(pages.isError).toBe(true);

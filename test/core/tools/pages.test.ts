@@ -59,7 +59,7 @@ describe('list_pages / new_page / select_page / close_page', () => {
     const fallback = /^(\d+): .*\[selected\]/m.exec(listing.text)?.[1];
     expect(fallback).toBeDefined();
     await call(fx.client, 'select_page', {pageId: keep});
-    const page = fx.engine.engine.session.pages.byId(keep);
+    const page = fx.engine.engine.browser.pages.byId(keep);
     await page.page.close();
     const after = await call(fx.client, 'list_pages');
     expect(after.text).toMatch(
@@ -143,7 +143,7 @@ describe('navigate_page', () => {
   it('accepts or dismisses a beforeunload prompt', async () => {
     const id = await fx.openPage('/beforeunload.html');
     // beforeunload prompts need a user gesture first.
-    const session = fx.engine.engine.session.pages.byId(id);
+    const session = fx.engine.engine.browser.pages.byId(id);
     await session.page.click('#touch');
     const dismissed = await call(fx.client, 'navigate_page', {
       pageId: id,

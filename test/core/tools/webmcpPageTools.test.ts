@@ -30,12 +30,12 @@ beforeAll(async () => {
     listChanges.push(performance.now());
   });
   pageId = await fx.openPage('/webmcp/page-tools.html');
-  page = fx.engine.engine.session.pages.byId(pageId);
+  page = fx.engine.engine.browser.pages.byId(pageId);
   await waitForTools(fx.client, names => names.includes('webmcp_child_tool'));
 });
 
 async function evaluate(expression: string): Promise<unknown> {
-  const {result, exceptionDetails} = await page.session.send('Runtime.evaluate', {
+  const {result, exceptionDetails} = await page.cdp.send('Runtime.evaluate', {
     expression,
     awaitPromise: true,
     returnByValue: true,

@@ -18,7 +18,7 @@ function codesOf(findings: readonly WebMcpLintFinding[], toolName: string): stri
 describe('authoring lint (doctor)', () => {
   it('lists each mistake per tool with its fix', async () => {
     const pageId = await fx.openPage('/webmcp/authoring-lint.html');
-    const page = fx.engine.engine.session.pages.byId(pageId);
+    const page = fx.engine.engine.browser.pages.byId(pageId);
     const {webmcp} = fx.engine.engine;
     await waitFor(
       async () => (await webmcp.toolsOf(page)).some(tool => tool.name === 'child_tool'),

@@ -195,7 +195,7 @@ describe('in a launched browser', () => {
     const opened = await call(client, 'new_page', {url: insecureUrl});
     expect(opened.isError, opened.text).toBe(false);
     const pageId = pageIdFrom(opened.text, 'insecure.test');
-    expect(fx.engine.engine.session.status.webmcp).toEqual({available: true});
+    expect(fx.engine.engine.browser.status.webmcp).toEqual({available: true});
 
     const reply = await fx.engine.engine.handleCommand({type: 'webmcpDoctor', pageId});
     const report = webmcpDoctorReportSchema.parse(reply.ok ? reply.value : undefined);
@@ -244,8 +244,8 @@ describe('a browser attached with --browserUrl that was started without --enable
     expect(report.problems[0]?.fix).toContain('start it again with --enable-features=WebMCP');
 
     // The browser status carries the same verdict for the UI.
-    await waitFor(() => engine.engine.session.status.webmcp?.available === false);
-    expect(engine.engine.session.status.webmcp?.reason).toBe(
+    await waitFor(() => engine.engine.browser.status.webmcp?.available === false);
+    expect(engine.engine.browser.status.webmcp?.reason).toBe(
       'The attached browser was started without --enable-features=WebMCP. Restart it with that flag.',
     );
     const listed = await call(client, 'list_webmcp_tools', {pageId});

@@ -32,11 +32,11 @@ beforeAll(() => {
 });
 
 async function open(path: string): Promise<PageState> {
-  return fx.engine.engine.session.pages.byId(await fx.openPage(path));
+  return fx.engine.engine.browser.pages.byId(await fx.openPage(path));
 }
 
 async function evaluate(page: PageState, expression: string): Promise<unknown> {
-  const {result, exceptionDetails} = await page.session.send('Runtime.evaluate', {
+  const {result, exceptionDetails} = await page.cdp.send('Runtime.evaluate', {
     expression,
     awaitPromise: true,
     returnByValue: true,

@@ -204,8 +204,8 @@ export class ConsoleCollector {
         this.#startNavigation();
       }
     };
-    state.session.on('Page.frameNavigated', onNavigated);
-    this.#unsubscribe.push(() => state.session.off('Page.frameNavigated', onNavigated));
+    state.cdp.on('Page.frameNavigated', onNavigated);
+    this.#unsubscribe.push(() => state.cdp.off('Page.frameNavigated', onNavigated));
     this.#attachExceptions();
   }
 

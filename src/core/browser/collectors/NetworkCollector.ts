@@ -85,8 +85,8 @@ export class NetworkCollector {
         this.log.startNavigation(entries => this.#navigationStart(entries));
       }
     };
-    state.session.on('Page.frameNavigated', onNavigated);
-    this.#unsubscribe.push(() => state.session.off('Page.frameNavigated', onNavigated));
+    state.cdp.on('Page.frameNavigated', onNavigated);
+    this.#unsubscribe.push(() => state.cdp.off('Page.frameNavigated', onNavigated));
   }
 
   /** Index of the first request of the committed document: its navigation request, or its first redirect hop. */

@@ -75,7 +75,7 @@ async function containerLabels(
         const described = await callFunctionInPage(
           state,
           {objectId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true},
-          {session, timeoutMs: PROBE_TIMEOUT_MS},
+          {cdp: session, timeoutMs: PROBE_TIMEOUT_MS},
         );
         const info = elementInfoSchema.safeParse(described.result.value);
         if (info.success) {
@@ -92,7 +92,7 @@ async function containerLabels(
 export async function collectReport(state: PageState, uid: string): Promise<CssReport> {
   const resolved = await resolveUid(state, uid);
   releaseObject(resolved);
-  if (resolved.session !== state.session) {
+  if (resolved.cdp !== state.cdp) {
     throw new Error(
       `Element with uid "${uid}" is inside a cross-site iframe, whose styles get_css_styles cannot read. Use evaluate_script with the uid as an argument and getComputedStyle instead.`,
     );
@@ -162,7 +162,7 @@ async function styledElement(
       functionDeclaration:
         'function () { return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement; }',
     },
-    {session, timeoutMs: PROBE_TIMEOUT_MS},
+    {cdp: session, timeoutMs: PROBE_TIMEOUT_MS},
   );
   const elementId = elementRef.result.objectId;
   if (!elementId) {
@@ -171,7 +171,7 @@ async function styledElement(
   const described = await callFunctionInPage(
     state,
     {objectId: elementId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true},
-    {session, timeoutMs: PROBE_TIMEOUT_MS},
+    {cdp: session, timeoutMs: PROBE_TIMEOUT_MS},
   );
   const element = elementInfoSchema.safeParse(described.result.value);
   if (!element.success) {

@@ -4,7 +4,7 @@
  * chrome-devtools-mcp does) for performance_analyze_insight.
  */
 import {z} from 'zod';
-import type {BrowserSession} from '../BrowserSession.js';
+import type {ManagedBrowser} from '../ManagedBrowser.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../PageState.js';
 import type {AnalysedTrace} from './engine.js';
@@ -55,9 +55,9 @@ interface TraceState {
   last: AnalysedTrace | undefined;
 }
 
-const states = new WeakMap<BrowserSession, TraceState>();
+const states = new WeakMap<ManagedBrowser, TraceState>();
 
-export function traceState(session: BrowserSession): TraceState {
+export function traceState(session: ManagedBrowser): TraceState {
   let state = states.get(session);
   if (!state) {
     state = {active: undefined, last: undefined};
@@ -75,7 +75,7 @@ export async function startTracing(page: PageState): Promise<void> {
   const excluded = TRACE_CATEGORIES.filter(category => category.startsWith('-')).map(category =>
     category.slice(1),
   );
-  await page.session.send('Tracing.start', {
+  await page.cdp.send('Tracing.start', {
     transferMode: 'ReturnAsStream',
     streamFormat: 'json',
     traceConfig: {
@@ -100,7 +100,7 @@ export interface RecordedTrace {
 
 /** Ends the recording and reads the whole trace (JSON `{"traceEvents": […]}`) from Chrome. */
 export async function stopTracing(page: PageState): Promise<RecordedTrace> {
-  const session = page.session;
+  const session = page.cdp;
   let onComplete: ((event: unknown) => void) | undefined;
   const complete = new Promise<z.infer<typeof tracingCompleteSchema>>((resolve, reject) => {
     onComplete = (event: unknown): void => {

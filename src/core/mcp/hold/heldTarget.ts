@@ -36,7 +36,7 @@ export function targetUidOf(
 /** The target with its box when the snapshot still knows it and it has a layout. */
 export async function locateTarget(page: PageState, target: Target): Promise<Target> {
   const known = snapshotFeature.get(page).target(normalizeUid(target.uid));
-  if (!known || known.session.detached || page.loaderIds.get(known.frameId) !== known.loaderId) {
+  if (!known || known.cdp.detached || page.loaderIds.get(known.frameId) !== known.loaderId) {
     return target;
   }
   const rect = await elementRect(page, known);

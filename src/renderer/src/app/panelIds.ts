@@ -9,4 +9,4 @@ export type PanelId =
   | 'webmcp'
   | 'hold'
   // Session recording (issue 11)
-  | 'sessions';
+  | 'recordings';

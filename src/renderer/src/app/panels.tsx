@@ -109,10 +109,10 @@ export const PANELS: readonly PanelDefinition[] = [
   },
   // Session recording (issue 11)
   {
-    id: 'sessions',
+    id: 'recordings',
     label: 'Sessions',
     ...lazyPanel('Sessions', () =>
-      import('../features/sessions/SessionsPanel.js').then(m => m.SessionsPanel),
+      import('../features/recordings/RecordingsPanel.js').then(m => m.RecordingsPanel),
     ),
   },
 ];

@@ -58,7 +58,7 @@ export interface LogSlice {
   uiDropped: number;
 }
 
-export interface OfflineSession {
+export interface OfflineRecording {
   fileName: string;
   log: CallLog;
   telemetry: readonly TelemetryEntry[];
@@ -91,7 +91,7 @@ export interface InspectorSnapshot {
   browser: BrowserStatus | undefined;
   clients: readonly ConnectedClient[];
   /** Sessions the server closed (idle expiry or session cap), newest last (bounded). */
-  expiredSessions: readonly ExpiredSession[];
+  expiredClientSessions: readonly ExpiredClientSession[];
   webmcpTools: readonly WebMcpToolView[];
   /** Latest state of each WebMCP invocation, oldest first (bounded). */
   webmcpInvocations: readonly WebMcpInvocation[];
@@ -100,12 +100,12 @@ export interface InspectorSnapshot {
   lastActedOn: LastActedOn | undefined;
   /** Hold rules and the queue of held calls (undefined until the server said). */
   hold: HoldState | undefined;
-  offline: OfflineSession | undefined;
+  offline: OfflineRecording | undefined;
   /** Last sequence id applied from the live stream (0 before any). */
   lastSeq: number;
 }
 
-export interface ExpiredSession {
+export interface ExpiredClientSession {
   client: ClientRef;
   reason: 'idle' | 'limit';
   idleMs: number;
@@ -114,7 +114,7 @@ export interface ExpiredSession {
 }
 
 const TELEMETRY_CAPACITY = 5_000;
-const EXPIRED_SESSION_CAPACITY = 20;
+const EXPIRED_CLIENT_SESSION_CAPACITY = 20;
 const WEBMCP_INVOCATION_CAPACITY = 1_000;
 
 const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], tools: []};
@@ -170,7 +170,7 @@ export class InspectorStore {
       pages: [],
       browser: undefined,
       clients: [],
-      expiredSessions: [],
+      expiredClientSessions: [],
       webmcpTools: [],
       webmcpInvocations: [],
       telemetry: [],
@@ -325,7 +325,7 @@ export class InspectorStore {
         return;
       case 'clientConnected':
       case 'clientDisconnected':
-      case 'sessionExpired':
+      case 'clientSessionExpired':
         this.#applyClientEvent(changes, event, time);
         return;
       case 'telemetry':
@@ -386,7 +386,7 @@ export class InspectorStore {
     changes: BatchChanges,
     event: Extract<
       InspectorEvent,
-      {type: 'clientConnected' | 'clientDisconnected' | 'sessionExpired'}
+      {type: 'clientConnected' | 'clientDisconnected' | 'clientSessionExpired'}
     >,
     time: number,
   ): void {
@@ -405,12 +405,12 @@ export class InspectorStore {
       case 'clientDisconnected':
         changes.clients = clients.filter(client => client.id !== event.clientId);
         return;
-      case 'sessionExpired':
+      case 'clientSessionExpired':
         changes.clients = clients.filter(client => client.id !== event.client.id);
-        changes.patch.expiredSessions = [
-          ...(changes.patch.expiredSessions ?? this.#snapshot.expiredSessions),
+        changes.patch.expiredClientSessions = [
+          ...(changes.patch.expiredClientSessions ?? this.#snapshot.expiredClientSessions),
           {client: event.client, reason: event.reason, idleMs: event.idleMs, at: time},
-        ].slice(-EXPIRED_SESSION_CAPACITY);
+        ].slice(-EXPIRED_CLIENT_SESSION_CAPACITY);
     }
   }
 
@@ -436,7 +436,7 @@ export class InspectorStore {
     this.#set({log: this.#logSlice(this.#snapshot.log.serverDropped), telemetry: []});
   }
 
-  openOffline(session: OfflineSession | undefined): void {
+  openOffline(session: OfflineRecording | undefined): void {
     this.#set({offline: session});
   }
 

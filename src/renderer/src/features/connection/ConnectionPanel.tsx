@@ -39,7 +39,7 @@ export function ConnectionPanel(): React.JSX.Element {
       )}
       <h2>Connected clients</h2>
       <Clients model={model} />
-      <ExpiredSessions model={model} />
+      <ExpiredClientSessions model={model} />
       <h2>Browser</h2>
       <Browser model={model} />
     </div>
@@ -83,16 +83,16 @@ function Endpoint(props: {model: ConnectionModel}): React.JSX.Element {
 }
 
 /** Sessions the server closed itself, so a vanished client is explained. */
-function ExpiredSessions(props: {model: ConnectionModel}): React.JSX.Element | null {
-  const {expiredSessions} = props.model;
-  if (expiredSessions.length === 0) {
+function ExpiredClientSessions(props: {model: ConnectionModel}): React.JSX.Element | null {
+  const {expiredClientSessions} = props.model;
+  if (expiredClientSessions.length === 0) {
     return null;
   }
   return (
-    <section className="expired-sessions" aria-label="Sessions closed by the server">
+    <section className="expired-client-sessions" aria-label="Sessions closed by the server">
       <h3>Closed by the server</h3>
       <ul>
-        {[...expiredSessions].reverse().map(expired => (
+        {[...expiredClientSessions].reverse().map(expired => (
           <li key={`${expired.client.id}-${expired.at}`} data-client-id={expired.client.id}>
             <span className="mono">{formatClock(expired.at)}</span>{' '}
             {revealInvisible(expired.client.name)}

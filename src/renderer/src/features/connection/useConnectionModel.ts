@@ -4,7 +4,7 @@
  */
 import {useReducer} from 'react';
 import type {BrowserStatus, ConnectedClient} from '../../../../shared/protocol.js';
-import type {ExpiredSession} from '../../store/InspectorStore.js';
+import type {ExpiredClientSession} from '../../store/InspectorStore.js';
 import {useRequest, useSnapshot} from '../../app/InspectorContext.js';
 import type {ClientSetup} from './clientSetup.js';
 import {
@@ -29,7 +29,7 @@ export interface ConnectionModel {
   setupText: (id: string) => Promise<string>;
   clients: readonly ConnectedClient[];
   /** Sessions the server closed itself (idle or over the cap), newest last. */
-  expiredSessions: readonly ExpiredSession[];
+  expiredClientSessions: readonly ExpiredClientSession[];
   browser: BrowserStatus | undefined;
   serverVersion: string | undefined;
 }
@@ -38,7 +38,7 @@ export function useConnectionModel(): ConnectionModel {
   const request = useRequest();
   const server = useSnapshot(snapshot => snapshot.server);
   const clients = useSnapshot(snapshot => snapshot.clients);
-  const expiredSessions = useSnapshot(snapshot => snapshot.expiredSessions);
+  const expiredClientSessions = useSnapshot(snapshot => snapshot.expiredClientSessions);
   const browser = useSnapshot(snapshot => snapshot.browser);
   const [state, dispatch] = useReducer(reduceConnection, INITIAL_CONNECTION);
   const mcpUrl = server?.mcpUrl;
@@ -71,7 +71,7 @@ export function useConnectionModel(): ConnectionModel {
     setups: shownSetups(mcpUrl, state),
     setupText: async id => setupWithToken(mcpUrl, await fetchToken(), id),
     clients,
-    expiredSessions,
+    expiredClientSessions,
     browser,
     serverVersion: server?.serverVersion,
   };

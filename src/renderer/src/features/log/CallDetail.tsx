@@ -9,7 +9,7 @@ import {formatClock, formatDuration} from '../../ui/format.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {formatJson, JsonView} from '../../ui/JsonView.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
-import {SessionActionsSlot, type SessionRef} from '../sessions/SessionActionsSlot.js';
+import {RecordingActionsSlot, type RecordingRef} from '../recordings/RecordingActionsSlot.js';
 import {CallActivity, type LoadImage} from './CallActivity.js';
 
 export function CallDetail(props: {
@@ -17,7 +17,7 @@ export function CallDetail(props: {
   canRunAgain: boolean;
   onRunAgain: (record: CallRecord) => void;
   /** The opened session (undefined for the live log): for its actions and its images. */
-  session?: SessionRef | undefined;
+  session?: RecordingRef | undefined;
   loadImage?: LoadImage | undefined;
 }): React.JSX.Element {
   const {record} = props;
@@ -55,7 +55,7 @@ export function CallDetail(props: {
           Run again…
         </button>
         {props.session ? (
-          <SessionActionsSlot placement="call" session={props.session} call={record} />
+          <RecordingActionsSlot placement="call" session={props.session} call={record} />
         ) : null}
       </header>
       <CallFacts record={record} />

@@ -172,7 +172,7 @@ function LogFileActions(props: {model: LogModel}): React.JSX.Element {
       <button type="button" onClick={model.clear} disabled={model.total === 0 && !model.offline}>
         {model.offline ? 'Close file' : 'Clear'}
       </button>
-      <button type="button" onClick={model.exportSession} disabled={model.total === 0}>
+      <button type="button" onClick={model.exportRecording} disabled={model.total === 0}>
         Export…
       </button>
       <OpenFileButton testId="import-session" onFile={file => void model.importFile(file)} />

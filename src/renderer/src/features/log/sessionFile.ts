@@ -8,19 +8,19 @@ import '../../zodSetup.js';
 import {eventEnvelopeSchema, type EventEnvelope} from '../../../../shared/protocol.js';
 import {CallLog} from '../../store/CallLog.js';
 import {addRecordedEvent} from '../../store/recordedEvents.js';
-import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js';
+import type {OfflineRecording, TelemetryEntry} from '../../store/InspectorStore.js';
 
-const SESSION_FORMAT = 'mcp-browser-inspector.session';
-const SESSION_FORMAT_VERSION = 1;
+const RECORDING_FORMAT = 'mcp-browser-inspector.session';
+const RECORDING_FORMAT_VERSION = 1;
 
 const headerSchema = z.object({
-  format: z.literal(SESSION_FORMAT),
+  format: z.literal(RECORDING_FORMAT),
   version: z.number().int(),
   exportedAt: z.string().optional(),
   serverVersion: z.string().optional(),
 });
 
-export function sessionFileName(now: Date): string {
+export function recordingFileName(now: Date): string {
   const stamp = now
     .toISOString()
     .replace(/\.\d+Z$/, '')
@@ -33,8 +33,8 @@ export function serializeSession(
   meta: {exportedAt: Date; serverVersion?: string | undefined},
 ): string {
   const header = {
-    format: SESSION_FORMAT,
-    version: SESSION_FORMAT_VERSION,
+    format: RECORDING_FORMAT,
+    version: RECORDING_FORMAT_VERSION,
     exportedAt: meta.exportedAt.toISOString(),
     ...(meta.serverVersion === undefined ? {} : {serverVersion: meta.serverVersion}),
   };
@@ -45,16 +45,16 @@ export function serializeSession(
   return `${lines.join('\n')}\n`;
 }
 
-export interface ParsedSession {
-  session: OfflineSession;
+export interface ParsedRecording {
+  session: OfflineRecording;
   /** Lines that were not inspector events (1-based line numbers, at most 20 listed). */
   skippedLines: number[];
   skipped: number;
 }
 
-export class SessionFileError extends Error {}
+export class RecordingFileError extends Error {}
 
-export function parseSession(fileName: string, text: string): ParsedSession {
+export function parseSession(fileName: string, text: string): ParsedRecording {
   const lines = text.split(/\r?\n/);
   const log = new CallLog(Number.MAX_SAFE_INTEGER);
   const telemetry: TelemetryEntry[] = [];
@@ -91,7 +91,7 @@ export function parseSession(fileName: string, text: string): ParsedSession {
     addRecordedEvent(log, telemetry, parsed.data);
   });
   if (events === 0) {
-    throw new SessionFileError(
+    throw new RecordingFileError(
       `${fileName} holds no inspector events. Open a .jsonl file saved with "Export" in the Log panel.`,
     );
   }

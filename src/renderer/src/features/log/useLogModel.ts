@@ -12,7 +12,7 @@ import {
   useUi,
 } from '../../app/InspectorContext.js';
 import type {CallRecord} from '../../store/CallLog.js';
-import type {OfflineSession} from '../../store/InspectorStore.js';
+import type {OfflineRecording} from '../../store/InspectorStore.js';
 import {eventsOf} from '../../store/logEvents.js';
 import {isEmptyFilter, type LogFilter, LogQuery} from '../../store/LogQuery.js';
 import {
@@ -26,7 +26,7 @@ import {
   type SelectionMove,
 } from './logModel.js';
 import type * as SessionFile from './sessionFile.js';
-import type {SessionRef} from '../sessions/SessionActionsSlot.js';
+import type {RecordingRef} from '../recordings/RecordingActionsSlot.js';
 import type {LoadImage} from './CallActivity.js';
 
 /** Session files carry their own zod checks: loaded on first export or import, not at start. */
@@ -34,7 +34,7 @@ const loadSessionFile = (): Promise<typeof SessionFile> => import('./sessionFile
 
 export interface LogActions {
   clear: () => void;
-  exportSession: () => void;
+  exportRecording: () => void;
   importFile: (file: File) => Promise<void>;
   closeOffline: () => void;
   runAgain: (record: CallRecord) => void;
@@ -47,7 +47,7 @@ export interface LogModel extends LogActions {
         fileName: string;
         exportedAt?: string | undefined;
         /** A recorded session (Sessions panel): its actions slot and images. */
-        session?: SessionRef | undefined;
+        session?: RecordingRef | undefined;
         loading: boolean;
         loadImage?: LoadImage | undefined;
       }
@@ -138,7 +138,7 @@ export function useLogModel(): LogModel {
 
 function logActions(
   {store, ui}: InspectorServices,
-  offline: OfflineSession | undefined,
+  offline: OfflineRecording | undefined,
   serverVersion: string | undefined,
   dispatch: Dispatch<LogAction>,
 ): LogActions {
@@ -152,17 +152,17 @@ function logActions(
       }
       ui.selectCall(undefined);
     },
-    exportSession: () => {
+    exportRecording: () => {
       // The events as they are at the click, whatever arrives while the module loads.
       const events = offline ? eventsOf(offline.log, offline.telemetry) : store.exportEvents();
       const exportedAt = new Date();
       loadSessionFile().then(
-        ({serializeSession, sessionFileName}) => {
+        ({serializeSession, recordingFileName}) => {
           const text = serializeSession(events, {
             exportedAt,
             serverVersion: offline?.serverVersion ?? serverVersion,
           });
-          downloadText(sessionFileName(exportedAt), text, 'application/x-ndjson');
+          downloadText(recordingFileName(exportedAt), text, 'application/x-ndjson');
         },
         (error: unknown) => notice(exportFailedNotice(error)),
       );
@@ -176,7 +176,7 @@ function logActions(
         ui.selectCall(undefined);
         notice(importNotice(file.name, parsed));
       } catch (error) {
-        const known = sessionFile !== undefined && error instanceof sessionFile.SessionFileError;
+        const known = sessionFile !== undefined && error instanceof sessionFile.RecordingFileError;
         notice(known ? error.message : openFailedNotice(file.name, error));
       }
     },

@@ -7,11 +7,11 @@
  */
 import {CopyButton} from '../../ui/CopyButton.js';
 import type {ReplayCallReportView} from '../../../../shared/protocol.js';
-import {isReplaying, replayHeadline, type PreviewState} from './sessionActionsModel.js';
-import {useSessionActions, type SessionActionsModel} from './useSessionActions.js';
-import './sessions.css';
+import {isReplaying, replayHeadline, type PreviewState} from './recordingActionsModel.js';
+import {useRecordingActions, type RecordingActionsModel} from './useRecordingActions.js';
+import './recordings.css';
 
-export interface SessionActionsProps {
+export interface RecordingActionsProps {
   sessionId: string;
   /** 1-based index of the call the user is looking at: offers "Replay up to here". */
   callIndex?: number;
@@ -19,25 +19,25 @@ export interface SessionActionsProps {
   compact?: boolean;
 }
 
-export function SessionActions(props: SessionActionsProps): React.JSX.Element {
-  const model = useSessionActions(props.sessionId);
-  return <SessionActionsView {...props} model={model} />;
+export function RecordingActions(props: RecordingActionsProps): React.JSX.Element {
+  const model = useRecordingActions(props.sessionId);
+  return <RecordingActionsView {...props} model={model} />;
 }
 
 /** The view alone, for tests and screenshots with a model made by hand. */
 const REPLAY_HINT =
   'Replay runs the recorded calls again in the live browser, in new pages, and compares each result with the recording.';
 
-export function SessionActionsView(
-  props: SessionActionsProps & {model: SessionActionsModel},
+export function RecordingActionsView(
+  props: RecordingActionsProps & {model: RecordingActionsModel},
 ): React.JSX.Element {
   const {model, callIndex, compact = false} = props;
   const {replay, preview} = model.state;
   const busy = isReplaying(replay) || !model.connected;
   const headline = replayHeadline(replay);
   return (
-    <section className="session-actions" aria-label="Session actions">
-      <div className="session-actions__buttons">
+    <section className="recording-actions" aria-label="Session actions">
+      <div className="recording-actions__buttons">
         <button
           type="button"
           className="primary"
@@ -60,14 +60,14 @@ export function SessionActionsView(
           Export as test
         </button>
       </div>
-      {compact ? null : <p className="muted session-actions__hint">{REPLAY_HINT}</p>}
+      {compact ? null : <p className="muted recording-actions__hint">{REPLAY_HINT}</p>}
       {replay.status === 'error' ? (
         <p className="notice notice--error" role="alert">
           {replay.error}
         </p>
       ) : null}
       {headline === undefined ? null : (
-        <p className="session-actions__headline" aria-live="polite">
+        <p className="recording-actions__headline" aria-live="polite">
           {headline}
         </p>
       )}

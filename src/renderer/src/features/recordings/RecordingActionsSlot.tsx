@@ -3,33 +3,33 @@
  * and in the detail of a call of an opened session (`placement="call"`). Replay and export live in
  * their own feature; they plug in here without this panel knowing them:
  *
- *   registerSessionActions({session: ctx => <ReplayButton id={ctx.session.id} />, call: ctx => …});
+ *   registerRecordingActions({session: ctx => <ReplayButton id={ctx.session.id} />, call: ctx => …});
  *
  * or pass children to one slot. Nothing renders when no action is registered.
  */
 import type {ReactNode} from 'react';
 import type {CallRecord} from '../../store/CallLog.js';
 
-export interface SessionRef {
+export interface RecordingRef {
   /** The recorded session's id on the server; undefined for a file opened from elsewhere. */
   id: string | undefined;
   fileName: string;
 }
 
-export interface SessionActionsContext {
-  session: SessionRef;
+export interface RecordingActionsContext {
+  session: RecordingRef;
   /** For `placement="call"`: the call, and its 0-based position among the session's calls. */
   call?: CallRecord;
 }
 
-export type SessionActionsRenderer = (context: SessionActionsContext) => ReactNode;
+export type RecordingActionsRenderer = (context: RecordingActionsContext) => ReactNode;
 
-const renderers: {session?: SessionActionsRenderer; call?: SessionActionsRenderer} = {};
+const renderers: {session?: RecordingActionsRenderer; call?: RecordingActionsRenderer} = {};
 
 /** Registers the actions shown in the slots (a later call replaces the earlier one). */
-export function registerSessionActions(actions: {
-  session?: SessionActionsRenderer;
-  call?: SessionActionsRenderer;
+export function registerRecordingActions(actions: {
+  session?: RecordingActionsRenderer;
+  call?: RecordingActionsRenderer;
 }): void {
   if (actions.session) {
     renderers.session = actions.session;
@@ -39,9 +39,9 @@ export function registerSessionActions(actions: {
   }
 }
 
-export function SessionActionsSlot(props: {
+export function RecordingActionsSlot(props: {
   placement: 'session' | 'call';
-  session: SessionRef;
+  session: RecordingRef;
   call?: CallRecord | undefined;
   children?: ReactNode;
 }): React.JSX.Element | null {
@@ -53,8 +53,8 @@ export function SessionActionsSlot(props: {
   }
   return (
     <span
-      className="session-actions"
-      data-testid={`session-actions-${props.placement}`}
+      className="recording-actions"
+      data-testid={`recording-actions-${props.placement}`}
       role="group"
       aria-label="Session actions"
     >

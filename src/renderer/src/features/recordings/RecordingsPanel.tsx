@@ -5,14 +5,14 @@
  * client or page text, shown inert.
  */
 import {useState} from 'react';
-import type {SessionSearchHit, SessionSummary} from '../../../../shared/replies.js';
+import type {RecordingSearchHit, RecordingSummary} from '../../../../shared/replies.js';
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
-import {SessionActionsSlot} from './SessionActionsSlot.js';
-import './sessionActionsRegistration.js';
-import {type SessionsModel, useSessionsModel} from './useSessionsModel.js';
-import './sessions.css';
+import {RecordingActionsSlot} from './RecordingActionsSlot.js';
+import './recordingActionsRegistration.js';
+import {type RecordingsModel, useRecordingsModel} from './useRecordingsModel.js';
+import './recordings.css';
 import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
 import {OpenFileButton} from '../../ui/OpenFileButton.js';
 
@@ -34,13 +34,13 @@ function formatStart(time: number): string {
   return new Date(time).toLocaleString();
 }
 
-export function SessionsPanel(): React.JSX.Element {
-  const model = useSessionsModel();
+export function RecordingsPanel(): React.JSX.Element {
+  const model = useRecordingsModel();
   const [dropping, setDropping] = useState(false);
   return (
     <div
-      className={`sessions-panel${dropping ? ' sessions-panel--drop' : ''}`}
-      data-testid="sessions-panel"
+      className={`recordings-panel${dropping ? ' recordings-panel--drop' : ''}`}
+      data-testid="recordings-panel"
       onDragOver={event => {
         if (event.dataTransfer.types.includes('Files')) {
           event.preventDefault();
@@ -57,7 +57,7 @@ export function SessionsPanel(): React.JSX.Element {
         }
       }}
     >
-      <SessionsToolbar model={model} />
+      <RecordingsToolbar model={model} />
       <RetentionLine model={model} />
       <DismissibleNotice text={model.notice} onDismiss={model.dismissNotice} />
       {model.listError ? (
@@ -66,22 +66,22 @@ export function SessionsPanel(): React.JSX.Element {
         </div>
       ) : null}
       {model.hits ? <SearchHits model={model} /> : null}
-      <SessionsTable model={model} />
-      <p className="muted sessions-panel__drop-hint">
+      <RecordingsTable model={model} />
+      <p className="muted recordings-panel__drop-hint">
         Drop a session file (.jsonl) anywhere here to open it read-only.
       </p>
     </div>
   );
 }
 
-function SessionsToolbar(props: {model: SessionsModel}): React.JSX.Element {
+function RecordingsToolbar(props: {model: RecordingsModel}): React.JSX.Element {
   const {model} = props;
   const [query, setQuery] = useState('');
   return (
-    <div className="toolbar sessions-toolbar" role="toolbar" aria-label="Sessions actions">
+    <div className="toolbar recordings-toolbar" role="toolbar" aria-label="Sessions actions">
       <form
         role="search"
-        className="sessions-toolbar__search"
+        className="recordings-toolbar__search"
         onSubmit={event => {
           event.preventDefault();
           model.search(query);
@@ -110,14 +110,14 @@ function SessionsToolbar(props: {model: SessionsModel}): React.JSX.Element {
   );
 }
 
-function RetentionLine(props: {model: SessionsModel}): React.JSX.Element | null {
+function RetentionLine(props: {model: RecordingsModel}): React.JSX.Element | null {
   const {list} = props.model;
   if (!list) {
     return null;
   }
   const {retention} = list;
   return (
-    <p className="muted sessions-panel__retention" data-testid="sessions-retention">
+    <p className="muted recordings-panel__retention" data-testid="recordings-retention">
       {list.recording
         ? 'This run is being recorded.'
         : 'Recording is off for this run (--no-record).'}{' '}
@@ -132,20 +132,20 @@ function RetentionLine(props: {model: SessionsModel}): React.JSX.Element | null 
   );
 }
 
-const FIELD_LABELS: Record<SessionSearchHit['field'], string> = {
+const FIELD_LABELS: Record<RecordingSearchHit['field'], string> = {
   tool: 'tool',
   url: 'URL',
   error: 'error',
 };
 
-function SearchHits(props: {model: SessionsModel}): React.JSX.Element | null {
+function SearchHits(props: {model: RecordingsModel}): React.JSX.Element | null {
   const {model} = props;
   const {hits} = model;
   if (!hits) {
     return null;
   }
   return (
-    <section className="sessions-hits" aria-label="Search results" data-testid="sessions-hits">
+    <section className="recordings-hits" aria-label="Search results" data-testid="recordings-hits">
       <h3>
         {hits.hits.length === 0
           ? `No call matches “${revealInvisible(hits.query)}”.`
@@ -154,19 +154,19 @@ function SearchHits(props: {model: SessionsModel}): React.JSX.Element | null {
           Clear
         </button>
       </h3>
-      <ul className="sessions-hits__list">
+      <ul className="recordings-hits__list">
         {hits.hits.map(hit => (
           <li key={`${hit.sessionId}:${hit.callId}:${hit.field}`}>
             <button
               type="button"
-              className="sessions-hits__open"
+              className="recordings-hits__open"
               onClick={() => model.open(hit.sessionId, hit.callId)}
-              aria-label={`Open ${hit.tool} in the session of ${formatStart(hit.sessionStartedAt)}`}
+              aria-label={`Open ${hit.tool} in the session of ${formatStart(hit.recordingStartedAt)}`}
             >
               <span className="mono">{revealInvisible(hit.tool)}</span>{' '}
               <span className="badge">{FIELD_LABELS[hit.field]}</span>{' '}
-              <span className="mono sessions-hits__text">{revealInvisible(hit.text)}</span>{' '}
-              <span className="muted">{formatStart(hit.sessionStartedAt)}</span>
+              <span className="mono recordings-hits__text">{revealInvisible(hit.text)}</span>{' '}
+              <span className="muted">{formatStart(hit.recordingStartedAt)}</span>
             </button>
           </li>
         ))}
@@ -175,12 +175,12 @@ function SearchHits(props: {model: SessionsModel}): React.JSX.Element | null {
   );
 }
 
-function SessionsTable(props: {model: SessionsModel}): React.JSX.Element {
+function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
   const {model} = props;
   const sessions = model.list?.sessions;
   if (!sessions) {
     return (
-      <p className="muted sessions-panel__loading">
+      <p className="muted recordings-panel__loading">
         {model.connected ? 'Loading…' : 'Not connected.'}
       </p>
     );
@@ -194,8 +194,8 @@ function SessionsTable(props: {model: SessionsModel}): React.JSX.Element {
     );
   }
   return (
-    <div className="sessions-table__scroll">
-      <table className="sessions-table" data-testid="sessions-table">
+    <div className="recordings-table__scroll">
+      <table className="recordings-table" data-testid="recordings-table">
         <thead>
           <tr>
             <th scope="col">Started</th>
@@ -217,7 +217,7 @@ function SessionsTable(props: {model: SessionsModel}): React.JSX.Element {
         </thead>
         <tbody>
           {sessions.map(session => (
-            <SessionRow key={session.id} session={session} model={model} />
+            <RecordingRow key={session.id} session={session} model={model} />
           ))}
         </tbody>
       </table>
@@ -225,15 +225,20 @@ function SessionsTable(props: {model: SessionsModel}): React.JSX.Element {
   );
 }
 
-function SessionRow(props: {session: SessionSummary; model: SessionsModel}): React.JSX.Element {
+function RecordingRow(props: {
+  session: RecordingSummary;
+  model: RecordingsModel;
+}): React.JSX.Element {
   const {session, model} = props;
   const started = formatStart(session.startedAt);
   const confirming = model.confirmingDelete === session.id;
   return (
-    <tr data-testid="session-row" data-session-id={session.id}>
+    <tr data-testid="recording-row" data-recording-id={session.id}>
       <td>
         {started}
-        {session.current ? <span className="badge sessions-table__current">recording</span> : null}
+        {session.current ? (
+          <span className="badge recordings-table__current">recording</span>
+        ) : null}
       </td>
       <td className="mono">{formatDuration(session.durationMs)}</td>
       <td>
@@ -244,11 +249,11 @@ function SessionRow(props: {session: SessionSummary; model: SessionsModel}): Rea
         )}
       </td>
       <td className="num mono">{formatCount(session.calls)}</td>
-      <td className={`num mono${session.errors > 0 ? ' sessions-table__errors' : ''}`}>
+      <td className={`num mono${session.errors > 0 ? ' recordings-table__errors' : ''}`}>
         {formatCount(session.errors)}
       </td>
       <td className="num mono">{formatBytes(session.bytes)}</td>
-      <td className="sessions-table__actions">
+      <td className="recordings-table__actions">
         <button
           type="button"
           onClick={() => model.open(session.id)}
@@ -282,7 +287,10 @@ function SessionRow(props: {session: SessionSummary; model: SessionsModel}): Rea
             Delete…
           </button>
         )}
-        <SessionActionsSlot placement="session" session={{id: session.id, fileName: session.id}} />
+        <RecordingActionsSlot
+          placement="session"
+          session={{id: session.id, fileName: session.id}}
+        />
       </td>
     </tr>
   );

@@ -31,22 +31,22 @@ export type PreviewState =
   | {status: 'ready'; text: string; fileName: string; format: ExportFormat}
   | {status: 'error'; error: string};
 
-export interface SessionActionsState {
+export interface RecordingActionsState {
   replay: ReplayState;
   preview: PreviewState;
 }
 
-export const INITIAL_SESSION_ACTIONS: SessionActionsState = {
+export const INITIAL_RECORDING_ACTIONS: RecordingActionsState = {
   replay: {status: 'idle'},
   preview: {status: 'closed'},
 };
 
-export type SessionActionsAction =
+export type RecordingActionsAction =
   | {type: 'replayRequested'; untilCall?: number}
-  | {type: 'replayAnswered'; result: CommandResult<'replaySession'>}
+  | {type: 'replayAnswered'; result: CommandResult<'replayRecording'>}
   | {type: 'replayEvent'; event: InspectorEvent}
   | {type: 'exportRequested'}
-  | {type: 'exportAnswered'; result: CommandResult<'exportSession'>}
+  | {type: 'exportAnswered'; result: CommandResult<'exportRecording'>}
   | {type: 'previewClosed'};
 
 function onReplayEvent(replay: ReplayState, event: InspectorEvent): ReplayState {
@@ -70,10 +70,10 @@ function onReplayEvent(replay: ReplayState, event: InspectorEvent): ReplayState 
   return replay;
 }
 
-export function reduceSessionActions(
-  state: SessionActionsState,
-  action: SessionActionsAction,
-): SessionActionsState {
+export function reduceRecordingActions(
+  state: RecordingActionsState,
+  action: RecordingActionsAction,
+): RecordingActionsState {
   switch (action.type) {
     case 'replayRequested':
       return {

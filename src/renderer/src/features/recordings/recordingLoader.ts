@@ -7,20 +7,20 @@
 import '../../zodSetup.js';
 import type {EventEnvelope} from '../../../../shared/protocol.js';
 import {
-  SESSION_FORMAT,
-  parseSessionLines,
-  parseSessionText,
-} from '../../../../shared/sessionFile.js';
+  RECORDING_FORMAT,
+  parseRecordingLines,
+  parseRecordingText,
+} from '../../../../shared/recordingFile.js';
 import type {InspectorServices, Request} from '../../app/InspectorContext.js';
 import {CallLog} from '../../store/CallLog.js';
 import {addRecordedEvent} from '../../store/recordedEvents.js';
-import type {OfflineSession, TelemetryEntry} from '../../store/InspectorStore.js';
+import type {OfflineRecording, TelemetryEntry} from '../../store/InspectorStore.js';
 
 /** The first chunk is small so the first rows show at once; later ones are larger. */
 const FIRST_CHUNK_BYTES = 512 * 1024;
 const NEXT_CHUNK_BYTES = 512 * 1024;
 
-class SessionBuilder {
+class RecordingBuilder {
   readonly log = new CallLog(Number.MAX_SAFE_INTEGER);
   readonly telemetry: TelemetryEntry[] = [];
   skipped = 0;
@@ -37,11 +37,11 @@ class SessionBuilder {
 const SLICE_CHARS = 64 * 1024;
 
 /** Parses a chunk in slices (cut at line ends), yielding between them. */
-async function addInSlices(builder: SessionBuilder, text: string): Promise<void> {
+async function addInSlices(builder: RecordingBuilder, text: string): Promise<void> {
   for (let start = 0; start < text.length;) {
     const cut = text.indexOf('\n', Math.min(text.length, start + SLICE_CHARS));
     const end = cut < 0 ? text.length : cut + 1;
-    const parsed = parseSessionLines(text.slice(start, end));
+    const parsed = parseRecordingLines(text.slice(start, end));
     builder.add(parsed.events, parsed.skippedLines);
     start = end;
     await new Promise(resolve => setTimeout(resolve, 0));
@@ -57,23 +57,23 @@ export interface OpenResult {
  * Opens session `id` from the server in the Log panel (selecting `callId` if given) and keeps
  * reading until the whole file is in, unless the user closes it meanwhile.
  */
-export async function openRecordedSession(
+export async function openServerRecording(
   services: InspectorServices,
   request: Request,
   id: string,
   callId?: string,
 ): Promise<OpenResult> {
   const {store, ui} = services;
-  const builder = new SessionBuilder();
+  const builder = new RecordingBuilder();
   const loadImage = async (file: string): Promise<{mimeType: string; data: string} | undefined> => {
-    const reply = await request({type: 'sessionImage', id, file});
+    const reply = await request({type: 'recordingImage', id, file});
     return reply.ok ? reply.value : undefined;
   };
   let offset = 0;
   let appVersion: string | undefined;
   for (let first = true; ; first = false) {
     const reply = await request({
-      type: 'sessionRead',
+      type: 'recordingRead',
       id,
       offset,
       maxBytes: first ? FIRST_CHUNK_BYTES : NEXT_CHUNK_BYTES,
@@ -83,7 +83,7 @@ export async function openRecordedSession(
     }
     const {text, nextOffset, done} = reply.value;
     if (first) {
-      const parsed = parseSessionText(text);
+      const parsed = parseRecordingText(text);
       appVersion = parsed.header.appVersion;
       builder.add(parsed.events, parsed.skippedLines);
     } else {
@@ -93,7 +93,7 @@ export async function openRecordedSession(
       }
       await addInSlices(builder, text);
     }
-    const session: OfflineSession = {
+    const session: OfflineRecording = {
       fileName: id,
       log: builder.log,
       telemetry: builder.telemetry.slice(),
@@ -116,18 +116,18 @@ export async function openRecordedSession(
 }
 
 /** A session file from elsewhere (drop or picker), read and parsed here. */
-export async function openSessionFile(
+export async function openRecordingFile(
   services: InspectorServices,
   file: File,
 ): Promise<OpenResult> {
   const text = await file.text();
   const newline = text.indexOf('\n');
   const firstLine = newline < 0 ? text : text.slice(0, newline);
-  let session: OfflineSession;
+  let session: OfflineRecording;
   let skipped: number;
-  if (firstLine.includes(SESSION_FORMAT)) {
-    const parsed = parseSessionText(text);
-    const builder = new SessionBuilder();
+  if (firstLine.includes(RECORDING_FORMAT)) {
+    const parsed = parseRecordingText(text);
+    const builder = new RecordingBuilder();
     builder.add(parsed.events, parsed.skippedLines);
     session = {
       fileName: file.name,

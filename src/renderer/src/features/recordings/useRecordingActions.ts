@@ -1,29 +1,29 @@
 /**
- * The hook behind SessionActions: sends replaySession / exportSession for one recorded session
+ * The hook behind RecordingActions: sends replayRecording / exportRecording for one recorded session
  * and, while a replay runs, listens to the event stream for its progress. The Sessions panel (or
  * a call's detail pane, with the call's index) renders the component; this holds no panel state.
  */
 import {useEffect, useReducer} from 'react';
 import {useInspector, useRequest} from '../../app/InspectorContext.js';
 import {
-  INITIAL_SESSION_ACTIONS,
+  INITIAL_RECORDING_ACTIONS,
   isReplaying,
-  reduceSessionActions,
-  type SessionActionsState,
-} from './sessionActionsModel.js';
+  reduceRecordingActions,
+  type RecordingActionsState,
+} from './recordingActionsModel.js';
 
-export interface SessionActionsModel {
-  state: SessionActionsState;
+export interface RecordingActionsModel {
+  state: RecordingActionsState;
   connected: boolean;
   replay: (untilCall?: number) => void;
   exportTest: () => void;
   closePreview: () => void;
 }
 
-export function useSessionActions(sessionId: string): SessionActionsModel {
+export function useRecordingActions(sessionId: string): RecordingActionsModel {
   const {connection, store} = useInspector();
   const request = useRequest();
-  const [state, dispatch] = useReducer(reduceSessionActions, INITIAL_SESSION_ACTIONS);
+  const [state, dispatch] = useReducer(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
   const listening = isReplaying(state.replay);
 
   // A stream of its own while a replay runs, from the store's position: it sees every event of
@@ -50,14 +50,14 @@ export function useSessionActions(sessionId: string): SessionActionsModel {
       }
       dispatch({type: 'replayRequested', ...(untilCall === undefined ? {} : {untilCall})});
       void request({
-        type: 'replaySession',
+        type: 'replayRecording',
         sessionId,
         ...(untilCall === undefined ? {} : {untilCall}),
       }).then(result => dispatch({type: 'replayAnswered', result}));
     },
     exportTest: () => {
       dispatch({type: 'exportRequested'});
-      void request({type: 'exportSession', sessionId, format: 'playwright'}).then(result =>
+      void request({type: 'exportRecording', sessionId, format: 'playwright'}).then(result =>
         dispatch({type: 'exportAnswered', result}),
       );
     },

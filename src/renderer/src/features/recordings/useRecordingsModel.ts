@@ -4,18 +4,18 @@
  */
 import {useCallback, useEffect, useState} from 'react';
 import {type Request, useInspector, useRequest, useSnapshot} from '../../app/InspectorContext.js';
-import type {SessionList, SessionSearchHit} from '../../../../shared/replies.js';
+import type {RecordingList, RecordingSearchHit} from '../../../../shared/replies.js';
 import {errorText} from '../../../../shared/values.js';
-import {openRecordedSession, openSessionFile, type OpenResult} from './sessionLoader.js';
+import {openServerRecording, openRecordingFile, type OpenResult} from './recordingLoader.js';
 
-export interface SessionsModel {
-  list: SessionList | undefined;
+export interface RecordingsModel {
+  list: RecordingList | undefined;
   listError: string | undefined;
   refreshing: boolean;
   refresh: () => void;
   search: (query: string) => void;
   searching: boolean;
-  hits: {query: string; hits: SessionSearchHit[]; truncated: boolean} | undefined;
+  hits: {query: string; hits: RecordingSearchHit[]; truncated: boolean} | undefined;
   clearSearch: () => void;
   open: (id: string, callId?: string) => void;
   opening: string | undefined;
@@ -35,14 +35,14 @@ function openedNotice(name: string, result: OpenResult): string | undefined {
 }
 
 /** The list of recorded sessions, fetched on connect and on refresh. */
-function useSessionList(request: Request, connected: boolean) {
-  const [list, setList] = useState<SessionList>();
+function useRecordingList(request: Request, connected: boolean) {
+  const [list, setList] = useState<RecordingList>();
   const [listError, setListError] = useState<string>();
   const [refreshing, setRefreshing] = useState(false);
   // Sets state only when the reply is in (never synchronously inside the effect below).
   const fetchList = useCallback(
     () =>
-      request({type: 'sessionsList'}).then(reply => {
+      request({type: 'recordingsList'}).then(reply => {
         setRefreshing(false);
         if (reply.ok) {
           setList(reply.value);
@@ -65,9 +65,9 @@ function useSessionList(request: Request, connected: boolean) {
   return {list, listError, refreshing, refresh};
 }
 
-function useSessionSearch(request: Request, setNotice: (text: string | undefined) => void) {
+function useRecordingSearch(request: Request, setNotice: (text: string | undefined) => void) {
   const [searching, setSearching] = useState(false);
-  const [hits, setHits] = useState<SessionsModel['hits']>();
+  const [hits, setHits] = useState<RecordingsModel['hits']>();
   return {
     searching,
     hits,
@@ -79,7 +79,7 @@ function useSessionSearch(request: Request, setNotice: (text: string | undefined
         return;
       }
       setSearching(true);
-      void request({type: 'sessionsSearch', query: trimmed}).then(reply => {
+      void request({type: 'recordingsSearch', query: trimmed}).then(reply => {
         setSearching(false);
         if (reply.ok) {
           setHits({query: trimmed, ...reply.value});
@@ -91,15 +91,15 @@ function useSessionSearch(request: Request, setNotice: (text: string | undefined
   };
 }
 
-export function useSessionsModel(): SessionsModel {
+export function useRecordingsModel(): RecordingsModel {
   const services = useInspector();
   const request = useRequest();
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const [opening, setOpening] = useState<string>();
   const [confirmingDelete, setConfirmingDelete] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const sessionList = useSessionList(request, connected);
-  const search = useSessionSearch(request, setNotice);
+  const sessionList = useRecordingList(request, connected);
+  const search = useRecordingSearch(request, setNotice);
   const {refresh} = sessionList;
 
   return {
@@ -108,7 +108,7 @@ export function useSessionsModel(): SessionsModel {
     open: (id, callId) => {
       setOpening(id);
       setNotice(undefined);
-      openRecordedSession(services, request, id, callId).then(
+      openServerRecording(services, request, id, callId).then(
         result => {
           setOpening(undefined);
           setNotice(openedNotice(id, result));
@@ -122,7 +122,7 @@ export function useSessionsModel(): SessionsModel {
     opening,
     openFile: file => {
       setNotice(undefined);
-      openSessionFile(services, file).then(
+      openRecordingFile(services, file).then(
         result => setNotice(openedNotice(file.name, result)),
         (error: unknown) => setNotice(`Could not open ${file.name}: ${errorText(error)}`),
       );
@@ -131,7 +131,7 @@ export function useSessionsModel(): SessionsModel {
     askDelete: setConfirmingDelete,
     remove: id => {
       setConfirmingDelete(undefined);
-      void request({type: 'sessionDelete', id}).then(reply => {
+      void request({type: 'recordingDelete', id}).then(reply => {
         if (!reply.ok) {
           setNotice(reply.error);
         }
