@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-flood-'));
   const {engine, http} = await startInProcessEngine(configDir);
   const token = engine.token.token;
-  const sessions = path.join(configDir, 'sessions');
+  const recordingsDir = path.join(configDir, 'sessions');
   try {
     const other = await connect(http.mcpUrl, token, 'other');
     const socket = WITH_UI ? undefined : await subscribeInspector(http.mcpUrl, token);
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     engine.hold.setRules(['tool:evaluate_script']);
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
-    const bytesBefore = folderBytes(sessions);
+    const bytesBefore = folderBytes(recordingsDir);
 
     const run: {phase: 'flood' | 'release' | 'done'} = {phase: 'flood'};
     const latencies = {flood: [] as number[], release: [] as number[]};
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     }
     await new Promise(resolve => setTimeout(resolve, 1_000));
     const heldCount = engine.hold.state().queue.length;
-    const bytesHeld = folderBytes(sessions);
+    const bytesHeld = folderBytes(recordingsDir);
     const rssHeld = process.memoryUsage().rss;
 
     run.phase = 'release';
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     await new Promise(resolve => setTimeout(resolve, 1_500));
     run.phase = 'done';
     await probing;
-    const bytesAfter = folderBytes(sessions);
+    const bytesAfter = folderBytes(recordingsDir);
     const rssAfter = process.memoryUsage().rss;
     socket?.close();
     await browser?.close();

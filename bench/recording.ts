@@ -197,7 +197,7 @@ async function cpu(seconds: number): Promise<Record<string, unknown>> {
   }
 }
 
-function writeBigSession(dir: string, events: number): string {
+function writeBigRecording(dir: string, events: number): string {
   const startedAt = Date.now() - 3_600_000;
   const name = `session-${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-1.jsonl`;
   const fd = fs.openSync(path.join(dir, name), 'w', 0o600);
@@ -231,10 +231,10 @@ function writeBigSession(dir: string, events: number): string {
 /** 3. A 100,000-event session opened in the UI. */
 async function open(events: number): Promise<Record<string, unknown>> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-open-'));
-  const sessions = path.join(configDir, 'sessions');
-  fs.mkdirSync(sessions, {recursive: true, mode: 0o700});
-  const name = writeBigSession(sessions, events);
-  const fileBytes = fs.statSync(path.join(sessions, name)).size;
+  const recordingsDir = path.join(configDir, 'sessions');
+  fs.mkdirSync(recordingsDir, {recursive: true, mode: 0o700});
+  const name = writeBigRecording(recordingsDir, events);
+  const fileBytes = fs.statSync(path.join(recordingsDir, name)).size;
   const {engine, http} = await startInProcessEngine(configDir);
   const browser = await launchUiBrowser();
   try {

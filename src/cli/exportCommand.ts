@@ -46,10 +46,10 @@ export function runExport(argv: readonly string[], io: CommandIo): Promise<numbe
   }
   const format = formatOf(args.options.get('format'));
   const untilCall = positiveInteger('until', args.options.get('until'));
-  const session = readRecording(args.file);
+  const recording = readRecording(args.file);
   let text: string;
   try {
-    text = exportRecording(session, format, untilCall === undefined ? {} : {untilCall});
+    text = exportRecording(recording, format, untilCall === undefined ? {} : {untilCall});
   } catch (error) {
     if (error instanceof MalformedRecordingError) {
       throw new UnusableRecordingFile(`${args.file}: ${error.message}.`, {cause: error});

@@ -50,18 +50,18 @@ export function readRecording(file: string): ReturnType<typeof parseRecordingTex
   } catch (error) {
     throw new UnusableRecordingFile(`Cannot read ${file}: ${errorText(error)}`, {cause: error});
   }
-  let session: ReturnType<typeof parseRecordingText>;
+  let recording: ReturnType<typeof parseRecordingText>;
   try {
-    session = parseRecordingText(text);
+    recording = parseRecordingText(text);
   } catch (error) {
     throw new UnusableRecordingFile(`${file}: ${errorText(error)}`, {cause: error});
   }
-  if (session.malformed !== undefined) {
+  if (recording.malformed !== undefined) {
     throw new UnusableRecordingFile(
-      `${file}: line ${session.malformed.line} ${session.malformed.reason}, which no recording has; the file was changed by hand or damaged. Use a session file as the server wrote it.`,
+      `${file}: line ${recording.malformed.line} ${recording.malformed.reason}, which no recording has; the file was changed by hand or damaged. Use a session file as the server wrote it.`,
     );
   }
-  return session;
+  return recording;
 }
 
 function replayConfig(rest: string[], io: CommandIo): Engine['config'] {
@@ -96,15 +96,15 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   const args = parseSubcommandArgs('replay', argv, ['until']);
   const untilCall = positiveInteger('until', args.options.get('until'));
   const config = replayConfig(args.rest, io);
-  const session = readRecording(args.file);
-  const recorded = recordedCalls(session.events);
+  const recording = readRecording(args.file);
+  const recorded = recordedCalls(recording.events);
   if (untilCall !== undefined && untilCall > recorded.calls.length) {
     throw new UsageError(
       `--until ${untilCall}: the session has ${recorded.calls.length} call(s). Pass 1 to ${recorded.calls.length}.`,
     );
   }
-  if (session.skippedLines > 0) {
-    io.log(`Note: ${session.skippedLines} unreadable line(s) of ${args.file} were skipped.`);
+  if (recording.skippedLines > 0) {
+    io.log(`Note: ${recording.skippedLines} unreadable line(s) of ${args.file} were skipped.`);
   }
   const engine = new Engine(config, {version: io.version, log: io.log, rendererDir: undefined});
   const stop = (): void => {

@@ -83,8 +83,8 @@ export class Engine {
   readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
   /** This run's session file and the sessions folder (issue 11). */
-  readonly recording: Recordings;
-  readonly #clients = new Map<string, {session: ClientSession; client: ConnectedClient}>();
+  readonly recordings: Recordings;
+  readonly #clients = new Map<string, {clientSession: ClientSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
   #stdioClientSession: ClientSession | undefined;
@@ -107,7 +107,7 @@ export class Engine {
     this.token = resolveToken(config.token, options.configDir);
     const redact = secretRedactor(config, this.token.token);
     this.hub = new InspectorHub({redact, log: options.log});
-    this.recording = this.#startRecording();
+    this.recordings = this.#startRecording();
     this.temporaryFiles = new TemporaryFiles(undefined, dir =>
       options.log(`Temporary files (removed when the server stops) go to ${dir}`),
     );
@@ -146,7 +146,7 @@ export class Engine {
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
       callActivity: createCallActivityTracker({
         hub: this.hub,
-        capture: this.recording.recorder !== undefined,
+        capture: this.recordings.recorder !== undefined,
         streamingPageId: () => this.liveView.pageId,
         onFrame: listener => this.onFrame(listener),
         pages: this.browser.pages,
@@ -176,7 +176,7 @@ export class Engine {
       hold: this.hold,
       pages: this.browser.pages,
       browserConnected: () => this.browser.chromium?.connected === true,
-      sessions: this.recording,
+      recordings: this.recordings,
       replays: this.replays,
     });
   }
@@ -203,8 +203,8 @@ export class Engine {
   /** Tool, browser and page changes go to every MCP client (tools only) and to the inspector. */
   #forwardChanges(): void {
     this.catalog.on('changed', () => {
-      for (const {session} of this.#clients.values()) {
-        session.notifyToolsChanged();
+      for (const {clientSession} of this.#clients.values()) {
+        clientSession.notifyToolsChanged();
       }
       this.#publishTools();
     });
@@ -249,7 +249,7 @@ export class Engine {
       hub: this.hub,
       pages: this.browser.pages,
       // Where the recorder writes (--recordDir, else <config dir>/sessions).
-      sessionsDir: () => this.recording.dir,
+      recordingsDir: () => this.recordings.dir,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
       version: this.options.version,
     });
@@ -275,18 +275,18 @@ export class Engine {
         files: this.#fileShared(),
         browserGeneration: () => this.browser.generation,
         log: this.options.log,
-        onConnected: session => {
+        onConnected: clientSession => {
           const client: ConnectedClient = {
-            ...session.client,
-            connectedAt: session.connectedAt,
+            ...clientSession.client,
+            connectedAt: clientSession.connectedAt,
             calls: 0,
           };
-          this.#clients.set(session.id, {session, client});
-          this.hub.publish({type: 'clientConnected', client: session.client});
+          this.#clients.set(clientSession.id, {clientSession, client});
+          this.hub.publish({type: 'clientConnected', client: clientSession.client});
         },
-        onClosed: session => {
-          if (this.#clients.delete(session.id)) {
-            this.hub.publish({type: 'clientDisconnected', clientId: session.id});
+        onClosed: clientSession => {
+          if (this.#clients.delete(clientSession.id)) {
+            this.hub.publish({type: 'clientDisconnected', clientId: clientSession.id});
           }
         },
       },
@@ -319,12 +319,17 @@ export class Engine {
         token: this.token.token,
         tokenLocation: tokenLocation(this.token),
         rendererDir: this.options.rendererDir,
-        createSession: () => this.createClientSession('http'),
+        createClientSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),
         log: this.options.log,
-        sessionLimits: this.config.clientSessions,
-        onClientSessionReaped: (session, reason, idleMs) =>
-          this.hub.publish({type: 'clientSessionExpired', client: session.client, reason, idleMs}),
+        clientSessionLimits: this.config.clientSessions,
+        onClientSessionReaped: (clientSession, reason, idleMs) =>
+          this.hub.publish({
+            type: 'clientSessionExpired',
+            client: clientSession.client,
+            reason,
+            idleMs,
+          }),
       });
     let server = create(this.config.port);
     try {
@@ -370,10 +375,10 @@ export class Engine {
     stdin: Readable = process.stdin,
     stdout: Writable = process.stdout,
   ): Promise<ClientSession> {
-    const session = this.createClientSession('stdio');
-    this.#stdioClientSession = session;
-    await session.connect(new StdioServerTransport(stdin, stdout));
-    return session;
+    const clientSession = this.createClientSession('stdio');
+    this.#stdioClientSession = clientSession;
+    await clientSession.connect(new StdioServerTransport(stdin, stdout));
+    return clientSession;
   }
 
   /** Writes the --readyFile (atomically, mode 0600); it is removed again when the engine stops. */
@@ -423,10 +428,10 @@ export class Engine {
       tools: this.catalog.toolInfos(),
       pages: this.browser.pages.infos(),
       browser: this.browser.status,
-      clients: [...this.#clients.values()].map(({session, client}) => ({
+      clients: [...this.#clients.values()].map(({clientSession, client}) => ({
         ...client,
-        ...session.client,
-        calls: session.calls,
+        ...clientSession.client,
+        calls: clientSession.calls,
       })),
       webmcpTools: this.webmcp.tools(),
     };
@@ -492,6 +497,6 @@ export class Engine {
     await this.heapSnapshots.closeAll();
     await this.telemetry.close();
     // Last, so the shutdown's own events (browser closed, clients gone) are in the file.
-    this.recording.close();
+    this.recordings.close();
   }
 }

@@ -29,7 +29,7 @@ export interface CommandContext {
   pages: PageRegistry;
   browserConnected(): boolean;
   /** Recorded sessions (issue 11). */
-  sessions: Recordings;
+  recordings: Recordings;
   /** Replay and export of recorded sessions. */
   replays: LiveReplays;
 }
@@ -139,27 +139,27 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
       return null;
     },
     ...webmcpHandlers(context),
-    replayRecording: command => context.replays.start(command.sessionId, command.untilCall),
+    replayRecording: command => context.replays.start(command.recordingId, command.untilCall),
     exportRecording: command =>
-      context.replays.exportText(command.sessionId, command.format, command.untilCall),
+      context.replays.exportText(command.recordingId, command.format, command.untilCall),
     ...holdHandlers(context),
-    ...recordingHandlers(context.sessions),
+    ...recordingHandlers(context.recordings),
   };
 }
 
 /** Session recording (issue 11): sessions by id, checked against the sessions folder. */
 function recordingHandlers(
-  sessions: Recordings,
+  recordings: Recordings,
 ): Pick<
   CommandHandlers,
   'recordingsList' | 'recordingRead' | 'recordingImage' | 'recordingDelete' | 'recordingsSearch'
 > {
   return {
-    recordingsList: () => sessions.list(),
-    recordingRead: command => sessions.read(command.id, command.offset, command.maxBytes),
-    recordingImage: command => sessions.image(command.id, command.file),
-    recordingDelete: command => sessions.delete(command.id),
-    recordingsSearch: command => sessions.search(command.query),
+    recordingsList: () => recordings.list(),
+    recordingRead: command => recordings.read(command.id, command.offset, command.maxBytes),
+    recordingImage: command => recordings.image(command.id, command.file),
+    recordingDelete: command => recordings.delete(command.id),
+    recordingsSearch: command => recordings.search(command.query),
   };
 }
 

@@ -349,7 +349,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('replayProgress'),
     replayId: z.string(),
-    sessionId: z.string(),
+    recordingId: z.string(),
     /** How many calls this replay runs. */
     total: z.number().int(),
     call: replayCallReportSchema,
@@ -357,7 +357,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('replayFinished'),
     replayId: z.string(),
-    sessionId: z.string(),
+    recordingId: z.string(),
     summary: replaySummarySchema,
     /** Set when the replay stopped early (the browser went away, the session is unreadable). */
     error: z.string().optional(),
@@ -451,13 +451,13 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
   /** Replays the session into the live browser; progress arrives as replayProgress events. */
   z.object({
     type: z.literal('replayRecording'),
-    sessionId: recordingIdSchema,
+    recordingId: recordingIdSchema,
     /** Replay calls 1..untilCall only ("replay up to here"). */
     untilCall: z.number().int().positive().optional(),
   }),
   z.object({
     type: z.literal('exportRecording'),
-    sessionId: recordingIdSchema,
+    recordingId: recordingIdSchema,
     format: exportFormatSchema,
     untilCall: z.number().int().positive().optional(),
   }),

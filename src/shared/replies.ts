@@ -38,18 +38,18 @@ export type RecordingSummary = z.infer<typeof recordingSummarySchema>;
 export const recordingListSchema = z.object({
   recording: z.boolean(),
   retention: z.object({
-    maxSessions: z.number().int().positive(),
+    maxRecordings: z.number().int().positive(),
     maxBytes: z.number().int().positive(),
     totalBytes: z.number().int().nonnegative(),
     /** Sessions removed by retention since this server started. */
     removed: z.number().int().nonnegative(),
   }),
-  sessions: z.array(recordingSummarySchema),
+  recordings: z.array(recordingSummarySchema),
 });
 export type RecordingList = z.infer<typeof recordingListSchema>;
 
 export const recordingSearchHitSchema = z.object({
-  sessionId: z.string(),
+  recordingId: z.string(),
   recordingStartedAt: z.number(),
   callId: z.string(),
   tool: z.string(),

@@ -13,7 +13,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import type {ReadyFile} from '../../src/shared/readyFile.js';
 import {call, pageIdFrom, ROOT, waitFor} from '../helpers/engine.js';
-import {rawRequest, rawSession} from '../helpers/rawMcp.js';
+import {rawRequest, rawClientSession} from '../helpers/rawMcp.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
@@ -68,14 +68,14 @@ afterAll(async () => {
 
 /** Waits until the session file the server records holds `text`. */
 async function waitForRecorded(text: string): Promise<void> {
-  const sessions = path.join(dir, 'config', 'sessions');
+  const recordingsDir = path.join(dir, 'config', 'sessions');
   await waitFor(
     () =>
-      fs.existsSync(sessions) &&
+      fs.existsSync(recordingsDir) &&
       fs
-        .readdirSync(sessions)
+        .readdirSync(recordingsDir)
         .filter(name => name.endsWith('.jsonl'))
-        .some(name => fs.readFileSync(path.join(sessions, name), 'utf8').includes(text)),
+        .some(name => fs.readFileSync(path.join(recordingsDir, name), 'utf8').includes(text)),
     10_000,
     `the recording to hold ${text}`,
   );
@@ -108,11 +108,11 @@ describe('the server process', () => {
     await expectServing();
 
     const raw = {mcpUrl: ready.mcpUrl, token: ready.token};
-    const session = await rawSession(raw, 'deep-args');
+    const sessionId = await rawClientSession(raw, 'deep-args');
     const nested = `${'{"a":'.repeat(6_000)}1${'}'.repeat(6_000)}`;
     const answer = await rawRequest(
       raw,
-      session,
+      sessionId,
       `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_pages","arguments":{"x":${nested}}}}`,
     );
     expect(JSON.stringify(answer.messages)).toContain('nest deeper than 64 levels');

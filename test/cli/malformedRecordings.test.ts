@@ -62,7 +62,7 @@ function ended(seq: number, callId: string, tool: string, result: string): strin
 }
 
 /** A session file of one call (its start and end lines) after a header. */
-function sessionFile(name: string, lines: string[], startedAt = '1700000000000'): string {
+function recordingFile(name: string, lines: string[], startedAt = '1700000000000'): string {
   const file = path.join(dir, `${name}.jsonl`);
   fs.writeFileSync(file, `${[HEADER(startedAt), ...lines].join('\n')}\n`);
   return file;
@@ -82,7 +82,7 @@ function expectOneLineRefusal(result: Run, message: RegExp): void {
 
 describe('a session file no recorder writes', () => {
   it('refuses a 200,000-deep argument, for export and replay', async () => {
-    const file = sessionFile('deep-arg', [
+    const file = recordingFile('deep-arg', [
       started(1, 'a', 'navigate_page', `{"url":"https://example.com/","x":${DEEP}}`),
       ended(2, 'a', 'navigate_page', OK_RESULT),
     ]);
@@ -94,7 +94,7 @@ describe('a session file no recorder writes', () => {
   });
 
   it('refuses a 200,000-deep result', async () => {
-    const file = sessionFile('deep-result', [
+    const file = recordingFile('deep-result', [
       started(1, 'a', 'evaluate_script', '{"function":"() => 1"}'),
       ended(
         2,
@@ -107,14 +107,14 @@ describe('a session file no recorder writes', () => {
   });
 
   it('refuses a start time no date can hold', async () => {
-    const file = sessionFile('far-future', [], '1e20');
+    const file = recordingFile('far-future', [], '1e20');
     expectOneLineRefusal(await cli('export', file), /not a session header \(startedAt: /);
   });
 
   it.each(['constructor', '__proto__', 'toString', 'teleport'])(
     'refuses a navigate_page of type %s',
     async type => {
-      const file = sessionFile(`navigate-${type}`, [
+      const file = recordingFile(`navigate-${type}`, [
         started(1, 'a', 'navigate_page', `{"type":"${type}","url":"https://example.com/"}`),
         ended(2, 'a', 'navigate_page', OK_RESULT),
       ]);
@@ -129,7 +129,7 @@ describe('a session file no recorder writes', () => {
 describe('what a real recording may hold', () => {
   it('exports tools it does not know, prototype names included, as notes', async () => {
     const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'webmcp_buy'];
-    const file = sessionFile(
+    const file = recordingFile(
       'unknown-tools',
       names.flatMap((tool, index) => [
         started(2 * index + 1, `c${index}`, tool, '{"__proto__":{"x":1},"constructor":"y"}'),
@@ -149,7 +149,7 @@ describe('what a real recording may hold', () => {
     const text = JSON.stringify(
       `Script ran on page and returned:\n\`\`\`json\n${'['.repeat(200_000)}${']'.repeat(200_000)}\n\`\`\``,
     );
-    const file = sessionFile('deep-text', [
+    const file = recordingFile('deep-text', [
       started(1, 'a', 'evaluate_script', '{"function":"() => 1"}'),
       ended(2, 'a', 'evaluate_script', `{"text":${text},"images":[]}`),
     ]);

@@ -51,8 +51,10 @@ function endedCalls(recordDir: string): string[] {
   if (files.length !== 1) {
     return [];
   }
-  const session = parseRecordingText(fs.readFileSync(path.join(recordDir, files[0] ?? ''), 'utf8'));
-  return session.events.flatMap(e =>
+  const recording = parseRecordingText(
+    fs.readFileSync(path.join(recordDir, files[0] ?? ''), 'utf8'),
+  );
+  return recording.events.flatMap(e =>
     e.event.type === 'toolCallEnded' && e.event.status === 'ok' ? [e.event.tool] : [],
   );
 }
@@ -121,12 +123,12 @@ describe('kill -9 mid-session', () => {
     expect(files).toHaveLength(1);
     const file = path.join(recordDir, files[0] ?? '');
     const text = fs.readFileSync(file, 'utf8');
-    const session = parseRecordingText(text);
+    const recording = parseRecordingText(text);
     expect(endedCalls(recordDir).slice(0, 6)).toEqual([
       'new_page',
       ...Array<string>(5).fill('evaluate_script'),
     ]);
-    const results = session.events.flatMap(e =>
+    const results = recording.events.flatMap(e =>
       e.event.type === 'toolCallEnded' && e.event.tool === 'evaluate_script'
         ? [e.event.result.text]
         : [],
@@ -136,8 +138,8 @@ describe('kill -9 mid-session', () => {
     // A torn last line (the kill landing mid-write) is counted and skipped.
     fs.appendFileSync(file, '{"seq":99999,"time":1,"event":{"type":"toolCallSta');
     const torn = parseRecordingText(fs.readFileSync(file, 'utf8'));
-    expect(torn.skippedLines).toBe(session.skippedLines + 1);
-    expect(torn.events).toHaveLength(session.events.length);
+    expect(torn.skippedLines).toBe(recording.skippedLines + 1);
+    expect(torn.events).toHaveLength(recording.events.length);
     await client.close().catch(() => undefined);
   }, 90_000);
 });

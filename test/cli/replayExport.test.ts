@@ -18,13 +18,13 @@ const fixture = useEngineWithFixtures({
   tmpPrefix: 'mbi-replay-cli-',
   routes: server => serveShop(server, () => variant),
 });
-let sessionFile = '';
+let recordingFile = '';
 
 beforeAll(async () => {
   const recording = recordHub(fixture.engine.engine.hub);
   await runShopCalls(fixture.client, fixture.server);
-  sessionFile = path.join(fixture.tmp, 'shop.jsonl');
-  await recording.save(sessionFile);
+  recordingFile = path.join(fixture.tmp, 'shop.jsonl');
+  await recording.save(recordingFile);
   recording.close();
 });
 
@@ -65,7 +65,7 @@ const cli = (...args: string[]): Promise<Run> => run(process.execPath, [CLI, ...
 describe('replay', () => {
   it('exits 0 when every call had the same outcome, with one line per call', async () => {
     variant = {};
-    const result = await cli('replay', sessionFile, '--headless', '--isolated');
+    const result = await cli('replay', recordingFile, '--headless', '--isolated');
     expect(result.stderr).not.toContain('failed');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const callLines = result.stdout.split('\n').filter(line => /^#\s*\d+ /.test(line));
@@ -76,7 +76,7 @@ describe('replay', () => {
 
   it('exits 1 and says which calls differ or failed when the page changed', async () => {
     variant = {booksLabel: 'Purchase'};
-    const result = await cli('replay', sessionFile, '--headless', '--isolated');
+    const result = await cli('replay', recordingFile, '--headless', '--isolated');
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toMatch(/^# +3 FAILED +click/m);
     expect(result.stdout).toContain('button "Buy" inside region "Books"');
@@ -86,7 +86,7 @@ describe('replay', () => {
 
   it('replays up to --until N only', async () => {
     variant = {};
-    const result = await cli('replay', sessionFile, '--until', '2', '--headless', '--isolated');
+    const result = await cli('replay', recordingFile, '--until', '2', '--headless', '--isolated');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('Replayed 2 call(s): 2 same, 0 different, 0 failed.');
   });
@@ -94,12 +94,15 @@ describe('replay', () => {
   it('exits 2 with a clear message on usage errors', async () => {
     const cases: [string[], string][] = [
       [['replay'], 'replay needs a session file'],
-      [['replay', sessionFile, '--bogus'], 'mcp-browser-inspector: replay does not take --bogus.'],
-      [['replay', sessionFile, '--until', '0'], '--until takes a call number'],
-      [['replay', sessionFile, '--until', '99'], 'the session has 11 call(s)'],
+      [
+        ['replay', recordingFile, '--bogus'],
+        'mcp-browser-inspector: replay does not take --bogus.',
+      ],
+      [['replay', recordingFile, '--until', '0'], '--until takes a call number'],
+      [['replay', recordingFile, '--until', '99'], 'the session has 11 call(s)'],
       [['replay', path.join(fixture.tmp, 'missing.jsonl')], 'Cannot read'],
-      [['export', sessionFile, '--format', 'cobol'], '--format "cobol" is not known'],
-      [['export', sessionFile, '--headless'], 'export does not take --headless'],
+      [['export', recordingFile, '--format', 'cobol'], '--format "cobol" is not known'],
+      [['export', recordingFile, '--headless'], 'export does not take --headless'],
       [['frobnicate'], 'Unknown command "frobnicate"'],
     ];
     for (const [args, message] of cases) {
@@ -120,7 +123,7 @@ describe('export --format playwright', () => {
     const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-'));
     try {
       const spec = path.join(dir, 'session.spec.mjs');
-      const exported = await cli('export', sessionFile, '--format', 'playwright', '--out', spec);
+      const exported = await cli('export', recordingFile, '--format', 'playwright', '--out', spec);
       expect(exported.code, exported.stderr).toBe(0);
       const text = fs.readFileSync(spec, 'utf8');
       expect(text).toContain(

@@ -20,7 +20,7 @@ import {
   startInspectorFixture,
 } from '../helpers/ui.js';
 
-const OLD_SESSION = 'session-2026-01-02T03-04-05-006Z-77.jsonl';
+const OLD_RECORDING = 'session-2026-01-02T03-04-05-006Z-77.jsonl';
 
 let fixture: InspectorFixture | undefined;
 let server: FixtureServer | undefined;
@@ -28,7 +28,7 @@ let page: Page;
 let agent: McpTestClient;
 let work: string;
 
-function oldSessionText(): string {
+function oldRecordingText(): string {
   const startedAt = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
   const client = {id: 'c', name: 'older-agent', version: '1', transport: 'http'};
   const lines = [
@@ -82,7 +82,10 @@ beforeAll(async () => {
   });
   fixture = await startInspectorFixture({clientName: 'sessions-agent'});
   ({page, agent} = fixture);
-  fs.writeFileSync(path.join(fixture.serve.configDir, 'sessions', OLD_SESSION), oldSessionText());
+  fs.writeFileSync(
+    path.join(fixture.serve.configDir, 'sessions', OLD_RECORDING),
+    oldRecordingText(),
+  );
 });
 
 afterAll(async () => {
@@ -120,7 +123,7 @@ describe('Sessions panel (e2e)', () => {
     expect(retention).toContain('newest 50 sessions');
     expect(retention).toContain('2.0 GB');
     // Replay and export sit in every recorded session's row.
-    const actions = await page.$$eval('[data-testid=recording-actions-session]', groups =>
+    const actions = await page.$$eval('[data-testid=recording-actions-recording]', groups =>
       groups.map(group => [...group.querySelectorAll('button')].map(button => button.textContent)),
     );
     expect(actions).toEqual([
@@ -180,19 +183,19 @@ describe('Sessions panel (e2e)', () => {
 
   it('deletes an older session after a confirm', async () => {
     await openPanel(page, 'Sessions');
-    await page.waitForSelector(`[data-recording-id="${OLD_SESSION}"]`);
+    await page.waitForSelector(`[data-recording-id="${OLD_RECORDING}"]`);
     await page.click(
-      `[data-recording-id="${OLD_SESSION}"] button[aria-label^="Delete the session"]`,
+      `[data-recording-id="${OLD_RECORDING}"] button[aria-label^="Delete the session"]`,
     );
-    await page.click(`[data-recording-id="${OLD_SESSION}"] button[aria-label^="Confirm"]`);
+    await page.click(`[data-recording-id="${OLD_RECORDING}"] button[aria-label^="Confirm"]`);
     await page.waitForFunction(
       (id: string) => document.querySelector(`[data-recording-id="${id}"]`) === null,
       {},
-      OLD_SESSION,
+      OLD_RECORDING,
     );
     expect(await rowCount()).toBe(1);
     const dir = path.join(fixture?.serve.configDir ?? '', 'sessions');
-    expect(fs.existsSync(path.join(dir, OLD_SESSION))).toBe(false);
+    expect(fs.existsSync(path.join(dir, OLD_RECORDING))).toBe(false);
     // The current session cannot be deleted.
     const disabled = await page.$eval(
       '[data-testid=recording-row] button[aria-label^="Delete the session"]',
@@ -204,7 +207,7 @@ describe('Sessions panel (e2e)', () => {
   it('opens a session file from elsewhere with the file picker', async () => {
     const file = path.join(work, 'from-a-colleague.jsonl');
     // A torn last line, as a crash leaves it.
-    fs.writeFileSync(file, `${oldSessionText()}{"seq":3,"time":1,"ev`);
+    fs.writeFileSync(file, `${oldRecordingText()}{"seq":3,"time":1,"ev`);
     const input = await page.$('input[data-testid=open-session-file]');
     await input?.uploadFile(file);
     await waitFor(
@@ -243,7 +246,7 @@ describe('Sessions panel (e2e)', () => {
         panel.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true}));
         panel.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
       },
-      oldSessionText(),
+      oldRecordingText(),
     );
     await waitFor(
       () =>

@@ -26,7 +26,7 @@ function post(engine: Server, body: string, headers: Record<string, string> = {}
  * Initializes a session by hand and returns its id; `initializeParams` (JSON text) replaces the
  * usual params, for hand-built client info and capabilities.
  */
-export async function rawSession(
+export async function rawClientSession(
   engine: Server,
   name: string,
   initializeParams?: string,

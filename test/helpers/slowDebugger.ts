@@ -35,8 +35,8 @@ export async function attachSlowDebugger(page: CDPSession, busyMs: number): Prom
   const held: CDPSession[] = [];
   let released = false;
   let wasBusy = false;
-  const resume = (session: CDPSession): void =>
-    void session.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+  const resume = (cdp: CDPSession): void =>
+    void cdp.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
   const follow = (parent: CDPSession, depth: number): void => {
     parent.on(CDPSessionEvent.SessionAttached, child => {
       follow(child, depth + 1);

@@ -88,7 +88,7 @@ afterAll(async () => {
 describe('RecordingActions', () => {
   it('shows the replay per call and the export preview, recorded text inert', async () => {
     const markup = renderToStaticMarkup(
-      <RecordingActionsView sessionId="shop" callIndex={3} model={model} />,
+      <RecordingActionsView recordingId="shop" callIndex={3} model={model} />,
     );
     if (!browser) {
       throw new Error('no browser');

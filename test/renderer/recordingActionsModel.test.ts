@@ -22,7 +22,7 @@ const call = (index: number, outcome: ReplayCallReportView['outcome']): ReplayCa
 
 const progress = (replayId: string, index: number): RecordingActionsAction => ({
   type: 'replayEvent',
-  event: {type: 'replayProgress', replayId, sessionId: 's', total: 3, call: call(index, 'same')},
+  event: {type: 'replayProgress', replayId, recordingId: 's', total: 3, call: call(index, 'same')},
 });
 
 function run(actions: RecordingActionsAction[]): typeof INITIAL_RECORDING_ACTIONS {
@@ -46,7 +46,7 @@ describe('session actions', () => {
       event: {
         type: 'replayFinished',
         replayId: 'r1',
-        sessionId: 's',
+        recordingId: 's',
         summary: {total: 2, same: 1, different: 0, failed: 1, recordedMs: 18, replayMs: 20},
       },
     });

@@ -36,26 +36,26 @@ describe('session files', () => {
 
     const parsed = parseSession('saved.jsonl', text);
     expect(parsed.skipped).toBe(0);
-    const {session} = parsed;
-    expect(session.fileName).toBe('saved.jsonl');
-    expect(session.serverVersion).toBe('9.9.9');
-    expect(session.log.size).toBe(2);
-    expect(session.log.byCallId('a')).toMatchObject({
+    const {recording} = parsed;
+    expect(recording.fileName).toBe('saved.jsonl');
+    expect(recording.serverVersion).toBe('9.9.9');
+    expect(recording.log.size).toBe(2);
+    expect(recording.log.byCallId('a')).toMatchObject({
       status: 'ok',
       args: {url: 'https://example.com'},
       result: {text: 'Navigated.\n<script>alert(1)</script>'},
     });
-    expect(session.log.byCallId('b')).toMatchObject({
+    expect(recording.log.byCallId('b')).toMatchObject({
       status: 'error',
       errorText: 'Error: click failed',
     });
-    expect(session.telemetry).toHaveLength(1);
+    expect(recording.telemetry).toHaveLength(1);
   });
 
   it('skips lines that are not inspector events and says which', () => {
     const good = JSON.stringify(batchOf([startedEvent('a', 'click')], 1).events[0]);
     const parsed = parseSession('mixed.jsonl', [good, '{"seq": "x"}', 'not json', ''].join('\n'));
-    expect(parsed.session.log.size).toBe(1);
+    expect(parsed.recording.log.size).toBe(1);
     expect(parsed.skipped).toBe(2);
     expect(parsed.skippedLines).toEqual([2, 3]);
   });

@@ -41,7 +41,7 @@ export class PageRegistry extends EventEmitter<{
   readonly #contextsByName = new Map<string, BrowserContext>();
   #autoContextCounter = 0;
   #browser: Browser | undefined;
-  #browserSession: CDPSession | undefined;
+  #browserCdp: CDPSession | undefined;
   #detachListeners: (() => void)[] = [];
   #changeScheduled = false;
   /** A few tabs are created at once; a burst of new_page calls queues here (bounded). */
@@ -85,9 +85,9 @@ export class PageRegistry extends EventEmitter<{
     const pagesReady = browser.pages();
     pagesReady.catch(() => undefined);
     try {
-      const session = await browser.target().createCDPSession();
-      this.#browserSession = session;
-      session.on('Target.targetInfoChanged', (event: TargetInfoChanged) => {
+      const cdp = await browser.target().createCDPSession();
+      this.#browserCdp = cdp;
+      cdp.on('Target.targetInfoChanged', (event: TargetInfoChanged) => {
         const state = this.#byTargetId.get(event.targetInfo.targetId);
         if (
           state &&
@@ -98,7 +98,7 @@ export class PageRegistry extends EventEmitter<{
           this.#scheduleChanged();
         }
       });
-      await session.send('Target.setDiscoverTargets', {discover: true});
+      await cdp.send('Target.setDiscoverTargets', {discover: true});
     } catch {
       // Some embedders (e.g. Electron) lack browser-level target discovery: titles then refresh on navigation only.
     }
@@ -125,8 +125,8 @@ export class PageRegistry extends EventEmitter<{
     this.#contextNames.clear();
     this.#contextsByName.clear();
     this.#browser = undefined;
-    void this.#browserSession?.detach().catch(() => undefined);
-    this.#browserSession = undefined;
+    void this.#browserCdp?.detach().catch(() => undefined);
+    this.#browserCdp = undefined;
     this.#scheduleChanged();
   }
 
@@ -145,18 +145,18 @@ export class PageRegistry extends EventEmitter<{
   }
 
   async #register(page: Page): Promise<PageState> {
-    const session = await page.createCDPSession();
+    const cdp = await page.createCDPSession();
     const state = new PageState(
       this.#nextId++,
       page,
-      session,
+      cdp,
       this.#contextName(page.browserContext()),
     );
     // Subscribe before asking for the frame tree so no navigation falls in between.
-    session.on('Page.frameNavigated', event => {
+    cdp.on('Page.frameNavigated', event => {
       state.loaderIds.set(event.frame.id, event.frame.loaderId);
     });
-    session.on('Page.frameDetached', event => {
+    cdp.on('Page.frameDetached', event => {
       // A 'swap' moves the frame into another process (a cross-site iframe): it lives on there.
       if (event.reason === 'swap') {
         return;
@@ -164,11 +164,11 @@ export class PageRegistry extends EventEmitter<{
       state.loaderIds.delete(event.frameId);
     });
     const [{targetInfo}, {frameTree}] = await Promise.all([
-      session.send('Target.getTargetInfo'),
-      session.send('Page.getFrameTree'),
-      session.send('Page.enable'),
+      cdp.send('Target.getTargetInfo'),
+      cdp.send('Page.getFrameTree'),
+      cdp.send('Page.enable'),
       // Every page behaves as if focused, so several agents can work on background tabs at once.
-      session.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined),
+      cdp.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined),
     ]);
     state.targetId = targetInfo.targetId;
     state.title = targetInfo.title;

@@ -321,8 +321,8 @@ export function mouse(
   target: PageState | CDPSession,
   params: Protocol.Input.DispatchMouseEventRequest,
 ): Promise<unknown> {
-  const session = target instanceof PageState ? target.cdp : target;
-  return session.send('Input.dispatchMouseEvent', params);
+  const cdp = target instanceof PageState ? target.cdp : target;
+  return cdp.send('Input.dispatchMouseEvent', params);
 }
 
 /**
@@ -333,25 +333,21 @@ export async function clickAt(
   state: PageState,
   point: Point,
   clickCount: number,
-  session: CDPSession = state.cdp,
+  cdp: CDPSession = state.cdp,
 ): Promise<void> {
   await prepareInput(state);
-  const sent: Promise<unknown>[] = [mouse(session, {type: 'mouseMoved', x: point.x, y: point.y})];
+  const sent: Promise<unknown>[] = [mouse(cdp, {type: 'mouseMoved', x: point.x, y: point.y})];
   for (let count = 1; count <= clickCount; count++) {
     const press = {x: point.x, y: point.y, button: 'left' as const, clickCount: count};
-    sent.push(mouse(session, {type: 'mousePressed', buttons: 1, ...press}));
-    sent.push(mouse(session, {type: 'mouseReleased', buttons: 0, ...press}));
+    sent.push(mouse(cdp, {type: 'mousePressed', buttons: 1, ...press}));
+    sent.push(mouse(cdp, {type: 'mouseReleased', buttons: 0, ...press}));
   }
   await Promise.all(sent);
 }
 
-async function moveTo(
-  state: PageState,
-  point: Point,
-  session: CDPSession = state.cdp,
-): Promise<void> {
+async function moveTo(state: PageState, point: Point, cdp: CDPSession = state.cdp): Promise<void> {
   await prepareInput(state);
-  await mouse(session, {type: 'mouseMoved', x: point.x, y: point.y});
+  await mouse(cdp, {type: 'mouseMoved', x: point.x, y: point.y});
 }
 
 /** Clicks an element (an <option> of a drop-down is chosen through its <select>). */

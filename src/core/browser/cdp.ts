@@ -6,12 +6,12 @@ import type {CDPEvents, CDPSession} from 'puppeteer-core';
 import type {z} from 'zod';
 
 export async function sendUntyped<T>(
-  session: CDPSession,
+  cdp: CDPSession,
   method: string,
   params: Record<string, unknown>,
   resultSchema: z.ZodType<T>,
 ): Promise<T> {
-  const raw: unknown = await Reflect.apply(session.send.bind(session), undefined, [method, params]);
+  const raw: unknown = await Reflect.apply(cdp.send.bind(cdp), undefined, [method, params]);
   const parsed = resultSchema.safeParse(raw);
   if (!parsed.success) {
     throw new Error(`Unexpected reply to ${method}: ${parsed.error.message}`);
@@ -21,7 +21,7 @@ export async function sendUntyped<T>(
 
 /** Subscribes to a CDP event that puppeteer's types do not know; returns the unsubscribe function. */
 export function onUntyped<T>(
-  session: CDPSession,
+  cdp: CDPSession,
   event: string,
   schema: z.ZodType<T>,
   listener: (payload: T) => void,
@@ -32,20 +32,20 @@ export function onUntyped<T>(
       listener(parsed.data);
     }
   };
-  Reflect.apply(session.on.bind(session), undefined, [event, handler]);
+  Reflect.apply(cdp.on.bind(cdp), undefined, [event, handler]);
   return () => {
-    Reflect.apply(session.off.bind(session), undefined, [event, handler]);
+    Reflect.apply(cdp.off.bind(cdp), undefined, [event, handler]);
   };
 }
 
 /** Subscribes to a typed CDP event; returns the unsubscribe function. */
 export function onEvent<E extends keyof CDPEvents>(
-  session: CDPSession,
+  cdp: CDPSession,
   event: E,
   listener: (payload: CDPEvents[E]) => void,
 ): () => void {
-  session.on(event, listener);
+  cdp.on(event, listener);
   return () => {
-    session.off(event, listener);
+    cdp.off(event, listener);
   };
 }

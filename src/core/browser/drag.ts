@@ -42,24 +42,20 @@ export async function dragElement(
   const target = await waitForActionable(state, to, {...options, enabled: false});
   // HTML drag and drop starts in the browser, which needs the top page's coordinates (events sent
   // to a frame's own session would not start a drag).
-  const session = state.cdp;
+  const cdp = state.cdp;
   const {x, y} = source.point;
   const end = target.point;
-  await mouse(session, {type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1});
+  await mouse(cdp, {type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1});
   try {
     // A few intermediate moves: drag starts after a threshold, and dragenter/dragover need moves
     // over the target. The last one is on the target itself.
     const steps = 3;
     for (let step = 1; step <= steps; step++) {
-      await moveWithButton(
-        session,
-        x + ((end.x - x) * step) / steps,
-        y + ((end.y - y) * step) / steps,
-      );
+      await moveWithButton(cdp, x + ((end.x - x) * step) / steps, y + ((end.y - y) * step) / steps);
     }
-    await moveWithButton(session, end.x, end.y);
+    await moveWithButton(cdp, end.x, end.y);
   } finally {
-    await mouse(session, {
+    await mouse(cdp, {
       type: 'mouseReleased',
       x: end.x,
       y: end.y,
@@ -71,8 +67,8 @@ export async function dragElement(
   return target.rect;
 }
 
-function moveWithButton(session: CDPSession, x: number, y: number): Promise<unknown> {
-  return mouse(session, {type: 'mouseMoved', x, y, button: 'left', buttons: 1});
+function moveWithButton(cdp: CDPSession, x: number, y: number): Promise<unknown> {
+  return mouse(cdp, {type: 'mouseMoved', x, y, button: 'left', buttons: 1});
 }
 
 /**

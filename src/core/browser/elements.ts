@@ -138,14 +138,14 @@ export async function scrollIntoTopView(state: PageState, element: ResolvedEleme
     element.cdp.send('DOM.scrollIntoViewIfNeeded', {backendNodeId: element.backendNodeId}),
   );
   const frames = frameTargetsFeature.get(state);
-  let session = element.cdp;
+  let cdp = element.cdp;
   for (let depth = 0; depth < 16; depth++) {
-    const owner = frames.ownerOf(session);
+    const owner = frames.ownerOf(cdp);
     if (!owner) {
       return;
     }
     const rect = await elementRect(state, element);
-    const frameOffset = await frames.offsetOf(session).catch(() => ({x: 0, y: 0}));
+    const frameOffset = await frames.offsetOf(cdp).catch(() => ({x: 0, y: 0}));
     const ownerNode = await withTimeout(
       owner.parent.send('DOM.getFrameOwner', {frameId: owner.frameId}),
       CDP_STEP_TIMEOUT_MS,
@@ -165,7 +165,7 @@ export async function scrollIntoTopView(state: PageState, element: ResolvedEleme
         },
       }),
     );
-    session = owner.parent;
+    cdp = owner.parent;
   }
 }
 

@@ -99,7 +99,7 @@ export async function applyEmulation(
   } = {},
 ): Promise<ApplyOutcome> {
   const page = state.page;
-  const session = state.cdp;
+  const cdp = state.cdp;
   const record = emulationFeature.get(state);
   const previous = record.settings;
 
@@ -110,11 +110,11 @@ export async function applyEmulation(
   }
   await Promise.all([
     next.geolocation
-      ? session.send('Emulation.setGeolocationOverride', {...next.geolocation, accuracy: 1})
-      : session.send('Emulation.clearGeolocationOverride'),
+      ? cdp.send('Emulation.setGeolocationOverride', {...next.geolocation, accuracy: 1})
+      : cdp.send('Emulation.clearGeolocationOverride'),
     // An empty override restores the browser's own user agent.
     page.setUserAgent({userAgent: next.userAgent ?? ''}),
-    session.send('Emulation.setEmulatedMedia', {
+    cdp.send('Emulation.setEmulatedMedia', {
       features: [
         {name: 'prefers-color-scheme', value: next.colorScheme ?? ''},
         {name: 'forced-colors', value: next.forcedColors ?? ''},
@@ -266,11 +266,11 @@ export function describeEmulation(state: PageState): string[] {
 export async function reapplyEmulation(page: PageState): Promise<void> {
   const settings = emulationSettings(page);
   await applyEmulation(page, settings).catch(() => undefined);
-  const session = page.cdp;
+  const cdp = page.cdp;
   const viewport = settings.viewport;
   if (viewport) {
-    await session.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
-    await session
+    await cdp.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+    await cdp
       .send('Emulation.setDeviceMetricsOverride', {
         width: viewport.width,
         height: viewport.height,
@@ -282,5 +282,5 @@ export async function reapplyEmulation(page: PageState): Promise<void> {
       })
       .catch(() => undefined);
   }
-  await session.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined);
+  await cdp.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined);
 }

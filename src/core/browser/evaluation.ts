@@ -60,8 +60,8 @@ export function clampTimeout(requested: number | undefined, fallback: number): n
 }
 
 /** Stops whatever JavaScript runs in the page now; the page stays usable afterwards. */
-async function terminateExecution(session: CDPSession): Promise<void> {
-  await session.send('Runtime.terminateExecution').catch(() => undefined);
+async function terminateExecution(cdp: CDPSession): Promise<void> {
+  await cdp.send('Runtime.terminateExecution').catch(() => undefined);
 }
 
 /**
@@ -81,16 +81,16 @@ export function inPage<T>(
  * race): bounded, cancellable, and stopped on timeout when asked.
  */
 export function inWorker<T>(
-  session: CDPSession,
+  cdp: CDPSession,
   work: () => Promise<T>,
   options: InPageOptions = {},
 ): Promise<T> {
-  return bounded(undefined, session, work, {...options, dialogs: 'continue'});
+  return bounded(undefined, cdp, work, {...options, dialogs: 'continue'});
 }
 
 function bounded<T>(
   state: PageState | undefined,
-  defaultSession: CDPSession,
+  defaultCdp: CDPSession,
   work: () => Promise<T>,
   options: InPageOptions,
 ): Promise<T> {
@@ -103,7 +103,7 @@ function bounded<T>(
     return Promise.reject(abortError(signal));
   }
   const timeoutMs = clampTimeout(options.timeoutMs, IN_PAGE_TIMEOUT_MS);
-  const session = options.cdp ?? defaultSession;
+  const cdp = options.cdp ?? defaultCdp;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const finish = (settle: () => void): void => {
@@ -118,7 +118,7 @@ function bounded<T>(
     };
     const timer = setTimeout(() => {
       if (options.terminate) {
-        void terminateExecution(session);
+        void terminateExecution(cdp);
       }
       finish(() =>
         reject(
@@ -136,7 +136,7 @@ function bounded<T>(
         : () => undefined;
     const onAbort = (): void => {
       if (options.terminate) {
-        void terminateExecution(session);
+        void terminateExecution(cdp);
       }
       finish(() => reject(signal ? abortError(signal) : new Error('Cancelled')));
     };
@@ -166,8 +166,8 @@ export function evaluateInPage(
   params: Protocol.Runtime.EvaluateRequest,
   options: InPageOptions = {},
 ): Promise<Protocol.Runtime.EvaluateResponse> {
-  const session = options.cdp ?? state.cdp;
-  return inPage(state, () => session.send('Runtime.evaluate', params), options);
+  const cdp = options.cdp ?? state.cdp;
+  return inPage(state, () => cdp.send('Runtime.evaluate', params), options);
 }
 
 /** Runtime.callFunctionOn on the page's own session (or `options.cdp`), bounded and raced. */
@@ -176,6 +176,6 @@ export function callFunctionInPage(
   params: Protocol.Runtime.CallFunctionOnRequest,
   options: InPageOptions = {},
 ): Promise<Protocol.Runtime.CallFunctionOnResponse> {
-  const session = options.cdp ?? state.cdp;
-  return inPage(state, () => session.send('Runtime.callFunctionOn', params), options);
+  const cdp = options.cdp ?? state.cdp;
+  return inPage(state, () => cdp.send('Runtime.callFunctionOn', params), options);
 }

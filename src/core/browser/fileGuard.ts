@@ -19,7 +19,7 @@ export interface FileUrlPolicy {
 const FILE_PATTERNS: Protocol.Fetch.RequestPattern[] = [{urlPattern: 'file:*'}];
 
 export class FileNavigationGuard {
-  #browserSession: CDPSession | undefined;
+  #browserCdp: CDPSession | undefined;
   #perPage = false;
   #stopPageWatch: (() => void) | undefined;
 
@@ -28,24 +28,22 @@ export class FileNavigationGuard {
     private readonly log: (line: string) => void,
   ) {}
 
-  #listen(session: CDPSession): void {
-    onEvent(session, 'Fetch.requestPaused', event => {
-      void this.#decide(session, event);
+  #listen(cdp: CDPSession): void {
+    onEvent(cdp, 'Fetch.requestPaused', event => {
+      void this.#decide(cdp, event);
     });
   }
 
-  async #decide(session: CDPSession, event: Protocol.Fetch.RequestPausedEvent): Promise<void> {
+  async #decide(cdp: CDPSession, event: Protocol.Fetch.RequestPausedEvent): Promise<void> {
     const allowed = await this.policy.allowsUrl(event.request.url).catch(() => false);
     if (allowed) {
-      await session
-        .send('Fetch.continueRequest', {requestId: event.requestId})
-        .catch(() => undefined);
+      await cdp.send('Fetch.continueRequest', {requestId: event.requestId}).catch(() => undefined);
       return;
     }
     this.log(
       `Blocked ${event.request.url}: it is outside the allowed roots (start the server with --workspace <dir> to allow a folder).`,
     );
-    await session
+    await cdp
       .send('Fetch.failRequest', {requestId: event.requestId, errorReason: 'AccessDenied'})
       .catch(() => undefined);
   }
@@ -54,14 +52,14 @@ export class FileNavigationGuard {
   async attach(browser: Browser, pages: PageRegistry): Promise<void> {
     this.detach();
     try {
-      const session = await browser.target().createCDPSession();
-      this.#listen(session);
+      const cdp = await browser.target().createCDPSession();
+      this.#listen(cdp);
       await withTimeout(
-        session.send('Fetch.enable', {patterns: FILE_PATTERNS}),
+        cdp.send('Fetch.enable', {patterns: FILE_PATTERNS}),
         5_000,
         'Fetch.enable timed out',
       );
-      this.#browserSession = session;
+      this.#browserCdp = cdp;
     } catch {
       // No browser-level Fetch (some embedders): guard each page instead.
       this.#perPage = true;
@@ -108,7 +106,7 @@ export class FileNavigationGuard {
     this.#stopPageWatch?.();
     this.#stopPageWatch = undefined;
     this.#perPage = false;
-    void this.#browserSession?.detach().catch(() => undefined);
-    this.#browserSession = undefined;
+    void this.#browserCdp?.detach().catch(() => undefined);
+    this.#browserCdp = undefined;
   }
 }

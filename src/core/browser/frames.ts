@@ -92,16 +92,16 @@ export class FrameTargets {
   /** Every document of the page, the main frame first; parents always come before children. */
   async documents(): Promise<FrameDocument[]> {
     await this.settled();
-    const sessions = [this.#state.cdp, ...this.#children.keys()];
+    const cdps = [this.#state.cdp, ...this.#children.keys()];
     const trees = await Promise.all(
-      sessions.map(async session => {
+      cdps.map(async cdp => {
         try {
           const {frameTree} = await withTimeout(
-            session.send('Page.getFrameTree'),
+            cdp.send('Page.getFrameTree'),
             SETUP_TIMEOUT_MS,
             'Page.getFrameTree timed out',
           );
-          return {session, frameTree};
+          return {cdp, frameTree};
         } catch {
           return undefined;
         }
@@ -111,29 +111,29 @@ export class FrameTargets {
     for (const entry of trees) {
       // A frame target held at its start (by a debugger) has not committed a document: no URL,
       // nothing to show, and it would not answer the snapshot's reads.
-      if (!entry || (entry.session !== this.#state.cdp && entry.frameTree.frame.url === '')) {
+      if (!entry || (entry.cdp !== this.#state.cdp && entry.frameTree.frame.url === '')) {
         continue;
       }
       const visit = (tree: Protocol.Page.FrameTree, ownerCdp: CDPSession | undefined): void => {
         documents.push({
-          cdp: entry.session,
+          cdp: entry.cdp,
           frameId: tree.frame.id,
           loaderId: tree.frame.loaderId,
           url: tree.frame.url,
           ownerCdp,
         });
         for (const child of tree.childFrames ?? []) {
-          visit(child, entry.session);
+          visit(child, entry.cdp);
         }
       };
-      visit(entry.frameTree, this.#children.get(entry.session)?.parent);
+      visit(entry.frameTree, this.#children.get(entry.cdp)?.parent);
     }
     return documents;
   }
 
   /** The owner <iframe> of an OOPIF's root frame, in its parent's session. */
-  ownerOf(session: CDPSession): {parent: CDPSession; frameId: string} | undefined {
-    const child = this.#children.get(session);
+  ownerOf(cdp: CDPSession): {parent: CDPSession; frameId: string} | undefined {
+    const child = this.#children.get(cdp);
     return child ? {parent: child.parent, frameId: child.rootFrameId} : undefined;
   }
 
@@ -141,9 +141,9 @@ export class FrameTargets {
    * Where the viewport of `session`'s document sits in the top page's viewport (CSS pixels): the
    * content boxes of the <iframe> elements on the way up, added together.
    */
-  async offsetOf(session: CDPSession): Promise<Offset> {
+  async offsetOf(cdp: CDPSession): Promise<Offset> {
     const offset = {x: 0, y: 0};
-    let current = session;
+    let current = cdp;
     for (let depth = 0; depth < MAX_FRAME_DEPTH; depth++) {
       const owner = this.ownerOf(current);
       if (!owner) {
@@ -167,23 +167,23 @@ export class FrameTargets {
     this.#children.clear();
   }
 
-  #listen(session: CDPSession, off: () => void): void {
-    const list = this.#off.get(session) ?? [];
+  #listen(cdp: CDPSession, off: () => void): void {
+    const list = this.#off.get(cdp) ?? [];
     list.push(off);
-    this.#off.set(session, list);
+    this.#off.set(cdp, list);
   }
 
-  #forget(session: CDPSession): void {
-    for (const off of this.#off.get(session) ?? []) {
+  #forget(cdp: CDPSession): void {
+    for (const off of this.#off.get(cdp) ?? []) {
       off();
     }
-    this.#off.delete(session);
+    this.#off.delete(cdp);
   }
 
   /** Follows the frame targets `session` attaches: its own OOPIFs. */
-  async #watch(session: CDPSession): Promise<void> {
+  async #watch(cdp: CDPSession): Promise<void> {
     const onAttached = (child: CDPSession): void => {
-      const setup = this.#setUp(child, session).finally(() => this.#pending.delete(setup));
+      const setup = this.#setUp(child, cdp).finally(() => this.#pending.delete(setup));
       this.#pending.add(setup);
     };
     const onDetached = (child: CDPSession): void => {
@@ -192,13 +192,13 @@ export class FrameTargets {
         this.generation++;
       }
     };
-    session.on(CDPSessionEvent.SessionAttached, onAttached);
-    session.on(CDPSessionEvent.SessionDetached, onDetached);
-    this.#listen(session, () => {
-      session.off(CDPSessionEvent.SessionAttached, onAttached);
-      session.off(CDPSessionEvent.SessionDetached, onDetached);
+    cdp.on(CDPSessionEvent.SessionAttached, onAttached);
+    cdp.on(CDPSessionEvent.SessionDetached, onDetached);
+    this.#listen(cdp, () => {
+      cdp.off(CDPSessionEvent.SessionAttached, onAttached);
+      cdp.off(CDPSessionEvent.SessionDetached, onDetached);
     });
-    await bounded(session.send('Target.setAutoAttach', AUTO_ATTACH), 'Target.setAutoAttach');
+    await bounded(cdp.send('Target.setAutoAttach', AUTO_ATTACH), 'Target.setAutoAttach');
   }
 
   /**

@@ -48,18 +48,18 @@ export async function guardNavigations(
   page: PageState,
   check: NavigationCheck,
 ): Promise<NavigationGuard> {
-  let session: CDPSession | undefined;
+  let cdp: CDPSession | undefined;
   try {
-    session = await withTimeout(page.page.createCDPSession(), GUARD_SETUP_MS, 'no CDP session');
-    const guard = new PausedNavigations(page, session, check);
+    cdp = await withTimeout(page.page.createCDPSession(), GUARD_SETUP_MS, 'no CDP session');
+    const guard = new PausedNavigations(page, cdp, check);
     await withTimeout(
-      session.send('Fetch.enable', {patterns: DOCUMENTS}),
+      cdp.send('Fetch.enable', {patterns: DOCUMENTS}),
       GUARD_SETUP_MS,
       'Fetch.enable timed out',
     );
     return guard;
   } catch (error) {
-    void session?.detach().catch(() => undefined);
+    void cdp?.detach().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
       `This call's navigations cannot be checked against the hold's URL rules (${reason}), so it did not run. Retry; if it keeps failing, ask the user to change the url: rules in the inspector's Hold tab.`,
@@ -77,10 +77,10 @@ class PausedNavigations implements NavigationGuard {
 
   constructor(
     private readonly page: PageState,
-    private readonly session: CDPSession,
+    private readonly cdp: CDPSession,
     private readonly decide: NavigationCheck,
   ) {
-    this.#off = onEvent(session, 'Fetch.requestPaused', event => this.#paused(event));
+    this.#off = onEvent(cdp, 'Fetch.requestPaused', event => this.#paused(event));
   }
 
   check(url: string): string | undefined {
@@ -105,22 +105,22 @@ class PausedNavigations implements NavigationGuard {
       }
     }
     if (refusal === undefined) {
-      void this.session.send('Fetch.continueRequest', {requestId}).catch(() => undefined);
+      void this.cdp.send('Fetch.continueRequest', {requestId}).catch(() => undefined);
       return;
     }
     this.stopped ??= refusal;
-    void this.session
+    void this.cdp
       .send('Fetch.failRequest', {requestId, errorReason: 'Aborted'})
       .catch(() => undefined);
   }
 
   async release(): Promise<void> {
-    const {session} = this;
+    const {cdp} = this;
     // Still answering until interception is off: a request paused now must not hang.
-    await withTimeout(session.send('Fetch.disable'), GUARD_SETUP_MS, 'Fetch.disable').catch(
+    await withTimeout(cdp.send('Fetch.disable'), GUARD_SETUP_MS, 'Fetch.disable').catch(
       () => undefined,
     );
     this.#off();
-    await withTimeout(session.detach(), GUARD_SETUP_MS, 'detach').catch(() => undefined);
+    await withTimeout(cdp.detach(), GUARD_SETUP_MS, 'detach').catch(() => undefined);
   }
 }

@@ -76,13 +76,13 @@ export async function stopScreenRecording(
   stream: string,
   handle: fs.promises.FileHandle,
 ): Promise<number> {
-  const session = page.cdp;
+  const cdp = page.cdp;
   // Stopping a recording that already ended (e.g. after a renderer swap) still leaves the stream.
-  await sendUntyped(session, 'Page.stopScreenRecording', {}, z.unknown()).catch(() => undefined);
+  await sendUntyped(cdp, 'Page.stopScreenRecording', {}, z.unknown()).catch(() => undefined);
   let written = 0;
   try {
     for (;;) {
-      const read = await session.send('IO.read', {handle: stream});
+      const read = await cdp.send('IO.read', {handle: stream});
       if (read.data) {
         const {bytesWritten} = await handle.write(
           Buffer.from(read.data, read.base64Encoded ? 'base64' : 'utf8'),
@@ -94,7 +94,7 @@ export async function stopScreenRecording(
       }
     }
   } finally {
-    await session.send('IO.close', {handle: stream}).catch(() => undefined);
+    await cdp.send('IO.close', {handle: stream}).catch(() => undefined);
   }
   return written;
 }

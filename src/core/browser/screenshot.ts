@@ -29,8 +29,8 @@ export async function captureScreenshot(
   state: PageState,
   options: CaptureOptions,
 ): Promise<Capture> {
-  const session = state.cdp;
-  const metrics = await session.send('Page.getLayoutMetrics');
+  const cdp = state.cdp;
+  const metrics = await cdp.send('Page.getLayoutMetrics');
   const viewport = metrics.cssVisualViewport;
   let clip: Protocol.Page.Viewport;
   if (options.element) {
@@ -67,7 +67,7 @@ export async function captureScreenshot(
     options.maxHeight ? options.maxHeight / clip.height : 1,
   );
   clip.scale = scale;
-  const {data} = await session.send('Page.captureScreenshot', {
+  const {data} = await cdp.send('Page.captureScreenshot', {
     format: options.format,
     ...(options.format !== 'png' && options.quality !== undefined
       ? {quality: options.quality}

@@ -29,8 +29,8 @@ export class NavigationWatch {
     this.#watch([state.cdp], state.mainFrameId, true);
     for (const frame of frames) {
       // A frame that moves back into the top document's process goes on there.
-      const sessions = frame.cdp === state.cdp ? [frame.cdp] : [frame.cdp, state.cdp];
-      this.#watch(sessions, frame.frameId, false);
+      const cdps = frame.cdp === state.cdp ? [frame.cdp] : [frame.cdp, state.cdp];
+      this.#watch(cdps, frame.frameId, false);
     }
   }
 
@@ -38,7 +38,7 @@ export class NavigationWatch {
     return this.#navigations.some(navigation => navigation.started);
   }
 
-  #watch(sessions: readonly CDPSession[], frameId: string, isMain: boolean): void {
+  #watch(cdps: readonly CDPSession[], frameId: string, isMain: boolean): void {
     const navigation = new Navigation();
     this.#navigations.push(navigation);
     const end = (): void => {
@@ -47,30 +47,30 @@ export class NavigationWatch {
         this.#wake?.();
       }
     };
-    for (const session of sessions) {
+    for (const cdp of cdps) {
       this.#off.push(
-        onEvent(session, 'Page.frameRequestedNavigation', event => {
+        onEvent(cdp, 'Page.frameRequestedNavigation', event => {
           if (event.frameId === frameId && event.disposition === 'currentTab') {
             navigation.started = true;
           }
         }),
-        onEvent(session, 'Page.frameStartedNavigating', event => {
+        onEvent(cdp, 'Page.frameStartedNavigating', event => {
           if (event.frameId === frameId && event.navigationType !== 'sameDocument') {
             navigation.started = true;
           }
         }),
-        onEvent(session, 'Page.frameNavigated', (event: Protocol.Page.FrameNavigatedEvent) => {
+        onEvent(cdp, 'Page.frameNavigated', (event: Protocol.Page.FrameNavigatedEvent) => {
           if (event.frame.id === frameId && event.type === 'Navigation') {
             navigation.started = true;
             navigation.committed = true;
           }
         }),
-        onEvent(session, 'Page.navigatedWithinDocument', event => {
+        onEvent(cdp, 'Page.navigatedWithinDocument', event => {
           if (event.frameId === frameId) {
             end();
           }
         }),
-        onEvent(session, 'Page.frameStoppedLoading', event => {
+        onEvent(cdp, 'Page.frameStoppedLoading', event => {
           if (event.frameId === frameId && navigation.started) {
             end();
           }
@@ -78,7 +78,7 @@ export class NavigationWatch {
       );
       if (isMain) {
         this.#off.push(
-          onEvent(session, 'Page.loadEventFired', () => {
+          onEvent(cdp, 'Page.loadEventFired', () => {
             if (navigation.committed) {
               end();
             }

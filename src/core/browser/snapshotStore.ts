@@ -181,9 +181,9 @@ export class SnapshotStore {
   }
 
   /** The uid the latest snapshot gave a node of the given session, if it showed the node. */
-  uidOf(backendNodeId: number, session: CDPSession): string | undefined {
+  uidOf(backendNodeId: number, cdp: CDPSession): string | undefined {
     for (const [uid, target] of this.#targets) {
-      if (target.backendNodeId === backendNodeId && target.cdp === session) {
+      if (target.backendNodeId === backendNodeId && target.cdp === cdp) {
         return uid;
       }
     }

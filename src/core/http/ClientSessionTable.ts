@@ -17,7 +17,7 @@ export type ReapReason = 'idle' | 'limit';
 
 export interface TrackedClientSession {
   readonly transport: StreamableHTTPServerTransport;
-  readonly session: ClientSession;
+  readonly clientSession: ClientSession;
   lastActive: number;
   inFlight: number;
 }
@@ -28,7 +28,11 @@ export class ClientSessionTable {
 
   constructor(
     private readonly limits: ClientSessionLimits,
-    private readonly onReap: (session: ClientSession, reason: ReapReason, idleMs: number) => void,
+    private readonly onReap: (
+      clientSession: ClientSession,
+      reason: ReapReason,
+      idleMs: number,
+    ) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -36,8 +40,8 @@ export class ClientSessionTable {
     return this.#entries.size;
   }
 
-  sessions(): ClientSession[] {
-    return [...this.#entries.values()].map(entry => entry.session);
+  clientSessions(): ClientSession[] {
+    return [...this.#entries.values()].map(entry => entry.clientSession);
   }
 
   get(id: string): TrackedClientSession | undefined {
@@ -47,9 +51,14 @@ export class ClientSessionTable {
   add(
     id: string,
     transport: StreamableHTTPServerTransport,
-    session: ClientSession,
+    clientSession: ClientSession,
   ): TrackedClientSession {
-    const entry: TrackedClientSession = {transport, session, lastActive: this.now(), inFlight: 0};
+    const entry: TrackedClientSession = {
+      transport,
+      clientSession,
+      lastActive: this.now(),
+      inFlight: 0,
+    };
     this.#entries.set(id, entry);
     this.#schedule();
     return entry;
@@ -92,8 +101,8 @@ export class ClientSessionTable {
 
   async #reap(id: string, entry: TrackedClientSession, reason: ReapReason): Promise<void> {
     this.#entries.delete(id);
-    this.onReap(entry.session, reason, this.now() - entry.lastActive);
-    await entry.session.close();
+    this.onReap(entry.clientSession, reason, this.now() - entry.lastActive);
+    await entry.clientSession.close();
   }
 
   #schedule(): void {
@@ -127,7 +136,7 @@ export class ClientSessionTable {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     for (const entry of entries) {
-      await entry.session.close();
+      await entry.clientSession.close();
     }
   }
 }

@@ -44,13 +44,17 @@ export interface HttpServerOptions {
   /** Where the token is, to finish "the token …" in a 401: "in <file>". */
   tokenLocation: string;
   rendererDir: string | undefined;
-  createSession: () => ClientSession;
+  createClientSession: () => ClientSession;
   onInspectorSocket: (socket: WebSocket) => void;
   log: (line: string) => void;
   /** Idle expiry and cap of MCP sessions. */
-  sessionLimits: ClientSessionLimits;
+  clientSessionLimits: ClientSessionLimits;
   /** Told when a session is closed by the server (idle or over the cap). */
-  onClientSessionReaped?: (session: ClientSession, reason: ReapReason, idleMs: number) => void;
+  onClientSessionReaped?: (
+    clientSession: ClientSession,
+    reason: ReapReason,
+    idleMs: number,
+  ) => void;
 }
 
 class BodyTooLargeError extends Error {}
@@ -159,19 +163,22 @@ function jsonRpcError(
 export class HttpServer {
   readonly #server: http.Server;
   readonly #wss: WebSocketServer;
-  readonly #sessions: ClientSessionTable;
+  readonly #clientSessions: ClientSessionTable;
   #policy: SecurityPolicy;
   #csp = '';
   #port = 0;
 
   constructor(private readonly options: HttpServerOptions) {
     this.#policy = buildPolicy(options.host, options.port, this.#tokenOfPolicy());
-    this.#sessions = new ClientSessionTable(options.sessionLimits, (session, reason, idleMs) => {
-      options.log(
-        `Closed MCP session of ${session.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.sessionLimits.max} sessions`}).`,
-      );
-      options.onClientSessionReaped?.(session, reason, idleMs);
-    });
+    this.#clientSessions = new ClientSessionTable(
+      options.clientSessionLimits,
+      (clientSession, reason, idleMs) => {
+        options.log(
+          `Closed MCP session of ${clientSession.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.clientSessionLimits.max} sessions`}).`,
+        );
+        options.onClientSessionReaped?.(clientSession, reason, idleMs);
+      },
+    );
     this.#server = http.createServer((request, response) => {
       void this.#handle(request, response).catch((error: unknown) => {
         options.log(`HTTP handler error: ${errorText(error)}`);
@@ -212,8 +219,8 @@ export class HttpServer {
     return `http://${this.urlHost}:${this.#port}/`;
   }
 
-  get sessions(): ClientSession[] {
-    return this.#sessions.sessions();
+  get clientSessions(): ClientSession[] {
+    return this.#clientSessions.clientSessions();
   }
 
   async listen(): Promise<void> {
@@ -288,8 +295,8 @@ export class HttpServer {
     response: ServerResponse,
     body: unknown,
   ): Promise<void> {
-    this.#sessions.track(entry, response);
-    cancelOnClosedStream(response, body, entry.session);
+    this.#clientSessions.track(entry, response);
+    cancelOnClosedStream(response, body, entry.clientSession);
     await entry.transport.handleRequest(request, response, body);
   }
 
@@ -328,7 +335,7 @@ export class HttpServer {
     const sessionIdHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionIdHeader) ? sessionIdHeader[0] : sessionIdHeader;
     if (sessionId !== undefined) {
-      const existing = this.#sessions.get(sessionId);
+      const existing = this.#clientSessions.get(sessionId);
       if (!existing) {
         jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
         return;
@@ -345,31 +352,34 @@ export class HttpServer {
       );
       return;
     }
-    if (!(await this.#sessions.makeRoom())) {
+    if (!(await this.#clientSessions.makeRoom())) {
       jsonRpcError(
         response,
         503,
         -32000,
-        `Too many MCP sessions: all ${this.options.sessionLimits.max} are busy. Retry when one finishes, or restart the server with a larger --maxSessions.`,
+        `Too many MCP sessions: all ${this.options.clientSessionLimits.max} are busy. Retry when one finishes, or restart the server with a larger --maxSessions.`,
       );
       return;
     }
-    const session = this.options.createSession();
+    const clientSession = this.options.createClientSession();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: id => {
-        this.#sessions.track(this.#sessions.add(id, transport, session), response);
+        this.#clientSessions.track(
+          this.#clientSessions.add(id, transport, clientSession),
+          response,
+        );
       },
       onsessionclosed: id => {
-        this.#sessions.delete(id);
+        this.#clientSessions.delete(id);
       },
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) {
-        this.#sessions.delete(transport.sessionId);
+        this.#clientSessions.delete(transport.sessionId);
       }
     };
-    await session.connect(transport);
+    await clientSession.connect(transport);
     await transport.handleRequest(request, response, body);
   }
 
@@ -402,7 +412,7 @@ export class HttpServer {
   }
 
   async close(): Promise<void> {
-    await this.#sessions.closeAll();
+    await this.#clientSessions.closeAll();
     for (const client of this.#wss.clients) {
       client.terminate();
     }

@@ -25,7 +25,7 @@ export function toolCallIds(body: unknown): (string | number)[] {
 export function cancelOnClosedStream(
   response: ServerResponse,
   body: unknown,
-  session: ClientSession,
+  clientSession: ClientSession,
 ): void {
   const ids = toolCallIds(body);
   if (ids.length === 0) {
@@ -36,7 +36,7 @@ export function cancelOnClosedStream(
       return;
     }
     for (const id of ids) {
-      session.cancelRequest(id, 'The client closed the HTTP stream before the answer came.');
+      clientSession.cancelRequest(id, 'The client closed the HTTP stream before the answer came.');
     }
   });
 }

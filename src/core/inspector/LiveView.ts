@@ -126,12 +126,10 @@ export class LiveView {
   }
 
   async #startCast(page: PageState): Promise<Cast> {
-    const {cdp: session} = page;
+    const {cdp} = page;
     let viewport: {width: number; height: number} | undefined;
     const onFrame = (event: Protocol.Page.ScreencastFrameEvent): void => {
-      void session
-        .send('Page.screencastFrameAck', {sessionId: event.sessionId})
-        .catch(() => undefined);
+      void cdp.send('Page.screencastFrameAck', {sessionId: event.sessionId}).catch(() => undefined);
       const {deviceWidth, deviceHeight} = event.metadata;
       if (deviceWidth > 0 && deviceHeight > 0) {
         viewport = {width: deviceWidth, height: deviceHeight};
@@ -143,10 +141,10 @@ export class LiveView {
         ...(viewport ? {viewport} : {}),
       });
     };
-    session.on('Page.screencastFrame', onFrame);
+    cdp.on('Page.screencastFrame', onFrame);
     // A page that does not repaint may send no frame at all: then one capture shows it.
     let framed = false;
-    session.once('Page.screencastFrame', () => (framed = true));
+    cdp.once('Page.screencastFrame', () => (framed = true));
     const firstFrame = setTimeout(() => {
       if (framed || page.closed || page.dialog) {
         return;
@@ -171,7 +169,7 @@ export class LiveView {
     }, FIRST_FRAME_WAIT_MS);
     firstFrame.unref();
     try {
-      await session.send('Page.startScreencast', {
+      await cdp.send('Page.startScreencast', {
         format: this.#options.format,
         quality: this.#options.quality,
         maxWidth: this.#options.maxWidth,
@@ -180,7 +178,7 @@ export class LiveView {
       });
     } catch (error) {
       clearTimeout(firstFrame);
-      session.off('Page.screencastFrame', onFrame);
+      cdp.off('Page.screencastFrame', onFrame);
       throw new Error(`Could not start the live view of page ${page.id}: ${errorText(error)}`, {
         cause: error,
       });
@@ -189,9 +187,9 @@ export class LiveView {
       page,
       stop: async () => {
         clearTimeout(firstFrame);
-        session.off('Page.screencastFrame', onFrame);
+        cdp.off('Page.screencastFrame', onFrame);
         if (!page.closed) {
-          await session.send('Page.stopScreencast').catch(() => undefined);
+          await cdp.send('Page.stopScreencast').catch(() => undefined);
         }
       },
     };

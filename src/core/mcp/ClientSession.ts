@@ -47,8 +47,8 @@ export interface ClientSessionDeps {
   /** The browser generation now, so a session created after a restart gets no reconnect note. */
   browserGeneration: () => number;
   log: (line: string) => void;
-  onConnected: (session: ClientSession) => void;
-  onClosed: (session: ClientSession) => void;
+  onConnected: (clientSession: ClientSession) => void;
+  onClosed: (clientSession: ClientSession) => void;
 }
 
 /**
@@ -61,14 +61,14 @@ class ClientRoots {
   #fresh = false;
   #pending: Promise<void> | undefined;
 
-  constructor(private readonly session: ClientSession) {}
+  constructor(private readonly clientSession: ClientSession) {}
 
   invalidate(): void {
     this.#fresh = false;
   }
 
   async get(relatedRequestId: string | number | undefined): Promise<string[]> {
-    if (!this.session.server.getClientCapabilities()?.roots) {
+    if (!this.clientSession.server.getClientCapabilities()?.roots) {
       return [];
     }
     if (!this.#fresh) {
@@ -80,7 +80,7 @@ class ClientRoots {
 
   async #fetch(relatedRequestId: string | number | undefined): Promise<void> {
     try {
-      const result = await this.session.server.listRoots(undefined, {
+      const result = await this.clientSession.server.listRoots(undefined, {
         timeout: ROOTS_TIMEOUT_MS,
         ...(relatedRequestId === undefined ? {} : {relatedRequestId}),
       });
@@ -94,7 +94,9 @@ class ClientRoots {
       this.#fresh = true;
     } catch (error) {
       // Unanswered or failed: carry on with --workspace and the temp dir, and ask again next time.
-      this.session.log(`roots/list failed for ${this.session.client.name}: ${errorText(error)}`);
+      this.clientSession.log(
+        `roots/list failed for ${this.clientSession.client.name}: ${errorText(error)}`,
+      );
     }
   }
 }

@@ -159,12 +159,12 @@ export class ToolRunner {
     track: {progress: CallProgress; events: CallEvents},
   ): Promise<CallToolResult> {
     const {progress, events} = track;
-    const {browser: session, catalog} = this.deps;
+    const {browser, catalog} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
     if (!tool.offline) {
-      await session.ensure();
-      const reconnectNote = session.reconnectNoteFor(origin.browserView);
+      await browser.ensure();
+      const reconnectNote = browser.reconnectNoteFor(origin.browserView);
       if (reconnectNote) {
         response.notes.push(reconnectNote);
       }
@@ -189,7 +189,7 @@ export class ToolRunner {
         acquireCallLocks({
           tool,
           pageId: this.#routedPageId(valid),
-          browser: session,
+          browser,
           browserLock: this.#browserLock,
           signal,
           onPage: page => response.setPage(page),
@@ -221,12 +221,12 @@ export class ToolRunner {
     }
     try {
       if (response.includePagesList && catalog.isCategoryEnabled('extensions')) {
-        response.extensionWorkers = session.extensionWorkers
-          .list(session.chromium)
+        response.extensionWorkers = browser.extensionWorkers
+          .list(browser.chromium)
           .map(({id, url}) => ({id, url}));
       }
       catalog.addPageStateSections(response);
-      return await renderResponse(response, session.pages, origin.files);
+      return await renderResponse(response, browser.pages, origin.files);
     } finally {
       locks.release();
     }
@@ -275,7 +275,7 @@ export class ToolRunner {
       navigations: CallNavigations;
     },
   ): Promise<void> {
-    const {browser: session, config, catalog, services} = this.deps;
+    const {browser, config, catalog, services} = this.deps;
     const {origin, page, signal, progress, navigations} = run;
     try {
       if (page && tool.blockedByDialog) {
@@ -287,7 +287,7 @@ export class ToolRunner {
       await valid.run(
         {
           page,
-          browser: session,
+          browser,
           config,
           files: origin.files,
           client: origin.client,
@@ -296,9 +296,9 @@ export class ToolRunner {
           pageIdGiven: this.#routedPageId(valid) !== undefined,
           reportProgress: status => progress.report(status),
           addPageToolSections: (target, shown) =>
-            catalog.addPageToolSections(target, shown, {browser: session, services}),
+            catalog.addPageToolSections(target, shown, {browser, services}),
           resolvePath: value =>
-            tool.filePaths.some(entry => entry.scope === 'localBrowser') && !session.isLocal
+            tool.filePaths.some(entry => entry.scope === 'localBrowser') && !browser.isLocal
               ? Promise.resolve(value)
               : origin.files.validatePathOrUrl(value),
           guardNavigations: target => navigations.watch(target),

@@ -59,10 +59,10 @@ export async function acquireCallLocks(request: LockRequest): Promise<HeldLocks>
 }
 
 async function lockPage(request: LockRequest): Promise<{page: PageState; release: Release}> {
-  const {tool, pageId, browser: session, signal, onPage} = request;
+  const {tool, pageId, browser, signal, onPage} = request;
   const deadline = performance.now() + LOCK_WAIT_MS;
   for (let follows = 0; ; follows++) {
-    const page = pageId === undefined ? selectedPage(session) : session.pages.byId(pageId);
+    const page = pageId === undefined ? selectedPage(browser) : browser.pages.byId(pageId);
     onPage(page);
     const release = await page.lock.acquire(tool.name, deadline - performance.now(), signal);
     if (pageId !== undefined) {
@@ -74,7 +74,7 @@ async function lockPage(request: LockRequest): Promise<{page: PageState; release
       }
       return {page, release};
     }
-    if (!page.closed && session.pages.selected === page) {
+    if (!page.closed && browser.pages.selected === page) {
       return {page, release};
     }
     // The selection moved (or the page closed) while this call waited: lock the page selected now.
@@ -87,8 +87,8 @@ async function lockPage(request: LockRequest): Promise<{page: PageState; release
   }
 }
 
-function selectedPage(session: ManagedBrowser): PageState {
-  const page = session.pages.selected;
+function selectedPage(browser: ManagedBrowser): PageState {
+  const page = browser.pages.selected;
   if (!page) {
     throw new Error(
       'No page selected. Call list_pages to see open pages, then select_page or new_page.',

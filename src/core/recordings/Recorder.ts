@@ -51,8 +51,8 @@ export function recordingFileName(startedAt: number, pid: number): string {
   return `session-${stamp}-${pid}${RECORDING_FILE_EXTENSION}`;
 }
 
-export function imagesDirOf(sessionFile: string): string {
-  return `${sessionFile.slice(0, -RECORDING_FILE_EXTENSION.length)}.images`;
+export function imagesDirOf(recordingFile: string): string {
+  return `${recordingFile.slice(0, -RECORDING_FILE_EXTENSION.length)}.images`;
 }
 
 export class Recorder {

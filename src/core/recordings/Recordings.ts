@@ -115,34 +115,34 @@ export class Recordings {
   async list(): Promise<ReplyMap['recordingsList']> {
     this.recorder?.flush();
     const stored = listStoredRecordings(this.dir);
-    const sessions: ReplyMap['recordingsList']['sessions'] = [];
-    for (const session of stored) {
-      const recorder = session.id === this.recorder?.id ? this.recorder : undefined;
+    const recordings: ReplyMap['recordingsList']['recordings'] = [];
+    for (const recording of stored) {
+      const recorder = recording.id === this.recorder?.id ? this.recorder : undefined;
       const current = recorder !== undefined;
-      const counts = recorder ? recorder.counts() : await storedSummary(session);
+      const counts = recorder ? recorder.counts() : await storedSummary(recording);
       if (counts === undefined) {
         continue;
       }
-      sessions.push({
-        id: session.id,
+      recordings.push({
+        id: recording.id,
         startedAt: counts.startedAt,
         durationMs: Math.max(0, (current ? Date.now() : counts.lastEventAt) - counts.startedAt),
         clients: counts.clients,
         calls: counts.calls,
         errors: counts.errors,
-        bytes: session.bytes,
+        bytes: recording.bytes,
         current,
       });
     }
     return {
       recording: this.recorder?.open === true,
       retention: {
-        maxSessions: this.#limits.maxSessions,
+        maxRecordings: this.#limits.maxRecordings,
         maxBytes: this.#limits.maxBytes,
-        totalBytes: stored.reduce((sum, session) => sum + session.bytes, 0),
+        totalBytes: stored.reduce((sum, recording) => sum + recording.bytes, 0),
         removed: this.#removed,
       },
-      sessions,
+      recordings,
     };
   }
 

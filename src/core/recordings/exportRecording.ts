@@ -7,7 +7,7 @@ export {EXPORT_FORMATS, type ExportFormat};
 
 const EXPORTERS: Record<
   ExportFormat,
-  (session: ParsedRecording, options: ExportOptions) => string
+  (recording: ParsedRecording, options: ExportOptions) => string
 > = {
   playwright: exportPlaywright,
 };
@@ -16,9 +16,9 @@ const EXPORTERS: Record<
 export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {playwright: '.spec.ts'};
 
 export function exportRecording(
-  session: ParsedRecording,
+  recording: ParsedRecording,
   format: ExportFormat,
   options: ExportOptions = {},
 ): string {
-  return EXPORTERS[format](session, options);
+  return EXPORTERS[format](recording, options);
 }

@@ -73,9 +73,9 @@ function imagesBytes(folder: Folder, id: string): number {
 
 /** Every session in the folder, newest first (by name: it starts with the start time). */
 export function listStoredRecordings(dir: string): StoredRecording[] {
-  let sessions: StoredRecording[];
+  let recordings: StoredRecording[];
   try {
-    sessions = openRecordingsFolder(dir, folder => {
+    recordings = openRecordingsFolder(dir, folder => {
       const found: StoredRecording[] = [];
       for (const entry of folder.list()) {
         if (!entry.isFile() || !recordingIdSchema.safeParse(entry.name).success) {
@@ -99,7 +99,7 @@ export function listStoredRecordings(dir: string): StoredRecording[] {
   } catch {
     return [];
   }
-  return sessions.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : b.mtimeMs - a.mtimeMs));
+  return recordings.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : b.mtimeMs - a.mtimeMs));
 }
 
 function checkedId(id: string): string {

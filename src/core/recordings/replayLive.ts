@@ -24,7 +24,7 @@ export interface LiveReplayDeps {
   hub: InspectorHub;
   pages: PageRegistry;
   /** Where recorded sessions are (the recorder's folder). */
-  sessionsDir: () => string;
+  recordingsDir: () => string;
   runTool(
     client: ClientRef,
     tool: string,
@@ -34,7 +34,7 @@ export interface LiveReplayDeps {
 }
 
 export class LiveReplays {
-  #running: {replayId: string; sessionId: string; done: number; total: number} | undefined;
+  #running: {replayId: string; recordingId: string; done: number; total: number} | undefined;
   readonly #abort = new AbortController();
 
   constructor(private readonly deps: LiveReplayDeps) {}
@@ -43,10 +43,10 @@ export class LiveReplays {
    * Reads a session by id: its file name in the sessions folder, as the Sessions panel lists it
    * (checked like every session command: a plain file in that folder, no path).
    */
-  read(sessionId: string): ParsedRecording {
+  read(recordingId: string): ParsedRecording {
     let text: string;
     try {
-      text = readStoredRecording(this.deps.sessionsDir(), sessionId, fd =>
+      text = readStoredRecording(this.deps.recordingsDir(), recordingId, fd =>
         fs.readFileSync(fd, 'utf8'),
       );
     } catch (error) {
@@ -54,7 +54,7 @@ export class LiveReplays {
         throw error;
       }
       throw new Error(
-        `Session ${sessionId} cannot be read (${errorText(error)}). It may have been deleted; refresh the Sessions panel.`,
+        `Session ${recordingId} cannot be read (${errorText(error)}). It may have been deleted; refresh the Sessions panel.`,
         {cause: error},
       );
     }
@@ -62,14 +62,14 @@ export class LiveReplays {
   }
 
   /** Starts a replay into the live browser; answers at once, progress follows as events. */
-  start(sessionId: string, untilCall: number | undefined): {replayId: string; total: number} {
+  start(recordingId: string, untilCall: number | undefined): {replayId: string; total: number} {
     const running = this.#running;
     if (running) {
       throw new Error(
-        `A replay of session ${running.sessionId} is running (${running.done} of ${running.total} calls). Wait for it to finish.`,
+        `A replay of session ${running.recordingId} is running (${running.done} of ${running.total} calls). Wait for it to finish.`,
       );
     }
-    const recorded = recordedCalls(this.read(sessionId).events);
+    const recorded = recordedCalls(this.read(recordingId).events);
     if (untilCall !== undefined && untilCall > recorded.calls.length) {
       throw new Error(
         `The session has ${recorded.calls.length} call(s); replay up to a call between 1 and ${recorded.calls.length}.`,
@@ -77,7 +77,7 @@ export class LiveReplays {
     }
     const total = untilCall ?? recorded.calls.length;
     const replayId = crypto.randomUUID();
-    const state = {replayId, sessionId, done: 0, total};
+    const state = {replayId, recordingId, done: 0, total};
     this.#running = state;
     const client: ClientRef = {
       id: `replay-${replayId}`,
@@ -91,7 +91,7 @@ export class LiveReplays {
       this.deps.hub.publish({
         type: 'replayFinished',
         replayId,
-        sessionId,
+        recordingId,
         summary: summarise(reports),
         ...(error === undefined ? {} : {error}),
       });
@@ -105,7 +105,13 @@ export class LiveReplays {
         onCall: report => {
           reports.push(report);
           state.done = reports.length;
-          this.deps.hub.publish({type: 'replayProgress', replayId, sessionId, total, call: report});
+          this.deps.hub.publish({
+            type: 'replayProgress',
+            replayId,
+            recordingId,
+            total,
+            call: report,
+          });
         },
       },
     ).then(
@@ -116,15 +122,15 @@ export class LiveReplays {
   }
 
   exportText(
-    sessionId: string,
+    recordingId: string,
     format: ExportFormat,
     untilCall: number | undefined,
   ): {text: string; fileName: string; format: ExportFormat} {
-    const session = this.read(sessionId);
-    const text = exportRecording(session, format, untilCall === undefined ? {} : {untilCall});
-    const base = sessionId.endsWith(RECORDING_FILE_EXTENSION)
-      ? sessionId.slice(0, -RECORDING_FILE_EXTENSION.length)
-      : sessionId;
+    const recording = this.read(recordingId);
+    const text = exportRecording(recording, format, untilCall === undefined ? {} : {untilCall});
+    const base = recordingId.endsWith(RECORDING_FILE_EXTENSION)
+      ? recordingId.slice(0, -RECORDING_FILE_EXTENSION.length)
+      : recordingId;
     return {text, fileName: `${base}${EXPORT_EXTENSIONS[format]}`, format};
   }
 

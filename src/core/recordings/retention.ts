@@ -8,12 +8,12 @@ export const MAX_RECORDINGS = 50;
 export const MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface RetentionLimits {
-  maxSessions: number;
+  maxRecordings: number;
   maxBytes: number;
 }
 
 export const DEFAULT_RETENTION: RetentionLimits = {
-  maxSessions: MAX_RECORDINGS,
+  maxRecordings: MAX_RECORDINGS,
   maxBytes: MAX_TOTAL_BYTES,
 };
 
@@ -23,21 +23,21 @@ export function applyRetention(
   currentId: string | undefined,
   limits: RetentionLimits = DEFAULT_RETENTION,
 ): string[] {
-  const sessions = listStoredRecordings(dir);
-  let total = sessions.reduce((sum, session) => sum + session.bytes, 0);
-  let count = sessions.length;
+  const recordings = listStoredRecordings(dir);
+  let total = recordings.reduce((sum, recording) => sum + recording.bytes, 0);
+  let count = recordings.length;
   const removed: string[] = [];
   // Oldest first.
-  for (const session of [...sessions].reverse()) {
-    if (count <= limits.maxSessions && total <= limits.maxBytes) {
+  for (const recording of [...recordings].reverse()) {
+    if (count <= limits.maxRecordings && total <= limits.maxBytes) {
       break;
     }
-    if (session.id === currentId) {
+    if (recording.id === currentId) {
       continue;
     }
-    removeStoredRecording(dir, session.id);
-    removed.push(session.id);
-    total -= session.bytes;
+    removeStoredRecording(dir, recording.id);
+    removed.push(recording.id);
+    total -= recording.bytes;
     count--;
   }
   return removed;

@@ -30,12 +30,12 @@ function parseJson(line: string): unknown {
  * before parsing); returns the header, or undefined when the file is not a session.
  */
 export async function walkRecording(
-  session: Pick<StoredRecording, 'dir' | 'id'>,
+  recording: Pick<StoredRecording, 'dir' | 'id'>,
   wanted: (line: string) => boolean,
   onEvent: (envelope: EventEnvelope) => boolean | undefined,
   onHeader?: (header: RecordingHeader) => void,
 ): Promise<RecordingHeader | undefined> {
-  const handle = await openStoredRecording(session.dir, session.id);
+  const handle = await openStoredRecording(recording.dir, recording.id);
   const stream = handle.createReadStream({encoding: 'utf8'});
   const lines = readline.createInterface({input: stream, crlfDelay: Infinity});
   let header: RecordingHeader | undefined;
@@ -67,10 +67,10 @@ export async function walkRecording(
 
 const COUNTED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"clientConnected"'];
 
-async function scanCounts(session: StoredRecording): Promise<SummaryCounts | undefined> {
+async function scanCounts(recording: StoredRecording): Promise<SummaryCounts | undefined> {
   const scan: {builder?: SummaryBuilder; lastTime: number} = {lastTime: 0};
   const header = await walkRecording(
-    session,
+    recording,
     line => {
       // Each line starts with its seq and time; the last one read is when the session ended.
       const time = /"time":(\d+)/.exec(line.slice(0, 60));
@@ -95,22 +95,24 @@ async function scanCounts(session: StoredRecording): Promise<SummaryCounts | und
 }
 
 /** The listed summary of a finished session: from its cache, else by one scan (then cached). */
-export async function storedSummary(session: StoredRecording): Promise<SummaryCounts | undefined> {
-  const text = readCachedSummary(session.dir, session.id);
+export async function storedSummary(
+  recording: StoredRecording,
+): Promise<SummaryCounts | undefined> {
+  const text = readCachedSummary(recording.dir, recording.id);
   if (text !== undefined) {
     const cached = cachedSummarySchema.safeParse(parseJson(text));
-    if (cached.success && cached.data.fileBytes === session.fileBytes) {
+    if (cached.success && cached.data.fileBytes === recording.fileBytes) {
       return cached.data.counts;
     }
   }
   // Removed or replaced meanwhile: not listed.
-  const counts = await scanCounts(session).catch(() => undefined);
+  const counts = await scanCounts(recording).catch(() => undefined);
   if (counts !== undefined) {
     try {
       writeCachedSummary(
-        session.dir,
-        session.id,
-        JSON.stringify({fileBytes: session.fileBytes, counts}),
+        recording.dir,
+        recording.id,
+        JSON.stringify({fileBytes: recording.fileBytes, counts}),
       );
     } catch {
       // The folder is read-only: scan again next time.

@@ -19,7 +19,7 @@ function clip(text: string): string {
 const SEARCHED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"callActivity"'];
 
 async function searchOne(
-  session: StoredRecording,
+  recording: StoredRecording,
   needle: string,
   room: number,
 ): Promise<RecordingSearchHit[]> {
@@ -28,20 +28,20 @@ async function searchOne(
   const seen = new Set<string>();
   let startedAt = 0;
   const limit = Math.min(room, MAX_HITS_PER_RECORDING);
-  const add = (hit: Omit<RecordingSearchHit, 'sessionId' | 'recordingStartedAt'>): void => {
+  const add = (hit: Omit<RecordingSearchHit, 'recordingId' | 'recordingStartedAt'>): void => {
     const key = `${hit.callId}:${hit.field}`;
     if (!seen.has(key) && hit.text.toLowerCase().includes(needle)) {
       seen.add(key);
       hits.push({
         ...hit,
-        sessionId: session.id,
+        recordingId: recording.id,
         recordingStartedAt: startedAt,
         text: clip(hit.text),
       });
     }
   };
   await walkRecording(
-    session,
+    recording,
     // Started lines are always read (they name each call's tool); others only when they match.
     line =>
       line.includes('"toolCallStarted"') ||
@@ -75,17 +75,17 @@ async function searchOne(
 
 /** Hits across `sessions` (newest first), at most MAX_SEARCH_HITS. */
 export async function searchRecordings(
-  sessions: readonly StoredRecording[],
+  recordings: readonly StoredRecording[],
   query: string,
 ): Promise<{hits: RecordingSearchHit[]; truncated: boolean}> {
   const needle = query.trim().toLowerCase();
   const hits: RecordingSearchHit[] = [];
-  for (const session of sessions) {
+  for (const recording of recordings) {
     if (hits.length >= MAX_SEARCH_HITS) {
       return {hits, truncated: true};
     }
     try {
-      hits.push(...(await searchOne(session, needle, MAX_SEARCH_HITS - hits.length)));
+      hits.push(...(await searchOne(recording, needle, MAX_SEARCH_HITS - hits.length)));
     } catch {
       // Removed or unreadable meanwhile: the other sessions still answer.
     }

@@ -442,12 +442,12 @@ const listConsoleMessages = definePageTool({
       .optional()
       .describe('Only messages of this extension service worker (needs --categoryExtensions).'),
   },
-  handler: ({page, params, browser: session}, response) => {
+  handler: ({page, params, browser}, response) => {
     if (params.serviceWorkerId !== undefined) {
-      const problem = session.extensionSupportProblem();
+      const problem = browser.extensionSupportProblem();
       const messages = problem
         ? undefined
-        : session.extensionWorkers.consoleOf(session.chromium, params.serviceWorkerId);
+        : browser.extensionWorkers.consoleOf(browser.chromium, params.serviceWorkerId);
       if (messages === undefined) {
         return Promise.reject(
           new Error(

@@ -15,13 +15,13 @@ import {loadableCopy, reloadableCopy} from './extensionCopies.js';
 /** Installing or uninstalling may take this long (chrome-devtools-mcp's 30 s, below the lock wait). */
 const EXTENSION_CHANGE_TIMEOUT_MS = 30_000;
 
-async function extensionBrowser(session: ManagedBrowser): Promise<Browser> {
-  const browser = await session.ensure();
-  const problem = session.extensionSupportProblem();
+async function extensionBrowser(browser: ManagedBrowser): Promise<Browser> {
+  const chromium = await browser.ensure();
+  const problem = browser.extensionSupportProblem();
   if (problem !== undefined) {
     throw new Error(problem);
   }
-  return browser;
+  return chromium;
 }
 
 async function extensionById(browser: Browser, id: string): Promise<Extension> {

@@ -18,7 +18,7 @@ async function captureHeapSnapshot(
   handle: fs.promises.FileHandle,
   reportProgress: (status: string) => void,
 ): Promise<number> {
-  const session = page.cdp;
+  const cdp = page.cdp;
   let written = 0;
   // Chunks arrive faster than the disk takes them: chain the writes to keep their order.
   let writing: Promise<void> = Promise.resolve();
@@ -33,19 +33,19 @@ async function captureHeapSnapshot(
       }
     });
   };
-  await session.send('HeapProfiler.enable');
-  session.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.enable');
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
   let failure: unknown;
   try {
     reportProgress('Collecting garbage before the heap snapshot');
-    await session.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
     reportProgress('Taking the heap snapshot');
-    await session.send('HeapProfiler.takeHeapSnapshot', {reportProgress: false});
+    await cdp.send('HeapProfiler.takeHeapSnapshot', {reportProgress: false});
   } catch (error) {
     failure = error;
   } finally {
-    session.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-    await session.send('HeapProfiler.disable').catch(() => undefined);
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    await cdp.send('HeapProfiler.disable').catch(() => undefined);
   }
   // Even after a failure: no queued write may run once the caller closes the file.
   try {

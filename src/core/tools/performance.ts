@@ -63,13 +63,13 @@ async function load(page: PageState, url: string, signal: AbortSignal): Promise<
 }
 
 async function stopAndSummarise(
-  session: ManagedBrowser,
+  browser: ManagedBrowser,
   files: FileAccess,
   response: ResponseBuilder,
   filePath: string | undefined,
   reportProgress: (status: string) => void,
 ): Promise<void> {
-  const state = traceState(session);
+  const state = traceState(browser);
   const active = state.active;
   if (!active) {
     throw new Error('no active performance trace recording to stop.');

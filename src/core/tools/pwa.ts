@@ -32,18 +32,18 @@ const osAppStateSchema = z.object({badgeCount: z.number(), fileHandlers: fileHan
 /** Runs PWA commands on a browser-level CDP session, detached afterwards. */
 async function withBrowserCdp<T>(
   call: ToolCall<unknown>,
-  work: (session: CDPSession, browser: Browser) => Promise<T>,
+  work: (cdp: CDPSession, browser: Browser) => Promise<T>,
 ): Promise<T> {
   const browser = await call.browser.ensure();
-  const session = await browser.target().createCDPSession();
+  const cdp = await browser.target().createCDPSession();
   try {
     return await withTimeout(
-      work(session, browser),
+      work(cdp, browser),
       PWA_TIMEOUT_MS,
       `The PWA command did not finish in ${PWA_TIMEOUT_MS / 1000} s.`,
     );
   } finally {
-    void session.detach().catch(() => undefined);
+    void cdp.detach().catch(() => undefined);
   }
 }
 
@@ -71,8 +71,8 @@ const installPwa = defineTool({
   filePaths: [{param: 'installUrlOrBundleUrl', scope: 'localBrowser'}],
   handler: async (call, response) => {
     const {manifestId, installUrlOrBundleUrl, displayMode} = call.params;
-    await withBrowserCdp(call, async session => {
-      const install = () => session.send('PWA.install', {manifestId, installUrlOrBundleUrl});
+    await withBrowserCdp(call, async cdp => {
+      const install = () => cdp.send('PWA.install', {manifestId, installUrlOrBundleUrl});
       try {
         await install();
       } catch (error) {
@@ -83,7 +83,7 @@ const installPwa = defineTool({
         await install();
       }
       if (displayMode !== undefined) {
-        await session.send('PWA.changeAppUserSettings', {manifestId, displayMode});
+        await cdp.send('PWA.changeAppUserSettings', {manifestId, displayMode});
       }
     });
     response.appendLine(`Installed PWA with manifest ID: ${manifestId}`);
@@ -101,8 +101,8 @@ const uninstallPwa = defineTool({
   browserLock: 'exclusive',
   schema: {manifestId: manifestIdSchema},
   handler: async (call, response) => {
-    await withBrowserCdp(call, session =>
-      session.send('PWA.uninstall', {manifestId: call.params.manifestId}),
+    await withBrowserCdp(call, cdp =>
+      cdp.send('PWA.uninstall', {manifestId: call.params.manifestId}),
     );
     response.appendLine(`Uninstalled PWA with manifest ID: ${call.params.manifestId}`);
     response.includePages();
@@ -148,8 +148,8 @@ const launchPwa = defineTool({
     const {manifestId, url} = call.params;
     const opened = nextPage(call);
     try {
-      await withBrowserCdp(call, session =>
-        session.send('PWA.launch', {manifestId, ...(url === undefined ? {} : {url})}),
+      await withBrowserCdp(call, cdp =>
+        cdp.send('PWA.launch', {manifestId, ...(url === undefined ? {} : {url})}),
       );
     } catch (error) {
       opened.cancel();
@@ -173,9 +173,7 @@ const getOsAppState = defineTool({
   schema: {manifestId: manifestIdSchema},
   handler: async (call, response) => {
     const {manifestId} = call.params;
-    const raw = await withBrowserCdp(call, session =>
-      session.send('PWA.getOsAppState', {manifestId}),
-    );
+    const raw = await withBrowserCdp(call, cdp => cdp.send('PWA.getOsAppState', {manifestId}));
     const state = osAppStateSchema.parse(raw);
     response.appendLine(`OS app state for manifest ID: ${manifestId}`);
     response.appendLine(`Badge count: ${state.badgeCount}`);

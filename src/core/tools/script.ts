@@ -53,7 +53,7 @@ export interface ScriptHost {
   callFunction(
     params: Protocol.Runtime.CallFunctionOnRequest,
     timeoutMs?: number,
-    session?: CDPSession,
+    cdp?: CDPSession,
   ): Promise<Protocol.Runtime.CallFunctionOnResponse>;
   release(objectId: string): void;
 }
@@ -71,26 +71,26 @@ function scriptOptions(run: ScriptRun, timeoutMs: number | undefined): InPageOpt
 export function pageScriptHost(state: PageState, run: ScriptRun = {}): ScriptHost {
   return {
     evaluate: (params, timeoutMs) => evaluateInPage(state, params, scriptOptions(run, timeoutMs)),
-    callFunction: (params, timeoutMs, session) =>
-      callFunctionInPage(state, params, {...scriptOptions(run, timeoutMs), cdp: session}),
+    callFunction: (params, timeoutMs, cdp) =>
+      callFunctionInPage(state, params, {...scriptOptions(run, timeoutMs), cdp}),
     release: objectId => releaseObject({cdp: state.cdp, objectId}),
   };
 }
 
-function workerScriptHost(session: CDPSession, run: ScriptRun): ScriptHost {
+function workerScriptHost(cdp: CDPSession, run: ScriptRun): ScriptHost {
   return {
     evaluate: (params, timeoutMs) =>
-      inWorker(session, () => session.send('Runtime.evaluate', params), {
+      inWorker(cdp, () => cdp.send('Runtime.evaluate', params), {
         ...scriptOptions(run, timeoutMs),
         what: 'The script in the service worker',
       }),
     callFunction: (params, timeoutMs) =>
-      inWorker(session, () => session.send('Runtime.callFunctionOn', params), {
+      inWorker(cdp, () => cdp.send('Runtime.callFunctionOn', params), {
         ...scriptOptions(run, timeoutMs),
         what: 'The script in the service worker',
       }),
     release: objectId => {
-      void session.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
+      void cdp.send('Runtime.releaseObject', {objectId}).catch(() => undefined);
     },
   };
 }

@@ -144,7 +144,7 @@ function boundedTool(tool: CdpTool): CdpTool {
 }
 
 export class PageWebMcp {
-  readonly sessions = new Set<TrackedCdp>();
+  readonly cdps = new Set<TrackedCdp>();
   readonly #tools = new Map<string, ToolEntry>();
   #order = 0;
   /** Why WebMCP.enable failed on the page session (domain missing in old browsers). */
@@ -164,12 +164,12 @@ export class PageWebMcp {
   }
 
   get pageCdp(): TrackedCdp | undefined {
-    return [...this.sessions].find(tracked => tracked.kind === 'page');
+    return [...this.cdps].find(tracked => tracked.kind === 'page');
   }
 
   /** Follows one session's tools, invocations and frames, then enables WebMCP on it. */
   async #track(tracked: TrackedCdp): Promise<void> {
-    this.sessions.add(tracked);
+    this.cdps.add(tracked);
     this.#listenToWebMcp(tracked);
     this.#listenToFrames(tracked);
     await this.#enable(tracked);
@@ -179,14 +179,14 @@ export class PageWebMcp {
   }
 
   #listenToWebMcp(tracked: TrackedCdp): void {
-    const {cdp: session} = tracked;
+    const {cdp} = tracked;
     tracked.addCleanup(
-      onUntyped(session, WEBMCP_EVENTS.toolsAdded, toolsAddedSchema, event => {
+      onUntyped(cdp, WEBMCP_EVENTS.toolsAdded, toolsAddedSchema, event => {
         this.#added(tracked, event.tools);
       }),
     );
     tracked.addCleanup(
-      onUntyped(session, WEBMCP_EVENTS.toolsRemoved, toolsRemovedSchema, event => {
+      onUntyped(cdp, WEBMCP_EVENTS.toolsRemoved, toolsRemovedSchema, event => {
         let changed = false;
         for (const tool of event.tools) {
           const key = toolKey(tool.frameId, tool.name);
@@ -201,12 +201,12 @@ export class PageWebMcp {
       }),
     );
     tracked.addCleanup(
-      onUntyped(session, WEBMCP_EVENTS.toolInvoked, toolInvokedSchema, event => {
+      onUntyped(cdp, WEBMCP_EVENTS.toolInvoked, toolInvokedSchema, event => {
         this.hooks.invoked(this, tracked, event);
       }),
     );
     tracked.addCleanup(
-      onUntyped(session, WEBMCP_EVENTS.toolResponded, toolRespondedSchema, event => {
+      onUntyped(cdp, WEBMCP_EVENTS.toolResponded, toolRespondedSchema, event => {
         this.hooks.responded(this, tracked, event);
       }),
     );
@@ -214,7 +214,7 @@ export class PageWebMcp {
 
   /** Frame navigations and removals drop that frame's tools; child sessions are tracked too. */
   #listenToFrames(tracked: TrackedCdp): void {
-    const {cdp: session} = tracked;
+    const {cdp} = tracked;
     const isPage = tracked.kind === 'page';
     const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
       const frame = frameInfoOf(event.frame);
@@ -250,33 +250,33 @@ export class PageWebMcp {
       void this.#track(new TrackedCdp(child, 'oopif')).catch(() => undefined);
     };
     const unsubscribe = [
-      onEvent(session, 'Page.frameNavigated', onNavigated),
-      onEvent(session, 'Page.navigatedWithinDocument', onWithinDocument),
-      onEvent(session, 'Page.frameDetached', onDetached),
-      onEvent(session, 'Page.frameStoppedLoading', onStopped),
+      onEvent(cdp, 'Page.frameNavigated', onNavigated),
+      onEvent(cdp, 'Page.navigatedWithinDocument', onWithinDocument),
+      onEvent(cdp, 'Page.frameDetached', onDetached),
+      onEvent(cdp, 'Page.frameStoppedLoading', onStopped),
     ];
     const onChildDetached = (child: CDPSession): void => {
-      const gone = [...this.sessions].find(candidate => candidate.cdp === child);
+      const gone = [...this.cdps].find(candidate => candidate.cdp === child);
       if (gone) {
         this.#cdpGone(gone);
       }
     };
-    session.on(CDPSessionEvent.SessionAttached, onAttached);
-    session.on(CDPSessionEvent.SessionDetached, onChildDetached);
+    cdp.on(CDPSessionEvent.SessionAttached, onAttached);
+    cdp.on(CDPSessionEvent.SessionDetached, onChildDetached);
     tracked.addCleanup(() => {
       for (const off of unsubscribe) {
         off();
       }
-      session.off(CDPSessionEvent.SessionAttached, onAttached);
-      session.off(CDPSessionEvent.SessionDetached, onChildDetached);
+      cdp.off(CDPSessionEvent.SessionAttached, onAttached);
+      cdp.off(CDPSessionEvent.SessionDetached, onChildDetached);
     });
   }
 
   /** Records the frame tree, auto-attaches to out-of-process iframes, and enables WebMCP. */
   async #enable(tracked: TrackedCdp): Promise<void> {
-    const {cdp: session} = tracked;
+    const {cdp} = tracked;
     const steps: Promise<unknown>[] = [
-      session.send('Page.getFrameTree').then(({frameTree}) => {
+      cdp.send('Page.getFrameTree').then(({frameTree}) => {
         const record = (tree: Protocol.Page.FrameTree): void => {
           if (!tracked.frames.has(tree.frame.id)) {
             tracked.frames.set(tree.frame.id, frameInfoOf(tree.frame));
@@ -292,10 +292,10 @@ export class PageWebMcp {
     // the auto-attach that browser/frames.ts sets on every session of the page (a second
     // Target.setAutoAttach here, sent while the frame runs, can make a frame being attached hang).
     if (tracked.kind !== 'page') {
-      steps.push(session.send('Page.enable'));
+      steps.push(cdp.send('Page.enable'));
     }
     // enable replays every registered tool as toolsAdded.
-    const enable = sendUntyped(session, 'WebMCP.enable', {}, emptyResultSchema);
+    const enable = sendUntyped(cdp, 'WebMCP.enable', {}, emptyResultSchema);
     await Promise.all([...steps.map(step => step.catch(() => undefined)), enable]);
   }
 
@@ -329,7 +329,7 @@ export class PageWebMcp {
   }
 
   #cdpGone(tracked: TrackedCdp): void {
-    if (!this.sessions.delete(tracked)) {
+    if (!this.cdps.delete(tracked)) {
       return;
     }
     tracked.dispose();
@@ -366,7 +366,7 @@ export class PageWebMcp {
   /** All frames this page's sessions know, main frame first. */
   allFrames(): {frame: FrameInfo; source: TrackedCdp}[] {
     const out: {frame: FrameInfo; source: TrackedCdp}[] = [];
-    for (const source of this.sessions) {
+    for (const source of this.cdps) {
       for (const frame of source.frames.values()) {
         out.push({frame, source});
       }
@@ -422,8 +422,8 @@ export class PageWebMcp {
 
   dispose(): void {
     this.disposed = true;
-    for (const tracked of [...this.sessions]) {
-      this.sessions.delete(tracked);
+    for (const tracked of [...this.cdps]) {
+      this.cdps.delete(tracked);
       tracked.dispose();
       if (tracked.kind === 'oopif') {
         void tracked.cdp.detach().catch(() => undefined);

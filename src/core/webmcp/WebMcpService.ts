@@ -324,13 +324,13 @@ export class WebMcpService {
   // --- doctor and forms ------------------------------------------------------------------------
 
   async doctor(page: PageState | undefined): Promise<WebMcpDoctorReport> {
-    const session = this.deps.browser;
-    const running = session.chromium?.connected === true;
+    const browser = this.deps.browser;
+    const running = browser.chromium?.connected === true;
     if (!running || !page) {
-      return diagnose(browserFacts(session));
+      return diagnose(browserFacts(browser));
     }
     const tracker = this.tracker(page);
-    const report = diagnose(await pageFacts(session, page, tracker));
+    const report = diagnose(await pageFacts(browser, page, tracker));
     // The authoring lint: registered tools of every frame, and the main frame's forms.
     const views = tracker.views();
     const lint = [...lintTools(views), ...lintForms(await declarativeForms(page), views)];

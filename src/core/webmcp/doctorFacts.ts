@@ -12,12 +12,12 @@ import type {DoctorFacts, FrameFacts} from './doctor.js';
 import type {PageWebMcp} from './PageWebMcp.js';
 
 /** What is known without a page: the browser's side only. */
-export function browserFacts(session: ManagedBrowser): DoctorFacts {
+export function browserFacts(browser: ManagedBrowser): DoctorFacts {
   return {
-    browserRunning: session.chromium?.connected === true,
-    mode: session.mode,
-    endpoint: session.endpoint,
-    browserVersion: session.status.version,
+    browserRunning: browser.chromium?.connected === true,
+    mode: browser.mode,
+    endpoint: browser.endpoint,
+    browserVersion: browser.status.version,
     enableError: undefined,
     page: undefined,
     frames: [],
@@ -26,11 +26,11 @@ export function browserFacts(session: ManagedBrowser): DoctorFacts {
 }
 
 export async function pageFacts(
-  session: ManagedBrowser,
+  browser: ManagedBrowser,
   page: PageState,
   tracker: PageWebMcp,
 ): Promise<DoctorFacts> {
-  const base = browserFacts(session);
+  const base = browserFacts(browser);
   await tracker.ready;
   const {frameTree} = await page.cdp.send('Page.getFrameTree');
   return {

@@ -20,14 +20,13 @@ export async function highlightForm(
   }
   // A session of its own: enabling DOM and Overlay there leaves the page session untouched, and
   // detaching it later removes the highlight.
-  const session =
-    entry.source.kind === 'page' ? await page.page.createCDPSession() : entry.source.cdp;
+  const cdp = entry.source.kind === 'page' ? await page.page.createCDPSession() : entry.source.cdp;
   const ownCdp = entry.source.kind === 'page';
   try {
-    await session.send('DOM.enable');
-    await session.send('Overlay.enable');
-    await session.send('DOM.scrollIntoViewIfNeeded', {backendNodeId}).catch(() => undefined);
-    await session.send('Overlay.highlightNode', {
+    await cdp.send('DOM.enable');
+    await cdp.send('Overlay.enable');
+    await cdp.send('DOM.scrollIntoViewIfNeeded', {backendNodeId}).catch(() => undefined);
+    await cdp.send('Overlay.highlightNode', {
       backendNodeId,
       highlightConfig: {
         showInfo: true,
@@ -37,20 +36,20 @@ export async function highlightForm(
         marginColor: {r: 246, g: 178, b: 107, a: 0.3},
       },
     });
-    const {model} = await sendUntyped(session, 'DOM.getBoxModel', {backendNodeId}, boxModelSchema);
+    const {model} = await sendUntyped(cdp, 'DOM.getBoxModel', {backendNodeId}, boxModelSchema);
     const [x = 0, y = 0] = model.border;
     const timer = setTimeout(() => {
       if (ownCdp) {
-        void session.detach().catch(() => undefined);
+        void cdp.detach().catch(() => undefined);
       } else {
-        void session.send('Overlay.hideHighlight').catch(() => undefined);
+        void cdp.send('Overlay.hideHighlight').catch(() => undefined);
       }
     }, HIGHLIGHT_MS);
     timer.unref();
     return {x, y, width: model.width, height: model.height};
   } catch (error) {
     if (ownCdp) {
-      void session.detach().catch(() => undefined);
+      void cdp.detach().catch(() => undefined);
     }
     throw new Error(
       `Could not highlight the form of ${toolName}: ${errorText(error)}. The form may have been removed; list the tools again.`,

@@ -91,7 +91,7 @@ describe('a hung browser connect', () => {
     const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
     await new Promise<void>(resolve => relay.server.listen(0, '127.0.0.1', resolve));
     const logs: string[] = [];
-    const session = new ManagedBrowser({
+    const browser = new ManagedBrowser({
       config: {
         headless: true,
         headlessBecauseNoDisplay: false,
@@ -106,7 +106,7 @@ describe('a hung browser connect', () => {
       acquireTimeoutMs: 1_000,
     });
     try {
-      await expect(session.ensure()).rejects.toThrow(
+      await expect(browser.ensure()).rejects.toThrow(
         /Timed out after 1 s waiting for the browser to connect.*The next call will try again/,
       );
       const afterFirst = relay.accepted();
@@ -114,10 +114,10 @@ describe('a hung browser connect', () => {
 
       // The next call starts a new attempt (a new connection), instead of waiting on the old one.
       relay.hold.value = false;
-      const browser = await session.ensure();
+      const attached = await browser.ensure();
       expect(relay.accepted()).toBeGreaterThan(afterFirst);
-      expect(browser.connected).toBe(true);
-      expect(session.status.state).toBe('running');
+      expect(attached.connected).toBe(true);
+      expect(browser.status.state).toBe('running');
 
       // The first attempt now gets its answer: it must not replace the live browser. It is done
       // when its own connection to the browser came and was closed again (discarded).
@@ -128,10 +128,10 @@ describe('a hung browser connect', () => {
         10_000,
         'the late attempt to connect and be discarded',
       );
-      expect(session.chromium).toBe(browser);
-      expect(browser.connected).toBe(true);
+      expect(browser.chromium).toBe(attached);
+      expect(attached.connected).toBe(true);
     } finally {
-      await session.close();
+      await browser.close();
       await relay.close();
     }
   });

@@ -184,11 +184,11 @@ describe('request limits and malformed input', () => {
     const invalid = await request({headers: auth(), body: '{nope'});
     expect(invalid.status).toBe(400);
     expect(invalid.body).toContain('Parse error');
-    const noSession = await request({
+    const noSessionId = await request({
       headers: auth(),
       body: JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/list'}),
     });
-    expect(noSession.status).toBe(400);
+    expect(noSessionId.status).toBe(400);
     const unknown = await request({
       headers: {...auth(), 'mcp-session-id': '00000000-0000-0000-0000-000000000000'},
       body: JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/list'}),

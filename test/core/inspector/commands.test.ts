@@ -39,8 +39,8 @@ async function accepted(command: InspectorCommand): Promise<unknown> {
 }
 
 /** Session recording (issue 11): list, read, image, search, delete (an older session). */
-async function sessionCommands(): Promise<void> {
-  const recording = fx.engine.engine.recording;
+async function recordingCommands(): Promise<void> {
+  const recording = fx.engine.engine.recordings;
   const dir = recording.dir;
   const old = 'session-2020-01-01T00-00-00-000Z-1.jsonl';
   fs.writeFileSync(
@@ -48,7 +48,7 @@ async function sessionCommands(): Promise<void> {
     '{"format":"mcp-browser-inspector-session","formatVersion":1,"appVersion":"x","startedAt":1,"flags":{}}\n',
   );
   const list = commandReplySchemas.recordingsList.parse(await accepted({type: 'recordingsList'}));
-  expect(list.sessions.map(s => s.id)).toEqual([recording.recorder?.id, old]);
+  expect(list.recordings.map(s => s.id)).toEqual([recording.recorder?.id, old]);
   const id = recording.recorder?.id ?? '';
   await accepted({type: 'recordingRead', id});
   await accepted({type: 'recordingsSearch', query: 'list_pages'});
@@ -119,10 +119,10 @@ describe('inspector commands', () => {
     await held;
     await accepted({type: 'holdSetRules', rules: []});
     await accepted({type: 'holdAllowAll'});
-    await sessionCommands();
+    await recordingCommands();
     // Replay and export of a recorded session (one list_pages call).
-    const sessions = path.join(fx.engine.configDir, 'sessions');
-    fs.mkdirSync(sessions, {recursive: true});
+    const recordingsDir = path.join(fx.engine.configDir, 'sessions');
+    fs.mkdirSync(recordingsDir, {recursive: true});
     const client = {id: 'c', name: 'agent', version: '1', transport: 'http'} as const;
     const header: RecordingHeader = {
       format: RECORDING_FORMAT,
@@ -137,11 +137,11 @@ describe('inspector commands', () => {
       event: {type: 'toolCallStarted', callId: 'a', tool: 'list_pages', args: {}, client},
     };
     fs.writeFileSync(
-      path.join(sessions, 'one-call.jsonl'),
+      path.join(recordingsDir, 'one-call.jsonl'),
       recordingLine(header) + recordingLine(recordedCall),
     );
-    await accepted({type: 'exportRecording', sessionId: 'one-call.jsonl', format: 'playwright'});
-    await accepted({type: 'replayRecording', sessionId: 'one-call.jsonl'});
+    await accepted({type: 'exportRecording', recordingId: 'one-call.jsonl', format: 'playwright'});
+    await accepted({type: 'replayRecording', recordingId: 'one-call.jsonl'});
     expect([...answered].sort()).toEqual(Object.keys(commandReplySchemas).sort());
   });
 

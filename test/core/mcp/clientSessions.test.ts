@@ -46,7 +46,7 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
 }
 
 /** Initializes a session by hand (no stream kept open) and returns its id. */
-async function rawSession(name: string): Promise<string> {
+async function rawClientSession(name: string): Promise<string> {
   const response = await post({
     ...INITIALIZE,
     params: {...INITIALIZE.params, clientInfo: {name, version: '1'}},
@@ -81,7 +81,7 @@ describe('session reaping', () => {
   it('closes the oldest idle session when the cap is reached', async () => {
     const ids = [];
     for (let index = 0; index < 5; index++) {
-      ids.push(await rawSession(`capped-${index}`));
+      ids.push(await rawClientSession(`capped-${index}`));
     }
     // Only the three newest still answer; the two oldest were closed to make room.
     const statuses = [];
@@ -129,7 +129,7 @@ describe('session reaping', () => {
     expect(expired()).toContainEqual({name: 'doomed-client', reason: 'idle'});
 
     // A session that just sits there is gone after the idle timeout too.
-    const idle = await rawSession('idle-raw');
+    const idle = await rawClientSession('idle-raw');
     expect(await listTools(idle)).toBe(200);
     await waitFor(
       () => expired().some(entry => entry.name === 'idle-raw'),
@@ -142,7 +142,7 @@ describe('session reaping', () => {
   it('keeps a session with an open stream (a live client) past the idle timeout', async () => {
     const client = await engine.connect('live-client');
     // The latch: an idle session opened after it expires, so the idle timeout has passed for both.
-    await rawSession('idle-witness');
+    await rawClientSession('idle-witness');
     await waitFor(
       () => expired().some(entry => entry.name === 'idle-witness'),
       10_000,

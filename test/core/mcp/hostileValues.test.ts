@@ -16,7 +16,7 @@ import {
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
-import {PROTOCOL_VERSION, rawRequest, rawSession} from '../../helpers/rawMcp.js';
+import {PROTOCOL_VERSION, rawRequest, rawClientSession} from '../../helpers/rawMcp.js';
 
 const fx = useEngineWithFixtures({
   flags: ['--categoryExperimentalWebmcp', '--webmcpTools'],
@@ -46,7 +46,7 @@ async function expectStillServing(): Promise<void> {
 
 /** The recording so far, flushed and parsed: every line readable. */
 function recordedText(): string {
-  const recorder = fx.engine.engine.recording.recorder;
+  const recorder = fx.engine.engine.recordings.recorder;
   if (recorder === undefined) {
     throw new Error('the test engine records');
   }
@@ -76,11 +76,11 @@ describe('a value nested far deeper than any real one', () => {
   });
 
   it('a tools/call whose arguments nest 6,000 deep gets a short error', async () => {
-    const session = await rawSession(fx.engine, 'deep-args');
+    const sessionId = await rawClientSession(fx.engine, 'deep-args');
     const deep = `${'{"a":'.repeat(6_000)}1${'}'.repeat(6_000)}`;
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_pages","arguments":{"x":${deep}}}}`;
     expect(body.length).toBeLessThan(40_000);
-    const {status, messages} = await rawRequest(fx.engine, session, body);
+    const {status, messages} = await rawRequest(fx.engine, sessionId, body);
     expect(status).toBe(200);
     const text = JSON.stringify(messages);
     expect(text).toContain('isError');
@@ -92,14 +92,14 @@ describe('a value nested far deeper than any real one', () => {
   it('an initialize with capabilities nested 6,000 deep and a 100 KB name still serves', async () => {
     const deep = `${'{"a":'.repeat(6_000)}{}${'}'.repeat(6_000)}`;
     const name = 'n'.repeat(100_000);
-    const session = await rawSession(
+    const sessionId = await rawClientSession(
       fx.engine,
       name,
       `{"protocolVersion":"${PROTOCOL_VERSION}","capabilities":{"experimental":{"x":${deep}}},"clientInfo":{"name":"${name}","version":"1"}}`,
     );
     const {messages} = await rawRequest(
       fx.engine,
-      session,
+      sessionId,
       '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_pages","arguments":{}}}',
     );
     expect(JSON.stringify(messages)).toContain('## Pages');
@@ -147,6 +147,6 @@ describe('a value nested far deeper than any real one', () => {
       const value: unknown = JSON.parse(line);
       expect(nestsDeeperThan(value, VALUE_DEPTH_LIMIT + 20)).toBe(false);
     }
-    expect(path.basename(fx.engine.engine.recording.recorder?.file ?? '')).toMatch(/\.jsonl$/);
+    expect(path.basename(fx.engine.engine.recordings.recorder?.file ?? '')).toMatch(/\.jsonl$/);
   });
 });

@@ -94,22 +94,22 @@ describe('call activity', () => {
     // The snapshot before the click did not change the page: the click's "before" is new_page's after.
     expect(shots.before?.data.length).toBeGreaterThan(100);
 
-    const recorder = fx.engine.engine.recording.recorder;
+    const recorder = fx.engine.engine.recordings.recorder;
     recorder?.flush();
     const file = recorder?.file ?? '';
-    const session = parseRecordingText(fs.readFileSync(file, 'utf8'));
-    const recorded = eventsOf(session.events, 'callScreenshots').find(e => e.callId === callId);
+    const recording = parseRecordingText(fs.readFileSync(file, 'utf8'));
+    const recorded = eventsOf(recording.events, 'callScreenshots').find(e => e.callId === callId);
     expect(recorded?.after?.data).toBe('');
     const imageFile = recorded?.after?.file ?? '';
     expect(imageFile).toMatch(/^\d+-after\.jpeg$/);
     const bytes = fs.readFileSync(path.join(imagesDirOf(file), imageFile));
     expect(bytes.subarray(0, 2).toString('hex')).toBe('ffd8');
     expect(fs.statSync(path.join(imagesDirOf(file), imageFile)).mode & 0o777).toBe(0o600);
-    expect(eventsOf(session.events, 'callActivity').find(e => e.callId === callId)?.items).toEqual(
-      items,
-    );
+    expect(
+      eventsOf(recording.events, 'callActivity').find(e => e.callId === callId)?.items,
+    ).toEqual(items);
     // And the UI reads the image back by id and name only.
-    const image = fx.engine.engine.recording.image(recorder?.id ?? '', imageFile);
+    const image = fx.engine.engine.recordings.image(recorder?.id ?? '', imageFile);
     expect(image.data).toBe(bytes.toString('base64'));
   });
 

@@ -18,7 +18,7 @@ const client = {id: 'c1', name: 'agent', version: '1', transport: 'http'} as con
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-export-'));
 afterAll(() => fs.rmSync(dir, {recursive: true, force: true}));
 
-function session(events: InspectorEvent[]): ParsedRecording {
+function recordingOf(events: InspectorEvent[]): ParsedRecording {
   const envelopes: EventEnvelope[] = events.map((event, index) => ({
     seq: index + 1,
     time: index,
@@ -68,7 +68,7 @@ const element = (param: string, uid: string) => ({
   nth: 0,
 });
 
-const hostileSession = session([
+const hostileRecording = recordingOf([
   {type: 'pagesChanged', pages: [{id: 1, url: 'about:blank', title: '', selected: true}]},
   ...callEvents('1', 'navigate_page', {pageId: 1, type: 'url', url: HOSTILE}, 'ok', [
     {
@@ -125,7 +125,7 @@ const test = async (_name, body) => {
 }
 
 describe('export --format playwright', () => {
-  const text = exportRecording(hostileSession, 'playwright');
+  const text = exportRecording(hostileRecording, 'playwright');
 
   it('writes a file that parses, whatever the recorded strings hold', () => {
     const file = path.join(dir, 'hostile.spec.mjs');

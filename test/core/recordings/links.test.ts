@@ -63,7 +63,7 @@ function recording(dir: string): Recordings {
 }
 
 /** A finished session file as an earlier run left it; returns its id. */
-function writeSession(dir: string, startedAt: number): string {
+function writeRecording(dir: string, startedAt: number): string {
   const name = recordingFileName(startedAt, 1000);
   const header = recordingLine({
     format: RECORDING_FORMAT,
@@ -92,12 +92,12 @@ describe('a planted summary link', () => {
   it('is replaced by the listing, never written through', async () => {
     const dir = tempDir();
     const outside = outsideFolder();
-    const id = writeSession(dir, Date.UTC(2026, 0, 1));
+    const id = writeRecording(dir, Date.UTC(2026, 0, 1));
     const summary = path.join(dir, `${base(id)}.summary.json`);
     fs.symlinkSync(outside.victim, summary);
     const rec = recording(dir);
     const listed = await rec.list();
-    expect(listed.sessions.map(session => session.id)).toContain(id);
+    expect(listed.recordings.map(entry => entry.id)).toContain(id);
     expect(fs.readFileSync(outside.victim, 'utf8')).toBe('precious');
     // The summary is a plain file of the folder now, private, and nothing else was left behind.
     const stat = fs.lstatSync(summary);
@@ -111,13 +111,13 @@ describe('a planted summary link', () => {
       return;
     }
     const dir = tempDir();
-    const id = writeSession(dir, Date.UTC(2026, 0, 2));
+    const id = writeRecording(dir, Date.UTC(2026, 0, 2));
     execFileSync('mkfifo', [path.join(dir, `${base(id)}.summary.json`)]);
     execFileSync('mkfifo', [path.join(dir, recordingFileName(Date.UTC(2026, 0, 3), 1000))]);
     const rec = recording(dir);
     const listed = await rec.list();
-    expect(listed.sessions.map(session => session.id)).toContain(id);
-    expect(listed.sessions).toHaveLength(2);
+    expect(listed.recordings.map(entry => entry.id)).toContain(id);
+    expect(listed.recordings).toHaveLength(2);
   });
 });
 
@@ -125,11 +125,11 @@ describe('an images folder that is a link', () => {
   it('serves nothing from outside, counts nothing, and is removed as a link', async () => {
     const dir = tempDir();
     const outside = outsideFolder();
-    const id = writeSession(dir, Date.UTC(2026, 0, 4));
+    const id = writeRecording(dir, Date.UTC(2026, 0, 4));
     fs.symlinkSync(outside.dir, path.join(dir, `${base(id)}.images`));
     const rec = recording(dir);
     expect(() => rec.image(id, '1-after.jpeg')).toThrow(/cannot be read|missing/);
-    const listed = (await rec.list()).sessions.find(session => session.id === id);
+    const listed = (await rec.list()).recordings.find(entry => entry.id === id);
     expect(listed?.bytes).toBe(fs.statSync(path.join(dir, id)).size);
     expect(rec.delete(id)).toEqual({id});
     expect(fs.readdirSync(outside.dir).sort()).toEqual(['1-after.jpeg', 'victim.txt']);
@@ -139,7 +139,7 @@ describe('an images folder that is a link', () => {
   it('links inside a real images folder are neither served nor followed on removal', () => {
     const dir = tempDir();
     const outside = outsideFolder();
-    const id = writeSession(dir, Date.UTC(2026, 0, 5));
+    const id = writeRecording(dir, Date.UTC(2026, 0, 5));
     const images = path.join(dir, `${base(id)}.images`);
     fs.mkdirSync(images);
     fs.writeFileSync(path.join(images, '2-before.png'), 'INSIDE');
@@ -149,7 +149,7 @@ describe('an images folder that is a link', () => {
     expect(rec.image(id, '2-before.png').data).toBe(Buffer.from('INSIDE').toString('base64'));
     expect(() => rec.image(id, '1-after.jpeg')).toThrow();
     // Retention removes it like a delete: the links go, what they lead to stays.
-    applyRetention(dir, undefined, {maxSessions: 0, maxBytes: 0});
+    applyRetention(dir, undefined, {maxRecordings: 0, maxBytes: 0});
     expect(fs.existsSync(path.join(dir, id))).toBe(false);
     expect(fs.existsSync(images)).toBe(false);
     expect(fs.readdirSync(outside.dir).sort()).toEqual(['1-after.jpeg', 'victim.txt']);
@@ -158,7 +158,7 @@ describe('an images folder that is a link', () => {
   it('never serves an outside file while the folder flips between real and a link', async () => {
     const dir = tempDir();
     const outside = outsideFolder();
-    const id = writeSession(dir, Date.UTC(2026, 0, 6));
+    const id = writeRecording(dir, Date.UTC(2026, 0, 6));
     const images = path.join(dir, `${base(id)}.images`);
     const parked = path.join(dir, 'parked');
     const link = path.join(dir, 'link');

@@ -32,7 +32,7 @@ const fx = useEngineWithFixtures({
   },
 });
 
-function sessionsDir(): string {
+function recordingsDir(): string {
   return path.join(fx.engine.configDir, 'sessions');
 }
 
@@ -47,20 +47,20 @@ describe('session recording', () => {
   it('records every call to a private session file with a header minus secrets', async () => {
     const pageId = await fx.openPage('/index.html');
     await call(fx.client, 'evaluate_script', {pageId, function: '() => document.title'});
-    const recorder = fx.engine.engine.recording.recorder;
+    const recorder = fx.engine.engine.recordings.recorder;
     expect(recorder).toBeDefined();
     const file = recorder?.file ?? '';
-    expect(path.dirname(file)).toBe(sessionsDir());
-    expect(fs.statSync(sessionsDir()).mode & 0o777).toBe(0o700);
+    expect(path.dirname(file)).toBe(recordingsDir());
+    expect(fs.statSync(recordingsDir()).mode & 0o777).toBe(0o700);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     // Flushed within the interval, without a stop.
     const parsed = await waitFor(
       () => {
-        const session = parseRecordingText(fs.readFileSync(file, 'utf8'));
-        return session.events.some(
+        const recording = parseRecordingText(fs.readFileSync(file, 'utf8'));
+        return recording.events.some(
           e => e.event.type === 'toolCallEnded' && e.event.tool === 'evaluate_script',
         )
-          ? session
+          ? recording
           : undefined;
       },
       2_000,
@@ -99,8 +99,8 @@ describe('session recording', () => {
       function: `() => ({authorization: 'Bearer ${HEADER_SECRET}', token: '${TOKEN}', nested: JSON.stringify({Authorization: 'Basic ${HEADER_SECRET}'})})`,
     });
     expect(evaluated.text).toContain(TOKEN);
-    fx.engine.engine.recording.recorder?.flush();
-    const files = allFiles(sessionsDir());
+    fx.engine.engine.recordings.recorder?.flush();
+    const files = allFiles(recordingsDir());
     expect(files.length).toBeGreaterThan(0);
     let checkedLines = 0;
     for (const file of files) {
@@ -110,7 +110,7 @@ describe('session recording', () => {
       checkedLines += content.split('\n').length;
     }
     expect(checkedLines).toBeGreaterThan(5);
-    const text = fs.readFileSync(fx.engine.engine.recording.recorder?.file ?? '', 'utf8');
+    const text = fs.readFileSync(fx.engine.engine.recordings.recorder?.file ?? '', 'utf8');
     expect(text).toContain('get_network_request');
     expect(text).toContain('[redacted]');
   });

@@ -55,7 +55,7 @@ beforeAll(async () => {
 });
 
 function recordingBytes(): number {
-  const recorder = fx.engine.engine.recording.recorder;
+  const recorder = fx.engine.engine.recordings.recorder;
   recorder?.flush();
   return recorder === undefined ? 0 : fs.statSync(recorder.file).size;
 }
@@ -107,7 +107,7 @@ describe('a page registering 600 tools, one every 4 ms', () => {
     expect(foldedTools(later.events, pageId)).toEqual(tools);
     later.close();
     const recorded = parseRecordingText(
-      fs.readFileSync(fx.engine.engine.recording.recorder?.file ?? '', 'utf8'),
+      fs.readFileSync(fx.engine.engine.recordings.recorder?.file ?? '', 'utf8'),
     );
     expect(foldedTools(recorded.events, pageId)).toEqual(tools);
     // Closing the page empties its list everywhere.

@@ -23,15 +23,15 @@ const fixture = useEngineWithFixtures({
   tmpPrefix: 'mbi-replay-',
   routes: server => serveShop(server, () => variant),
 });
-let sessionFile = '';
+let recordingFile = '';
 
 const REPLAY: ClientRef = {id: 'replay', name: 'Replay', version: 'test', transport: 'inspector'};
 
 beforeAll(async () => {
   const recording = recordHub(fixture.engine.engine.hub);
   await runShopCalls(fixture.client, fixture.server);
-  sessionFile = path.join(fixture.tmp, 'shop.jsonl');
-  await recording.save(sessionFile);
+  recordingFile = path.join(fixture.tmp, 'shop.jsonl');
+  await recording.save(recordingFile);
   recording.close();
 });
 
@@ -39,9 +39,9 @@ async function replay(shop: ShopVariant, untilCall?: number): Promise<ReplayCall
   variant = shop;
   const engine = await startEngine();
   try {
-    const session = parseRecordingText(fs.readFileSync(sessionFile, 'utf8'));
+    const recording = parseRecordingText(fs.readFileSync(recordingFile, 'utf8'));
     const {calls, summary} = await replayRecordedCalls(
-      recordedCalls(session.events),
+      recordedCalls(recording.events),
       {
         runTool: (tool, args) => engine.engine.runToolAs(REPLAY, tool, args),
         pages: engine.engine.browser.pages,
@@ -61,8 +61,8 @@ function outcomes(reports: ReplayCallReport[]): string[] {
 
 describe('the recording', () => {
   it('names every element argument by role, name, ancestry and nth', () => {
-    const session = parseRecordingText(fs.readFileSync(sessionFile, 'utf8'));
-    const {calls} = recordedCalls(session.events);
+    const recording = parseRecordingText(fs.readFileSync(recordingFile, 'utf8'));
+    const {calls} = recordedCalls(recording.events);
     expect(calls).toHaveLength(SHOP_CALLS);
     const click = calls[2];
     expect(click?.tool).toBe('click');

@@ -13,14 +13,14 @@ import {recordHub} from '../../helpers/hubRecording.js';
 import {runShopCalls, serveShop, SHOP_CALLS} from '../../helpers/shopCalls.js';
 
 const fixture = useEngineWithFixtures({routes: server => serveShop(server, () => ({}))});
-const SESSION_ID = 'shop-2026-12-01.jsonl';
+const RECORDING_ID = 'shop-2026-12-01.jsonl';
 
 beforeAll(async () => {
   const recording = recordHub(fixture.engine.engine.hub);
   await runShopCalls(fixture.client, fixture.server);
   const dir = path.join(fixture.engine.configDir, 'sessions');
   fs.mkdirSync(dir, {recursive: true});
-  await recording.save(path.join(dir, SESSION_ID));
+  await recording.save(path.join(dir, RECORDING_ID));
   recording.close();
 });
 
@@ -47,7 +47,7 @@ describe('replayRecording', () => {
     try {
       const started = await fixture.engine.engine.handleCommand({
         type: 'replayRecording',
-        sessionId: SESSION_ID,
+        recordingId: RECORDING_ID,
       });
       expect(started.ok).toBe(true);
       const replayId = started.ok ? started.value.replayId : '';
@@ -55,7 +55,7 @@ describe('replayRecording', () => {
       // One replay at a time.
       const second = await fixture.engine.engine.handleCommand({
         type: 'replayRecording',
-        sessionId: SESSION_ID,
+        recordingId: RECORDING_ID,
       });
       expect(second).toMatchObject({ok: false});
       expect(second.ok ? '' : second.error).toContain('is running');
@@ -69,7 +69,7 @@ describe('replayRecording', () => {
         event.type === 'replayProgress' && event.replayId === replayId ? [event.call] : [],
       );
       expect(progress.map(call => call.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-      expect(finished).toMatchObject({replayId, sessionId: SESSION_ID});
+      expect(finished).toMatchObject({replayId, recordingId: RECORDING_ID});
       expect(finished.summary.total).toBe(SHOP_CALLS);
       // The pages opened by the replay stand in for the recorded ones: the clicks reach the same
       // elements and the script reads back what it did in the recording.
@@ -89,7 +89,7 @@ describe('replayRecording', () => {
     try {
       const started = await fixture.engine.engine.handleCommand({
         type: 'replayRecording',
-        sessionId: SESSION_ID,
+        recordingId: RECORDING_ID,
         untilCall: 2,
       });
       expect(started).toMatchObject({ok: true, value: {total: 2}});
@@ -105,16 +105,16 @@ describe('replayRecording', () => {
   });
 
   it('refuses ids that are not session names, and sessions that are gone', async () => {
-    for (const sessionId of ['../token', 'a/b', '.hidden']) {
+    for (const recordingId of ['../token', 'a/b', '.hidden']) {
       const result = await fixture.engine.engine.handleCommand({
         type: 'replayRecording',
-        sessionId,
+        recordingId,
       });
-      expect(result.ok, sessionId).toBe(false);
+      expect(result.ok, recordingId).toBe(false);
     }
     const gone = await fixture.engine.engine.handleCommand({
       type: 'replayRecording',
-      sessionId: 'no-such-session.jsonl',
+      recordingId: 'no-such-session.jsonl',
     });
     expect(gone.ok ? '' : gone.error).toContain(
       'Session no-such-session.jsonl is no longer in the sessions folder',
@@ -126,7 +126,7 @@ describe('exportRecording', () => {
   it('answers the Playwright test text and a file name', async () => {
     const result = await fixture.engine.engine.handleCommand({
       type: 'exportRecording',
-      sessionId: SESSION_ID,
+      recordingId: RECORDING_ID,
       format: 'playwright',
     });
     expect(result.ok).toBe(true);

@@ -49,7 +49,7 @@ const HOSTILE_TEXT = [
 ].join('\n');
 
 function recordingOf(engine: TestEngine): string {
-  const recorder = engine.engine.recording.recorder;
+  const recorder = engine.engine.recordings.recorder;
   recorder?.flush();
   return fs.readFileSync(recorder?.file ?? '', 'utf8');
 }

@@ -76,7 +76,7 @@ function ended(seq: number, tool: string, errorText?: string): EventEnvelope {
 }
 
 /** A finished session file as an earlier run left it. */
-function writeSession(dir: string, startedAt: number, events: EventEnvelope[], pad = 0): string {
+function writeRecording(dir: string, startedAt: number, events: EventEnvelope[], pad = 0): string {
   const name = recordingFileName(startedAt, 1000);
   const header = recordingLine({
     format: RECORDING_FORMAT,
@@ -90,7 +90,7 @@ function writeSession(dir: string, startedAt: number, events: EventEnvelope[], p
   return name;
 }
 
-function recording(dir: string, limits?: {maxSessions: number; maxBytes: number}) {
+function recording(dir: string, limits?: {maxRecordings: number; maxBytes: number}) {
   const made = new Recordings({
     config: config(['--recordDir', dir]),
     token: 'abcdefghijklmnop1234',
@@ -106,15 +106,15 @@ describe('retention', () => {
   it('keeps the newest 50 sessions, the new one included, removing the oldest first', async () => {
     const dir = tempDir();
     const base = Date.UTC(2026, 0, 1);
-    const names = Array.from({length: 51}, (_, i) => writeSession(dir, base + i * 60_000, []));
+    const names = Array.from({length: 51}, (_, i) => writeRecording(dir, base + i * 60_000, []));
     const images = path.join(dir, `${names[0]?.replace('.jsonl', '')}.images`);
     fs.mkdirSync(images);
     fs.writeFileSync(path.join(images, '1-after.jpeg'), 'x');
     const current = recording(dir);
     const list = await current.list();
-    expect(list.sessions).toHaveLength(50);
-    expect(list.retention).toMatchObject({maxSessions: 50, maxBytes: 2 * 1024 ** 3, removed: 2});
-    const kept = list.sessions.map(s => s.id);
+    expect(list.recordings).toHaveLength(50);
+    expect(list.retention).toMatchObject({maxRecordings: 50, maxBytes: 2 * 1024 ** 3, removed: 2});
+    const kept = list.recordings.map(s => s.id);
     expect(kept[0]).toBe(current.recorder?.id);
     expect(kept).not.toContain(names[0]);
     expect(kept).not.toContain(names[1]);
@@ -125,20 +125,20 @@ describe('retention', () => {
   it('keeps the total under the size cap, oldest first, never the current session', async () => {
     const dir = tempDir();
     const base = Date.UTC(2026, 0, 1);
-    const names = [0, 1, 2].map(i => writeSession(dir, base + i * 1000, [], 4_000));
-    const current = recording(dir, {maxSessions: 50, maxBytes: 12_000});
+    const names = [0, 1, 2].map(i => writeRecording(dir, base + i * 1000, [], 4_000));
+    const current = recording(dir, {maxRecordings: 50, maxBytes: 12_000});
     const list = await current.list();
-    expect(list.sessions.map(s => s.id)).toEqual([current.recorder?.id, names[2], names[1]]);
+    expect(list.recordings.map(s => s.id)).toEqual([current.recorder?.id, names[2], names[1]]);
     expect(list.retention.totalBytes).toBeLessThanOrEqual(12_000);
-    const tiny = recording(tempDir(), {maxSessions: 1, maxBytes: 1});
-    expect((await tiny.list()).sessions.map(s => s.current)).toEqual([true]);
+    const tiny = recording(tempDir(), {maxRecordings: 1, maxBytes: 1});
+    expect((await tiny.list()).recordings.map(s => s.current)).toEqual([true]);
   });
 });
 
 describe('listing, reading, deleting, searching', () => {
   it('lists a crashed session with a torn last line from its file', async () => {
     const dir = tempDir();
-    const name = writeSession(dir, Date.UTC(2026, 0, 2), [
+    const name = writeRecording(dir, Date.UTC(2026, 0, 2), [
       started(1, 'navigate_page', {url: 'http://127.0.0.1/shop'}),
       ended(1, 'navigate_page'),
       started(3, 'click', {uid: '1_2'}),
@@ -147,11 +147,11 @@ describe('listing, reading, deleting, searching', () => {
     fs.appendFileSync(path.join(dir, name), '{"seq":9,"time":1,"event":{"type":"toolCa');
     const rec = recording(dir);
     const list = await rec.list();
-    const listed = list.sessions.find(s => s.id === name);
+    const listed = list.recordings.find(s => s.id === name);
     expect(listed).toMatchObject({calls: 2, errors: 1, clients: ['agent-x'], current: false});
     // Cached: a second listing does not need the scan (and says the same).
     expect(fs.existsSync(path.join(dir, name.replace('.jsonl', '.summary.json')))).toBe(true);
-    expect((await rec.list()).sessions.find(s => s.id === name)).toEqual(listed);
+    expect((await rec.list()).recordings.find(s => s.id === name)).toEqual(listed);
 
     const chunk = rec.read(name);
     expect(chunk.done).toBe(true);
@@ -162,7 +162,7 @@ describe('listing, reading, deleting, searching', () => {
     const byTool = await rec.search('CLICK');
     expect(byTool.hits.map(h => [h.field, h.tool])).toEqual([['tool', 'click']]);
     const byUrl = await rec.search('/shop');
-    expect(byUrl.hits).toMatchObject([{field: 'url', tool: 'navigate_page', sessionId: name}]);
+    expect(byUrl.hits).toMatchObject([{field: 'url', tool: 'navigate_page', recordingId: name}]);
     const byError = await rec.search('new snapshot');
     expect(byError.hits).toMatchObject([{field: 'error', callId: 'call-3'}]);
     expect((await rec.search('nothing-like-this')).hits).toEqual([]);
@@ -177,7 +177,7 @@ describe('listing, reading, deleting, searching', () => {
     const events = Array.from({length: 30_000}, (_, i) =>
       started(i + 1, `tool_${i}`, {pad: 'y'.repeat(200)}),
     );
-    const name = writeSession(dir, Date.UTC(2026, 0, 3), events);
+    const name = writeRecording(dir, Date.UTC(2026, 0, 3), events);
     const rec = recording(dir);
     let offset = 0;
     let text = '';

@@ -143,8 +143,8 @@ describe('navigate_page', () => {
   it('accepts or dismisses a beforeunload prompt', async () => {
     const id = await fx.openPage('/beforeunload.html');
     // beforeunload prompts need a user gesture first.
-    const session = fx.engine.engine.browser.pages.byId(id);
-    await session.page.click('#touch');
+    const pageState = fx.engine.engine.browser.pages.byId(id);
+    await pageState.page.click('#touch');
     const dismissed = await call(fx.client, 'navigate_page', {
       pageId: id,
       url: fx.server.url('/other.html'),

@@ -38,7 +38,7 @@ const DESCRIBE_ELEMENT = `function () {
 /** Looks up the element each @container query of the matched rules resolves to. */
 async function containerLabels(
   state: PageState,
-  session: CDPSession,
+  cdp: CDPSession,
   nodeId: number,
   matched: Protocol.CSS.GetMatchedStylesForNodeResponse,
 ): Promise<Map<string, string>> {
@@ -56,7 +56,7 @@ async function containerLabels(
   await Promise.all(
     [...queries].map(async ([key, query]) => {
       try {
-        const {nodeId: containerId} = await session.send('DOM.getContainerForNode', {
+        const {nodeId: containerId} = await cdp.send('DOM.getContainerForNode', {
           nodeId,
           ...(query.name ? {containerName: query.name} : {}),
           ...(query.physicalAxes ? {physicalAxes: query.physicalAxes} : {}),
@@ -67,7 +67,7 @@ async function containerLabels(
         if (containerId === undefined) {
           return;
         }
-        const {object} = await session.send('DOM.resolveNode', {nodeId: containerId});
+        const {object} = await cdp.send('DOM.resolveNode', {nodeId: containerId});
         if (!object.objectId) {
           return;
         }
@@ -75,7 +75,7 @@ async function containerLabels(
         const described = await callFunctionInPage(
           state,
           {objectId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true},
-          {cdp: session, timeoutMs: PROBE_TIMEOUT_MS},
+          {cdp, timeoutMs: PROBE_TIMEOUT_MS},
         );
         const info = elementInfoSchema.safeParse(described.result.value);
         if (info.success) {
@@ -99,25 +99,23 @@ export async function collectReport(state: PageState, uid: string): Promise<CssR
   }
   // A session of our own: DOM and CSS agents are enabled only for this call and vanish with it,
   // so the page pays nothing for them afterwards and no other tool's session is disturbed.
-  const session = await state.page.createCDPSession();
+  const cdp = await state.page.createCDPSession();
   try {
     const headers = new Map<string, StyleSheetHeader>();
-    session.on('CSS.styleSheetAdded', event =>
-      headers.set(event.header.styleSheetId, event.header),
-    );
-    const {nodeId, element} = await styledElement(state, session, uid, resolved.backendNodeId);
+    cdp.on('CSS.styleSheetAdded', event => headers.set(event.header.styleSheetId, event.header));
+    const {nodeId, element} = await styledElement(state, cdp, uid, resolved.backendNodeId);
     // CSS.enable waits for the page's stylesheets to finish loading: bounded.
     await withTimeout(
-      session.send('CSS.enable'),
+      cdp.send('CSS.enable'),
       actionTimeout(slowdownFeature.get(state)),
       'Timed out waiting for the page stylesheets to load. Retry once the page has finished loading.',
     );
-    const matched = await session.send('CSS.getMatchedStylesForNode', {nodeId});
+    const matched = await cdp.send('CSS.getMatchedStylesForNode', {nodeId});
     const usesVariables = JSON.stringify(matched).includes('var(');
     const [containers, computed] = await Promise.all([
-      containerLabels(state, session, nodeId, matched),
+      containerLabels(state, cdp, nodeId, matched),
       usesVariables
-        ? session
+        ? cdp
             .send('CSS.getComputedStyleForNode', {nodeId})
             .then(
               ({computedStyle}) => new Map(computedStyle.map(entry => [entry.name, entry.value])),
@@ -132,7 +130,7 @@ export async function collectReport(state: PageState, uid: string): Promise<CssR
       computed,
     );
   } finally {
-    await session.detach().catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
   }
 }
 
@@ -142,14 +140,14 @@ export async function collectReport(state: PageState, uid: string): Promise<CssR
  */
 async function styledElement(
   state: PageState,
-  session: CDPSession,
+  cdp: CDPSession,
   uid: string,
   backendNodeId: number,
 ): Promise<{nodeId: number; element: ElementInfo}> {
   const gone = `Element with uid "${uid}" was detached or no longer exists on the page. Take a new snapshot with take_snapshot.`;
-  await session.send('DOM.enable');
-  await session.send('DOM.getDocument', {depth: 0});
-  const node = await session.send('DOM.resolveNode', {backendNodeId}).catch(() => {
+  await cdp.send('DOM.enable');
+  await cdp.send('DOM.getDocument', {depth: 0});
+  const node = await cdp.send('DOM.resolveNode', {backendNodeId}).catch(() => {
     throw new Error(gone);
   });
   if (!node.object.objectId) {
@@ -162,7 +160,7 @@ async function styledElement(
       functionDeclaration:
         'function () { return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement; }',
     },
-    {cdp: session, timeoutMs: PROBE_TIMEOUT_MS},
+    {cdp, timeoutMs: PROBE_TIMEOUT_MS},
   );
   const elementId = elementRef.result.objectId;
   if (!elementId) {
@@ -171,13 +169,13 @@ async function styledElement(
   const described = await callFunctionInPage(
     state,
     {objectId: elementId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true},
-    {cdp: session, timeoutMs: PROBE_TIMEOUT_MS},
+    {cdp, timeoutMs: PROBE_TIMEOUT_MS},
   );
   const element = elementInfoSchema.safeParse(described.result.value);
   if (!element.success) {
     throw new Error(`Could not describe the element with uid "${uid}".`);
   }
-  const {nodeId} = await session.send('DOM.requestNode', {objectId: elementId});
+  const {nodeId} = await cdp.send('DOM.requestNode', {objectId: elementId});
   return {nodeId, element: element.data};
 }
 

@@ -57,11 +57,11 @@ interface TraceState {
 
 const states = new WeakMap<ManagedBrowser, TraceState>();
 
-export function traceState(session: ManagedBrowser): TraceState {
-  let state = states.get(session);
+export function traceState(browser: ManagedBrowser): TraceState {
+  let state = states.get(browser);
   if (!state) {
     state = {active: undefined, last: undefined};
-    states.set(session, state);
+    states.set(browser, state);
   }
   if (state.active?.page.closed) {
     // The traced tab is gone and its session with it: nothing left to stop.
@@ -100,7 +100,7 @@ export interface RecordedTrace {
 
 /** Ends the recording and reads the whole trace (JSON `{"traceEvents": […]}`) from Chrome. */
 export async function stopTracing(page: PageState): Promise<RecordedTrace> {
-  const session = page.cdp;
+  const cdp = page.cdp;
   let onComplete: ((event: unknown) => void) | undefined;
   const complete = new Promise<z.infer<typeof tracingCompleteSchema>>((resolve, reject) => {
     onComplete = (event: unknown): void => {
@@ -111,11 +111,11 @@ export async function stopTracing(page: PageState): Promise<RecordedTrace> {
         reject(new Error(`Unexpected Tracing.tracingComplete event: ${parsed.error.message}`));
       }
     };
-    session.once('Tracing.tracingComplete', onComplete);
+    cdp.once('Tracing.tracingComplete', onComplete);
   });
   let completed: z.infer<typeof tracingCompleteSchema>;
   try {
-    await session.send('Tracing.end');
+    await cdp.send('Tracing.end');
     completed = await withTimeout(
       complete,
       TRACE_COMPLETE_TIMEOUT_MS,
@@ -123,7 +123,7 @@ export async function stopTracing(page: PageState): Promise<RecordedTrace> {
     );
   } finally {
     if (onComplete) {
-      session.off('Tracing.tracingComplete', onComplete);
+      cdp.off('Tracing.tracingComplete', onComplete);
     }
   }
   const {stream, dataLossOccurred} = completed;
@@ -133,7 +133,7 @@ export async function stopTracing(page: PageState): Promise<RecordedTrace> {
   const chunks: Buffer[] = [];
   try {
     for (;;) {
-      const read = await session.send('IO.read', {handle: stream});
+      const read = await cdp.send('IO.read', {handle: stream});
       if (read.data) {
         chunks.push(Buffer.from(read.data, read.base64Encoded ? 'base64' : 'utf8'));
       }
@@ -142,7 +142,7 @@ export async function stopTracing(page: PageState): Promise<RecordedTrace> {
       }
     }
   } finally {
-    await session.send('IO.close', {handle: stream}).catch(() => undefined);
+    await cdp.send('IO.close', {handle: stream}).catch(() => undefined);
   }
   return {data: Buffer.concat(chunks), dataLoss: dataLossOccurred ?? false};
 }

@@ -67,7 +67,7 @@ export interface OfflineRecording {
   /** A recorded session (opened from the Sessions panel), read-only. */
   recorded?: boolean;
   /** Its id on the server (undefined for a file from elsewhere). */
-  sessionId?: string;
+  recordingId?: string;
   /** Still reading the rest of the file (the first rows show before). */
   loading?: boolean;
   /** Fetches a recorded image by its file name (recorded sessions only). */
@@ -436,8 +436,8 @@ export class InspectorStore {
     this.#set({log: this.#logSlice(this.#snapshot.log.serverDropped), telemetry: []});
   }
 
-  openOffline(session: OfflineRecording | undefined): void {
-    this.#set({offline: session});
+  openOffline(recording: OfflineRecording | undefined): void {
+    this.#set({offline: recording});
   }
 
   /** Every event the UI holds for the live session, for export: calls and telemetry records. */

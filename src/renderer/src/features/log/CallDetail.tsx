@@ -17,7 +17,7 @@ export function CallDetail(props: {
   canRunAgain: boolean;
   onRunAgain: (record: CallRecord) => void;
   /** The opened session (undefined for the live log): for its actions and its images. */
-  session?: RecordingRef | undefined;
+  recording?: RecordingRef | undefined;
   loadImage?: LoadImage | undefined;
 }): React.JSX.Element {
   const {record} = props;
@@ -54,8 +54,8 @@ export function CallDetail(props: {
         >
           Run again…
         </button>
-        {props.session ? (
-          <RecordingActionsSlot placement="call" session={props.session} call={record} />
+        {props.recording ? (
+          <RecordingActionsSlot placement="call" recording={props.recording} call={record} />
         ) : null}
       </header>
       <CallFacts record={record} />

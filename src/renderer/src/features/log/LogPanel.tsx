@@ -18,7 +18,7 @@ export function LogPanel(): React.JSX.Element {
       {model.offline ? (
         <div className="notice log-panel__offline" role="status">
           Viewing <strong>{model.offline.fileName}</strong>{' '}
-          {model.offline.session ? 'read-only' : 'offline'}
+          {model.offline.recording ? 'read-only' : 'offline'}
           {model.offline.exportedAt
             ? ` (exported ${formatDate(model.offline.exportedAt)})`
             : ''} — {formatCount(model.total)} calls
@@ -54,7 +54,7 @@ export function LogPanel(): React.JSX.Element {
           record={model.selected}
           canRunAgain={model.canRunAgain}
           onRunAgain={model.runAgain}
-          session={model.offline?.session}
+          recording={model.offline?.recording}
           loadImage={model.offline?.loadImage}
         />
       </div>

@@ -46,7 +46,7 @@ export function serializeSession(
 }
 
 export interface ParsedRecording {
-  session: OfflineRecording;
+  recording: OfflineRecording;
   /** Lines that were not inspector events (1-based line numbers, at most 20 listed). */
   skippedLines: number[];
   skipped: number;
@@ -96,7 +96,7 @@ export function parseSession(fileName: string, text: string): ParsedRecording {
     );
   }
   return {
-    session: {
+    recording: {
       fileName,
       log,
       telemetry,

@@ -47,7 +47,7 @@ export interface LogModel extends LogActions {
         fileName: string;
         exportedAt?: string | undefined;
         /** A recorded session (Sessions panel): its actions slot and images. */
-        session?: RecordingRef | undefined;
+        recording?: RecordingRef | undefined;
         loading: boolean;
         loadImage?: LoadImage | undefined;
       }
@@ -101,7 +101,7 @@ export function useLogModel(): LogModel {
           loading: offline.loading === true,
           loadImage: offline.loadImage,
           ...(offline.recorded === true
-            ? {session: {id: offline.sessionId, fileName: offline.fileName}}
+            ? {recording: {id: offline.recordingId, fileName: offline.fileName}}
             : {}),
         }
       : undefined,
@@ -172,7 +172,7 @@ function logActions(
       try {
         sessionFile = await loadSessionFile();
         const parsed = sessionFile.parseSession(file.name, await file.text());
-        store.openOffline(parsed.session);
+        store.openOffline(parsed.recording);
         ui.selectCall(undefined);
         notice(importNotice(file.name, parsed));
       } catch (error) {

@@ -12,7 +12,7 @@ import {useRecordingActions, type RecordingActionsModel} from './useRecordingAct
 import './recordings.css';
 
 export interface RecordingActionsProps {
-  sessionId: string;
+  recordingId: string;
   /** 1-based index of the call the user is looking at: offers "Replay up to here". */
   callIndex?: number;
   /** In a list row: the buttons alone, the explanation as their tooltip. */
@@ -20,7 +20,7 @@ export interface RecordingActionsProps {
 }
 
 export function RecordingActions(props: RecordingActionsProps): React.JSX.Element {
-  const model = useRecordingActions(props.sessionId);
+  const model = useRecordingActions(props.recordingId);
   return <RecordingActionsView {...props} model={model} />;
 }
 

@@ -1,9 +1,9 @@
 /**
- * Where actions on a recorded session go: in each row of the Sessions panel (`placement="session"`)
+ * Where actions on a recorded session go: in each row of the Sessions panel (`placement="recording"`)
  * and in the detail of a call of an opened session (`placement="call"`). Replay and export live in
  * their own feature; they plug in here without this panel knowing them:
  *
- *   registerRecordingActions({session: ctx => <ReplayButton id={ctx.session.id} />, call: ctx => …});
+ *   registerRecordingActions({recording: ctx => <ReplayButton id={ctx.recording.id} />, call: ctx => …});
  *
  * or pass children to one slot. Nothing renders when no action is registered.
  */
@@ -17,22 +17,22 @@ export interface RecordingRef {
 }
 
 export interface RecordingActionsContext {
-  session: RecordingRef;
+  recording: RecordingRef;
   /** For `placement="call"`: the call, and its 0-based position among the session's calls. */
   call?: CallRecord;
 }
 
 export type RecordingActionsRenderer = (context: RecordingActionsContext) => ReactNode;
 
-const renderers: {session?: RecordingActionsRenderer; call?: RecordingActionsRenderer} = {};
+const renderers: {recording?: RecordingActionsRenderer; call?: RecordingActionsRenderer} = {};
 
 /** Registers the actions shown in the slots (a later call replaces the earlier one). */
 export function registerRecordingActions(actions: {
-  session?: RecordingActionsRenderer;
+  recording?: RecordingActionsRenderer;
   call?: RecordingActionsRenderer;
 }): void {
-  if (actions.session) {
-    renderers.session = actions.session;
+  if (actions.recording) {
+    renderers.recording = actions.recording;
   }
   if (actions.call) {
     renderers.call = actions.call;
@@ -40,14 +40,15 @@ export function registerRecordingActions(actions: {
 }
 
 export function RecordingActionsSlot(props: {
-  placement: 'session' | 'call';
-  session: RecordingRef;
+  placement: 'recording' | 'call';
+  recording: RecordingRef;
   call?: CallRecord | undefined;
   children?: ReactNode;
 }): React.JSX.Element | null {
   const render = renderers[props.placement];
   const content =
-    props.children ?? render?.({session: props.session, ...(props.call ? {call: props.call} : {})});
+    props.children ??
+    render?.({recording: props.recording, ...(props.call ? {call: props.call} : {})});
   if (content === undefined || content === null || content === false) {
     return null;
   }

@@ -121,9 +121,9 @@ function RetentionLine(props: {model: RecordingsModel}): React.JSX.Element | nul
       {list.recording
         ? 'This run is being recorded.'
         : 'Recording is off for this run (--no-record).'}{' '}
-      Kept: the newest {formatCount(retention.maxSessions)} sessions, at most{' '}
+      Kept: the newest {formatCount(retention.maxRecordings)} sessions, at most{' '}
       {formatBytes(retention.maxBytes)} in all, oldest removed first — now{' '}
-      {formatCount(list.sessions.length)} ({formatBytes(retention.totalBytes)})
+      {formatCount(list.recordings.length)} ({formatBytes(retention.totalBytes)})
       {retention.removed > 0
         ? `; ${formatCount(retention.removed)} removed since the server started`
         : ''}
@@ -156,11 +156,11 @@ function SearchHits(props: {model: RecordingsModel}): React.JSX.Element | null {
       </h3>
       <ul className="recordings-hits__list">
         {hits.hits.map(hit => (
-          <li key={`${hit.sessionId}:${hit.callId}:${hit.field}`}>
+          <li key={`${hit.recordingId}:${hit.callId}:${hit.field}`}>
             <button
               type="button"
               className="recordings-hits__open"
-              onClick={() => model.open(hit.sessionId, hit.callId)}
+              onClick={() => model.open(hit.recordingId, hit.callId)}
               aria-label={`Open ${hit.tool} in the session of ${formatStart(hit.recordingStartedAt)}`}
             >
               <span className="mono">{revealInvisible(hit.tool)}</span>{' '}
@@ -177,15 +177,15 @@ function SearchHits(props: {model: RecordingsModel}): React.JSX.Element | null {
 
 function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
   const {model} = props;
-  const sessions = model.list?.sessions;
-  if (!sessions) {
+  const recordings = model.list?.recordings;
+  if (!recordings) {
     return (
       <p className="muted recordings-panel__loading">
         {model.connected ? 'Loading…' : 'Not connected.'}
       </p>
     );
   }
-  if (sessions.length === 0) {
+  if (recordings.length === 0) {
     return (
       <EmptyState title="No recorded sessions">
         Sessions are recorded unless the server runs with --no-record. Open a file from elsewhere
@@ -216,8 +216,8 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
           </tr>
         </thead>
         <tbody>
-          {sessions.map(session => (
-            <RecordingRow key={session.id} session={session} model={model} />
+          {recordings.map(recording => (
+            <RecordingRow key={recording.id} recording={recording} model={model} />
           ))}
         </tbody>
       </table>
@@ -226,48 +226,48 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
 }
 
 function RecordingRow(props: {
-  session: RecordingSummary;
+  recording: RecordingSummary;
   model: RecordingsModel;
 }): React.JSX.Element {
-  const {session, model} = props;
-  const started = formatStart(session.startedAt);
-  const confirming = model.confirmingDelete === session.id;
+  const {recording, model} = props;
+  const started = formatStart(recording.startedAt);
+  const confirming = model.confirmingDelete === recording.id;
   return (
-    <tr data-testid="recording-row" data-recording-id={session.id}>
+    <tr data-testid="recording-row" data-recording-id={recording.id}>
       <td>
         {started}
-        {session.current ? (
+        {recording.current ? (
           <span className="badge recordings-table__current">recording</span>
         ) : null}
       </td>
-      <td className="mono">{formatDuration(session.durationMs)}</td>
+      <td className="mono">{formatDuration(recording.durationMs)}</td>
       <td>
-        {session.clients.length === 0 ? (
+        {recording.clients.length === 0 ? (
           <span className="muted">none</span>
         ) : (
-          revealInvisible(session.clients.join(', '))
+          revealInvisible(recording.clients.join(', '))
         )}
       </td>
-      <td className="num mono">{formatCount(session.calls)}</td>
-      <td className={`num mono${session.errors > 0 ? ' recordings-table__errors' : ''}`}>
-        {formatCount(session.errors)}
+      <td className="num mono">{formatCount(recording.calls)}</td>
+      <td className={`num mono${recording.errors > 0 ? ' recordings-table__errors' : ''}`}>
+        {formatCount(recording.errors)}
       </td>
-      <td className="num mono">{formatBytes(session.bytes)}</td>
+      <td className="num mono">{formatBytes(recording.bytes)}</td>
       <td className="recordings-table__actions">
         <button
           type="button"
-          onClick={() => model.open(session.id)}
+          onClick={() => model.open(recording.id)}
           disabled={model.opening !== undefined}
           aria-label={`Open the session of ${started}`}
         >
-          {model.opening === session.id ? 'Opening…' : 'Open'}
+          {model.opening === recording.id ? 'Opening…' : 'Open'}
         </button>
         {confirming ? (
           <>
             <button
               type="button"
               className="danger"
-              onClick={() => model.remove(session.id)}
+              onClick={() => model.remove(recording.id)}
               aria-label={`Confirm: delete the session of ${started}`}
             >
               Delete for good
@@ -279,17 +279,17 @@ function RecordingRow(props: {
         ) : (
           <button
             type="button"
-            onClick={() => model.askDelete(session.id)}
-            disabled={session.current}
-            title={session.current ? 'The session being recorded cannot be deleted.' : undefined}
+            onClick={() => model.askDelete(recording.id)}
+            disabled={recording.current}
+            title={recording.current ? 'The session being recorded cannot be deleted.' : undefined}
             aria-label={`Delete the session of ${started}`}
           >
             Delete…
           </button>
         )}
         <RecordingActionsSlot
-          placement="session"
-          session={{id: session.id, fileName: session.id}}
+          placement="recording"
+          recording={{id: recording.id, fileName: recording.id}}
         />
       </td>
     </tr>

@@ -7,10 +7,10 @@ import {RecordingActions} from './RecordingActions.js';
 import {registerRecordingActions} from './RecordingActionsSlot.js';
 
 registerRecordingActions({
-  session: ({session}) =>
-    session.id === undefined ? null : <RecordingActions sessionId={session.id} compact />,
-  call: ({session, call}) =>
-    session.id === undefined || !call ? null : (
-      <RecordingActions sessionId={session.id} callIndex={call.ordinal + 1} />
+  recording: ({recording}) =>
+    recording.id === undefined ? null : <RecordingActions recordingId={recording.id} compact />,
+  call: ({recording, call}) =>
+    recording.id === undefined || !call ? null : (
+      <RecordingActions recordingId={recording.id} callIndex={call.ordinal + 1} />
     ),
 });

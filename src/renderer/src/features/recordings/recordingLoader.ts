@@ -93,17 +93,17 @@ export async function openServerRecording(
       }
       await addInSlices(builder, text);
     }
-    const session: OfflineRecording = {
+    const recording: OfflineRecording = {
       fileName: id,
       log: builder.log,
       telemetry: builder.telemetry.slice(),
       recorded: true,
-      sessionId: id,
+      recordingId: id,
       loading: !done,
       loadImage,
       ...(appVersion === undefined ? {} : {serverVersion: appVersion}),
     };
-    store.openOffline(session);
+    store.openOffline(recording);
     if (first) {
       ui.selectCall(callId);
       ui.openPanel('log');
@@ -123,13 +123,13 @@ export async function openRecordingFile(
   const text = await file.text();
   const newline = text.indexOf('\n');
   const firstLine = newline < 0 ? text : text.slice(0, newline);
-  let session: OfflineRecording;
+  let recording: OfflineRecording;
   let skipped: number;
   if (firstLine.includes(RECORDING_FORMAT)) {
     const parsed = parseRecordingText(text);
     const builder = new RecordingBuilder();
     builder.add(parsed.events, parsed.skippedLines);
-    session = {
+    recording = {
       fileName: file.name,
       log: builder.log,
       telemetry: builder.telemetry,
@@ -141,11 +141,11 @@ export async function openRecordingFile(
     // A log exported by hand from the Log panel (its older format).
     const {parseSession} = await import('../log/sessionFile.js');
     const parsed = parseSession(file.name, text);
-    session = {...parsed.session, recorded: true};
+    recording = {...parsed.recording, recorded: true};
     skipped = parsed.skipped;
   }
-  services.store.openOffline(session);
+  services.store.openOffline(recording);
   services.ui.selectCall(undefined);
   services.ui.openPanel('log');
-  return {calls: session.log.size, skipped};
+  return {calls: recording.log.size, skipped};
 }

@@ -20,7 +20,7 @@ export interface RecordingActionsModel {
   closePreview: () => void;
 }
 
-export function useRecordingActions(sessionId: string): RecordingActionsModel {
+export function useRecordingActions(recordingId: string): RecordingActionsModel {
   const {connection, store} = useInspector();
   const request = useRequest();
   const [state, dispatch] = useReducer(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
@@ -51,13 +51,13 @@ export function useRecordingActions(sessionId: string): RecordingActionsModel {
       dispatch({type: 'replayRequested', ...(untilCall === undefined ? {} : {untilCall})});
       void request({
         type: 'replayRecording',
-        sessionId,
+        recordingId,
         ...(untilCall === undefined ? {} : {untilCall}),
       }).then(result => dispatch({type: 'replayAnswered', result}));
     },
     exportTest: () => {
       dispatch({type: 'exportRequested'});
-      void request({type: 'exportRecording', sessionId, format: 'playwright'}).then(result =>
+      void request({type: 'exportRecording', recordingId, format: 'playwright'}).then(result =>
         dispatch({type: 'exportAnswered', result}),
       );
     },

@@ -98,12 +98,12 @@ export function useRecordingsModel(): RecordingsModel {
   const [opening, setOpening] = useState<string>();
   const [confirmingDelete, setConfirmingDelete] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const sessionList = useRecordingList(request, connected);
+  const recordingList = useRecordingList(request, connected);
   const search = useRecordingSearch(request, setNotice);
-  const {refresh} = sessionList;
+  const {refresh} = recordingList;
 
   return {
-    ...sessionList,
+    ...recordingList,
     ...search,
     open: (id, callId) => {
       setOpening(id);
