@@ -125,7 +125,7 @@ describe('telemetry preview (e2e)', () => {
 });
 
 describe('export and import (e2e)', () => {
-  it('exports the session as JSON Lines and opens it again offline', async () => {
+  it('exports the log as a recording and opens it again offline', async () => {
     await openPanel(page, 'Log');
     const before = await waitForRows(page, rows => rows.length >= 2, 'calls to export');
     const downloads = path.join(work, 'downloads');
@@ -139,12 +139,16 @@ describe('export and import (e2e)', () => {
       'the exported file',
     );
     const lines = fs.readFileSync(path.join(downloads, file), 'utf8').trim().split('\n');
-    expect(JSON.parse(lines[0] ?? '')).toMatchObject({format: 'mcp-browser-inspector.session'});
+    // The one recording format, the same the server's recorder writes.
+    expect(file).toMatch(/^session-.*-log\.jsonl$/);
+    const header: unknown = JSON.parse(lines[0] ?? '');
+    expect(header).toMatchObject({format: 'mcp-browser-inspector-session', formatVersion: 1});
+    expect(header).toHaveProperty('exportedAt');
     expect(lines.length).toBeGreaterThan(before.length * 2);
 
     await page.click('aria/Clear');
     await page.waitForFunction(() => document.body.textContent.includes('No tool calls yet'));
-    const input = await page.$('input[data-testid=import-session]');
+    const input = await page.$('input[data-testid=import-recording]');
     await input?.uploadFile(path.join(downloads, file));
     await page.waitForFunction(
       (name: string) => document.body.textContent.includes(`Viewing ${name} offline`),
@@ -161,7 +165,7 @@ describe('export and import (e2e)', () => {
     await page.waitForFunction(() => !document.body.textContent.includes('offline'));
   });
 
-  it('shows images of an opened session as images', async () => {
+  it('opens a file in the former Log export format, images shown as images', async () => {
     const file = path.join(work, 'with-image.jsonl');
     const client = {id: 'x', name: 'saved-agent', version: '1', transport: 'http'};
     fs.writeFileSync(
@@ -198,7 +202,7 @@ describe('export and import (e2e)', () => {
         'this line is not an event',
       ].join('\n'),
     );
-    const input = await page.$('input[data-testid=import-session]');
+    const input = await page.$('input[data-testid=import-recording]');
     await input?.uploadFile(file);
     await waitForRows(page, rows => rows.length === 1, 'the saved call');
     await page.waitForFunction(() => document.body.textContent.includes('skipped 1 line(s)'));

@@ -1,6 +1,6 @@
 /**
- * Session files for replay and export tests, made the way the recorder makes them: every event a
- * real engine's InspectorHub publishes, after a header line, written with recordingLine.
+ * Recordings for replay and export tests, made the way the recorder makes them: every event a
+ * real engine's InspectorHub publishes, after a header line (recordingText).
  */
 import fs from 'node:fs';
 import type {InspectorHub} from '../../src/core/inspector/InspectorHub.js';
@@ -8,7 +8,7 @@ import type {EventEnvelope} from '../../src/shared/protocol.js';
 import {
   RECORDING_FORMAT,
   RECORDING_FORMAT_VERSION,
-  recordingLine,
+  recordingText,
   type RecordingHeader,
 } from '../../src/shared/recordingFile.js';
 import {waitFor} from './engine.js';
@@ -37,7 +37,7 @@ export function recordHub(hub: InspectorHub, fromSeq = 1): HubRecording {
         startedAt,
         flags: {headless: true},
       };
-      fs.writeFileSync(file, [header, ...events].map(recordingLine).join(''));
+      fs.writeFileSync(file, recordingText(header, events));
       return [...events];
     },
     close() {

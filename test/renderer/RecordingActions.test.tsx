@@ -18,7 +18,7 @@ const HOSTILE = '<img src=x onerror="window.hacked=1">';
 const styles = ['theme.css', 'app.css']
   .map(name => fs.readFileSync(path.join(ROOT, 'src/renderer/src/styles', name), 'utf8'))
   .concat(
-    fs.readFileSync(path.join(ROOT, 'src/renderer/src/features/sessions/sessions.css'), 'utf8'),
+    fs.readFileSync(path.join(ROOT, 'src/renderer/src/features/recordings/recordings.css'), 'utf8'),
   )
   .join('\n');
 

@@ -34,13 +34,11 @@ describe('Log view model', () => {
   });
 
   it('says which lines of an opened file were skipped, and why an import or export failed', () => {
-    expect(importNotice('a.jsonl', {skipped: 0, skippedLines: []})).toBeUndefined();
-    expect(importNotice('a.jsonl', {skipped: 2, skippedLines: [3, 9]})).toBe(
+    expect(importNotice('a.jsonl', {skipped: 0, skippedAt: []})).toBeUndefined();
+    expect(importNotice('a.jsonl', {skipped: 2, skippedAt: [3, 9]})).toBe(
       'Opened a.jsonl; skipped 2 line(s) that are not inspector events (lines 3, 9).',
     );
-    expect(importNotice('a.jsonl', {skipped: 25, skippedLines: [1, 2]})).toContain(
-      '(lines 1, 2, …)',
-    );
+    expect(importNotice('a.jsonl', {skipped: 25, skippedAt: [1, 2]})).toContain('(lines 1, 2, …)');
     expect(openFailedNotice('a.jsonl', new Error('denied'))).toBe('Could not open a.jsonl: denied');
     expect(exportFailedNotice(new Error('offline'))).toContain('offline');
     const noticed = reduceLog(INITIAL_LOG, {type: 'notice', text: 'hello'});

@@ -14,6 +14,7 @@ import type {EventEnvelope} from '../../shared/protocol.js';
 import {makeDirBounded} from '../config/pathFlags.js';
 import {
   RECORDING_FILE_EXTENSION,
+  recordingFileName,
   recordingLine,
   type RecordingHeader,
 } from '../../shared/recordingFile.js';
@@ -43,12 +44,6 @@ export function ensurePrivateDir(dir: string): void {
   if (mode !== 0o700) {
     fs.chmodSync(dir, 0o700);
   }
-}
-
-/** `session-2026-12-01T11-20-33-123Z-4242.jsonl`: sorts by start time. */
-export function recordingFileName(startedAt: number, pid: number): string {
-  const stamp = new Date(startedAt).toISOString().replace(/[:.]/g, '-');
-  return `session-${stamp}-${pid}${RECORDING_FILE_EXTENSION}`;
 }
 
 export function imagesDirOf(recordingFile: string): string {

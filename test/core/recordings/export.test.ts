@@ -34,6 +34,7 @@ function recordingOf(events: InspectorEvent[]): ParsedRecording {
     },
     events: envelopes,
     skippedLines: 0,
+    skippedAt: [],
   };
 }
 

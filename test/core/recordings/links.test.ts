@@ -12,7 +12,7 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {parseFlags} from '../../../src/core/config/flags.js';
 import {Recordings} from '../../../src/core/recordings/Recordings.js';
-import {recordingFileName} from '../../../src/core/recordings/Recorder.js';
+import {recordingFileName} from '../../../src/shared/recordingFile.js';
 import {applyRetention} from '../../../src/core/recordings/retention.js';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {

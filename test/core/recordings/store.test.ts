@@ -9,7 +9,7 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {parseFlags} from '../../../src/core/config/flags.js';
 import {Recordings} from '../../../src/core/recordings/Recordings.js';
-import {recordingFileName} from '../../../src/core/recordings/Recorder.js';
+import {recordingFileName} from '../../../src/shared/recordingFile.js';
 import {configSecrets, headerFlags, SecretScrubber} from '../../../src/core/recordings/secrets.js';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {

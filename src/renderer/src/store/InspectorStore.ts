@@ -62,7 +62,8 @@ export interface OfflineRecording {
   fileName: string;
   log: CallLog;
   telemetry: readonly TelemetryEntry[];
-  exportedAt?: string;
+  /** When the Log panel exported it (epoch ms), for a file it saved. */
+  exportedAt?: number;
   serverVersion?: string;
   /** A recorded session (opened from the Sessions panel), read-only. */
   recorded?: boolean;

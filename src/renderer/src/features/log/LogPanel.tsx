@@ -62,9 +62,8 @@ export function LogPanel(): React.JSX.Element {
   );
 }
 
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+function formatDate(epochMs: number): string {
+  return new Date(epochMs).toLocaleString();
 }
 
 function LogEmpty(props: {model: LogModel}): React.JSX.Element {
@@ -175,7 +174,7 @@ function LogFileActions(props: {model: LogModel}): React.JSX.Element {
       <button type="button" onClick={model.exportRecording} disabled={model.total === 0}>
         Export…
       </button>
-      <OpenFileButton testId="import-session" onFile={file => void model.importFile(file)} />
+      <OpenFileButton testId="import-recording" onFile={file => void model.importFile(file)} />
     </>
   );
 }

@@ -59,17 +59,17 @@ export function movedSelection(
 /** What opening a session file says: nothing, or which lines were not inspector events. */
 export function importNotice(
   fileName: string,
-  parsed: {skipped: number; skippedLines: readonly number[]},
+  parsed: {skipped: number; skippedAt: readonly number[]},
 ): string | undefined {
   if (parsed.skipped === 0) {
     return undefined;
   }
-  const more = parsed.skipped > parsed.skippedLines.length ? ', …' : '';
-  return `Opened ${fileName}; skipped ${parsed.skipped} line(s) that are not inspector events (lines ${parsed.skippedLines.join(', ')}${more}).`;
+  const more = parsed.skipped > parsed.skippedAt.length ? ', …' : '';
+  return `Opened ${fileName}; skipped ${parsed.skipped} line(s) that are not inspector events (lines ${parsed.skippedAt.join(', ')}${more}).`;
 }
 
 export function exportFailedNotice(error: unknown): string {
-  return `Could not export the session: ${errorText(error)}. Check that the inspector server is running, then try again.`;
+  return `Could not export the log: ${errorText(error)}. Check that the inspector server is running, then try again.`;
 }
 
 export function openFailedNotice(fileName: string, error: unknown): string {

@@ -25,12 +25,13 @@ import {
   type LogAction,
   type SelectionMove,
 } from './logModel.js';
-import type * as SessionFile from './sessionFile.js';
+import type * as OfflineRecordingModule from '../../store/offlineRecording.js';
 import type {RecordingRef} from '../recordings/RecordingActionsSlot.js';
 import type {LoadImage} from './CallActivity.js';
 
-/** Session files carry their own zod checks: loaded on first export or import, not at start. */
-const loadSessionFile = (): Promise<typeof SessionFile> => import('./sessionFile.js');
+/** The recording reader carries its own zod checks: loaded on first export or open, not at start. */
+const loadRecordings = (): Promise<typeof OfflineRecordingModule> =>
+  import('../../store/offlineRecording.js');
 
 export interface LogActions {
   clear: () => void;
@@ -45,7 +46,7 @@ export interface LogModel extends LogActions {
   offline:
     | {
         fileName: string;
-        exportedAt?: string | undefined;
+        exportedAt?: number | undefined;
         /** A recorded session (Sessions panel): its actions slot and images. */
         recording?: RecordingRef | undefined;
         loading: boolean;
@@ -156,27 +157,27 @@ function logActions(
       // The events as they are at the click, whatever arrives while the module loads.
       const events = offline ? eventsOf(offline.log, offline.telemetry) : store.exportEvents();
       const exportedAt = new Date();
-      loadSessionFile().then(
-        ({serializeSession, recordingFileName}) => {
-          const text = serializeSession(events, {
+      loadRecordings().then(
+        ({logExport}) => {
+          const saved = logExport(events, {
             exportedAt,
             serverVersion: offline?.serverVersion ?? serverVersion,
           });
-          downloadText(recordingFileName(exportedAt), text, 'application/x-ndjson');
+          downloadText(saved.fileName, saved.text, 'application/x-ndjson');
         },
         (error: unknown) => notice(exportFailedNotice(error)),
       );
     },
     importFile: async file => {
-      let sessionFile: typeof SessionFile | undefined;
+      let recordings: typeof OfflineRecordingModule | undefined;
       try {
-        sessionFile = await loadSessionFile();
-        const parsed = sessionFile.parseSession(file.name, await file.text());
-        store.openOffline(parsed.recording);
+        recordings = await loadRecordings();
+        const opened = recordings.openRecordingText(file.name, await file.text());
+        store.openOffline(opened.offline);
         ui.selectCall(undefined);
-        notice(importNotice(file.name, parsed));
+        notice(importNotice(file.name, opened));
       } catch (error) {
-        const known = sessionFile !== undefined && error instanceof sessionFile.RecordingFileError;
+        const known = recordings !== undefined && error instanceof recordings.RecordingFileError;
         notice(known ? error.message : openFailedNotice(file.name, error));
       }
     },

@@ -1,37 +1,20 @@
 /**
- * Turns a recorded session's events into the read-only log the Log panel shows (a second CallLog:
- * one set of components, two sources). A session on the server is read in chunks, so the first
- * rows show while the rest arrives; a file from elsewhere is read by the UI itself and parsed with
- * the same tolerant reader (no path ever goes to the engine). Every line is validated on the way.
+ * Opens a recording in the Log panel, read-only: one on the server is read in chunks, so the first
+ * rows show while the rest arrives; a file from elsewhere is read by the UI itself
+ * (store/offlineRecording.ts, the same reader). Every line is validated on the way.
  */
-import '../../zodSetup.js';
-import type {EventEnvelope} from '../../../../shared/protocol.js';
 import {
-  RECORDING_FORMAT,
   parseRecordingLines,
   parseRecordingText,
+  type RecordingHeader,
 } from '../../../../shared/recordingFile.js';
 import type {InspectorServices, Request} from '../../app/InspectorContext.js';
-import {CallLog} from '../../store/CallLog.js';
-import {addRecordedEvent} from '../../store/recordedEvents.js';
-import type {OfflineRecording, TelemetryEntry} from '../../store/InspectorStore.js';
+import type {OfflineRecording} from '../../store/InspectorStore.js';
+import {openRecordingText, RecordingBuilder} from '../../store/offlineRecording.js';
 
 /** The first chunk is small so the first rows show at once; later ones are larger. */
 const FIRST_CHUNK_BYTES = 512 * 1024;
 const NEXT_CHUNK_BYTES = 512 * 1024;
-
-class RecordingBuilder {
-  readonly log = new CallLog(Number.MAX_SAFE_INTEGER);
-  readonly telemetry: TelemetryEntry[] = [];
-  skipped = 0;
-
-  add(events: readonly EventEnvelope[], skipped: number): void {
-    this.skipped += skipped;
-    for (const envelope of events) {
-      addRecordedEvent(this.log, this.telemetry, envelope);
-    }
-  }
-}
 
 /** Text parsed between two yields to the browser, so scrolling stays smooth while a file loads. */
 const SLICE_CHARS = 64 * 1024;
@@ -70,7 +53,7 @@ export async function openServerRecording(
     return reply.ok ? reply.value : undefined;
   };
   let offset = 0;
-  let appVersion: string | undefined;
+  let header: RecordingHeader | undefined;
   for (let first = true; ; first = false) {
     const reply = await request({
       type: 'recordingRead',
@@ -84,11 +67,11 @@ export async function openServerRecording(
     const {text, nextOffset, done} = reply.value;
     if (first) {
       const parsed = parseRecordingText(text);
-      appVersion = parsed.header.appVersion;
+      header = parsed.header;
       builder.add(parsed.events, parsed.skippedLines);
     } else {
       if (store.getSnapshot().offline?.log !== builder.log) {
-        // Closed (or another session opened) while reading: stop.
+        // Closed (or another recording opened) while reading: stop.
         return {calls: builder.log.size, skipped: builder.skipped};
       }
       await addInSlices(builder, text);
@@ -101,7 +84,8 @@ export async function openServerRecording(
       recordingId: id,
       loading: !done,
       loadImage,
-      ...(appVersion === undefined ? {} : {serverVersion: appVersion}),
+      ...(header === undefined ? {} : {serverVersion: header.appVersion}),
+      ...(header?.exportedAt === undefined ? {} : {exportedAt: header.exportedAt}),
     };
     store.openOffline(recording);
     if (first) {
@@ -115,37 +99,15 @@ export async function openServerRecording(
   }
 }
 
-/** A session file from elsewhere (drop or picker), read and parsed here. */
+/** A recording from elsewhere (drop or picker), read and parsed here. */
 export async function openRecordingFile(
   services: InspectorServices,
   file: File,
 ): Promise<OpenResult> {
-  const text = await file.text();
-  const newline = text.indexOf('\n');
-  const firstLine = newline < 0 ? text : text.slice(0, newline);
-  let recording: OfflineRecording;
-  let skipped: number;
-  if (firstLine.includes(RECORDING_FORMAT)) {
-    const parsed = parseRecordingText(text);
-    const builder = new RecordingBuilder();
-    builder.add(parsed.events, parsed.skippedLines);
-    recording = {
-      fileName: file.name,
-      log: builder.log,
-      telemetry: builder.telemetry,
-      recorded: true,
-      serverVersion: parsed.header.appVersion,
-    };
-    skipped = builder.skipped;
-  } else {
-    // A log exported by hand from the Log panel (its older format).
-    const {parseSession} = await import('../log/sessionFile.js');
-    const parsed = parseSession(file.name, text);
-    recording = {...parsed.recording, recorded: true};
-    skipped = parsed.skipped;
-  }
-  services.store.openOffline(recording);
+  const opened = openRecordingText(file.name, await file.text());
+  const offline: OfflineRecording = {...opened.offline, recorded: true};
+  services.store.openOffline(offline);
   services.ui.selectCall(undefined);
   services.ui.openPanel('log');
-  return {calls: recording.log.size, skipped};
+  return {calls: offline.log.size, skipped: opened.skipped};
 }
