@@ -1,12 +1,12 @@
 /**
- * Session recording speed (issue 11), printed as JSON and written to bench/results/recording.json:
+ * Recording speed (issue 11), printed as JSON and written to bench/results/recording.json:
  *
  * 1. per call: the same calls against two real servers over stdio, one with `--no-record` and one
  *    recording (the default), interleaved call by call so machine noise hits both alike. The
  *    recording's cost per call is the difference of the medians (target ≤ 0.5 ms).
  * 2. cpu: the recorder alone fed 2,000 events/s (1,000 calls/s) for some seconds; the process CPU
  *    time it adds over the same loop without it, as a share of one core (target ≤ 10%).
- * 3. open: a recorded session of 100,000 events opened from the Sessions panel in headless
+ * 3. open: a recording of 100,000 events opened from the Recordings panel in headless
  *    Chromium: time from the click to the first rows (target ≤ 1 s), to the whole file, and the
  *    longest frame while scrolling through it (target: none over 50 ms).
  *
@@ -22,6 +22,7 @@ import type {ClientRef, EventEnvelope, InspectorEvent} from '../src/shared/proto
 import {
   RECORDING_FORMAT,
   RECORDING_FORMAT_VERSION,
+  recordingFileName,
   recordingLine,
 } from '../src/shared/recordingFile.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
@@ -199,7 +200,7 @@ async function cpu(seconds: number): Promise<Record<string, unknown>> {
 
 function writeBigRecording(dir: string, events: number): string {
   const startedAt = Date.now() - 3_600_000;
-  const name = `session-${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-1.jsonl`;
+  const name = recordingFileName(startedAt, 1);
   const fd = fs.openSync(path.join(dir, name), 'w', 0o600);
   fs.writeSync(
     fd,
@@ -228,7 +229,7 @@ function writeBigRecording(dir: string, events: number): string {
   return name;
 }
 
-/** 3. A 100,000-event session opened in the UI. */
+/** 3. A 100,000-event recording opened in the UI. */
 async function open(events: number): Promise<Record<string, unknown>> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-open-'));
   const recordingsDir = path.join(configDir, 'sessions');
@@ -240,7 +241,7 @@ async function open(events: number): Promise<Record<string, unknown>> {
   try {
     const page = await openProbedInspector(browser, http.inspectorUrl, engine.token.token);
     await page.click('[role=tab]:last-child');
-    const row = `[data-session-id="${name}"] button[aria-label^="Open"]`;
+    const row = `[data-recording-id="${name}"] button[aria-label^="Open"]`;
     // The list scans the file once to count its calls (then caches the summary).
     const listStarted = performance.now();
     await page.waitForSelector(row, {timeout: 120_000});

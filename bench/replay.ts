@@ -1,5 +1,5 @@
 /**
- * Replay overhead: a recorded session of agent calls (the shop session, several rounds over two
+ * Replay overhead: a recording of agent calls (the shop run, several rounds over two
  * pages) replayed into a fresh engine and browser; the replay's wall time per call (argument
  * mapping, element lookup, the call itself) against the recorded calls' own durationMs. Target:
  * at most 1.2× in sum. Used by `npm run bench -- replay`.
@@ -41,7 +41,7 @@ function uidAfter(snapshot: string, after: string, fragment: string): string {
   return /^ *(\d+)/.exec(line)?.[1] ?? '';
 }
 
-/** The agent's session, ROUNDS times: open, read, click, fill, check, second page, navigate. */
+/** The agent's calls, ROUNDS times: open, read, click, fill, check, second page, navigate. */
 async function record(recorder: Engine, fixtures: FixtureServer): Promise<EventEnvelope[]> {
   const events: EventEnvelope[] = [];
   const subscription = recorder.hub.subscribe(1, batch => {

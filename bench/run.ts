@@ -486,7 +486,7 @@ await section('lists with 1,000 entries', async () => {
 
 // --- Issue 11 ----------------------------------------------------------------------------------
 
-await section('session recording', async () => {
+await section('recording', async () => {
   // Ours twice: `--no-record` in the peer column, recording (the default) in ours; calls
   // interleaved (order flipped each round) so machine noise hits both alike.
   const servers = [await startServer('ours', ['--no-record']), await startServer('ours')];

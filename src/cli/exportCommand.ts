@@ -1,6 +1,6 @@
 /**
- * `mcp-browser-inspector export FILE --format playwright [--out F] [--until N]`: writes the
- * session as a test file (to F, or to stdout). Exit 0 on success, 2 on a usage error.
+ * `mcp-browser-inspector export RECORDING.jsonl --format playwright [--out F] [--until N]`: writes the
+ * recording as a test file (to F, or to stdout). Exit 0 on success, 2 on a usage error.
  */
 import fs from 'node:fs';
 import {
@@ -14,9 +14,9 @@ import {readRecording, UnusableRecordingFile, type CommandIo} from './replayComm
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const EXPORT_USAGE = [
-  'Usage: mcp-browser-inspector export FILE --format playwright [--out F] [--until N]',
+  'Usage: mcp-browser-inspector export RECORDING.jsonl --format playwright [--out F] [--until N]',
   '',
-  "Writes the session's page actions as a Playwright Test file (@playwright/test) with role-based",
+  "Writes the recording's page actions as a Playwright Test file (@playwright/test) with role-based",
   'locators and assertions of what the agent checked.',
   '',
   '  --format F   playwright (the default and, for now, the only format).',

@@ -1,6 +1,6 @@
 /**
- * `mcp-browser-inspector replay FILE [--until N] [server flags]`: a fresh engine (the same one
- * `serve` runs, with its own browser) re-runs the session's calls; one line per call on stdout, the
+ * `mcp-browser-inspector replay RECORDING.jsonl [--until N] [server flags]`: a fresh engine (the same one
+ * `serve` runs, with its own browser) re-runs the recording's calls; one line per call on stdout, the
  * summary last. Exit 0 when every call had the same outcome, 1 when any did not, 2 on usage errors.
  */
 import fs from 'node:fs';
@@ -16,9 +16,9 @@ import {errorText} from '../shared/values.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const REPLAY_USAGE = [
-  'Usage: mcp-browser-inspector replay FILE [--until N] [--headless] [server flags]',
+  'Usage: mcp-browser-inspector replay RECORDING.jsonl [--until N] [--headless] [server flags]',
   '',
-  'Re-runs the tool calls recorded in FILE, in order, in a fresh browser, and reports per call:',
+  'Re-runs the tool calls of the recording, in order, in a fresh browser, and reports per call:',
   'same outcome, different (with a short diff of the text result), or failed.',
   'Exit code 0 when every call had the same outcome, 1 otherwise, 2 on a usage error.',
   '',
@@ -34,13 +34,13 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
 }
 
-/** The session file cannot be used as it is: said in one line (the options are not the problem). */
+/** The recording cannot be used as it is: said in one line (the options are not the problem). */
 export class UnusableRecordingFile extends UsageError {
   override name = 'UnusableRecordingFile';
 }
 
 /**
- * Reads and parses a session file; a missing or unusable file, or one with a line no recorder
+ * Reads and parses a recording; a missing or unusable file, or one with a line no recorder
  * writes (a hand-made or damaged file), is a usage error.
  */
 export function readRecording(file: string): ReturnType<typeof parseRecordingText> {
@@ -58,7 +58,7 @@ export function readRecording(file: string): ReturnType<typeof parseRecordingTex
   }
   if (recording.malformed !== undefined) {
     throw new UnusableRecordingFile(
-      `${file}: line ${recording.malformed.line} ${recording.malformed.reason}, which no recording has; the file was changed by hand or damaged. Use a session file as the server wrote it.`,
+      `${file}: line ${recording.malformed.line} ${recording.malformed.reason}, which no recording has; the file was changed by hand or damaged. Use a recording as the server wrote it.`,
     );
   }
   return recording;
@@ -100,7 +100,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   const recorded = recordedCalls(recording.events);
   if (untilCall !== undefined && untilCall > recorded.calls.length) {
     throw new UsageError(
-      `--until ${untilCall}: the session has ${recorded.calls.length} call(s). Pass 1 to ${recorded.calls.length}.`,
+      `--until ${untilCall}: the recording has ${recorded.calls.length} call(s). Pass 1 to ${recorded.calls.length}.`,
     );
   }
   if (recording.skippedLines > 0) {

@@ -1,5 +1,5 @@
 /**
- * Arguments of the `replay` and `export` subcommands: the session FILE, the subcommand's own
+ * Arguments of the `replay` and `export` subcommands: the RECORDING.jsonl, the subcommand's own
  * options (`--until N`, `--format F`, `--out F`), and the rest, which are server flags (replay) or
  * nothing (export). Anything not understood is an error (exit 2), not a warning: a mistyped option
  * would otherwise replay or export something other than what was asked.
@@ -22,7 +22,7 @@ function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** Server flags that take a value, so `--port 0` does not count `0` as the FILE. */
+/** Server flags that take a value, so `--port 0` does not count `0` as the recording. */
 const VALUE_FLAGS = new Set(
   FLAG_SPECS.filter(spec => spec.kind !== 'boolean').flatMap(spec => [
     spec.name,
@@ -47,7 +47,7 @@ export function parseSubcommandArgs(
       } else if (file === undefined) {
         file = arg;
       } else {
-        throw new UsageError(`${command} takes one session file; also got ${JSON.stringify(arg)}.`);
+        throw new UsageError(`${command} takes one recording; also got ${JSON.stringify(arg)}.`);
       }
       continue;
     }
@@ -70,7 +70,7 @@ export function parseSubcommandArgs(
     }
   }
   if (file === undefined) {
-    throw new UsageError(`${command} needs a session file (a .jsonl file the server recorded).`);
+    throw new UsageError(`${command} needs a recording (a .jsonl file the server recorded).`);
   }
   return {file, options, rest};
 }

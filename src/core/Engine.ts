@@ -1,6 +1,6 @@
 /**
  * The engine façade: everything the desktop shell and the headless CLI need, in plain Node. It
- * wires config → browser session → tool catalog and pipeline → MCP sessions (HTTP and stdio) →
+ * wires config → browser → tool catalog and pipeline → client sessions (HTTP and stdio) →
  * inspector hub, and answers inspector commands.
  */
 import crypto from 'node:crypto';
@@ -82,7 +82,7 @@ export class Engine {
   /** The selected page's WebMCP tools as webmcp_<name> tools (--webmcpTools). */
   readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
-  /** This run's session file and the sessions folder (issue 11). */
+  /** This run's recording and the recordings folder. */
   readonly recordings: Recordings;
   readonly #clients = new Map<string, {clientSession: ClientSession; client: ConnectedClient}>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
@@ -92,12 +92,12 @@ export class Engine {
   readonly #readyFiles = new Set<string>();
   /** The server's temporary files (large screenshots…), removed when it stops. */
   readonly temporaryFiles: TemporaryFiles;
-  /** Which file: URLs the browser may load; shared with every session's file checks. */
+  /** Which file: URLs the browser may load; shared with every client session's file checks. */
   readonly browserFileRoots: BrowserFileRoots;
   /** The inspector's own runs see the browser like one more client. */
   readonly #inspectorView: BrowserView = {generation: 0};
   readonly #commands: CommandHandlers;
-  /** Replay and export of recorded sessions from the UI. */
+  /** Replay and export of recordings from the UI. */
   readonly replays: LiveReplays;
 
   constructor(
@@ -248,7 +248,7 @@ export class Engine {
     return new LiveReplays({
       hub: this.hub,
       pages: this.browser.pages,
-      // Where the recorder writes (--recordDir, else <config dir>/sessions).
+      // Where the recorder writes (--recordDir, else the recordings folder <config dir>/sessions).
       recordingsDir: () => this.recordings.dir,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
       version: this.options.version,
@@ -323,13 +323,8 @@ export class Engine {
         onInspectorSocket: socket => this.attachSocket(socket),
         log: this.options.log,
         clientSessionLimits: this.config.clientSessions,
-        onClientSessionReaped: (clientSession, reason, idleMs) =>
-          this.hub.publish({
-            type: 'clientSessionExpired',
-            client: clientSession.client,
-            reason,
-            idleMs,
-          }),
+        onClientSessionReaped: ({client}, reason, idleMs) =>
+          this.hub.publish({type: 'clientSessionExpired', client, reason, idleMs}),
       });
     let server = create(this.config.port);
     try {

@@ -28,9 +28,9 @@ export interface CommandContext {
   hold: HoldGate;
   pages: PageRegistry;
   browserConnected(): boolean;
-  /** Recorded sessions (issue 11). */
+  /** The recordings folder and this run's recording. */
   recordings: Recordings;
-  /** Replay and export of recorded sessions. */
+  /** Replay and export of recordings. */
   replays: LiveReplays;
 }
 
@@ -147,7 +147,7 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
   };
 }
 
-/** Session recording (issue 11): sessions by id, checked against the sessions folder. */
+/** Recordings by id, checked against the recordings folder. */
 function recordingHandlers(
   recordings: Recordings,
 ): Pick<

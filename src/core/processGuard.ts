@@ -1,7 +1,7 @@
 /**
  * The last resort behind the per-call guards (each call, event listener, stream and flush catches
  * its own failures): an exception or rejection that still reaches the process is logged and the
- * server keeps serving, instead of every client losing its session to one bad value.
+ * server keeps serving, instead of every client losing its client session to one bad value.
  */
 const STACK_LINES = 6;
 

@@ -24,7 +24,7 @@ const categorySchema = z.enum(TOOL_CATEGORIES);
 const conditionSchema = z.enum(TOOL_CONDITIONS);
 
 const clientRefSchema = z.object({
-  /** Stable id of the connection (one MCP session, the stdio peer, or an inspector UI). */
+  /** Stable id of the connection (one client session over HTTP, the stdio peer, or an inspector UI). */
   id: z.string(),
   name: z.string(),
   version: z.string(),
@@ -35,7 +35,7 @@ export type ClientRef = z.infer<typeof clientRefSchema>;
 const imageContentSchema = z.object({
   mimeType: z.string(),
   data: z.string(),
-  /** In a recorded session: the image's file in the session's images folder (data is then ''). */
+  /** In a recording: the image's file in the recording's images folder (data is then ''). */
   file: z.string().optional(),
 });
 
@@ -288,7 +288,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('browserStatus'), status: browserStatusSchema}),
   z.object({type: z.literal('clientConnected'), client: clientRefSchema}),
   z.object({type: z.literal('clientDisconnected'), clientId: z.string()}),
-  /** The server closed a client's session: idle past the expiry, or the oldest idle over the cap. */
+  /** The server closed a client session: idle past the expiry, or the oldest idle over the cap. */
   z.object({
     type: z.literal('clientSessionExpired'),
     client: clientRefSchema,
@@ -326,7 +326,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   ...holdEventSchemas,
   /** An event that could not be kept as it was (malformed or past every bound): what it was. */
   z.object({type: z.literal('eventOmitted'), omittedType: z.string(), reason: z.string()}),
-  // --- Session recording (issue 11) ---
+  // --- Recording ---
   /** What happened on the call's page while it ran (sent right after its toolCallEnded). */
   z.object({
     type: z.literal('callActivity'),
@@ -344,7 +344,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
     before: callImageSchema.optional(),
     after: callImageSchema.optional(),
   }),
-  // Replay of a recorded session into the live browser (issue 11): one event per replayed call,
+  // Replay of a recording into the live browser: one event per replayed call,
   // then one when the replay is over.
   z.object({
     type: z.literal('replayProgress'),
@@ -359,7 +359,7 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
     replayId: z.string(),
     recordingId: z.string(),
     summary: replaySummarySchema,
-    /** Set when the replay stopped early (the browser went away, the session is unreadable). */
+    /** Set when the replay stopped early (the browser went away, the recording is unreadable). */
     error: z.string().optional(),
   }),
 ]);
@@ -429,9 +429,9 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('webmcpDoctor'), pageId: z.number().int().optional()}),
   // Hold rules: set them, decide on held calls (hold.ts).
   ...holdCommandSchemas,
-  // --- Session recording (issue 11): sessions are addressed by id (their file name), never by path.
+  // --- Recordings: addressed by id (their file name), never by path.
   z.object({type: z.literal('recordingsList')}),
-  /** One chunk of a session file's text, from `offset` (bytes) to a line end. */
+  /** One chunk of a recording's text, from `offset` (bytes) to a line end. */
   z.object({
     type: z.literal('recordingRead'),
     id: recordingIdSchema,
@@ -445,10 +445,10 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     file: recordingImageFileSchema,
   }),
   z.object({type: z.literal('recordingDelete'), id: recordingIdSchema}),
-  /** Calls across all sessions whose tool, URL or error text contains the query. */
+  /** Calls across all recordings whose tool, URL or error text contains the query. */
   z.object({type: z.literal('recordingsSearch'), query: z.string().trim().min(1).max(200)}),
-  // Replay and export of recorded sessions (issue 11).
-  /** Replays the session into the live browser; progress arrives as replayProgress events. */
+  // Replay and export of recordings.
+  /** Replays the recording into the live browser; progress arrives as replayProgress events. */
   z.object({
     type: z.literal('replayRecording'),
     recordingId: recordingIdSchema,

@@ -1,16 +1,16 @@
 /**
- * The schemas of recorded sessions the inspector protocol carries: who an element argument was,
- * what a call did on its page, replay reports, export formats, and how sessions are addressed
+ * The schemas of recordings the inspector protocol carries: who an element argument was,
+ * what a call did on its page, replay reports, export formats, and how recordings are addressed
  * (by file name, never by path). protocol.ts re-exports them.
  */
 import {z} from 'zod';
 
-/** A recorded session's id: its file name in the sessions folder (no folders, no dot-dot). */
+/** A recording's id: its file name in the recordings folder (no folders, no dot-dot). */
 export const recordingIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.jsonl$/)
   .max(160);
-/** An image's file name inside a session's images folder. */
+/** An image's file name inside a recording's images folder. */
 export const recordingImageFileSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:jpeg|jpg|png|webp)$/)
@@ -30,7 +30,7 @@ export const recordedElementSchema = z.object({
 });
 export type RecordedElement = z.infer<typeof recordedElementSchema>;
 
-// --- Session recording: what each call did (issue 11) ------------------------------------------
+// --- Recording: what each call did ---------------------------------------------------------------
 
 /** One thing that happened on the call's page while it ran. `time` is epoch milliseconds. */
 export const callActivityItemSchema = z.discriminatedUnion('kind', [
@@ -71,12 +71,11 @@ export const callImageSchema = z.object({
 });
 export type CallImage = z.infer<typeof callImageSchema>;
 
-// --- Replay and export of recorded sessions (issue 11) --------------------------------------
+// --- Replay and export of recordings -------------------------------------------------------------
 
-/** A recorded session's id: its file name without the extension (no folders, no dots first). */
 /** How one replayed call compared with its recording. */
 export const replayCallReportSchema = z.object({
-  /** 1-based position among the session's calls. */
+  /** 1-based position among the recording's calls. */
   index: z.number().int().positive(),
   tool: z.string(),
   /** Name of the client that made the recorded call. */

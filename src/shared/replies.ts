@@ -18,7 +18,7 @@ import {
   type InspectorCommandType,
 } from './protocol.js';
 
-// --- Session recording (issue 11) ---
+// --- Recordings ---
 
 export const recordingSummarySchema = z.object({
   id: z.string(),
@@ -28,9 +28,9 @@ export const recordingSummarySchema = z.object({
   clients: z.array(z.string()),
   calls: z.number().int().nonnegative(),
   errors: z.number().int().nonnegative(),
-  /** The session file plus its images. */
+  /** The recording's file plus its images. */
   bytes: z.number().int().nonnegative(),
-  /** The session this server is recording now (cannot be deleted). */
+  /** The recording this server is writing now (cannot be deleted). */
   current: z.boolean(),
 });
 export type RecordingSummary = z.infer<typeof recordingSummarySchema>;
@@ -41,7 +41,7 @@ export const recordingListSchema = z.object({
     maxRecordings: z.number().int().positive(),
     maxBytes: z.number().int().positive(),
     totalBytes: z.number().int().nonnegative(),
-    /** Sessions removed by retention since this server started. */
+    /** Recordings removed by retention since this server started. */
     removed: z.number().int().nonnegative(),
   }),
   recordings: z.array(recordingSummarySchema),
@@ -90,7 +90,7 @@ const replySchemaTable = {
   webmcpDoctor: webmcpDoctorReportSchema,
   // Hold rules: every hold command answers the hold state after it.
   ...holdReplySchemas,
-  // --- Session recording (issue 11) ---
+  // --- Recordings ---
   recordingsList: recordingListSchema,
   recordingRead: z.object({
     text: z.string(),
@@ -102,7 +102,7 @@ const replySchemaTable = {
   recordingImage: z.object({mimeType: z.string(), data: z.string()}),
   recordingDelete: z.object({id: z.string()}),
   recordingsSearch: z.object({hits: z.array(recordingSearchHitSchema), truncated: z.boolean()}),
-  // Replay and export of recorded sessions (issue 11).
+  // Replay and export of recordings.
   /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
   replayRecording: z.object({replayId: z.string(), total: z.number().int()}),
   /** The test file's text, and a file name to save it under. */

@@ -1,7 +1,7 @@
 /**
  * The real server process (out/node/cli) outlives what used to kill it: a script result nested
  * 7,000 deep and a tools/call whose arguments nest 6,000 deep. After each, the process is alive, a
- * second client is answered within a second, the first client's session still works, and nothing
+ * second client is answered within a second, the first client's client session still works, and nothing
  * overflowed on the way (stderr stays free of RangeError).
  */
 import {spawn, type ChildProcess} from 'node:child_process';
@@ -66,7 +66,7 @@ afterAll(async () => {
   fs.rmSync(dir, {recursive: true, force: true});
 });
 
-/** Waits until the session file the server records holds `text`. */
+/** Waits until the recording the server writes holds `text`. */
 async function waitForRecorded(text: string): Promise<void> {
   const recordingsDir = path.join(dir, 'config', 'sessions');
   await waitFor(

@@ -1,5 +1,5 @@
 /**
- * `export` and `replay` of session files that parse but no recorder writes (hand-made or
+ * `export` and `replay` of recordings that parse but no recorder writes (hand-made or
  * damaged): a 200,000-deep argument or result, a start time no date holds, a navigation type the
  * tool never accepts, prototype names where a lookup happens. Each ends with one line on stderr
  * and exit code 2, never a stack trace; what a real recording may hold (a page's deep JSON in a
@@ -61,7 +61,7 @@ function ended(seq: number, callId: string, tool: string, result: string): strin
   return `{"seq":${seq},"time":1700000000001,"event":{"type":"toolCallEnded","callId":"${callId}","tool":"${tool}","status":"ok","durationMs":1,"result":${result}}}`;
 }
 
-/** A session file of one call (its start and end lines) after a header. */
+/** A recording of one call (its start and end lines) after a header. */
 function recordingFile(name: string, lines: string[], startedAt = '1700000000000'): string {
   const file = path.join(dir, `${name}.jsonl`);
   fs.writeFileSync(file, `${[HEADER(startedAt), ...lines].join('\n')}\n`);
@@ -80,7 +80,7 @@ function expectOneLineRefusal(result: Run, message: RegExp): void {
   expect(result.stdout).toBe('');
 }
 
-describe('a session file no recorder writes', () => {
+describe('a recording no recorder writes', () => {
   it('refuses a 200,000-deep argument, for export and replay', async () => {
     const file = recordingFile('deep-arg', [
       started(1, 'a', 'navigate_page', `{"url":"https://example.com/","x":${DEEP}}`),
@@ -108,7 +108,7 @@ describe('a session file no recorder writes', () => {
 
   it('refuses a start time no date can hold', async () => {
     const file = recordingFile('far-future', [], '1e20');
-    expectOneLineRefusal(await cli('export', file), /not a session header \(startedAt: /);
+    expectOneLineRefusal(await cli('export', file), /not a recording header \(startedAt: /);
   });
 
   it.each(['constructor', '__proto__', 'toString', 'teleport'])(

@@ -1,6 +1,6 @@
 /**
- * A recorded session survives a crash: the real server process (out/node/cli) is killed with
- * SIGKILL mid-session, and its session file still has every call its timer had flushed (no close,
+ * A recording survives a crash: the real server process (out/node/cli) is killed with
+ * SIGKILL mid-run, and its recording still has every call its timer had flushed (no close,
  * no exit handler runs); a line torn by the kill is skipped, not fatal. How soon a flush follows a
  * call is a timing target for a quiet machine; here the kill waits until the calls are on disk.
  */
@@ -43,7 +43,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The tools of the calls that ended well, as the session file on disk has them now. */
+/** The tools of the calls that ended well, as the recording on disk has them now. */
 function endedCalls(recordDir: string): string[] {
   const files = fs.existsSync(recordDir)
     ? fs.readdirSync(recordDir).filter(name => name.endsWith('.jsonl'))
@@ -59,7 +59,7 @@ function endedCalls(recordDir: string): string[] {
   );
 }
 
-describe('kill -9 mid-session', () => {
+describe('kill -9 mid-run', () => {
   it('keeps every flushed call, and reads past a torn line', async () => {
     const readyFile = path.join(dir, 'ready.json');
     const recordDir = path.join(dir, 'recorded');

@@ -93,13 +93,13 @@ describe('replay', () => {
 
   it('exits 2 with a clear message on usage errors', async () => {
     const cases: [string[], string][] = [
-      [['replay'], 'replay needs a session file'],
+      [['replay'], 'replay needs a recording'],
       [
         ['replay', recordingFile, '--bogus'],
         'mcp-browser-inspector: replay does not take --bogus.',
       ],
       [['replay', recordingFile, '--until', '0'], '--until takes a call number'],
-      [['replay', recordingFile, '--until', '99'], 'the session has 11 call(s)'],
+      [['replay', recordingFile, '--until', '99'], 'the recording has 11 call(s)'],
       [['replay', path.join(fixture.tmp, 'missing.jsonl')], 'Cannot read'],
       [['export', recordingFile, '--format', 'cobol'], '--format "cobol" is not known'],
       [['export', recordingFile, '--headless'], 'export does not take --headless'],
@@ -122,7 +122,7 @@ describe('export --format playwright', () => {
     fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
     const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-'));
     try {
-      const spec = path.join(dir, 'session.spec.mjs');
+      const spec = path.join(dir, 'recording.spec.mjs');
       const exported = await cli('export', recordingFile, '--format', 'playwright', '--out', spec);
       expect(exported.code, exported.stderr).toBe(0);
       const text = fs.readFileSync(spec, 'utf8');
@@ -142,7 +142,7 @@ describe('export --format playwright', () => {
         path.join(dir, 'playwright.config.mjs'),
         `export default {
   testDir: '.',
-  testMatch: /session\\.spec\\.mjs$/,
+  testMatch: /recording\\.spec\\.mjs$/,
   reporter: 'line',
   workers: 1,
   retries: 0,

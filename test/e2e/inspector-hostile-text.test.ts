@@ -2,7 +2,7 @@
  * The inspector against hostile or careless input, end to end: the URL opened exactly as printed
  * ("#token=<token>") gets the token help screen, bidi controls and other invisible characters from
  * pages, clients and tool results are shown visibly in every panel (Log grid and call detail,
- * Pages, Sessions, Hold, Connection), and sessions the server closes are explained in the
+ * Pages, Recordings, Hold, Connection), and client sessions the server closes are explained in the
  * Connection panel.
  */
 import {CallToolResultSchema} from '@modelcontextprotocol/sdk/types.js';
@@ -118,7 +118,7 @@ describe('invisible characters in every panel', () => {
   // Bidi overrides and isolates, zero-width, a control character, a line separator, a tag.
   const HIDDEN = `\u202Eexe.\u2066png\u2069\u200B\u0007\u2028\u{E0041}`;
 
-  it('are shown as ⟨U+XXXX⟩ in the log, the call detail, pages, sessions and hold', async () => {
+  it('are shown as ⟨U+XXXX⟩ in the log, the call detail, pages, recordings and hold', async () => {
     const site = await new FixtureServer().start();
     const url = site.html(
       '/hostile-invisible.html',
@@ -156,7 +156,7 @@ describe('invisible characters in every panel', () => {
     );
     expect(await invisibleShown(page)).toEqual([]);
 
-    await openPanel(page, 'Sessions');
+    await openPanel(page, 'Recordings');
     await page.type('[role=search] input', 'hostile-invisible');
     await page.keyboard.press('Enter');
     await waitFor(async () => (await panelText()).includes('match'), 15_000, 'search hits');
@@ -183,8 +183,8 @@ function textOfResult(result: unknown): string {
   return parsed.content.map(item => (item.type === 'text' ? item.text : '')).join('\n');
 }
 
-describe('sessions the server closes', () => {
-  it('are listed under "Closed by the server" in the Connection panel', async () => {
+describe('client sessions the server closes', () => {
+  it('are listed under "Client sessions closed by the server" in the Connection panel', async () => {
     const response = await fetch(serve.mcpUrl, {
       method: 'POST',
       headers: {
@@ -206,9 +206,9 @@ describe('sessions the server closes', () => {
     await response.text();
     await openPanel(page, 'Connection');
     await waitFor(
-      async () => (await panelText()).includes('Closed by the server'),
+      async () => (await panelText()).includes('Client sessions closed by the server'),
       15_000,
-      'the expired session',
+      'the expired client session',
     );
     const text = await panelText('.expired-client-sessions');
     expect(text).toContain('forgetful-client');

@@ -1,8 +1,8 @@
 /**
- * The Sessions panel end to end: the real headless server records a session while a real MCP
- * client works; the panel lists it (and an older one), searches across sessions, opens one
+ * The Recordings panel end to end: the real headless server records its run while a real MCP
+ * client works; the panel lists it (and an older one), searches across recordings, opens one
  * read-only in the Log panel with its page activity timeline and after screenshot, deletes, and
- * opens a session file from elsewhere through the file picker. Screenshots are taken and looked at.
+ * opens a recording from elsewhere through the file picker. Screenshots are taken and looked at.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -68,7 +68,7 @@ function oldRecordingText(): string {
 }
 
 beforeAll(async () => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-sessions-'));
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-recordings-'));
   server = await new FixtureServer().start();
   server.html(
     '/work.html',
@@ -98,8 +98,8 @@ async function rowCount(): Promise<number> {
   return page.$$eval('[data-testid=recording-row]', rows => rows.length);
 }
 
-describe('Sessions panel (e2e)', () => {
-  it('lists the session being recorded and an older one, with their counts', async () => {
+describe('Recordings panel (e2e)', () => {
+  it('lists the recording being written and an older one, with their counts', async () => {
     const pageId = await openPage(agent.client, server?.url('/work.html') ?? '', 'Work page');
     const snapshot = await call(agent.client, 'take_snapshot', {pageId});
     const uid = uidOf(snapshot.text, 'button', 'Go');
@@ -108,7 +108,7 @@ describe('Sessions panel (e2e)', () => {
     const clicked = await call(agent.client, 'click', {pageId, uid});
     expect(clicked.isError, clicked.text).toBe(false);
 
-    await openPanel(page, 'Sessions');
+    await openPanel(page, 'Recordings');
     await page.waitForSelector('[data-testid=recording-row]');
     expect(await rowCount()).toBe(2);
     const rows = await page.$$eval('[data-testid=recording-row]', trs =>
@@ -120,9 +120,9 @@ describe('Sessions panel (e2e)', () => {
     expect(Number(rows[0]?.[4])).toBeGreaterThanOrEqual(1);
     expect(rows[1]?.slice(2, 5)).toEqual(['older-agent', '1', '1']);
     const retention = await page.$eval('[data-testid=recordings-retention]', el => el.textContent);
-    expect(retention).toContain('newest 50 sessions');
+    expect(retention).toContain('newest 50 recordings');
     expect(retention).toContain('2.0 GB');
-    // Replay and export sit in every recorded session's row.
+    // Replay and export sit in every recording's row.
     const actions = await page.$$eval('[data-testid=recording-actions-recording]', groups =>
       groups.map(group => [...group.querySelectorAll('button')].map(button => button.textContent)),
     );
@@ -133,7 +133,7 @@ describe('Sessions panel (e2e)', () => {
     await screenshot(page, 'recordings-panel');
   });
 
-  it('searches across sessions and opens a hit read-only in the log, with its timeline', async () => {
+  it('searches across recordings and opens a hit read-only in the log, with its timeline', async () => {
     const search = await page.$('.recordings-toolbar input[type=search]');
     await search?.click({count: 3});
     await search?.type('data.json');
@@ -143,7 +143,7 @@ describe('Sessions panel (e2e)', () => {
       items.map(item => item.textContent),
     );
     expect(hits.some(hit => hit.includes('click') && hit.includes('/data.json'))).toBe(true);
-    // By error text, across the older session too; its page text stays inert.
+    // By error text, across the older recording too; its page text stays inert.
     await search?.click({count: 3});
     await search?.type('timed out');
     await page.keyboard.press('Enter');
@@ -178,14 +178,14 @@ describe('Sessions panel (e2e)', () => {
     expect(src.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
     expect(await page.$('[data-testid=call-screen-outline]')).not.toBeNull();
     await page.$eval('[data-testid=call-timeline]', el => el.scrollIntoView());
-    await screenshot(page, 'sessions-opened-call');
+    await screenshot(page, 'recordings-opened-call');
   });
 
-  it('deletes an older session after a confirm', async () => {
-    await openPanel(page, 'Sessions');
+  it('deletes an older recording after a confirm', async () => {
+    await openPanel(page, 'Recordings');
     await page.waitForSelector(`[data-recording-id="${OLD_RECORDING}"]`);
     await page.click(
-      `[data-recording-id="${OLD_RECORDING}"] button[aria-label^="Delete the session"]`,
+      `[data-recording-id="${OLD_RECORDING}"] button[aria-label^="Delete the recording"]`,
     );
     await page.click(`[data-recording-id="${OLD_RECORDING}"] button[aria-label^="Confirm"]`);
     await page.waitForFunction(
@@ -196,19 +196,19 @@ describe('Sessions panel (e2e)', () => {
     expect(await rowCount()).toBe(1);
     const dir = path.join(fixture?.serve.configDir ?? '', 'sessions');
     expect(fs.existsSync(path.join(dir, OLD_RECORDING))).toBe(false);
-    // The current session cannot be deleted.
+    // The current recording cannot be deleted.
     const disabled = await page.$eval(
-      '[data-testid=recording-row] button[aria-label^="Delete the session"]',
+      '[data-testid=recording-row] button[aria-label^="Delete the recording"]',
       button => button instanceof HTMLButtonElement && button.disabled,
     );
     expect(disabled).toBe(true);
   });
 
-  it('opens a session file from elsewhere with the file picker', async () => {
+  it('opens a recording from elsewhere with the file picker', async () => {
     const file = path.join(work, 'from-a-colleague.jsonl');
     // A torn last line, as a crash leaves it.
     fs.writeFileSync(file, `${oldRecordingText()}{"seq":3,"time":1,"ev`);
-    const input = await page.$('input[data-testid=open-session-file]');
+    const input = await page.$('input[data-testid=open-recording-file]');
     await input?.uploadFile(file);
     await waitFor(
       () =>
@@ -234,8 +234,8 @@ describe('Sessions panel (e2e)', () => {
     expect(notice).toContain('1 line');
   });
 
-  it('opens a session file dropped on the panel', async () => {
-    await openPanel(page, 'Sessions');
+  it('opens a recording dropped on the panel', async () => {
+    await openPanel(page, 'Recordings');
     await page.waitForSelector('[data-testid=recordings-panel]');
     // A real drop: a DataTransfer holding a File, dispatched as the browser does.
     await page.$eval(

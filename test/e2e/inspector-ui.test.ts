@@ -1,5 +1,5 @@
 /**
- * Pages and live view, the telemetry preview, export/import of a session, the bad-token screen and
+ * Pages and live view, the telemetry preview, export of the log as a recording and opening it again, the bad-token screen and
  * reconnecting after a server restart — end to end against the real headless server.
  */
 import fs from 'node:fs';

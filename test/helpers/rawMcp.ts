@@ -1,6 +1,6 @@
 /**
  * MCP over plain HTTP requests, for bodies an SDK client would not send (hand-built JSON): a
- * session initialized by hand and one tools/call whose body is given as text.
+ * client session initialized by hand and one tools/call whose body is given as text.
  */
 import type {TestEngine} from './engine.js';
 
@@ -23,7 +23,7 @@ function post(engine: Server, body: string, headers: Record<string, string> = {}
 }
 
 /**
- * Initializes a session by hand and returns its id; `initializeParams` (JSON text) replaces the
+ * Initializes a client session by hand and returns its id; `initializeParams` (JSON text) replaces the
  * usual params, for hand-built client info and capabilities.
  */
 export async function rawClientSession(

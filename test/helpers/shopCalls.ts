@@ -1,5 +1,5 @@
 /**
- * A small multi-page agent session for replay and export tests: a shop page whose two "Buy"
+ * A small multi-page agent run for replay and export tests: a shop page whose two "Buy"
  * buttons differ only by their section, a form, a script that reads the result back, a second
  * page, and a link navigation. The page can change between recording and replay.
  */
@@ -14,7 +14,7 @@ export {serveShop, shopHtml, type ShopVariant} from './shopPages.js';
 /** The number of calls runShopCalls makes. */
 export const SHOP_CALLS = 11;
 
-/** The agent's session: 11 calls over two pages. */
+/** The agent's run: 11 calls over two pages. */
 export async function runShopCalls(client: Client, server: FixtureServer): Promise<void> {
   const ok = async (tool: string, args: Record<string, unknown>): Promise<string> => {
     const {text, isError} = await call(client, tool, args);

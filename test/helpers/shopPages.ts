@@ -1,5 +1,5 @@
 /**
- * The pages of the shop session (replay and export tests, the replay benchmark): a shop page whose
+ * The pages of the shop run (replay and export tests, the replay benchmark): a shop page whose
  * two "Buy" buttons differ only by their section, a form and a link, and a second page. The shop
  * page can change between recording and replay. No test-runner imports, so bench/ can use it.
  */

@@ -1,5 +1,5 @@
 /**
- * RecordingActions as a user sees it, rendered with a model made by hand (the Sessions panel that
+ * RecordingActions as a user sees it, rendered with a model made by hand (the Recordings panel that
  * will host it is another issue's): a finished replay with same/different/failed calls and the
  * export preview, in headless Chromium with the app's styles. Recorded text (tool names, reasons,
  * diffs, the test itself) shows as text: markup in it creates no element.
@@ -72,7 +72,7 @@ const model: RecordingActionsModel = {
       status: 'ready',
       fileName: 'shop.spec.ts',
       format: 'playwright',
-      text: `import { test, expect } from '@playwright/test';\n\ntest("recorded session", async ({ page, context }) => {\n  // #1 new_page url="http://127.0.0.1:4000/shop.html"\n  await page.goto("http://127.0.0.1:4000/shop.html");\n  // #2 click uid="7" ${HOSTILE}\n  await page.getByRole("button", { name: "Buy", exact: true }).nth(1).click();\n});\n`,
+      text: `import { test, expect } from '@playwright/test';\n\ntest("recording", async ({ page, context }) => {\n  // #1 new_page url="http://127.0.0.1:4000/shop.html"\n  await page.goto("http://127.0.0.1:4000/shop.html");\n  // #2 click uid="7" ${HOSTILE}\n  await page.getByRole("button", { name: "Buy", exact: true }).nth(1).click();\n});\n`,
     },
   },
 };

@@ -1,4 +1,4 @@
-/** The view model of a session's replay and export actions (features/sessions). */
+/** The view model of a recording's replay and export actions (features/recordings). */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_RECORDING_ACTIONS,
@@ -29,7 +29,7 @@ function run(actions: RecordingActionsAction[]): typeof INITIAL_RECORDING_ACTION
   return actions.reduce(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
 }
 
-describe('session actions', () => {
+describe('recording actions', () => {
   it('follows one replay from request to summary, ignoring other replays', () => {
     const state = run([
       {type: 'replayRequested', untilCall: 3},

@@ -54,7 +54,7 @@ export class PageRegistry extends EventEmitter<{
     this.#features = [...features];
   }
 
-  /** Adds features after construction (services that need the session first); eager ones attach to open pages now. */
+  /** Adds features after construction (services that need the browser first); eager ones attach to open pages now. */
   addFeatures(features: readonly AttachableFeature[]): void {
     for (const feature of features) {
       this.#features.push(feature);

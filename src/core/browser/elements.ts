@@ -23,7 +23,7 @@ export interface ResolvedElement {
   frameId: string;
   /** The CDP session of the element's document: the page's own, or a cross-site iframe's. */
   cdp: CDPSession;
-  /** Remote object id, valid on `session`. */
+  /** Remote object id, valid on `cdp`. */
   objectId: string;
 }
 

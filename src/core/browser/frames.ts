@@ -138,7 +138,7 @@ export class FrameTargets {
   }
 
   /**
-   * Where the viewport of `session`'s document sits in the top page's viewport (CSS pixels): the
+   * Where the viewport of `cdp`'s document sits in the top page's viewport (CSS pixels): the
    * content boxes of the <iframe> elements on the way up, added together.
    */
   async offsetOf(cdp: CDPSession): Promise<Offset> {
@@ -180,7 +180,7 @@ export class FrameTargets {
     this.#off.delete(cdp);
   }
 
-  /** Follows the frame targets `session` attaches: its own OOPIFs. */
+  /** Follows the frame targets `cdp` attaches: its own OOPIFs. */
   async #watch(cdp: CDPSession): Promise<void> {
     const onAttached = (child: CDPSession): void => {
       const setup = this.#setUp(child, cdp).finally(() => this.#pending.delete(setup));

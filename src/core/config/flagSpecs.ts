@@ -275,14 +275,14 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: 'string',
     group: 'Server',
     accepts: 'a positive number of seconds',
-    description: `Close an MCP session after this long without requests or open streams (default ${DEFAULT_CLIENT_SESSION_IDLE_SECONDS}).`,
+    description: `Close a client session (one MCP client over HTTP) after this long without requests or open streams (default ${DEFAULT_CLIENT_SESSION_IDLE_SECONDS}).`,
   },
   {
     name: 'maxSessions',
     kind: 'string',
     group: 'Server',
     accepts: 'a positive integer',
-    description: `Most MCP sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_CLIENT_SESSIONS}).`,
+    description: `Most client sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_CLIENT_SESSIONS}).`,
   },
   // Hold rules: agent calls that wait for a person in the inspector.
   {
@@ -309,22 +309,21 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     description:
       'Directory that tools may read and write files in (repeatable; the OS temp dir is always allowed).',
   },
-  // --- Session recording (issue 11) ---
+  // --- Recording ---
   {
     name: 'record',
     kind: 'boolean',
     defaultValue: true,
     group: 'Server',
     description:
-      'Record every tool call and inspector event of this run to a session file (--no-record to turn off).',
+      'Record every tool call and inspector event of this run to a recording (--no-record to turn off).',
   },
   {
     name: 'recordDir',
     kind: 'string',
     group: 'Server',
     accepts: 'a directory path',
-    description:
-      'Folder for recorded sessions (default <config dir>/sessions; newest 50, at most 2 GB).',
+    description: 'Folder for recordings (default <config dir>/sessions; newest 50, at most 2 GB).',
   },
 ];
 
@@ -336,8 +335,8 @@ export function helpText(): string {
     'inspector UI at /. Flags accept camelCase or kebab-case; booleans take --no-<flag> or --<flag>=false.',
     '',
     'Other commands (each with --help):',
-    '  replay FILE [--until N] [flags]        Re-run a recorded session in a fresh browser and compare.',
-    '  export FILE --format playwright         Write a recorded session as a Playwright Test file.',
+    '  replay RECORDING.jsonl [--until N] [flags]  Re-run a recording in a fresh browser and compare.',
+    '  export RECORDING.jsonl --format playwright   Write a recording as a Playwright Test file.',
   ];
   for (const group of ['Server', 'Browser', 'Tools', 'Output', 'Files'] as const) {
     lines.push('', `${group}:`);

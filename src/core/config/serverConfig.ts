@@ -65,11 +65,11 @@ export const serverConfigSchema = z.object({
   redactNetworkHeaders: z.boolean(),
   screenshot: screenshotConfigSchema,
   workspaceRoots: z.array(z.string()),
-  /** MCP HTTP sessions: idle expiry and how many may be open at once. */
+  /** Client sessions over HTTP: idle expiry and how many may be open at once. */
   clientSessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
   /** Hold rules as written (checked by the shared parser) and how long a held call may wait. */
   hold: z.object({rules: z.array(z.string()), timeoutMs: z.number().int().positive()}),
-  /** Session recording (issue 11): on by default; `dir` unset means `<config dir>/sessions`. */
+  /** Recording: on by default; `dir` unset means the recordings folder `<config dir>/sessions`. */
   recording: z.object({enabled: z.boolean(), dir: z.string().optional()}),
 });
 

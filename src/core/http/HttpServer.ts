@@ -47,9 +47,9 @@ export interface HttpServerOptions {
   createClientSession: () => ClientSession;
   onInspectorSocket: (socket: WebSocket) => void;
   log: (line: string) => void;
-  /** Idle expiry and cap of MCP sessions. */
+  /** Idle expiry and cap of client sessions. */
   clientSessionLimits: ClientSessionLimits;
-  /** Told when a session is closed by the server (idle or over the cap). */
+  /** Told when a client session is closed by the server (idle or over the cap). */
   onClientSessionReaped?: (
     clientSession: ClientSession,
     reason: ReapReason,
@@ -163,18 +163,18 @@ function jsonRpcError(
 export class HttpServer {
   readonly #server: http.Server;
   readonly #wss: WebSocketServer;
-  readonly #clientSessions: ClientSessionTable;
+  readonly #table: ClientSessionTable;
   #policy: SecurityPolicy;
   #csp = '';
   #port = 0;
 
   constructor(private readonly options: HttpServerOptions) {
     this.#policy = buildPolicy(options.host, options.port, this.#tokenOfPolicy());
-    this.#clientSessions = new ClientSessionTable(
+    this.#table = new ClientSessionTable(
       options.clientSessionLimits,
       (clientSession, reason, idleMs) => {
         options.log(
-          `Closed MCP session of ${clientSession.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.clientSessionLimits.max} sessions`}).`,
+          `Closed the client session of ${clientSession.client.name} (${reason === 'idle' ? `idle for ${Math.round(idleMs / 1000)} s` : `over the limit of ${options.clientSessionLimits.max} client sessions`}).`,
         );
         options.onClientSessionReaped?.(clientSession, reason, idleMs);
       },
@@ -220,7 +220,7 @@ export class HttpServer {
   }
 
   get clientSessions(): ClientSession[] {
-    return this.#clientSessions.clientSessions();
+    return this.#table.clientSessions();
   }
 
   async listen(): Promise<void> {
@@ -288,14 +288,14 @@ export class HttpServer {
     );
   }
 
-  /** A request of a known session; a closed stream cancels the tool calls it carried. */
+  /** A request of a known client session; a closed stream cancels the tool calls it carried. */
   async #dispatch(
     entry: TrackedClientSession,
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
   ): Promise<void> {
-    this.#clientSessions.track(entry, response);
+    this.#table.track(entry, response);
     cancelOnClosedStream(response, body, entry.clientSession);
     await entry.transport.handleRequest(request, response, body);
   }
@@ -335,7 +335,7 @@ export class HttpServer {
     const sessionIdHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionIdHeader) ? sessionIdHeader[0] : sessionIdHeader;
     if (sessionId !== undefined) {
-      const existing = this.#clientSessions.get(sessionId);
+      const existing = this.#table.get(sessionId);
       if (!existing) {
         jsonRpcError(response, 404, -32001, 'Session not found. Initialize a new session.');
         return;
@@ -352,12 +352,12 @@ export class HttpServer {
       );
       return;
     }
-    if (!(await this.#clientSessions.makeRoom())) {
+    if (!(await this.#table.makeRoom())) {
       jsonRpcError(
         response,
         503,
         -32000,
-        `Too many MCP sessions: all ${this.options.clientSessionLimits.max} are busy. Retry when one finishes, or restart the server with a larger --maxSessions.`,
+        `Too many client sessions: all ${this.options.clientSessionLimits.max} are busy. Retry when one finishes, or restart the server with a larger --maxSessions.`,
       );
       return;
     }
@@ -365,18 +365,15 @@ export class HttpServer {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: id => {
-        this.#clientSessions.track(
-          this.#clientSessions.add(id, transport, clientSession),
-          response,
-        );
+        this.#table.track(this.#table.add(id, transport, clientSession), response);
       },
       onsessionclosed: id => {
-        this.#clientSessions.delete(id);
+        this.#table.delete(id);
       },
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) {
-        this.#clientSessions.delete(transport.sessionId);
+        this.#table.delete(transport.sessionId);
       }
     };
     await clientSession.connect(transport);
@@ -412,7 +409,7 @@ export class HttpServer {
   }
 
   async close(): Promise<void> {
-    await this.#clientSessions.closeAll();
+    await this.#table.closeAll();
     for (const client of this.#wss.clients) {
       client.terminate();
     }

@@ -38,7 +38,7 @@ export interface CallOrigin {
   client: ClientRef;
   files: FileAccess;
   signal?: AbortSignal | undefined;
-  /** What this client last saw of the browser (one per MCP session), for the reconnect note. */
+  /** What this client last saw of the browser (one per client session), for the reconnect note. */
   browserView: BrowserView;
   /** Set when the request asked for progress (`_meta.progressToken`). */
   progressToken?: ProgressToken | undefined;

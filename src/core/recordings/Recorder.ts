@@ -1,5 +1,5 @@
 /**
- * Records one server run as a session file (src/shared/sessionFile.ts): the header line at once,
+ * Records one server run as a recording (src/shared/recordingFile.ts): the header line at once,
  * then every inspector event, batched: lines collect in memory and are written together at most
  * FLUSH_INTERVAL_MS after the first of them, with one write() per batch and no fsync (the kernel
  * keeps written data across a kill -9 of this process). Every line passes the secret scrubber.
@@ -33,7 +33,7 @@ export interface RecorderOptions {
   header: RecordingHeader;
   scrubber: SecretScrubber;
   log: (line: string) => void;
-  /** Told after each flush how many bytes the session has (retention checks). */
+  /** Told after each flush how many bytes the recording has (retention checks). */
   onFlushed?: (bytes: number) => void;
 }
 
@@ -60,7 +60,7 @@ export class Recorder {
   #headerLength: number;
   #pending: EventEnvelope[] = [];
   #timer: NodeJS.Timeout | undefined;
-  /** Length of the session file itself (images are counted apart). */
+  /** Length of the recording itself (images are counted apart). */
   #bytes: number;
   /** The images folder this recorder made, held open; null once making it failed. */
   #images: Folder | null | undefined;
@@ -96,7 +96,7 @@ export class Recorder {
     return `${json}${' '.repeat(slack)}\n`;
   }
 
-  /** Bytes of the session file and its images so far. */
+  /** Bytes of the recording and its images so far. */
   get bytes(): number {
     return this.#bytes + this.#imageBytes;
   }
@@ -161,7 +161,7 @@ export class Recorder {
       if (!this.#lineFailed) {
         this.#lineFailed = true;
         this.options.log(
-          `Session recording left out an event (${envelope.event.type}) it could not write: ${error instanceof Error ? error.message : String(error)}`,
+          `The recorder left out an event (${envelope.event.type}) it could not write: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
       return '';
@@ -187,7 +187,7 @@ export class Recorder {
           images.close();
         } catch (error) {
           this.options.log(
-            `Session images are not kept: ${this.imagesDir} could not be made (${errorCode(error) ?? String(error)}).`,
+            `Recording images are not kept: ${this.imagesDir} could not be made (${errorCode(error) ?? String(error)}).`,
           );
         }
         return null;
@@ -221,7 +221,7 @@ export class Recorder {
     if (!this.#failed) {
       this.#failed = true;
       this.options.log(
-        `Session recording stopped: writing ${this.file} failed (${error instanceof Error ? error.message : String(error)}). Free disk space or pass --recordDir to another folder.`,
+        `Recording stopped: writing ${this.file} failed (${error instanceof Error ? error.message : String(error)}). Free disk space or pass --recordDir to another folder.`,
       );
     }
     this.close();

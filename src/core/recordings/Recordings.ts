@@ -1,7 +1,7 @@
 /**
- * The engine's session recording and the sessions folder behind the Sessions panel: starts the
- * recorder (unless --no-record), applies retention at start and as the session grows, and answers
- * the inspector's list / read / image / delete / search commands. Sessions are addressed by id (the
+ * The engine's recording and the recordings folder behind the Recordings panel: starts the
+ * recorder (unless --no-record), applies retention at start and as the recording grows, and answers
+ * the inspector's list / read / image / delete / search commands. Recordings are addressed by id (the
  * file name), checked against the folder; no path ever comes from a UI.
  */
 import fs from 'node:fs';
@@ -84,7 +84,7 @@ export class Recordings {
       return recorder;
     } catch (error) {
       log(
-        `Session recording is off: ${this.dir} is not writable (${error instanceof Error ? error.message : String(error)}). Pass --recordDir to another folder, or --no-record.`,
+        `Recording is off: ${this.dir} is not writable (${error instanceof Error ? error.message : String(error)}). Pass --recordDir to another folder, or --no-record.`,
       );
       return undefined;
     }
@@ -95,7 +95,7 @@ export class Recordings {
       this.#removed += applyRetention(this.dir, currentId, this.#limits).length;
     } catch (error) {
       this.options.log(
-        `Session retention failed: ${error instanceof Error ? error.message : String(error)}`,
+        `Recording retention failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
@@ -146,7 +146,7 @@ export class Recordings {
     };
   }
 
-  /** A chunk of a session's text from `offset`, ending at a line end. */
+  /** A chunk of a recording's text from `offset`, ending at a line end. */
   read(id: string, offset = 0, maxBytes = READ_CHUNK_BYTES): ReplyMap['recordingRead'] {
     if (id === this.recorder?.id) {
       this.recorder.flush();
@@ -164,10 +164,10 @@ export class Recordings {
   delete(id: string): ReplyMap['recordingDelete'] {
     if (id === this.recorder?.id) {
       throw new Error(
-        'This is the session being recorded now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
+        'This is the recording this server is writing now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
       );
     }
-    // Checked like a read: a bad id or a missing session is the command's error.
+    // Checked like a read: a bad id or a missing recording is the command's error.
     readStoredRecording(this.dir, id, () => undefined);
     removeStoredRecording(this.dir, id);
     return {id};
@@ -183,7 +183,7 @@ export class Recordings {
   }
 }
 
-/** A chunk of an open session file from `offset`, ending at a line end. */
+/** A chunk of an open recording from `offset`, ending at a line end. */
 function readChunk(fd: number, offset: number, maxBytes: number): ReplyMap['recordingRead'] {
   const size = fs.fstatSync(fd).size;
   const start = Math.min(offset, size);

@@ -1,6 +1,6 @@
 /**
  * Moves a recorded event's images out of its line: each image's data goes to a file in the
- * session's images folder and the line keeps only the file name. The live envelope is never
+ * recording's images folder and the line keeps only the file name. The live envelope is never
  * changed (UIs still read it from the hub); a copy is returned when there was anything to move.
  */
 import type {CallImage, EventEnvelope, InspectorEvent} from '../../shared/protocol.js';
@@ -62,7 +62,7 @@ function withoutImages(seq: number, event: InspectorEvent, sink: ImageSink): Ins
   return event;
 }
 
-/** The envelope as a session line records it: images replaced by file names. */
+/** The envelope as a recording line records it: images replaced by file names. */
 export function recordableEnvelope(envelope: EventEnvelope, sink: ImageSink): EventEnvelope {
   const event = withoutImages(envelope.seq, envelope.event, sink);
   return event === envelope.event ? envelope : {...envelope, event};

@@ -1,5 +1,5 @@
 /**
- * The sessions folder on disk: which files are recordings, how big each is with its images, and
+ * The recordings folder on disk: which files are recordings, how big each is with its images, and
  * every read, write and removal in it. Nothing here follows a link: the folder is opened once per
  * operation as a checked folder handle (files/folder.ts), entries are reached through it with
  * O_NOFOLLOW, a link or anything but a plain file is skipped or refused, and the cached summary
@@ -13,18 +13,18 @@ import {RECORDING_FILE_EXTENSION} from '../../shared/recordingFile.js';
 
 export interface StoredRecording {
   id: string;
-  /** The sessions folder it is in. */
+  /** The recordings folder it is in. */
   dir: string;
   /** Its path, for messages. */
   file: string;
-  /** The session file's own length. */
+  /** The recording's own length. */
   fileBytes: number;
   /** The file plus its images folder. */
   bytes: number;
   mtimeMs: number;
 }
 
-/** Largest image the Sessions panel is sent (a screenshot is a few MB at most). */
+/** Largest image the Recordings panel is sent (a screenshot is a few MB at most). */
 export const MAX_RECORDING_IMAGE_BYTES = 32 * 1024 * 1024;
 /** Largest cached summary read back (it holds counts and at most 20 client names). */
 const MAX_SUMMARY_BYTES = 1024 * 1024;
@@ -33,12 +33,12 @@ function baseOf(id: string): string {
   return id.slice(0, -RECORDING_FILE_EXTENSION.length);
 }
 
-/** `<base>.images`: the folder of a session's images, next to it. */
+/** `<base>.images`: the folder of a recording's images, next to it. */
 export function imagesNameOf(id: string): string {
   return `${baseOf(id)}.images`;
 }
 
-/** `<base>.summary.json`: the cached summary next to a session file (see scan.ts). */
+/** `<base>.summary.json`: the cached summary next to a recording (see scan.ts). */
 export function summaryNameOf(id: string): string {
   return `${baseOf(id)}.summary.json`;
 }
@@ -47,12 +47,12 @@ export class RecordingNotFoundError extends Error {
   override name = 'RecordingNotFoundError';
 }
 
-/** Opens the sessions folder (the configured path may itself be a link: the user chose it). */
+/** Opens the recordings folder (the configured path may itself be a link: the user chose it). */
 function openRecordingsFolder<T>(dir: string, work: (folder: Folder) => T): T {
   return Folder.with(dir, {follow: true}, work);
 }
 
-/** Bytes of the plain files directly in a session's images folder (0 if it is a link). */
+/** Bytes of the plain files directly in a recording's images folder (0 if it is a link). */
 function imagesBytes(folder: Folder, id: string): number {
   if (folder.lstat(imagesNameOf(id))?.isDirectory() !== true) {
     return 0;
@@ -71,7 +71,7 @@ function imagesBytes(folder: Folder, id: string): number {
   }
 }
 
-/** Every session in the folder, newest first (by name: it starts with the start time). */
+/** Every recording in the folder, newest first (by name: it starts with the start time). */
 export function listStoredRecordings(dir: string): StoredRecording[] {
   let recordings: StoredRecording[];
   try {
@@ -104,18 +104,20 @@ export function listStoredRecordings(dir: string): StoredRecording[] {
 
 function checkedId(id: string): string {
   if (!recordingIdSchema.safeParse(id).success) {
-    throw new RecordingNotFoundError(`"${id}" is not a session id. Pick a session from the list.`);
+    throw new RecordingNotFoundError(
+      `"${id}" is not a recording id. Pick a recording from the list.`,
+    );
   }
   return id;
 }
 
 function notThere(id: string): RecordingNotFoundError {
   return new RecordingNotFoundError(
-    `Session ${id} is no longer in the sessions folder (deleted or removed by retention). Refresh the list.`,
+    `Recording ${id} is no longer in the recordings folder (deleted or removed by retention). Refresh the list.`,
   );
 }
 
-/** Opens session `id` as a plain file of the folder; `work` gets the descriptor. */
+/** Opens recording `id` as a plain file of the folder; `work` gets the descriptor. */
 function withRecordingFd<T>(folder: Folder, id: string, work: (fd: number) => T): T {
   checkedId(id);
   let fd: number;
@@ -123,7 +125,7 @@ function withRecordingFd<T>(folder: Folder, id: string, work: (fd: number) => T)
     fd = folder.openFile(id);
   } catch (error) {
     if (error instanceof FolderError || folder.lstat(id)?.isSymbolicLink() === true) {
-      throw new RecordingNotFoundError(`Session ${id} is not a plain file; it is not opened.`, {
+      throw new RecordingNotFoundError(`Recording ${id} is not a plain file; it is not opened.`, {
         cause: error,
       });
     }
@@ -136,7 +138,7 @@ function withRecordingFd<T>(folder: Folder, id: string, work: (fd: number) => T)
   }
 }
 
-/** Runs `work` on session `id`'s open descriptor (a plain file in `dir`, no link followed). */
+/** Runs `work` on recording `id`'s open descriptor (a plain file in `dir`, no link followed). */
 export function readStoredRecording<T>(dir: string, id: string, work: (fd: number) => T): T {
   try {
     return openRecordingsFolder(dir, folder => withRecordingFd(folder, id, work));
@@ -148,7 +150,7 @@ export function readStoredRecording<T>(dir: string, id: string, work: (fd: numbe
   }
 }
 
-/** Session `id` opened for streaming (a plain file in `dir`, no link followed). */
+/** Recording `id` opened for streaming (a plain file in `dir`, no link followed). */
 export async function openStoredRecording(
   dir: string,
   id: string,
@@ -157,11 +159,11 @@ export async function openStoredRecording(
   return Folder.withAsync(dir, {follow: true}, folder => folder.openFileHandle(id));
 }
 
-/** One image of session `id`: a plain file in its images folder, which is not a link. */
+/** One image of recording `id`: a plain file in its images folder, which is not a link. */
 export function readRecordingImage(dir: string, id: string, image: string): Buffer {
   checkedId(id);
   if (!recordingImageFileSchema.safeParse(image).success) {
-    throw new RecordingNotFoundError(`"${image}" is not an image of this session.`);
+    throw new RecordingNotFoundError(`"${image}" is not an image of this recording.`);
   }
   return openRecordingsFolder(dir, folder => {
     withRecordingFd(folder, id, () => undefined);
@@ -173,14 +175,14 @@ export function readRecordingImage(dir: string, id: string, image: string): Buff
       throw new RecordingNotFoundError(
         error instanceof FolderError
           ? `The image ${image} cannot be read: ${error.message}`
-          : `The image ${image} is missing from the session's images folder.`,
+          : `The image ${image} is missing from the recording's images folder.`,
         {cause: error},
       );
     }
   });
 }
 
-/** Removes a session file, its images and its summary — links among them as links. */
+/** Removes a recording, its images and its summary — links among them as links. */
 export function removeStoredRecording(dir: string, id: string): void {
   checkedId(id);
   openRecordingsFolder(dir, folder => {
@@ -190,7 +192,7 @@ export function removeStoredRecording(dir: string, id: string): void {
   });
 }
 
-/** The cached summary text of session `id`, if there is a plain one. */
+/** The cached summary text of recording `id`, if there is a plain one. */
 export function readCachedSummary(dir: string, id: string): string | undefined {
   try {
     return openRecordingsFolder(dir, folder =>
@@ -201,7 +203,7 @@ export function readCachedSummary(dir: string, id: string): string | undefined {
   }
 }
 
-/** Replaces the cached summary of session `id` (atomically; a link there is replaced). */
+/** Replaces the cached summary of recording `id` (atomically; a link there is replaced). */
 export function writeCachedSummary(dir: string, id: string, text: string): void {
   openRecordingsFolder(dir, folder => {
     folder.writeFileAtomic(summaryNameOf(id), text);

@@ -1,19 +1,19 @@
 /**
- * The tool calls of a recorded session, in the order they started, each with its recorded outcome
+ * The tool calls of a recording, in the order they started, each with its recorded outcome
  * and the identity of its element arguments; and which recorded pages appeared at which call, so a
  * replay can pair them with the pages it creates. Shared by replay and export.
  */
 import type {ClientRef, EventEnvelope, PageInfo, RecordedElement} from '../../shared/protocol.js';
 
 export interface RecordedCall {
-  /** 1-based position among the session's calls (what `--until` and the report count). */
+  /** 1-based position among the recording's calls (what `--until` and the report count). */
   index: number;
   callId: string;
   tool: string;
   args: Record<string, unknown>;
   client: ClientRef;
   pageId?: number;
-  /** Undefined when the session ended (crash) before the call did. */
+  /** Undefined when the recording ended (crash) before the call did. */
   ended?: {
     status: string;
     text: string;
@@ -48,7 +48,7 @@ function pageIdsOf(envelope: EventEnvelope): number[] {
   }
 }
 
-/** The calls of a session's events, in start order. */
+/** The calls of a recording's events, in start order. */
 export function recordedCalls(events: readonly EventEnvelope[]): RecordedCalls {
   const calls: RecordedCall[] = [];
   const byId = new Map<string, RecordedCall>();

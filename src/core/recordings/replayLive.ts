@@ -1,7 +1,7 @@
 /**
- * Replay and export from the inspector UI: a recorded session (by id, from the sessions folder)
+ * Replay and export from the inspector UI: a recording (by id, from the recordings folder)
  * replayed into the live browser, one at a time, its progress published as events; or exported
- * as test text. The session is read and checked before the command answers, so a bad id or an
+ * as test text. The recording is read and checked before the command answers, so a bad id or an
  * unreadable file is the command's error, not a silent replay of nothing.
  */
 import crypto from 'node:crypto';
@@ -23,7 +23,7 @@ import {replayRecordedCalls, summarise, type ReplayCallReport} from './replayRec
 export interface LiveReplayDeps {
   hub: InspectorHub;
   pages: PageRegistry;
-  /** Where recorded sessions are (the recorder's folder). */
+  /** Where recordings are (the recorder's folder). */
   recordingsDir: () => string;
   runTool(
     client: ClientRef,
@@ -40,8 +40,8 @@ export class LiveReplays {
   constructor(private readonly deps: LiveReplayDeps) {}
 
   /**
-   * Reads a session by id: its file name in the sessions folder, as the Sessions panel lists it
-   * (checked like every session command: a plain file in that folder, no path).
+   * Reads a recording by id: its file name in the recordings folder, as the Recordings panel lists it
+   * (checked like every recording command: a plain file in that folder, no path).
    */
   read(recordingId: string): ParsedRecording {
     let text: string;
@@ -54,7 +54,7 @@ export class LiveReplays {
         throw error;
       }
       throw new Error(
-        `Session ${recordingId} cannot be read (${errorText(error)}). It may have been deleted; refresh the Sessions panel.`,
+        `Recording ${recordingId} cannot be read (${errorText(error)}). It may have been deleted; refresh the Recordings panel.`,
         {cause: error},
       );
     }
@@ -66,13 +66,13 @@ export class LiveReplays {
     const running = this.#running;
     if (running) {
       throw new Error(
-        `A replay of session ${running.recordingId} is running (${running.done} of ${running.total} calls). Wait for it to finish.`,
+        `A replay of recording ${running.recordingId} is running (${running.done} of ${running.total} calls). Wait for it to finish.`,
       );
     }
     const recorded = recordedCalls(this.read(recordingId).events);
     if (untilCall !== undefined && untilCall > recorded.calls.length) {
       throw new Error(
-        `The session has ${recorded.calls.length} call(s); replay up to a call between 1 and ${recorded.calls.length}.`,
+        `The recording has ${recorded.calls.length} call(s); replay up to a call between 1 and ${recorded.calls.length}.`,
       );
     }
     const total = untilCall ?? recorded.calls.length;

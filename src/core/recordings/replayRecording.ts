@@ -1,5 +1,5 @@
 /**
- * Re-runs a recorded session's tool calls, in the order they started, against a browser (a fresh
+ * Re-runs a recording's tool calls, in the order they started, against a browser (a fresh
  * one for the `replay` command, the live one from the UI), and says per call whether the outcome
  * was the same, different (with a short diff) or failed. Every call is replayed, whichever client
  * made it: a call from the inspector's Run panel changed the browser as much as an agent's did,

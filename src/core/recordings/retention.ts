@@ -1,6 +1,6 @@
 /**
- * Retention of recorded sessions: keep the newest MAX_RECORDINGS and at most MAX_TOTAL_BYTES (files
- * and images together), removing the oldest first. The session being recorded is never removed.
+ * Retention of recordings: keep the newest MAX_RECORDINGS and at most MAX_TOTAL_BYTES (files
+ * and images together), removing the oldest first. The recording being written is never removed.
  */
 import {listStoredRecordings, removeStoredRecording} from './recordingFiles.js';
 

@@ -1,7 +1,7 @@
 /**
- * Reading stored session files line by line without holding them in memory: the summary the
- * Sessions panel lists (cached next to the file, keyed by the file's length, so each finished
- * session is scanned once), and the generic line walk search uses.
+ * Reading stored recordings line by line without holding them in memory: the summary the
+ * Recordings panel lists (cached next to the file, keyed by the file's length, so each finished
+ * recording is scanned once), and the generic line walk search uses.
  */
 import readline from 'node:readline';
 import {z} from 'zod';
@@ -26,8 +26,8 @@ function parseJson(line: string): unknown {
 }
 
 /**
- * Calls `onEvent` for each event line of a stored session that passes `wanted` (a cheap text test
- * before parsing); returns the header, or undefined when the file is not a session.
+ * Calls `onEvent` for each event line of a stored recording that passes `wanted` (a cheap text test
+ * before parsing); returns the header, or undefined when the file is not a recording.
  */
 export async function walkRecording(
   recording: Pick<StoredRecording, 'dir' | 'id'>,
@@ -72,7 +72,7 @@ async function scanCounts(recording: StoredRecording): Promise<SummaryCounts | u
   const header = await walkRecording(
     recording,
     line => {
-      // Each line starts with its seq and time; the last one read is when the session ended.
+      // Each line starts with its seq and time; the last one read is when the recording ended.
       const time = /"time":(\d+)/.exec(line.slice(0, 60));
       if (time?.[1]) {
         scan.lastTime = Number(time[1]);
@@ -94,7 +94,7 @@ async function scanCounts(recording: StoredRecording): Promise<SummaryCounts | u
   return {...counts, lastEventAt: Math.max(counts.lastEventAt, scan.lastTime)};
 }
 
-/** The listed summary of a finished session: from its cache, else by one scan (then cached). */
+/** The listed summary of a finished recording: from its cache, else by one scan (then cached). */
 export async function storedSummary(
   recording: StoredRecording,
 ): Promise<SummaryCounts | undefined> {

@@ -1,8 +1,8 @@
 /**
- * Search across recorded sessions: calls whose tool name, URL (the call's url argument, the
+ * Search across recordings: calls whose tool name, URL (the call's url argument, the
  * navigations and requests it caused) or error text contains the query, case-insensitively.
  * Lines are tested as text before any parse, so a search reads files at disk speed; hits are
- * bounded overall and per session.
+ * bounded overall and per recording.
  */
 import type {RecordingSearchHit} from '../../shared/replies.js';
 import {walkRecording} from './scan.js';
@@ -73,7 +73,7 @@ async function searchOne(
   return hits;
 }
 
-/** Hits across `sessions` (newest first), at most MAX_SEARCH_HITS. */
+/** Hits across `recordings` (newest first), at most MAX_SEARCH_HITS. */
 export async function searchRecordings(
   recordings: readonly StoredRecording[],
   query: string,
@@ -87,7 +87,7 @@ export async function searchRecordings(
     try {
       hits.push(...(await searchOne(recording, needle, MAX_SEARCH_HITS - hits.length)));
     } catch {
-      // Removed or unreadable meanwhile: the other sessions still answer.
+      // Removed or unreadable meanwhile: the other recordings still answer.
     }
   }
   return {hits, truncated: hits.length >= MAX_SEARCH_HITS};

@@ -1,5 +1,5 @@
 /**
- * Keeps secrets out of the inspector's events and session files: the bearer token, header values
+ * Keeps secrets out of the inspector's events and recordings: the bearer token, header values
  * given on the command line (--wsHeaders), the credentials and query values of the endpoint and
  * proxy flags, any Authorization value and the user info of every URL (plain, ws/wss, or
  * percent-encoded inside another), wherever they appear (arguments, results, console text, URLs,
@@ -85,7 +85,7 @@ export function configSecrets(config: ServerConfig, token: string): string[] {
   ];
 }
 
-/** The flags as the session header records them: no token, no header values, no ids. */
+/** The flags as the recording header records them: no token, no header values, no ids. */
 export function headerFlags(config: ServerConfig): Record<string, unknown> {
   const {token: _token, browser, ...rest} = config;
   const {wsHeaders, browserUrl, wsEndpoint, proxyServer, ...browserRest} = browser;

@@ -1,6 +1,6 @@
 /**
- * What the Sessions panel lists about one session (calls, errors, clients, duration), built from
- * its events as they are recorded or, for a session the list has not seen, by scanning its file.
+ * What the Recordings panel lists about one recording (calls, errors, clients, duration), built from
+ * its events as they are recorded or, for a recording the list has not seen, by scanning its file.
  */
 import type {EventEnvelope} from '../../shared/protocol.js';
 import {z} from 'zod';

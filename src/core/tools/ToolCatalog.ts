@@ -1,6 +1,6 @@
 /**
  * Every tool the engine has, and which of them clients see right now. Categories can be switched at
- * run time; listeners (the MCP sessions) then send notifications/tools/list_changed. The catalog
+ * run time; listeners (the client sessions) then send notifications/tools/list_changed. The catalog
  * also holds the sections features add to responses (registered with the tools, see sections.ts).
  */
 import {EventEmitter} from 'node:events';

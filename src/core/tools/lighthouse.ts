@@ -1,7 +1,7 @@
 /**
  * Tool family: lighthouse — a Lighthouse audit (accessibility, SEO, best practices) of the page as
  * it is, driven through the page's own puppeteer Page. Lighthouse is loaded on first use: it is big
- * and most sessions never audit.
+ * and most runs never audit.
  */
 import path from 'node:path';
 import type * as Lighthouse from 'lighthouse';

@@ -49,7 +49,7 @@ export interface ScriptHost {
     params: Protocol.Runtime.EvaluateRequest,
     timeoutMs?: number,
   ): Promise<Protocol.Runtime.EvaluateResponse>;
-  /** `session`: where the objects live (a cross-site iframe's elements live on its own session). */
+  /** `cdp`: where the objects live (a cross-site iframe's elements live on its own session). */
   callFunction(
     params: Protocol.Runtime.CallFunctionOnRequest,
     timeoutMs?: number,

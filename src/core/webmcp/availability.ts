@@ -1,5 +1,5 @@
 /**
- * Whether this browser has WebMCP, told to the session's status once per browser: a browser too
+ * Whether this browser has WebMCP, told to the browser's status once per browser: a browser too
  * old or without the DevTools domain says so at once; otherwise the first secure page answers
  * the real question (does `document.modelContext` exist?).
  */

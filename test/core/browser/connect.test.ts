@@ -1,5 +1,5 @@
 /**
- * A half-open browser endpoint (accepts, never answers) must not wedge the session: the timed-out
+ * A half-open browser endpoint (accepts, never answers) must not wedge the browser: the timed-out
  * attempt is abandoned, the next call really tries again, and a late answer is discarded.
  * A real Chromium behind a real TCP proxy whose first connections hang.
  */

@@ -38,7 +38,7 @@ async function accepted(command: InspectorCommand): Promise<unknown> {
   return reply.value;
 }
 
-/** Session recording (issue 11): list, read, image, search, delete (an older session). */
+/** Recordings: list, read, image, search, delete (an older recording). */
 async function recordingCommands(): Promise<void> {
   const recording = fx.engine.engine.recordings;
   const dir = recording.dir;
@@ -120,7 +120,7 @@ describe('inspector commands', () => {
     await accepted({type: 'holdSetRules', rules: []});
     await accepted({type: 'holdAllowAll'});
     await recordingCommands();
-    // Replay and export of a recorded session (one list_pages call).
+    // Replay and export of a recording (one list_pages call).
     const recordingsDir = path.join(fx.engine.configDir, 'sessions');
     fs.mkdirSync(recordingsDir, {recursive: true});
     const client = {id: 'c', name: 'agent', version: '1', transport: 'http'} as const;

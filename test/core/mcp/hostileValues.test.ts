@@ -141,7 +141,7 @@ describe('a value nested far deeper than any real one', () => {
     expect(JSON.stringify(uiTools.filter(tool => tool.name === 'deep_schema'))).toContain(MARKER);
   });
 
-  it('keeps the session file free of anything over the depth bound', () => {
+  it('keeps the recording free of anything over the depth bound', () => {
     const text = recordedText();
     for (const line of text.split('\n').filter(Boolean)) {
       const value: unknown = JSON.parse(line);

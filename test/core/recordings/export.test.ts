@@ -1,5 +1,5 @@
 /**
- * The Playwright export of hostile sessions: arguments, element names and results with quotes,
+ * The Playwright export of hostile recordings: arguments, element names and results with quotes,
  * backticks, `*\/`, `${}`, newlines and line separators stay inside their string literals and
  * comments; the file parses, and running it (against a recording stub of the Playwright API)
  * hands every value back exactly as recorded.

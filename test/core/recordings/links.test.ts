@@ -1,5 +1,5 @@
 /**
- * Links and other planted entries in the sessions (recordings) folder are never followed: a
+ * Links and other planted entries in the recordings folder are never followed: a
  * summary link to an outside file is replaced, not written through; an images folder that is a
  * link (or flips to one) serves nothing from outside and is removed as a link; a FIFO does not
  * hang the listing; the recorder never writes its images through a planted link. Real files, a
@@ -62,7 +62,7 @@ function recording(dir: string): Recordings {
   return made;
 }
 
-/** A finished session file as an earlier run left it; returns its id. */
+/** A finished recording as an earlier run left it; returns its id. */
 function writeRecording(dir: string, startedAt: number): string {
   const name = recordingFileName(startedAt, 1000);
   const header = recordingLine({
@@ -106,7 +106,7 @@ describe('a planted summary link', () => {
     expect(fs.readdirSync(dir).filter(name => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('a FIFO in its place or as a session does not hang the listing', async () => {
+  it('a FIFO in its place or as a recording does not hang the listing', async () => {
     if (process.platform === 'win32') {
       return;
     }

@@ -1,5 +1,5 @@
 /**
- * Session recording with a real engine, Chromium and MCP client: the file and its folder are
+ * Recording with a real engine, Chromium and MCP client: the file and its folder are
  * private, the header has the flags minus secrets, every call is in it within the flush interval,
  * and no token or Authorization value is ever written (not in arguments, results, console or
  * network text), even when the page and the agent put them there.
@@ -43,8 +43,8 @@ function allFiles(dir: string): string[] {
   });
 }
 
-describe('session recording', () => {
-  it('records every call to a private session file with a header minus secrets', async () => {
+describe('the recorder', () => {
+  it('records every call to a private recording with a header minus secrets', async () => {
     const pageId = await fx.openPage('/index.html');
     await call(fx.client, 'evaluate_script', {pageId, function: '() => document.title'});
     const recorder = fx.engine.engine.recordings.recorder;

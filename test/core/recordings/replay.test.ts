@@ -1,5 +1,5 @@
 /**
- * Replay against a fresh engine and browser: a recorded multi-page session replays with the same
+ * Replay against a fresh engine and browser: a multi-page recording replays with the same
  * outcome against unchanged pages; against pages that moved their elements around, the uids are
  * found again by role, name and ancestry; against pages that changed, calls come out different or
  * failed with the reason. The recording carries callElements for every element argument.

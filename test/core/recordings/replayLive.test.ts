@@ -1,5 +1,5 @@
 /**
- * Replay and export from the inspector: `replayRecording` replays a recorded session into the live
+ * Replay and export from the inspector: `replayRecording` replays a recording into the live
  * browser (beside the pages already open), streaming one replayProgress event per call and a
  * replayFinished; `untilCall` stops early; `exportRecording` answers the test text; bad ids and a
  * second replay while one runs are refused with what to do.
@@ -104,7 +104,7 @@ describe('replayRecording', () => {
     }
   });
 
-  it('refuses ids that are not session names, and sessions that are gone', async () => {
+  it('refuses ids that are not recording names, and recordings that are gone', async () => {
     for (const recordingId of ['../token', 'a/b', '.hidden']) {
       const result = await fixture.engine.engine.handleCommand({
         type: 'replayRecording',
@@ -117,7 +117,7 @@ describe('replayRecording', () => {
       recordingId: 'no-such-session.jsonl',
     });
     expect(gone.ok ? '' : gone.error).toContain(
-      'Session no-such-session.jsonl is no longer in the sessions folder',
+      'Recording no-such-session.jsonl is no longer in the recordings folder',
     );
   });
 });

@@ -3,7 +3,7 @@
  * shape (a user name alone, a password holding a raw `@`, ws/wss, percent-encoded inside another
  * URL, inside longer text), and every configured secret (token, --wsHeaders values, the
  * credentials of --proxyServer, the query values of --wsEndpoint) wherever the agent or the page
- * puts them. The session file's bytes are read, and so is a UI's WebSocket stream.
+ * puts them. The recording's bytes are read, and so is a UI's WebSocket stream.
  */
 import fs from 'node:fs';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -82,7 +82,7 @@ describe('a server launching its browser', () => {
     });
     const recorded = recordingOf(fx.engine);
     expect(recorded).toContain('[redacted]');
-    expectNoSecret(recorded, 'the session file');
+    expectNoSecret(recorded, 'the recording');
     const last = fx.engine.engine.hub.nextSeq - 1;
     await expect
       .poll(() => ui.events.at(-1)?.seq ?? 0, {timeout: 10_000})
@@ -119,7 +119,7 @@ describe('a server attached to a browser by --wsEndpoint', () => {
     await call(client, 'new_page', {url: `https://${USER_ONLY}@example.com/`});
     const recorded = recordingOf(engine);
     expect(recorded).toContain('"type":"browserStatus"');
-    expectNoSecret(recorded, 'the session file');
+    expectNoSecret(recorded, 'the recording');
     const status = engine.engine.state().browser;
     expect(status.error).toContain('token=[redacted]');
   });

@@ -1,6 +1,6 @@
 /**
- * The sessions folder: retention (newest 50, a size cap, oldest first, never the current one),
- * listing from files (including a crashed session with a torn last line), reading in chunks,
+ * The recordings folder: retention (newest 50, a size cap, oldest first, never the current one),
+ * listing from files (including a crashed recording with a torn last line), reading in chunks,
  * images, deleting, search, and ids that try to leave the folder. Real files in a temp folder.
  */
 import fs from 'node:fs';
@@ -75,7 +75,7 @@ function ended(seq: number, tool: string, errorText?: string): EventEnvelope {
   };
 }
 
-/** A finished session file as an earlier run left it. */
+/** A finished recording as an earlier run left it. */
 function writeRecording(dir: string, startedAt: number, events: EventEnvelope[], pad = 0): string {
   const name = recordingFileName(startedAt, 1000);
   const header = recordingLine({
@@ -103,7 +103,7 @@ function recording(dir: string, limits?: {maxRecordings: number; maxBytes: numbe
 }
 
 describe('retention', () => {
-  it('keeps the newest 50 sessions, the new one included, removing the oldest first', async () => {
+  it('keeps the newest 50 recordings, the new one included, removing the oldest first', async () => {
     const dir = tempDir();
     const base = Date.UTC(2026, 0, 1);
     const names = Array.from({length: 51}, (_, i) => writeRecording(dir, base + i * 60_000, []));
@@ -122,7 +122,7 @@ describe('retention', () => {
     expect(fs.existsSync(images)).toBe(false);
   });
 
-  it('keeps the total under the size cap, oldest first, never the current session', async () => {
+  it('keeps the total under the size cap, oldest first, never the current recording', async () => {
     const dir = tempDir();
     const base = Date.UTC(2026, 0, 1);
     const names = [0, 1, 2].map(i => writeRecording(dir, base + i * 1000, [], 4_000));
@@ -136,7 +136,7 @@ describe('retention', () => {
 });
 
 describe('listing, reading, deleting, searching', () => {
-  it('lists a crashed session with a torn last line from its file', async () => {
+  it('lists a crashed recording with a torn last line from its file', async () => {
     const dir = tempDir();
     const name = writeRecording(dir, Date.UTC(2026, 0, 2), [
       started(1, 'navigate_page', {url: 'http://127.0.0.1/shop'}),
@@ -169,10 +169,10 @@ describe('listing, reading, deleting, searching', () => {
 
     expect(rec.delete(name)).toEqual({id: name});
     expect(fs.existsSync(path.join(dir, name))).toBe(false);
-    expect(() => rec.read(name)).toThrow(/no longer in the sessions folder/);
+    expect(() => rec.read(name)).toThrow(/no longer in the recordings folder/);
   });
 
-  it('reads a large session in line-aligned chunks', () => {
+  it('reads a large recording in line-aligned chunks', () => {
     const dir = tempDir();
     const events = Array.from({length: 30_000}, (_, i) =>
       started(i + 1, `tool_${i}`, {pad: 'y'.repeat(200)}),

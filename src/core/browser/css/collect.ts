@@ -135,7 +135,7 @@ export async function collectReport(state: PageState, uid: string): Promise<CssR
 }
 
 /**
- * The element whose styles are read, on `session`'s DOM agent, with its label. Text nodes (what
+ * The element whose styles are read, on `cdp`'s DOM agent, with its label. Text nodes (what
  * snapshots often point at) are styled through their parent element.
  */
 async function styledElement(

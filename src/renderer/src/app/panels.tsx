@@ -107,11 +107,10 @@ export const PANELS: readonly PanelDefinition[] = [
       return held > 0 ? String(held) : undefined;
     },
   },
-  // Session recording (issue 11)
   {
     id: 'recordings',
-    label: 'Sessions',
-    ...lazyPanel('Sessions', () =>
+    label: 'Recordings',
+    ...lazyPanel('Recordings', () =>
       import('../features/recordings/RecordingsPanel.js').then(m => m.RecordingsPanel),
     ),
   },

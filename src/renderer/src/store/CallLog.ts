@@ -219,7 +219,7 @@ export class CallLog {
     }
   }
 
-  /** Adds a finished record as is (import of an exported session). */
+  /** Adds a finished record as is (a recording opened in the UI). */
   add(record: Omit<CallRecord, 'ordinal'>): void {
     const existing = this.#byCallId.get(record.callId);
     if (existing !== undefined) {

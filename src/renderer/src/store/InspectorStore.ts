@@ -65,13 +65,13 @@ export interface OfflineRecording {
   /** When the Log panel exported it (epoch ms), for a file it saved. */
   exportedAt?: number;
   serverVersion?: string;
-  /** A recorded session (opened from the Sessions panel), read-only. */
+  /** Opened from the Recordings panel (a recording on the server or a file), read-only. */
   recorded?: boolean;
   /** Its id on the server (undefined for a file from elsewhere). */
   recordingId?: string;
   /** Still reading the rest of the file (the first rows show before). */
   loading?: boolean;
-  /** Fetches a recorded image by its file name (recorded sessions only). */
+  /** Fetches a recorded image by its file name (recordings on the server only). */
   loadImage?: (file: string) => Promise<{mimeType: string; data: string} | undefined>;
 }
 
@@ -91,7 +91,7 @@ export interface InspectorSnapshot {
   pages: readonly PageInfo[];
   browser: BrowserStatus | undefined;
   clients: readonly ConnectedClient[];
-  /** Sessions the server closed (idle expiry or session cap), newest last (bounded). */
+  /** Client sessions the server closed (idle expiry or the cap), newest last (bounded). */
   expiredClientSessions: readonly ExpiredClientSession[];
   webmcpTools: readonly WebMcpToolView[];
   /** Latest state of each WebMCP invocation, oldest first (bounded). */
@@ -441,7 +441,7 @@ export class InspectorStore {
     this.#set({offline: recording});
   }
 
-  /** Every event the UI holds for the live session, for export: calls and telemetry records. */
+  /** Every event the UI holds for the live log, for export: calls and telemetry records. */
   exportEvents(): EventEnvelope[] {
     return eventsOf(this.log, this.#snapshot.telemetry);
   }

@@ -1,6 +1,6 @@
 /**
  * A call log turned back into the inspector events it came from (start, end, what the call did,
- * then telemetry), in sequence order: what an export writes and a recorded session holds.
+ * then telemetry), in sequence order: what an export writes and a recording holds.
  */
 import type {EventEnvelope} from '../../../shared/protocol.js';
 import type {CallLog, CallRecord} from './CallLog.js';

@@ -1,6 +1,6 @@
 /**
- * One recorded inspector event into a read-only session's log and telemetry list: the same for a
- * session read from the server in chunks and for a file opened in the UI.
+ * One recorded inspector event into a read-only recording's log and telemetry list: the same for
+ * a recording read from the server in chunks and for a file opened in the UI.
  */
 import type {EventEnvelope} from '../../../shared/protocol.js';
 import type {CallLog} from './CallLog.js';

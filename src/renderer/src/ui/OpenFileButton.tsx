@@ -1,5 +1,5 @@
 /**
- * "Open file…": a button that opens the system file picker for one session file (JSON Lines or the
+ * "Open file…": a button that opens the system file picker for one recording (JSON Lines or the
  * older JSON export). The picked file goes to `onFile`; the input is cleared so the same file can
  * be picked again.
  */
@@ -21,7 +21,7 @@ export function OpenFileButton(props: {
         accept=".jsonl,.ndjson,application/x-ndjson,application/json"
         className="visually-hidden"
         tabIndex={-1}
-        aria-label="Open a session file"
+        aria-label="Open a recording file"
         data-testid={props.testId}
         onChange={event => {
           const file = event.target.files?.[0];

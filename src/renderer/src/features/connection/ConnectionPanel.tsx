@@ -82,15 +82,15 @@ function Endpoint(props: {model: ConnectionModel}): React.JSX.Element {
   );
 }
 
-/** Sessions the server closed itself, so a vanished client is explained. */
+/** Client sessions the server closed itself, so a vanished client is explained. */
 function ExpiredClientSessions(props: {model: ConnectionModel}): React.JSX.Element | null {
   const {expiredClientSessions} = props.model;
   if (expiredClientSessions.length === 0) {
     return null;
   }
   return (
-    <section className="expired-client-sessions" aria-label="Sessions closed by the server">
-      <h3>Closed by the server</h3>
+    <section className="expired-client-sessions" aria-label="Client sessions closed by the server">
+      <h3>Client sessions closed by the server</h3>
       <ul>
         {[...expiredClientSessions].reverse().map(expired => (
           <li key={`${expired.client.id}-${expired.at}`} data-client-id={expired.client.id}>
@@ -99,7 +99,7 @@ function ExpiredClientSessions(props: {model: ConnectionModel}): React.JSX.Eleme
             {expired.client.version ? ` ${revealInvisible(expired.client.version)}` : ''}:{' '}
             {expired.reason === 'idle'
               ? `idle for ${formatDuration(expired.idleMs)}`
-              : `closed to make room (session limit), idle for ${formatDuration(expired.idleMs)}`}
+              : `closed to make room (client session limit), idle for ${formatDuration(expired.idleMs)}`}
           </li>
         ))}
       </ul>

@@ -28,7 +28,7 @@ export interface ConnectionModel {
   /** The same setups with the real token, for copying. */
   setupText: (id: string) => Promise<string>;
   clients: readonly ConnectedClient[];
-  /** Sessions the server closed itself (idle or over the cap), newest last. */
+  /** Client sessions the server closed itself (idle or over the cap), newest last. */
   expiredClientSessions: readonly ExpiredClientSession[];
   browser: BrowserStatus | undefined;
   serverVersion: string | undefined;

@@ -2,7 +2,7 @@
  * What a call did on its page: a small timeline of its page activity (navigations, dialogs,
  * console messages, requests, WebMCP invocations) and the page before and after it, with the
  * element it acted on outlined on the after image. The same component serves the live log and a
- * recorded session (whose images are fetched by file name). Everything shown is page text: inert.
+ * recording (whose images are fetched by file name). Everything shown is page text: inert.
  */
 import {useEffect, useState} from 'react';
 import type {CallActivityItem, CallImage} from '../../../../shared/protocol.js';
@@ -103,7 +103,7 @@ function CallTimeline(props: {
   );
 }
 
-/** The image's data: inline (live), or fetched by file name (a recorded session). */
+/** The image's data: inline (live), or fetched by file name (a recording). */
 function useImageData(
   image: CallImage | undefined,
   loadImage: LoadImage | undefined,
@@ -195,7 +195,7 @@ function CallScreen(props: {
       ) : data === 'loading' ? (
         <p className="muted">Loading…</p>
       ) : data === 'missing' ? (
-        <p className="muted">Not in this file (images are kept beside recorded sessions).</p>
+        <p className="muted">Not in this file (images are kept beside recordings on the server).</p>
       ) : (
         <div className="call-screens__frame">
           <ImageView mimeType={data.mimeType} data={data.data} alt={`${label} ${record.tool}`} />

@@ -16,7 +16,7 @@ export function CallDetail(props: {
   record: CallRecord | undefined;
   canRunAgain: boolean;
   onRunAgain: (record: CallRecord) => void;
-  /** The opened session (undefined for the live log): for its actions and its images. */
+  /** The opened recording (undefined for the live log): for its actions and its images. */
   recording?: RecordingRef | undefined;
   loadImage?: LoadImage | undefined;
 }): React.JSX.Element {

@@ -69,7 +69,7 @@ function formatDate(epochMs: number): string {
 function LogEmpty(props: {model: LogModel}): React.JSX.Element {
   const {model} = props;
   if (model.offline) {
-    return <EmptyState title="This session file has no calls">Open another file.</EmptyState>;
+    return <EmptyState title="This recording has no calls">Open another file.</EmptyState>;
   }
   return (
     <EmptyState title="No tool calls yet">

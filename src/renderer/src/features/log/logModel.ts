@@ -1,7 +1,7 @@
 /**
  * The Log panel's view model, pure: the filter, the notice (what an import or export had to say),
  * moving the selection by keyboard, and the counts shown. The log itself is the store's CallLog
- * (or an opened session file's); the hook (useLogModel.ts) wires it up.
+ * (or an opened recording's); the hook (useLogModel.ts) wires it up.
  */
 import {errorText} from '../../../../shared/values.js';
 import {EMPTY_FILTER, type LogFilter} from '../../store/LogQuery.js';
@@ -56,7 +56,7 @@ export function movedSelection(
   return Math.min(rows.length - 1, Math.max(0, current + delta));
 }
 
-/** What opening a session file says: nothing, or which lines were not inspector events. */
+/** What opening a recording says: nothing, or which lines were not inspector events. */
 export function importNotice(
   fileName: string,
   parsed: {skipped: number; skippedAt: readonly number[]},

@@ -1,5 +1,5 @@
 /**
- * The Log panel's hook: which log is shown (live or an opened session file), the filter
+ * The Log panel's hook: which log is shown (live or an opened recording), the filter
  * (logModel.ts) and its incremental result, the selected call, and the panel's actions (clear,
  * export, import, run again).
  */
@@ -47,13 +47,13 @@ export interface LogModel extends LogActions {
     | {
         fileName: string;
         exportedAt?: number | undefined;
-        /** A recorded session (Sessions panel): its actions slot and images. */
+        /** A recording from the server (Recordings panel): its actions slot and images. */
         recording?: RecordingRef | undefined;
         loading: boolean;
         loadImage?: LoadImage | undefined;
       }
     | undefined;
-  /** Bumps whenever a row of the live log may have changed (0 for a session file). */
+  /** Bumps whenever a row of the live log may have changed (0 for a recording). */
   version: number;
   /** A call can be run again only on a live server. */
   canRunAgain: boolean;
@@ -191,7 +191,7 @@ function logActions(
   };
 }
 
-/** Saves text as a download (a session file). */
+/** Saves text as a download (a recording). */
 function downloadText(fileName: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], {type}));
   const link = document.createElement('a');

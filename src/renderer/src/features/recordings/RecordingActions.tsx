@@ -1,7 +1,7 @@
 /**
- * A recorded session's actions: "Replay" (every call, into the live browser), "Replay up to here"
+ * A recording's actions: "Replay" (every call, into the live browser), "Replay up to here"
  * (when given a call's index), and "Export as test" with a preview of the Playwright file to copy
- * or save. The per-call outcome of a replay streams in as it runs. Rendered by the Sessions panel
+ * or save. The per-call outcome of a replay streams in as it runs. Rendered by the Recordings panel
  * and a call's detail pane; everything recorded (tool names, reasons, diffs, the test text) is
  * shown as text, never as HTML.
  */
@@ -36,7 +36,7 @@ export function RecordingActionsView(
   const busy = isReplaying(replay) || !model.connected;
   const headline = replayHeadline(replay);
   return (
-    <section className="recording-actions" aria-label="Session actions">
+    <section className="recording-actions" aria-label="Recording actions">
       <div className="recording-actions__buttons">
         <button
           type="button"

@@ -1,6 +1,6 @@
 /**
- * Where actions on a recorded session go: in each row of the Sessions panel (`placement="recording"`)
- * and in the detail of a call of an opened session (`placement="call"`). Replay and export live in
+ * Where actions on a recording go: in each row of the Recordings panel (`placement="recording"`)
+ * and in the detail of a call of an opened recording (`placement="call"`). Replay and export live in
  * their own feature; they plug in here without this panel knowing them:
  *
  *   registerRecordingActions({recording: ctx => <ReplayButton id={ctx.recording.id} />, call: ctx => …});
@@ -11,14 +11,14 @@ import type {ReactNode} from 'react';
 import type {CallRecord} from '../../store/CallLog.js';
 
 export interface RecordingRef {
-  /** The recorded session's id on the server; undefined for a file opened from elsewhere. */
+  /** The recording's id on the server; undefined for a file opened from elsewhere. */
   id: string | undefined;
   fileName: string;
 }
 
 export interface RecordingActionsContext {
   recording: RecordingRef;
-  /** For `placement="call"`: the call, and its 0-based position among the session's calls. */
+  /** For `placement="call"`: the call, and its 0-based position among the recording's calls. */
   call?: CallRecord;
 }
 
@@ -57,7 +57,7 @@ export function RecordingActionsSlot(props: {
       className="recording-actions"
       data-testid={`recording-actions-${props.placement}`}
       role="group"
-      aria-label="Session actions"
+      aria-label="Recording actions"
     >
       {content}
     </span>

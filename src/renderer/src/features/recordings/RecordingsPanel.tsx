@@ -1,7 +1,7 @@
 /**
- * Recorded sessions: the list (start, duration, clients, calls, errors, size), search across them
- * by tool, URL or error text, open one read-only in the Log panel, delete, and open a session file
- * from elsewhere (file picker, or drop it anywhere on the panel). Everything from a session is
+ * Recordings: the list (start, duration, clients, calls, errors, size), search across them
+ * by tool, URL or error text, open one read-only in the Log panel, delete, and open a recording
+ * from elsewhere (file picker, or drop it anywhere on the panel). Everything from a recording is
  * client or page text, shown inert.
  */
 import {useState} from 'react';
@@ -68,7 +68,7 @@ export function RecordingsPanel(): React.JSX.Element {
       {model.hits ? <SearchHits model={model} /> : null}
       <RecordingsTable model={model} />
       <p className="muted recordings-panel__drop-hint">
-        Drop a session file (.jsonl) anywhere here to open it read-only.
+        Drop a recording (.jsonl) anywhere here to open it read-only.
       </p>
     </div>
   );
@@ -78,7 +78,7 @@ function RecordingsToolbar(props: {model: RecordingsModel}): React.JSX.Element {
   const {model} = props;
   const [query, setQuery] = useState('');
   return (
-    <div className="toolbar recordings-toolbar" role="toolbar" aria-label="Sessions actions">
+    <div className="toolbar recordings-toolbar" role="toolbar" aria-label="Recordings actions">
       <form
         role="search"
         className="recordings-toolbar__search"
@@ -88,7 +88,7 @@ function RecordingsToolbar(props: {model: RecordingsModel}): React.JSX.Element {
         }}
       >
         <label className="field field--grow">
-          <span className="field__label">Search sessions</span>
+          <span className="field__label">Search recordings</span>
           <input
             type="search"
             placeholder="Tool, URL or error text…"
@@ -105,7 +105,7 @@ function RecordingsToolbar(props: {model: RecordingsModel}): React.JSX.Element {
       <button type="button" onClick={model.refresh} disabled={!model.connected || model.refreshing}>
         Refresh
       </button>
-      <OpenFileButton testId="open-session-file" onFile={file => model.openFile(file)} />
+      <OpenFileButton testId="open-recording-file" onFile={file => model.openFile(file)} />
     </div>
   );
 }
@@ -121,7 +121,7 @@ function RetentionLine(props: {model: RecordingsModel}): React.JSX.Element | nul
       {list.recording
         ? 'This run is being recorded.'
         : 'Recording is off for this run (--no-record).'}{' '}
-      Kept: the newest {formatCount(retention.maxRecordings)} sessions, at most{' '}
+      Kept: the newest {formatCount(retention.maxRecordings)} recordings, at most{' '}
       {formatBytes(retention.maxBytes)} in all, oldest removed first — now{' '}
       {formatCount(list.recordings.length)} ({formatBytes(retention.totalBytes)})
       {retention.removed > 0
@@ -161,7 +161,7 @@ function SearchHits(props: {model: RecordingsModel}): React.JSX.Element | null {
               type="button"
               className="recordings-hits__open"
               onClick={() => model.open(hit.recordingId, hit.callId)}
-              aria-label={`Open ${hit.tool} in the session of ${formatStart(hit.recordingStartedAt)}`}
+              aria-label={`Open ${hit.tool} in the recording of ${formatStart(hit.recordingStartedAt)}`}
             >
               <span className="mono">{revealInvisible(hit.tool)}</span>{' '}
               <span className="badge">{FIELD_LABELS[hit.field]}</span>{' '}
@@ -187,8 +187,8 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
   }
   if (recordings.length === 0) {
     return (
-      <EmptyState title="No recorded sessions">
-        Sessions are recorded unless the server runs with --no-record. Open a file from elsewhere
+      <EmptyState title="No recordings">
+        Every run is recorded unless the server runs with --no-record. Open a file from elsewhere
         with “Open file…”.
       </EmptyState>
     );
@@ -258,7 +258,7 @@ function RecordingRow(props: {
           type="button"
           onClick={() => model.open(recording.id)}
           disabled={model.opening !== undefined}
-          aria-label={`Open the session of ${started}`}
+          aria-label={`Open the recording of ${started}`}
         >
           {model.opening === recording.id ? 'Opening…' : 'Open'}
         </button>
@@ -268,7 +268,7 @@ function RecordingRow(props: {
               type="button"
               className="danger"
               onClick={() => model.remove(recording.id)}
-              aria-label={`Confirm: delete the session of ${started}`}
+              aria-label={`Confirm: delete the recording of ${started}`}
             >
               Delete for good
             </button>
@@ -281,8 +281,8 @@ function RecordingRow(props: {
             type="button"
             onClick={() => model.askDelete(recording.id)}
             disabled={recording.current}
-            title={recording.current ? 'The session being recorded cannot be deleted.' : undefined}
-            aria-label={`Delete the session of ${started}`}
+            title={recording.current ? 'The recording being written cannot be deleted.' : undefined}
+            aria-label={`Delete the recording of ${started}`}
           >
             Delete…
           </button>

@@ -1,5 +1,5 @@
 /**
- * The view model of a session's actions (replay, replay up to a call, export as a test with a
+ * The view model of a recording's actions (replay, replay up to a call, export as a test with a
  * preview): a reducer over what the engine answered and the replay events it streamed. Pure, so it
  * is tested without React or a server.
  */

@@ -1,6 +1,6 @@
 /**
- * Plugs replay and export (RecordingActions) into the Sessions panel's slots: on each recorded
- * session, and on a call of an opened one ("Replay up to here"). A file opened from elsewhere has
+ * Plugs replay and export (RecordingActions) into the Recordings panel's slots: on each
+ * recording, and on a call of an opened one ("Replay up to here"). A file opened from elsewhere has
  * no id on the server, so it gets no actions: replay and export read the server's copy.
  */
 import {RecordingActions} from './RecordingActions.js';

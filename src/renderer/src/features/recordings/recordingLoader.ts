@@ -37,7 +37,7 @@ export interface OpenResult {
 }
 
 /**
- * Opens session `id` from the server in the Log panel (selecting `callId` if given) and keeps
+ * Opens recording `id` from the server in the Log panel (selecting `callId` if given) and keeps
  * reading until the whole file is in, unless the user closes it meanwhile.
  */
 export async function openServerRecording(

@@ -1,6 +1,6 @@
 /**
- * The hook behind RecordingActions: sends replayRecording / exportRecording for one recorded session
- * and, while a replay runs, listens to the event stream for its progress. The Sessions panel (or
+ * The hook behind RecordingActions: sends replayRecording / exportRecording for one recording
+ * and, while a replay runs, listens to the event stream for its progress. The Recordings panel (or
  * a call's detail pane, with the call's index) renders the component; this holds no panel state.
  */
 import {useEffect, useReducer} from 'react';

@@ -1,5 +1,5 @@
 /**
- * The Sessions panel's hook: the recorded sessions (from the server), search across them, open
+ * The Recordings panel's hook: the recordings (from the server), search across them, open
  * (in the Log panel, read-only), delete (after a confirm), and open a file from elsewhere.
  */
 import {useCallback, useEffect, useState} from 'react';
@@ -34,7 +34,7 @@ function openedNotice(name: string, result: OpenResult): string | undefined {
     : undefined;
 }
 
-/** The list of recorded sessions, fetched on connect and on refresh. */
+/** The list of recordings, fetched on connect and on refresh. */
 function useRecordingList(request: Request, connected: boolean) {
   const [list, setList] = useState<RecordingList>();
   const [listError, setListError] = useState<string>();

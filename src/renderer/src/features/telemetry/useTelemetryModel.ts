@@ -1,5 +1,5 @@
 /**
- * The Telemetry panel's hook: the records of the live session or of an opened session file
+ * The Telemetry panel's hook: the records of the live server or of an opened recording
  * (telemetryModel.ts), and where they are kept (--telemetryLog).
  */
 import {useMemo} from 'react';
