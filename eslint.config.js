@@ -8,7 +8,7 @@ import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import globals from 'globals';
 
 /**
- * The folder table of DESIGN.md, enforced: each runtime folder may import only
+ * The folder table of docs/architecture.md, enforced: each runtime folder may import only
  * what its column allows.
  * @param {string[]} patterns
  * @param {string} message

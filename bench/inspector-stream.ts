@@ -1,5 +1,5 @@
 /**
- * Inspector speed (issue 5), printed as JSON:
+ * Inspector speed, printed as JSON:
  *
  * 1. stream: with the UI open in headless Chromium, 2,000 tool-call events per second (1,000 calls,
  *    each a started + ended event) for 10 s. Checks that every call reaches the UI, in order, and

@@ -1,5 +1,5 @@
 /**
- * Recording speed (issue 11), printed as JSON and written to bench/results/recording.json:
+ * Recording speed, printed as JSON and written to bench/results/recording.json:
  *
  * 1. per call: the same calls against two real servers over stdio, one with `--no-record` and one
  *    recording (the default), interleaved call by call so machine noise hits both alike. The

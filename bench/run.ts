@@ -116,7 +116,7 @@ async function section(name: string, run: () => Promise<void>): Promise<void> {
   }
 }
 
-// --- Issue 2 -----------------------------------------------------------------------------------
+// --- Speed of the basic calls --------------------------------------------------------------------
 
 await section('cold start', async () => {
   const times: Record<'ours' | 'peer', number[]> = {ours: [], peer: []};
@@ -177,7 +177,7 @@ await section('evaluate_script', async () => {
   record('evaluate_script', 'ms', ours, peer, '≤ 0.25×');
 });
 
-// --- Issue 9 -----------------------------------------------------------------------------------
+// --- Snapshots, input and tool definitions -------------------------------------------------------
 
 /** A change the snapshot must show, made between timed snapshots so none is answered from a cache. */
 const MUTATE =
@@ -372,7 +372,7 @@ await section('list_pages over HTTP', async () => {
   }
 });
 
-// --- Issue 14 ----------------------------------------------------------------------------------
+// --- The inspector's first rows ------------------------------------------------------------------
 
 await section('inspector first rows', async () => {
   const load = await measureInspectorLoad(path.join(ROOT, 'out/node/cli/index.js'), 9);
@@ -386,7 +386,7 @@ await section('inspector first rows', async () => {
   );
 });
 
-// --- Issue 3 -----------------------------------------------------------------------------------
+// --- Input actions -------------------------------------------------------------------------------
 
 async function actionBench(
   tool: string,
@@ -484,7 +484,7 @@ await section('lists with 1,000 entries', async () => {
   record('list_console_messages (1,000)', 'ms', consoleList.ours, consoleList.peer, '≤ 0.5×');
 });
 
-// --- Issue 11 ----------------------------------------------------------------------------------
+// --- Recording and replay ------------------------------------------------------------------------
 
 await section('recording', async () => {
   // Ours twice: `--no-record` in the peer column, recording (the default) in ours; calls

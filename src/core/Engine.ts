@@ -230,7 +230,7 @@ export class Engine {
     return gate;
   }
 
-  /** Records every hub event from the first one on (issue 11). */
+  /** Records every hub event from the first one on (unless --no-record). */
   #startRecording(): Recordings {
     const recording = new Recordings({
       config: this.config,

@@ -219,7 +219,7 @@ const webmcpProblemSchema = z.object({
 });
 export type WebMcpProblem = z.infer<typeof webmcpProblemSchema>;
 
-// WebMCP authoring lint (issue 13): per tool, what makes it hard for an agent to use, and the fix.
+// WebMCP authoring lint: per tool, what makes it hard for an agent to use, and the fix.
 export const webmcpLintFindingSchema = z.object({
   code: z.enum([
     'no-description',

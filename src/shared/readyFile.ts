@@ -1,4 +1,7 @@
-/** The `--readyFile` contract: written (atomically) once the server listens; see DESIGN.md. */
+/**
+ * The `--readyFile` contract (docs/architecture.md, "Contracts other programs rely on"): written
+ * atomically, mode 0600, once the server accepts connections; removed again when it stops.
+ */
 import {z} from 'zod';
 
 export const readyFileSchema = z.object({

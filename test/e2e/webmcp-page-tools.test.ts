@@ -1,5 +1,5 @@
 /**
- * Issue 13 in the inspector UI, end to end (headless server + UI in a second Chromium + a real MCP
+ * Page WebMCP tools as MCP tools in the inspector UI, end to end (headless server + UI in a second Chromium + a real MCP
  * client): the Tools panel's "Page WebMCP tools as MCP tools" switch offers the selected page's
  * tools as webmcp_<name> at run time (the client gets tools/list_changed), and the WebMCP panel's
  * doctor lists the authoring lint per tool with the fix, page text rendered inert.

@@ -1,9 +1,39 @@
 /**
- * The call pipeline every tool call goes through (DESIGN.md "What every tool call goes through"):
- * enabled? → known arguments? → browser up → locks, with the page resolved under its lock
- * (bounded) → file paths → dialog gate → handler → render → inspector events and a telemetry
- * record. A handler error becomes isError text with the page context still rendered; a client
- * cancel aborts the handler's work.
+ * The call pipeline: the one description of what every tool call goes through, in the order the
+ * code below does it (docs/architecture.md points here).
+ *
+ *  1. The call is announced: a `toolCallStarted` inspector event as it arrives (callEvents.ts).
+ *  2. Checks (#check): an unknown tool → an error listing the tools; a disabled category or
+ *     condition → an error naming the switch that enables it; arguments nested deeper than
+ *     VALUE_DEPTH_LIMIT → refused before any schema walks them; an unknown or invalid argument →
+ *     an error listing the expected ones. Progress heartbeats start here and cover the rest.
+ *  3. The browser (#execute): unless the tool works offline, a lazy start or reconnect
+ *     (ManagedBrowser.ensure, bounded), and once per client the note that page ids changed.
+ *  4. The hold gate, before any lock: a call a hold rule matches waits for a person without
+ *     holding anything, so no other call waits on it; denied → the denial is the result, edited →
+ *     the person's arguments run, with a note.
+ *  5. Locks (callLocks.ts): the browser lock (shared or exclusive, as the tool declares), then for
+ *     a page-scoped tool the page's own lock; the page (the one named with pageId routing, else
+ *     the selected one) is resolved, locked, and the selection checked again under the lock (a
+ *     moved selection is followed, a bounded number of times); every wait within LOCK_WAIT_MS.
+ *  6. The hold gate again, under the locks (hold/lockChecked.ts): the page may have changed while
+ *     the call waited; if a rule matches now, the locks are released, the call is held, and the
+ *     locks are taken again once a person let it run.
+ *  7. The element arguments are recorded under the page lock (`callElements`), from the snapshot
+ *     the call acts on.
+ *  8. The handler (#runHandler): the open-dialog gate first (a tool marked blockedByDialog
+ *     refuses while a dialog is open), then, for a call that may change its page, its
+ *     navigations watched against the hold URL rules; then the handler, which resolves its file
+ *     paths as it needs them (`resolvePath`: checked against the allowed roots, so after the
+ *     dialog gate). A handler error becomes isError text with the page context still rendered;
+ *     a navigation the rules stopped does too.
+ *  9. A client's cancel answers at once; the page stays locked until the handler's work has
+ *     stopped (at most CANCEL_GRACE_MS).
+ * 10. Rendering to MCP content (render.ts): page-state sections from the catalog, the pages list
+ *     (with extension workers), a snapshot saved to its filePath; then the locks are released.
+ * 11. The end: one telemetry record (shown, never sent), `toolCallEnded`, and the call's page
+ *     activity and screenshots (recordings/callActivity.ts). Anything unexpected on the way ends
+ *     as this call's error (call()), never beyond it.
  */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
@@ -54,7 +84,7 @@ export interface ToolRunnerDeps {
   services: EngineServices;
   /** Hold rules: a matching agent call waits for a person before it takes any lock. */
   hold?: HoldGate;
-  /** Links calls to their page activity and screenshots (issue 11). */
+  /** Links calls to their page activity and screenshots (step 11). */
   callActivity?: CallActivityTracker;
 }
 
@@ -126,7 +156,7 @@ export class ToolRunner {
     return events.finish(result, outcome, {page, telemetry, response});
   }
 
-  /** Steps 1 and 2: the tool exists, is enabled now, and the arguments fit its schema. */
+  /** Step 2: the tool exists, is enabled now, and the arguments fit its schema. */
   #check(
     name: string,
     args: Record<string, unknown>,
@@ -259,10 +289,7 @@ export class ToolRunner {
     return given;
   }
 
-  /**
-   * Steps 5 to 7: the dialog gate, file paths and the handler; never rejects (errors go in). A
-   * call that may change its page has that page's navigations checked against the URL rules.
-   */
+  /** Step 8; never rejects (errors go in the response). */
   async #runHandler(
     tool: Tool,
     valid: ValidCall,

@@ -30,7 +30,7 @@ export class CallEvents {
     private readonly tool: string,
     args: Record<string, unknown>,
     client: ClientRef,
-    /** Links the call to what it did on its page (issue 11). */
+    /** Links the call to what it did on its page (page activity and screenshots). */
     private readonly record?: CallActivityTracker,
   ) {
     this.#requestedPageId = typeof args.pageId === 'number' ? args.pageId : undefined;

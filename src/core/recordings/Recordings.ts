@@ -164,7 +164,7 @@ export class Recordings {
   delete(id: string): ReplyMap['recordingDelete'] {
     if (id === this.recorder?.id) {
       throw new Error(
-        'This is the recording this server is writing now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
+        'This is the recording being written now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
       );
     }
     // Checked like a read: a bad id or a missing recording is the command's error.

@@ -42,7 +42,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
   readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageToolSections'>;
   readonly #categories: Record<ToolCategory, boolean>;
   readonly #conditions: Record<ToolCondition, boolean>;
-  /** The selected page's WebMCP tools as MCP tools (webmcp/asMcpTools.ts), sorted by name. */
+  /** The selected page's WebMCP tools as MCP tools (tools/webmcpPageTools.ts), sorted by name. */
   #pageTools = new Map<string, Tool>();
   #definitions: McpTool[] | undefined;
 

@@ -22,7 +22,7 @@ import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
 
 /**
  * Registrations come one CDP event at a time; one list_changed per burst. Well under the 100 ms
- * the issue allows from registration to notification.
+ * allowed from registration to notification (the debounce must not be felt).
  */
 export const LIST_CHANGED_DEBOUNCE_MS = 25;
 

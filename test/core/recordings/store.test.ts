@@ -207,7 +207,7 @@ describe('listing, reading, deleting, searching', () => {
     }
     const id = rec.recorder?.id ?? '';
     expect(() => rec.image(id, '../../x.jpeg')).toThrow(/not an image/);
-    expect(() => rec.delete(id)).toThrow(/being recorded now/);
+    expect(() => rec.delete(id)).toThrow(/being written now/);
   });
 });
 

@@ -6,7 +6,7 @@ import type {EventEnvelope} from '../../../shared/protocol.js';
 import type {CallLog, CallRecord} from './CallLog.js';
 import type {TelemetryEntry} from './InspectorStore.js';
 
-/** What the call did (issue 11), right after its end event (same seq: the sort below is stable). */
+/** What the call did on its page (callActivity, callScreenshots), right after its end event (same seq: the sort below is stable). */
 function pushCallRecordEvents(events: EventEnvelope[], record: CallRecord): void {
   const seq = record.endSeq ?? record.seq;
   const time = record.endedAt ?? record.startedAt;
