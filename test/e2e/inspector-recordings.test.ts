@@ -80,7 +80,7 @@ beforeAll(async () => {
   server.route('/data.json', (_request, response) => {
     response.writeHead(200, {'Content-Type': 'application/json'}).end('{"items":3}');
   });
-  fixture = await startInspectorFixture({clientName: 'sessions-agent'});
+  fixture = await startInspectorFixture({clientName: 'recordings-agent'});
   ({page, agent} = fixture);
   fs.writeFileSync(
     path.join(fixture.serve.configDir, 'sessions', OLD_RECORDING),
@@ -115,7 +115,7 @@ describe('Recordings panel (e2e)', () => {
       trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)),
     );
     expect(rows[0]?.[0]).toContain('recording');
-    expect(rows[0]?.[2]).toContain('sessions-agent');
+    expect(rows[0]?.[2]).toContain('recordings-agent');
     expect(Number(rows[0]?.[3])).toBeGreaterThanOrEqual(4);
     expect(Number(rows[0]?.[4])).toBeGreaterThanOrEqual(1);
     expect(rows[1]?.slice(2, 5)).toEqual(['older-agent', '1', '1']);

@@ -39,11 +39,11 @@ let telemetryLog: string;
 let livePageId: number;
 
 beforeAll(async () => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-session-'));
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-'));
   telemetryLog = path.join(work, 'telemetry.jsonl');
   fixture = await startInspectorFixture({
     flags: ['--experimentalVision', '--telemetryLog', telemetryLog],
-    clientName: 'session-agent',
+    clientName: 'ui-agent',
     // The reconnect test restarts the server on this port: one nobody is handed meanwhile.
     port: await restartablePort(),
   });
@@ -286,7 +286,7 @@ describe('reconnect (e2e)', () => {
       document.querySelector('.clients')?.textContent.includes('after-restart'),
     );
     const clients = await page.$eval('.clients', element => element.textContent);
-    expect(clients).not.toContain('session-agent');
+    expect(clients).not.toContain('ui-agent');
     await screenshot(page, 'connection');
   });
 });

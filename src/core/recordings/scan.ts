@@ -5,8 +5,12 @@
  */
 import readline from 'node:readline';
 import {z} from 'zod';
-import {eventEnvelopeSchema, type EventEnvelope} from '../../shared/protocol.js';
-import {recordingHeaderSchema, type RecordingHeader} from '../../shared/recordingFile.js';
+import type {EventEnvelope} from '../../shared/protocol.js';
+import {
+  parseEventLine,
+  recordingHeaderSchema,
+  type RecordingHeader,
+} from '../../shared/recordingFile.js';
 import {
   openStoredRecording,
   readCachedSummary,
@@ -53,8 +57,9 @@ export async function walkRecording(
       if (!wanted(line)) {
         continue;
       }
-      const envelope = eventEnvelopeSchema.safeParse(parseJson(line));
-      if (envelope.success && onEvent(envelope.data) === false) {
+      // The one event reader: depth-checked, older names read as today's.
+      const parsed = parseEventLine(line);
+      if ('envelope' in parsed && onEvent(parsed.envelope) === false) {
         break;
       }
     }
