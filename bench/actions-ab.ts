@@ -2,7 +2,8 @@
  * `npx tsx bench/actions-ab.ts <other build's out/node/cli/index.js> [rounds]`: input actions on a
  * quiet page against two builds of this server at once (another commit's and this checkout's),
  * their calls interleaved one by one so that the load of a shared machine falls on both alike.
- * Prints the median of each build per action and the ratio (this checkout / the other).
+ * Prints the median of each build per action, their ratio (this checkout / the other), and the
+ * median of the ratios of the calls made back to back (less sensitive to load that comes and goes).
  *
  * Build the other commit with `git archive <commit> | tar -x -C DIR`, a `node_modules` link and
  * `node scripts/build-node.mjs` in DIR.
@@ -81,8 +82,11 @@ try {
 const [other, ours] = sides;
 for (const action of ACTIONS) {
   const before = median(other?.times[action.name] ?? []);
-  const after = median(ours?.times[action.name] ?? []);
+  const afterTimes = ours?.times[action.name] ?? [];
+  const after = median(afterTimes);
+  const beforeTimes = other?.times[action.name] ?? [];
+  const paired = median(afterTimes.map((ms, index) => ms / (beforeTimes[index] ?? Number.NaN)));
   console.log(
-    `${action.name.padEnd(24)} other ${before.toFixed(2).padStart(7)} ms  this ${after.toFixed(2).padStart(7)} ms  ratio ${(after / before).toFixed(3)}`,
+    `${action.name.padEnd(24)} other ${before.toFixed(2).padStart(7)} ms  this ${after.toFixed(2).padStart(7)} ms  ratio ${(after / before).toFixed(3)}  paired ${paired.toFixed(3)}`,
   );
 }

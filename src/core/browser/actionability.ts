@@ -21,7 +21,7 @@ import {
   type Point,
 } from './actions.js';
 import {ACTIONABILITY, DISARM_LANDING, REACHES, WAIT_FOR_CHANGE} from './actionabilityScript.js';
-import {coverOf, type Covered} from './cover.js';
+import {coverOf, nodeAt, type Covered} from './cover.js';
 import {elementRect, isInChildFrame, scrollIntoTopView, type ResolvedElement} from './elements.js';
 import {evaluateInPage} from './evaluation.js';
 import {frameTargetsFeature} from './frames.js';
@@ -38,7 +38,12 @@ export interface ActionabilityOptions extends ActOptions {
   kind: PressKind;
   /** Arm the landing check for the press that follows (see actionabilityScript.ts). */
   landing?: boolean;
+  /** Stop at a drop-down's <option> (the caller chooses it through its <select>). */
+  options?: boolean;
 }
+
+/** Thrown by Readiness.wait for a drop-down's <option> when asked to stop at one. */
+export class OptionElement extends Error {}
 
 /** The events of a press whose landing is checked, per kind (drag moves over other elements). */
 const LANDING_EVENTS: Record<PressKind, readonly string[]> = {
@@ -77,7 +82,7 @@ const checkSchema = z.discriminatedUnion('state', [
     pinned: z.boolean(),
     point: pointSchema,
   }),
-  z.object({state: z.enum(['detached', 'disabled', 'readonly', 'hidden', 'moving'])}),
+  z.object({state: z.enum(['detached', 'option', 'disabled', 'readonly', 'hidden', 'moving'])}),
 ]);
 
 type Waiting = 'disabled' | 'readonly' | 'hidden' | 'moving';
@@ -166,6 +171,7 @@ export class Readiness {
           enabled: options.enabled,
           editable: options.editable ?? false,
           labelOk: options.kind === 'focus',
+          options: options.options ?? false,
           scroll,
           stillMs: STILL_MS,
           capMs: STILL_CAP_MS,
@@ -176,6 +182,9 @@ export class Readiness {
     );
     if (check.state === 'detached') {
       throw elementGone(element.uid);
+    }
+    if (check.state === 'option') {
+      throw new OptionElement('a drop-down option');
     }
     if (check.state === 'covered') {
       return {covered: {by: check.by, pinned: check.pinned, ...this.#lookUpAt(check.point)}};
@@ -311,13 +320,7 @@ async function hitThroughFrames(
   for (const [index, session] of sessions.entries()) {
     const offset = session === state.session ? {x: 0, y: 0} : await frames.offsetOf(session);
     const local = {x: point.x - offset.x, y: point.y - offset.y};
-    const hit = await step(
-      session.send('DOM.getNodeForLocation', {
-        x: Math.round(local.x),
-        y: Math.round(local.y),
-        includeUserAgentShadowDOM: false,
-      }),
-    );
+    const hit = await nodeAt(session, local);
     const covered: Covered = {by: 'another element', at: {session, point: local}, pinned: false};
     if (!hit) {
       return covered;

@@ -101,7 +101,8 @@ const PAINT_ONLY = [
 ];
 
 /**
- * The actionability check. Options: enabled/editable (what the action needs), labelOk (a hit on
+ * The actionability check. Options: enabled/editable (what the action needs), options (report a
+ * drop-down's <option> as state 'option' instead of checking it), labelOk (a hit on
  * the field's label counts), scroll ('auto' = only when outside the viewport; 'start' | 'center' |
  * 'end' = align so, to get out from under a sticky bar), stillMs (how long a box must hold still
  * after DOM activity), capMs (how long this call may wait for the box), landing (arm the landing
@@ -115,6 +116,8 @@ export const ACTIONABILITY = `async function (options) {
   if (!node.isConnected) return {state: 'detached'};
   const element = node.nodeType === 1 ? node : node.parentElement;
   if (!element) return {state: 'detached'};
+  // A native <option> of a drop-down has no box to press: the caller chooses it another way.
+  if (options.options && element instanceof HTMLOptionElement && element.closest('select') && !element.closest('select').multiple) return {state: 'option'};
   if (options.enabled && element.matches(':disabled')) return {state: 'disabled'};
   if (options.editable && (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && element.readOnly) return {state: 'readonly'};
   const box = () => {

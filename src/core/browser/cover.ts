@@ -31,6 +31,25 @@ function step<T>(work: Promise<T>): Promise<T | undefined> {
   return withTimeout(work, STEP_TIMEOUT_MS, 'CDP step timed out').catch(() => undefined);
 }
 
+/**
+ * The node a pointer event at `point` (the viewport of the session's root document, CSS pixels)
+ * would reach: DOM.getNodeForLocation takes document coordinates, so the scroll offset is added.
+ */
+export async function nodeAt(
+  session: CDPSession,
+  point: {x: number; y: number},
+): Promise<{backendNodeId: number; frameId: string} | undefined> {
+  const metrics = await step(session.send('Page.getLayoutMetrics'));
+  const scroll = metrics?.cssLayoutViewport ?? {pageX: 0, pageY: 0};
+  return step(
+    session.send('DOM.getNodeForLocation', {
+      x: Math.round(point.x + scroll.pageX),
+      y: Math.round(point.y + scroll.pageY),
+      includeUserAgentShadowDOM: false,
+    }),
+  );
+}
+
 /** What covers the element, worded for the agent. Never throws: falls back to the preview. */
 export async function coverOf(
   state: PageState,
@@ -58,13 +77,7 @@ async function lookUp(
   session: CDPSession,
   point: {x: number; y: number},
 ): Promise<string | undefined> {
-  const hit = await step(
-    session.send('DOM.getNodeForLocation', {
-      x: Math.round(point.x),
-      y: Math.round(point.y),
-      includeUserAgentShadowDOM: false,
-    }),
-  );
+  const hit = await nodeAt(session, point);
   if (!hit) {
     return undefined;
   }

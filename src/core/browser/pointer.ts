@@ -17,7 +17,12 @@ import {
   type ActOptions,
   type Actionable,
 } from './actions.js';
-import {disarmLanding, Readiness, type ActionabilityOptions} from './actionability.js';
+import {
+  disarmLanding,
+  OptionElement,
+  Readiness,
+  type ActionabilityOptions,
+} from './actionability.js';
 import {READ_LANDING} from './actionabilityScript.js';
 import type {Rect, ResolvedElement} from './elements.js';
 import type {PageState} from './PageState.js';
@@ -68,34 +73,44 @@ export async function clickElement(
   element: ResolvedElement,
   options: ActOptions & {clickCount: number},
 ): Promise<Rect> {
-  if (options.clickCount === 1) {
-    const viaSelect = await retry<z.infer<typeof selectOptionSchema>>(
-      element.uid,
-      options,
-      async () => {
-        const result = await onElement(state, element, SELECT_OPTION, [], selectOptionSchema);
-        if (result.state === 'detached') {
-          throw elementGone(element.uid);
-        }
-        if (result.state === 'ok' || result.state === 'no') {
-          return {done: result};
-        }
-        return {waiting: result.state};
-      },
-    );
-    if (viaSelect.state === 'ok') {
-      return viaSelect.rect ?? {x: 0, y: 0, width: 0, height: 0};
-    }
-  }
-  return pressChecked(state, element, {...options, enabled: true, kind: 'click'}, target =>
-    clickAt(
+  try {
+    return await pressChecked(
       state,
-      target.pointer.point,
-      options.clickCount,
-      target.pointer.session,
-      options.signal,
-    ),
-  );
+      element,
+      {...options, enabled: true, kind: 'click', options: options.clickCount === 1},
+      target =>
+        clickAt(
+          state,
+          target.pointer.point,
+          options.clickCount,
+          target.pointer.session,
+          options.signal,
+        ),
+    );
+  } catch (error) {
+    if (error instanceof OptionElement) {
+      return chooseOption(state, element, options);
+    }
+    throw error;
+  }
+}
+
+/** Chooses a drop-down's <option> through its <select>, as a user picking it from the list. */
+async function chooseOption(
+  state: PageState,
+  element: ResolvedElement,
+  options: ActOptions,
+): Promise<Rect> {
+  const chosen = await retry<z.infer<typeof selectOptionSchema>>(element.uid, options, async () => {
+    const result = await onElement(state, element, SELECT_OPTION, [], selectOptionSchema);
+    if (result.state === 'detached') {
+      throw elementGone(element.uid);
+    }
+    return result.state === 'ok' || result.state === 'no'
+      ? {done: result}
+      : {waiting: result.state};
+  });
+  return chosen.rect ?? {x: 0, y: 0, width: 0, height: 0};
 }
 
 export function hoverElement(

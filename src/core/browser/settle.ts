@@ -85,6 +85,7 @@ export async function actAndSettle<T>(
     value,
     ...outcomeExtras(state, urlBefore, dialogs.seen),
   });
+  let probed = false;
   try {
     const before = await Promise.all(counters.map(counter => counter.read()));
     const acted = action().then(value => ({value}));
@@ -95,6 +96,7 @@ export async function actAndSettle<T>(
       return outcome(undefined);
     }
     if (!navigationStarted(watch)) {
+      probed = true;
       await settleChanges(counters, before, {watch, requests, dialogs, options});
     }
     if (navigationStarted(watch) && !dialogs.seen) {
@@ -102,6 +104,13 @@ export async function actAndSettle<T>(
     }
     return outcome(raced.value);
   } finally {
+    if (!probed) {
+      // The action failed or a dialog ended the wait: the probe still ends the following of
+      // timers (otherwise it ends by itself later).
+      for (const counter of counters) {
+        void counter.probe().catch(() => undefined);
+      }
+    }
     requests.dispose();
     watch.dispose();
     dialogs.stop();
