@@ -113,6 +113,11 @@ class Agent {
     return Agent.uidIn(verbose, fragments) !== undefined;
   }
 
+  /** Closes the task's page (the harness, not the agent): later listings stay as short. */
+  async close(): Promise<void> {
+    await callTool(this.server.client, 'close_page', {pageId: this.id}).catch(() => undefined);
+  }
+
   /** Checks the page's state without counting it as reading (the test harness, not the agent). */
   async check(source: string): Promise<unknown> {
     const {text} = await callTool(this.server.client, 'evaluate_script', {
@@ -424,6 +429,8 @@ async function runTask(
   } catch (error) {
     const note = error instanceof Error ? error.message.slice(0, 100) : String(error);
     return {ok: false, chars: agent.chars, note};
+  } finally {
+    await agent.close();
   }
 }
 

@@ -170,7 +170,6 @@ export class Readiness {
         {
           enabled: options.enabled,
           editable: options.editable ?? false,
-          labelOk: options.kind === 'focus',
           options: options.options ?? false,
           scroll,
           stillMs: STILL_MS,
@@ -362,7 +361,7 @@ async function reachesNode(
       element.session.send('Runtime.callFunctionOn', {
         functionDeclaration: REACHES,
         objectId: element.objectId,
-        arguments: [{objectId}, {value: false}],
+        arguments: [{objectId}],
         returnByValue: true,
       }),
     );

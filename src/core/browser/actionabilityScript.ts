@@ -47,15 +47,14 @@ const HELPERS = `
     }
     return hit;
   };
-  // Whether a press on 'hit' reaches the target: the target itself or inside it; for a text
-  // field, also its <label>; for a target that lets pointer events through, what is under it.
-  const reaches = (target, hit, labelOk) => {
+  // Whether a press on 'hit' reaches the target: the target itself or inside it; its own
+  // <label> (which passes a click on to its control, as for a styled checkbox hidden under it);
+  // for a target that lets pointer events through, what is under it.
+  const reaches = (target, hit) => {
     if (!hit) return false;
     if (contains(target, hit)) return true;
-    if (labelOk) {
-      for (let n = hit, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
-        if (n instanceof HTMLLabelElement && n.control === target) return true;
-      }
+    for (let n = hit, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n instanceof HTMLLabelElement && n.control === target) return true;
     }
     return contains(hit, target) && getComputedStyle(target).pointerEvents === 'none';
   };
@@ -102,8 +101,7 @@ const PAINT_ONLY = [
 
 /**
  * The actionability check. Options: enabled/editable (what the action needs), options (report a
- * drop-down's <option> as state 'option' instead of checking it), labelOk (a hit on
- * the field's label counts), scroll ('auto' = only when outside the viewport; 'start' | 'center' |
+ * drop-down's <option> as state 'option' instead of checking it), scroll ('auto' = only when outside the viewport; 'start' | 'center' |
  * 'end' = align so, to get out from under a sticky bar), stillMs (how long a box must hold still
  * after DOM activity), capMs (how long this call may wait for the box), landing (arm the landing
  * check for these event types; [] = none). Returns the state, or the box and the action point in
@@ -204,7 +202,7 @@ export const ACTIONABILITY = `async function (options) {
   if (right - left < 1 || bottom - top < 1) return {state: 'hidden'};
   const point = {x: (left + right) / 2, y: (top + bottom) / 2};
   const hit = elementAt(element, point.x, point.y);
-  if (!reaches(element, hit, options.labelOk)) {
+  if (!reaches(element, hit)) {
     return {state: 'covered', by: preview(hit), pinned: pinned(hit, element), point};
   }
   if (options.landing.length > 0) {
@@ -236,7 +234,7 @@ function armLanding(): string {
         if (performance.now() > armed.expires) { slot.armed = undefined; return; }
         if (armed.result === undefined) {
           const at = typeof event.clientX === 'number' ? elementAt(armed.target, event.clientX, event.clientY) : armed.target;
-          armed.result = reaches(armed.target, at, armed.labelOk) ? 'ok' : preview(at);
+          armed.result = reaches(armed.target, at) ? 'ok' : preview(at);
         }
         if (armed.result !== 'ok') {
           event.preventDefault();
@@ -244,7 +242,7 @@ function armLanding(): string {
         }
       }, {capture: true, passive: false});
     }
-    slot.armed = {target: element, types: new Set(options.landing), labelOk: options.labelOk, result: undefined, expires: performance.now() + 5000};
+    slot.armed = {target: element, types: new Set(options.landing), result: undefined, expires: performance.now() + 5000};
   `;
 }
 
@@ -302,10 +300,10 @@ export const INTERCEPTOR_CHAIN = `function (target) {
 }`;
 
 /** Whether a press on the node `hit` (argument) reaches this element (see reaches above). */
-export const REACHES = `function (hit, labelOk) {
+export const REACHES = `function (hit) {
   ${HELPERS}
   const element = this.nodeType === 1 ? this : this.parentElement;
-  return reaches(element, hit && hit.nodeType === 1 ? hit : hit && hit.parentElement, labelOk);
+  return reaches(element, hit && hit.nodeType === 1 ? hit : hit && hit.parentElement);
 }`;
 
 /** A short description of an element for when it has no uid and no accessible name. */

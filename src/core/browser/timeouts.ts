@@ -33,6 +33,14 @@ export function coveredTimeout(factors: SlowdownFactors): number {
   return Math.min(2_000 * factors.cpu, LOCK_WAIT_MS / 4);
 }
 
+/**
+ * How long settling waits for what an action set in motion (a show delay, a slide-in): 1 s,
+ * scaled by the CPU slowdown, at most 5 s.
+ */
+export function followUpTimeout(factors: SlowdownFactors): number {
+  return Math.min(1_000 * factors.cpu, 5_000);
+}
+
 export function navigationTimeout(factors: SlowdownFactors, requested?: number): number {
   return requested !== undefined && requested > 0
     ? requested

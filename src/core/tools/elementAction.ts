@@ -12,7 +12,7 @@ import {
 } from '../browser/elements.js';
 import type {PageState} from '../browser/PageState.js';
 import {actAndSettle, type SettleOutcome} from '../browser/settle.js';
-import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
+import {followUpTimeout, settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {PageToolCall} from './definition.js';
 
 /**
@@ -24,9 +24,11 @@ export function settle<T>(
   action: () => Promise<T>,
   uids: readonly string[] = [],
 ): Promise<SettleOutcome<T>> {
+  const slowdown = slowdownFeature.get(call.page);
   return actAndSettle(call.page, action, {
     signal: call.signal,
-    navigationTimeoutMs: settleNavigationTimeout(slowdownFeature.get(call.page)),
+    navigationTimeoutMs: settleNavigationTimeout(slowdown),
+    followUpTimeoutMs: followUpTimeout(slowdown),
     frames: frameDocumentsOf(call.page, uids),
   });
 }

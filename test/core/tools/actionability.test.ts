@@ -57,6 +57,14 @@ describe('a click lands on its element or fails naming what covers it', () => {
     expect(await text(id, '#status')).toBe('Subscribed');
   });
 
+  it('clicks a checkbox through its own label when a drawn box lies over it', async () => {
+    const {id, snapshot} = await open('/actions/styled-checkbox.html');
+    await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'checkbox "Remember me"')});
+    expect(await evaluate(fx.client, id, '() => document.getElementById("remember").checked')).toBe(
+      true,
+    );
+  });
+
   it('fails naming the dialog that covers the element, and clicks nothing', async () => {
     const {id, snapshot} = await open('/actions/covered.html');
     const dialog = uidOf(snapshot, 'dialog "Cookie consent"');
