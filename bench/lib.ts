@@ -144,8 +144,18 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
   return {...env, ...extra};
 }
 
-/** Both servers over stdio (the peer has no HTTP transport), headless, isolated, same Chromium. */
-export async function startServer(kind: ServerKind, extraFlags: string[] = []): Promise<Server> {
+/** This server's headless entry as built in this checkout. */
+export const OURS_BIN = path.join(ROOT, 'out/node/cli/index.js');
+
+/**
+ * Both servers over stdio (the peer has no HTTP transport), headless, isolated, same Chromium.
+ * `oursBin` runs another build of this server (an older commit's, for before/after numbers).
+ */
+export async function startServer(
+  kind: ServerKind,
+  extraFlags: string[] = [],
+  oursBin = OURS_BIN,
+): Promise<Server> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-bench-'));
   const client =
     kind === 'playwright'
@@ -166,15 +176,7 @@ export async function startServer(kind: ServerKind, extraFlags: string[] = []): 
       : kind === 'ours'
         ? new RawStdioClient(
             process.execPath,
-            [
-              path.join(ROOT, 'out/node/cli/index.js'),
-              '--stdio',
-              '--headless',
-              '--isolated',
-              '--port',
-              '0',
-              ...extraFlags,
-            ],
+            [oursBin, '--stdio', '--headless', '--isolated', '--port', '0', ...extraFlags],
             cleanEnv({CHROME_PATH: CHROMIUM, MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir}),
           )
         : new RawStdioClient(

@@ -9,10 +9,10 @@ import {
   NEXT_FRAME,
   onElement,
   prepareInput,
-  waitForActionable,
   type ActOptions,
   type Actionable,
 } from './actions.js';
+import {waitForActionable} from './actionability.js';
 import type {Rect, ResolvedElement} from './elements.js';
 import {evaluateInPage} from './evaluation.js';
 import {withTimeout} from './lock.js';
@@ -36,10 +36,10 @@ export async function dragElement(
   options: ActOptions,
 ): Promise<Rect> {
   // The target first: scrolling it into view may move the source, which is measured after.
-  await waitForActionable(state, to, {...options, enabled: false});
+  await waitForActionable(state, to, {...options, enabled: false, kind: 'drag'});
   await prepareInput(state);
   const source = await pointAtSource(state, from, options);
-  const target = await waitForActionable(state, to, {...options, enabled: false});
+  const target = await waitForActionable(state, to, {...options, enabled: false, kind: 'drag'});
   // HTML drag and drop starts in the browser, which needs the top page's coordinates (events sent
   // to a frame's own session would not start a drag).
   const cdp = state.cdp;
@@ -84,7 +84,7 @@ async function pointAtSource(
 ): Promise<Actionable> {
   const crossSite = from.cdp !== state.cdp;
   for (let attempt = 1; ; attempt++) {
-    const source = await waitForActionable(state, from, {...options, enabled: false});
+    const source = await waitForActionable(state, from, {...options, enabled: false, kind: 'drag'});
     await mouse(state.cdp, {type: 'mouseMoved', x: source.point.x, y: source.point.y});
     if (!crossSite || attempt >= AIM_ATTEMPTS) {
       return source;

@@ -9,18 +9,18 @@ import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {
   ActionError,
-  clickElement,
   elementGone,
   interactionFailure,
   onElement,
   prepareInput,
   retry,
-  waitForActionable,
   type ActOptions,
 } from './actions.js';
+import {waitForActionable} from './actionability.js';
 import {keyEvents, sendKeys} from './keyInput.js';
 import {elementRect, type Rect, type ResolvedElement} from './elements.js';
 import {isTypeableCharacter} from './keyboard.js';
+import {clickElement} from './pointer.js';
 import type {PageState} from './PageState.js';
 
 const CLASSIFY = `function () {
@@ -195,6 +195,7 @@ async function fillText(
     ...options,
     enabled: true,
     editable: true,
+    kind: 'focus',
   });
   const prepared = await onElement(state, element, PREPARE_TEXT, [value], prepareSchema);
   if (prepared.state === 'same') {
@@ -238,7 +239,11 @@ async function fillSelect(
   options: FillOptions,
 ): Promise<Rect> {
   const {value} = options;
-  const target = await waitForActionable(state, element, {...options, enabled: true});
+  const target = await waitForActionable(state, element, {
+    ...options,
+    enabled: true,
+    kind: 'focus',
+  });
   const result = await onElement(state, element, SELECT_BY_TEXT, [value], selectSchema);
   if (result.state === 'missing') {
     const listed = (result.options ?? []).map(option => JSON.stringify(option)).join(', ');
@@ -304,6 +309,7 @@ async function fillDirect(
     ...options,
     enabled: true,
     editable: true,
+    kind: 'focus',
   });
   const result = await onElement(state, element, SET_VALUE, [value], z.string());
   if (result !== value) {

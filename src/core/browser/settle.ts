@@ -7,7 +7,7 @@
  */
 import type {DocumentRef} from './documentWorld.js';
 import type {OpenDialog, PageState} from './PageState.js';
-import {frameCounter, topCounter, type MutationCounter} from './settleCounters.js';
+import {frameCounter, topCounter, type MutationCounter, type Probe} from './settleCounters.js';
 import {NavigationWatch, RequestTracker} from './settleWatch.js';
 
 export interface SettleOptions {
@@ -28,7 +28,15 @@ export interface SettleOptions {
   requestTimeoutMs?: number | undefined;
   /** Frame documents the action acts in, watched besides the top document. */
   frames?: readonly DocumentRef[] | undefined;
+  /** Cap on waiting for the timers and animations the action started (default 1 s). */
+  followUpTimeoutMs?: number | undefined;
 }
+
+/**
+ * How long settling waits for what an action set in motion: a tooltip's show delay, a menu's
+ * slide-in. Short: a timer longer than this (a poll) is not followed at all.
+ */
+const FOLLOW_UP_TIMEOUT_MS = 1_000;
 
 export interface SettleOutcome<T> {
   /** Undefined when a dialog opened before the action finished. */
@@ -77,6 +85,7 @@ export async function actAndSettle<T>(
     value,
     ...outcomeExtras(state, urlBefore, dialogs.seen),
   });
+  let probed = false;
   try {
     const before = await Promise.all(counters.map(counter => counter.read()));
     const acted = action().then(value => ({value}));
@@ -87,6 +96,7 @@ export async function actAndSettle<T>(
       return outcome(undefined);
     }
     if (!navigationStarted(watch)) {
+      probed = true;
       await settleChanges(counters, before, {watch, requests, dialogs, options});
     }
     if (navigationStarted(watch) && !dialogs.seen) {
@@ -94,6 +104,13 @@ export async function actAndSettle<T>(
     }
     return outcome(raced.value);
   } finally {
+    if (!probed) {
+      // The action failed or a dialog ended the wait: the probe still ends the following of
+      // timers (otherwise it ends by itself later).
+      for (const counter of counters) {
+        void counter.probe().catch(() => undefined);
+      }
+    }
     requests.dispose();
     watch.dispose();
     dialogs.stop();
@@ -101,8 +118,9 @@ export async function actAndSettle<T>(
 }
 
 /**
- * After an action that started no navigation: waits for the fetches it started, then for the DOM
- * of every document whose counter moved to go quiet. Ends early when a dialog opens.
+ * After an action that started no navigation: waits for the fetches it started and for what it
+ * set in motion (timers, animations), then for the DOM of every document whose counter moved to
+ * go quiet. Ends early when a dialog opens.
  */
 async function settleChanges(
   counters: readonly MutationCounter[],
@@ -115,35 +133,50 @@ async function settleChanges(
   },
 ): Promise<void> {
   const {watch, requests, dialogs, options} = context;
-  const probeAll = (): Promise<number[] | 'dialog'> =>
+  const probeAll = (): Promise<Probe[] | 'dialog'> =>
     Promise.race([
-      Promise.all(counters.map(counter => counter.probe().catch(() => -2))),
+      Promise.all(counters.map(counter => counter.probe().catch(() => ({count: -2, late: false})))),
       dialogs.opened,
     ]);
+  const stopped = (): boolean => dialogs.seen !== undefined || navigationStarted(watch);
+  // Always probed, also when not waiting: the probe ends the following of timers.
   let after = await probeAll();
-  if (after === 'dialog') {
+  if (after === 'dialog' || options.waitForDom === false) {
     return;
   }
   // A fetch the action started usually renders its answer: wait for it, then look again.
-  if (requests.pending > 0 && options.waitForDom !== false && !navigationStarted(watch)) {
+  const fetches = async (): Promise<void> => {
+    if (requests.pending > 0 && !stopped()) {
+      await Promise.race([
+        requests.idle(options.requestTimeoutMs ?? options.navigationTimeoutMs ?? 3_000),
+        dialogs.opened,
+      ]);
+    }
+  };
+  const pendingFetches = requests.pending > 0;
+  await fetches();
+  // A show delay or a transition the action started changes the page a moment later.
+  const late = after.some(probe => probe.late);
+  if (late && !stopped()) {
+    const followMs = options.followUpTimeoutMs ?? FOLLOW_UP_TIMEOUT_MS;
     await Promise.race([
-      requests.idle(options.requestTimeoutMs ?? options.navigationTimeoutMs ?? 3_000),
+      Promise.all(counters.map(counter => counter.waitFollowUps(followMs))),
       dialogs.opened,
     ]);
-    if (dialogs.seen || navigationStarted(watch)) {
-      return;
-    }
+    await fetches();
+  }
+  if (stopped()) {
+    return;
+  }
+  if (pendingFetches || late) {
     after = await probeAll();
     if (after === 'dialog') {
       return;
     }
   }
-  if (navigationStarted(watch) || options.waitForDom === false) {
-    return;
-  }
   const readings = after;
   const changed = counters.filter((_counter, index) => {
-    const [was, now] = [before[index] ?? -1, readings[index] ?? -1];
+    const [was, now] = [before[index] ?? -1, readings[index]?.count ?? -1];
     return was >= 0 && now >= 0 && was !== now;
   });
   const domTimeoutMs = options.domTimeoutMs ?? 3_000;
@@ -195,7 +228,7 @@ export async function settleDom(
   try {
     const before = await counter.read();
     const after = await counter.probe();
-    if (before >= 0 && after > before && !options.signal?.aborted) {
+    if (before >= 0 && after.count > before && !options.signal?.aborted) {
       await counter.waitQuiet(options.quietMs ?? 50, options.maxMs ?? 3_000);
     }
   } catch {

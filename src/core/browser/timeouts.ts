@@ -2,6 +2,7 @@
  * Default waits, scaled by emulation: a throttled CPU or network makes everything slower, so the
  * waits grow with it (chrome-devtools-mcp does the same).
  */
+import {LOCK_WAIT_MS} from './lock.js';
 import {PageFeature} from './PageState.js';
 
 const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
@@ -21,6 +22,23 @@ export function actionTimeout(factors: SlowdownFactors, requested?: number): num
   return requested !== undefined && requested > 0
     ? requested
     : DEFAULT_ACTION_TIMEOUT_MS * factors.cpu;
+}
+
+/**
+ * How long a pointer action waits for its element to stop being covered (by an overlay fading
+ * out, a branch still animating open) before it fails naming what covers it: 2 s, scaled by the
+ * CPU slowdown, and always well inside the lock wait the action makes other calls on the page do.
+ */
+export function coveredTimeout(factors: SlowdownFactors): number {
+  return Math.min(2_000 * factors.cpu, LOCK_WAIT_MS / 4);
+}
+
+/**
+ * How long settling waits for what an action set in motion (a show delay, a slide-in): 1 s,
+ * scaled by the CPU slowdown, at most 5 s.
+ */
+export function followUpTimeout(factors: SlowdownFactors): number {
+  return Math.min(1_000 * factors.cpu, 5_000);
 }
 
 export function navigationTimeout(factors: SlowdownFactors, requested?: number): number {

@@ -4,7 +4,8 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
-import {ActionError, clickElement, onElement, type ActOptions} from './actions.js';
+import {ActionError, onElement, type ActOptions} from './actions.js';
+import {clickElement} from './pointer.js';
 import type {ResolvedElement} from './elements.js';
 import type {PageState} from './PageState.js';
 

@@ -10,6 +10,7 @@
 import {z} from 'zod';
 import {collectReport} from '../browser/css/collect.js';
 import {definePageTool, type Tool} from './definition.js';
+import {uidString} from './paramShapes.js';
 import {renderReport} from './formatters/cssFormatter.js';
 
 export const getCssStyles = definePageTool({
@@ -20,7 +21,7 @@ export const getCssStyles = definePageTool({
   readOnly: true,
   blockedByDialog: true,
   schema: {
-    uid: z.string().describe('Element uid from the latest snapshot.'),
+    uid: uidString('Element uid from the latest snapshot.'),
     pageSize: z.number().int().positive().default(10).describe('Rules per page.'),
     pageIdx: z.number().int().min(0).default(0).describe('0-based page.'),
   },

@@ -12,7 +12,7 @@ import {
 } from '../browser/elements.js';
 import type {PageState} from '../browser/PageState.js';
 import {actAndSettle, type SettleOutcome} from '../browser/settle.js';
-import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
+import {followUpTimeout, settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {PageToolCall} from './definition.js';
 
 /**
@@ -24,9 +24,11 @@ export function settle<T>(
   action: () => Promise<T>,
   uids: readonly string[] = [],
 ): Promise<SettleOutcome<T>> {
+  const slowdown = slowdownFeature.get(call.page);
   return actAndSettle(call.page, action, {
     signal: call.signal,
-    navigationTimeoutMs: settleNavigationTimeout(slowdownFeature.get(call.page)),
+    navigationTimeoutMs: settleNavigationTimeout(slowdown),
+    followUpTimeoutMs: followUpTimeout(slowdown),
     frames: frameDocumentsOf(call.page, uids),
   });
 }
@@ -56,13 +58,21 @@ export async function withElement<T>(
   }
 }
 
-/** Resolves the element, acts on it and settles; failures worded like chrome-devtools-mcp. */
-export function actOnElement<T>(
+/**
+ * Resolves the element, acts on it and settles; failures worded like chrome-devtools-mcp. The uid
+ * is resolved while settling takes its first reading, not before it: one round trip less.
+ */
+export async function actOnElement<T>(
   call: PageToolCall<unknown>,
   uid: string,
   action: (element: ResolvedElement) => Promise<T>,
 ): Promise<SettleOutcome<T>> {
-  return withElement(call.page, uid, element =>
-    settle(call, () => explained(uid, action(element)), [uid]),
-  );
+  const resolving = resolveUid(call.page, uid);
+  // Awaited inside the action; a failure before then must not go unhandled.
+  resolving.catch(() => undefined);
+  try {
+    return await settle(call, async () => explained(uid, action(await resolving)), [uid]);
+  } finally {
+    void resolving.then(releaseObject, () => undefined);
+  }
 }

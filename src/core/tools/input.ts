@@ -4,11 +4,12 @@
  * and returns at once when it started nothing.
  */
 import {z} from 'zod';
-import {clickAt, clickElement, hoverElement} from '../browser/actions.js';
+import {clickAt} from '../browser/actions.js';
 import {dragElement} from '../browser/drag.js';
 import type {Rect} from '../browser/elements.js';
 import {fillElement} from '../browser/fill.js';
 import {pressCombo, typeText} from '../browser/keyInput.js';
+import {clickElement, hoverElement} from '../browser/pointer.js';
 import {parseKeyCombo} from '../browser/keyboard.js';
 import type {PageState} from '../browser/PageState.js';
 import {settleDom, type SettleOutcome} from '../browser/settle.js';
@@ -17,8 +18,9 @@ import {uploadFiles} from '../browser/upload.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotSchema} from './definition.js';
 import {actOnElement, explained, settle, withElement} from './elementAction.js';
+import {uidString} from './paramShapes.js';
 
-const uidParam = z.string().describe('uid of the element, from the latest snapshot.');
+const uidParam = uidString('uid of the element, from the latest snapshot.');
 const dblClickParam = z.boolean().optional().describe('Double click. Default false.');
 
 function report(
@@ -99,7 +101,7 @@ export const clickAtTool = definePageTool({
     const {page, params} = call;
     const double = params.dblClick ?? false;
     const outcome = await settle(call, () =>
-      clickAt(page, {x: params.x, y: params.y}, double ? 2 : 1),
+      clickAt(page, {x: params.x, y: params.y}, double ? 2 : 1, page.cdp, call.signal),
     );
     response.setActedOn({x: params.x - 4, y: params.y - 4, width: 8, height: 8});
     report(
@@ -201,7 +203,7 @@ export const fillForm = definePageTool({
       .array(
         z
           .object({
-            uid: z.string().describe('uid of the element to fill.'),
+            uid: uidString('uid of the element to fill.'),
             value: z.string().describe(fillValueDescription),
           })
           .describe('One element and its value.'),
@@ -323,8 +325,8 @@ export const drag = definePageTool({
   readOnly: false,
   blockedByDialog: true,
   schema: {
-    from_uid: z.string().describe('uid of the element to drag.'),
-    to_uid: z.string().describe('uid of the element to drop it on.'),
+    from_uid: uidString('uid of the element to drag.'),
+    to_uid: uidString('uid of the element to drop it on.'),
     includeSnapshot: includeSnapshotSchema,
   },
   handler: async (call, response) => {
@@ -363,7 +365,7 @@ export const uploadFile = definePageTool({
   readOnly: false,
   blockedByDialog: true,
   schema: {
-    uid: z.string().describe('uid of the file input, or of an element that opens a file chooser.'),
+    uid: uidString('uid of the file input, or of an element that opens a file chooser.'),
     filePaths: z
       .array(z.string())
       .min(1)

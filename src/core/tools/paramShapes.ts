@@ -29,6 +29,63 @@ export type CheckedArguments<S extends z.ZodRawShape> =
 
 const PAGE_ID_DESCRIPTION = 'Id of the page to act on (from list_pages).';
 
+/** The uid parameters' schemas: strings in tools/list, as the peer's are (see uidString). */
+const UID_SCHEMAS = new WeakSet<z.ZodType>();
+
+/**
+ * A snapshot uid parameter. It is advertised as a string, as chrome-devtools-mcp's is, but a whole
+ * number given for it is taken as its digits: snapshots show uids as bare numbers, and CLI and
+ * model clients send them as numbers (`uid: 3`). Use it wherever a tool takes a uid, also inside
+ * arrays and objects; `check` does the taking.
+ */
+export function uidString(description?: string): z.ZodString {
+  // An optional uid is described on its optional wrapper (as before), so its schema is unchanged.
+  const schema = description === undefined ? z.string() : z.string().describe(description);
+  UID_SCHEMAS.add(schema);
+  return schema;
+}
+
+/** Where uids sit in a parameter's value: object keys and '[]' for "every item of an array". */
+type UidPath = readonly string[];
+const ARRAY_ITEMS = '[]';
+/** Nesting bound when looking for uid schemas (the declared schemas are a few levels deep). */
+const UID_SEARCH_DEPTH = 6;
+
+function uidPaths(schema: z.ZodType, path: UidPath, found: UidPath[], depth = 0): void {
+  const inner = unwrap(schema);
+  if (UID_SCHEMAS.has(inner)) {
+    found.push(path);
+  } else if (depth >= UID_SEARCH_DEPTH) {
+    return;
+  } else if (inner instanceof z.ZodArray) {
+    const element: unknown = inner.element;
+    if (element instanceof z.ZodType) {
+      uidPaths(element, [...path, ARRAY_ITEMS], found, depth + 1);
+    }
+  } else if (inner instanceof z.ZodObject) {
+    for (const [key, child] of Object.entries(inner.shape)) {
+      if (child instanceof z.ZodType) {
+        uidPaths(child, [...path, key], found, depth + 1);
+      }
+    }
+  }
+}
+
+/** The value with a whole number at the end of `path` replaced by its digits. */
+function numberToUid(value: unknown, path: UidPath, index = 0): unknown {
+  if (index === path.length) {
+    return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  }
+  const key = path[index];
+  if (key === ARRAY_ITEMS) {
+    return Array.isArray(value) ? value.map(item => numberToUid(item, path, index + 1)) : value;
+  }
+  if (key !== undefined && isRecord(value) && key in value) {
+    return {...value, [key]: numberToUid(value[key], path, index + 1)};
+  }
+  return value;
+}
+
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (;;) {
@@ -123,6 +180,8 @@ export class ParamShapes<S extends z.ZodRawShape> {
   readonly #base: z.ZodObject<S, z.core.$strict>;
   readonly #pageIdSchema = z.number({error: 'expected a number'});
   readonly #schemaCache = new Map<string, Record<string, unknown>>();
+  /** Where the parameters hold uids (see uidString). */
+  readonly #uidPaths: UidPath[] = [];
 
   constructor(
     private readonly rules: ParamRules<S>,
@@ -133,8 +192,21 @@ export class ParamShapes<S extends z.ZodRawShape> {
     const kinds: Record<string, ParamKind> = {};
     for (const [name, schema] of Object.entries(rules.schema)) {
       kinds[name] = schema instanceof z.ZodType ? kindOf(schema) : 'other';
+      if (schema instanceof z.ZodType) {
+        uidPaths(schema, [name], this.#uidPaths);
+      }
     }
     this.kinds = kinds;
+  }
+
+  /** The arguments with whole numbers given for uids replaced by their digits. */
+  #withUids(args: Record<string, unknown>): Record<string, unknown> {
+    let taken = args;
+    for (const path of this.#uidPaths) {
+      const next = numberToUid(taken, path);
+      taken = isRecord(next) ? next : taken;
+    }
+    return taken;
   }
 
   /** The parameters, page id rule and zod shape in force for these options. */
@@ -191,7 +263,7 @@ export class ParamShapes<S extends z.ZodRawShape> {
         issues.push(pageId === undefined ? 'pageId is required' : 'pageId: expected a number');
       }
     }
-    const parsed = this.#base.safeParse(routed ? rest : args);
+    const parsed = this.#base.safeParse(this.#withUids(routed ? rest : args));
     if (!parsed.success) {
       issues.push(...parsed.error.issues.map(describeIssue));
     }

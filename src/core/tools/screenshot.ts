@@ -14,6 +14,7 @@ import {captureScreenshot} from '../browser/screenshot.js';
 import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/serverConfig.js';
 import {temporaryFileNote} from '../files/FileAccess.js';
 import {definePageTool} from './definition.js';
+import {uidString} from './paramShapes.js';
 
 /** Larger images go to a file instead of the context (chrome-devtools-mcp uses the same limit). */
 const INLINE_IMAGE_LIMIT_BYTES = 2_000_000;
@@ -40,7 +41,7 @@ export const takeScreenshot = definePageTool({
       .optional()
       .describe('Image format. Default png (or --screenshotFormat).'),
     quality: z.number().min(0).max(100).optional().describe('JPEG/WebP quality 0-100.'),
-    uid: z.string().optional().describe('Capture only this element (uid from the snapshot).'),
+    uid: uidString().optional().describe('Capture only this element (uid from the snapshot).'),
     fullPage: z.boolean().optional().describe('Capture the whole scrollable page. Not with uid.'),
     filePath: z.string().optional().describe('Save to this file instead of returning the image.'),
   },

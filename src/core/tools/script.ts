@@ -23,6 +23,7 @@ import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
+import {uidString} from './paramShapes.js';
 import {errorText} from '../../shared/values.js';
 import {EVALUATE_OUTPUT} from './structured/outputSchemas.js';
 
@@ -299,7 +300,7 @@ export const evaluateScriptTool = definePageTool({
         '"function" (default): a function declaration, called with args. "script": classic script, its completion value; no args.',
       ),
     args: z
-      .array(z.string().describe('Element uid from the snapshot.'))
+      .array(uidString('Element uid from the snapshot.'))
       .optional()
       .describe('Element uids passed to the function as arguments.'),
     filePath: z

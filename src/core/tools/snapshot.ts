@@ -3,6 +3,7 @@
  */
 import {z} from 'zod';
 import {definePageTool} from './definition.js';
+import {uidString} from './paramShapes.js';
 
 export const takeSnapshot = definePageTool({
   name: 'take_snapshot',
@@ -18,8 +19,7 @@ export const takeSnapshot = definePageTool({
       .boolean()
       .optional()
       .describe('Include every node of the tree, not just the useful ones. Default false.'),
-    uid: z
-      .string()
+    uid: uidString()
       .optional()
       .describe('Only this element and what is inside it, with every option of long lists.'),
     filePath: z

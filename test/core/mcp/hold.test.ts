@@ -126,7 +126,7 @@ describe('hold rules over MCP', () => {
       type: 'holdDecide',
       callId: held.callId,
       decision: 'edit',
-      args: {pageId, uid: 5},
+      args: {pageId, uid: true},
     });
     expect(bad.ok).toBe(false);
     expect(bad.ok ? '' : bad.error).toContain('The edited arguments do not fit click');
