@@ -40,7 +40,7 @@ export function legacyHeader(firstLine: unknown): LegacyHeader | undefined {
 }
 
 /** Event types recorded under an older name. */
-const RENAMED_TYPES = new Map([['clientSessionExpired', 'clientSessionExpired']]);
+const RENAMED_TYPES = new Map([['sessionExpired', 'clientSessionExpired']]);
 /** Fields of an event type recorded under an older name (old → new). */
 const RENAMED_FIELDS = new Map([
   ['replayProgress', new Map([['sessionId', 'recordingId']])],
