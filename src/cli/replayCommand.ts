@@ -1,30 +1,43 @@
 /**
- * `mcp-browser-inspector replay RECORDING.jsonl [--until N] [server flags]`: a fresh engine (the same one
- * `serve` runs, with its own browser) re-runs the recording's calls; one line per call on stdout, the
- * summary last. Exit 0 when every call had the same outcome, 1 when any did not, 2 on usage errors.
+ * `mcp-browser-inspector replay RECORDING.jsonl [--until N] [--origin OLD=NEW] [server flags]`: a
+ * fresh engine (the same one `serve` runs, with its own browser and the recording's own flags
+ * unless the command line says otherwise) re-runs the recording's calls; one line per call on
+ * stdout, the summary last. Its own run is recorded as a replay of that recording, which retention
+ * never removes while it runs. Exit 0 when every call had the same outcome, 1 when any did not, 2
+ * on usage errors.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
 import {pathFlagProblem} from '../core/config/pathFlags.js';
 import {Engine} from '../core/Engine.js';
+import {
+  mapRecordingOrigins,
+  parseOriginMapping,
+  type OriginMap,
+} from '../core/recordings/origins.js';
 import {recordedCalls} from '../core/recordings/replayCalls.js';
 import {formatCallReport, formatSummary} from '../core/recordings/replayReport.js';
 import {replayRecordedCalls, REPLAY_CLIENT_NAME} from '../core/recordings/replayRecording.js';
-import {parseRecordingText} from '../shared/recordingFile.js';
+import {parseRecordingText, type ParsedRecording} from '../shared/recordingFile.js';
 import type {ClientRef} from '../shared/protocol.js';
 import {errorText} from '../shared/values.js';
+import {recordedFlags} from './replayFlags.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const REPLAY_USAGE = [
-  'Usage: mcp-browser-inspector replay RECORDING.jsonl [--until N] [--headless] [server flags]',
+  'Usage: mcp-browser-inspector replay RECORDING.jsonl [--until N] [--origin OLD=NEW] [server flags]',
   '',
   'Re-runs the tool calls of the recording, in order, in a fresh browser, and reports per call:',
-  'same outcome, different (with a short diff of the text result), or failed.',
+  'same outcome, different (with every changed hunk of the text result), or failed.',
   'Exit code 0 when every call had the same outcome, 1 otherwise, 2 on a usage error.',
   '',
-  '  --until N    Replay calls 1 to N only.',
-  '  Server flags (--headless, --executablePath, --viewport, categories…) shape the new browser as',
-  '  they do for the server; see mcp-browser-inspector --help.',
+  '  --until N          Replay calls 1 to N only.',
+  '  --origin OLD=NEW   Run what the recording did at origin OLD at origin NEW instead (a dev',
+  '                     server on another port, staging instead of local). Repeatable.',
+  "  The recording's own flags (viewport, categories, --slim, --experimentalVision, screenshot",
+  '  settings, Chromium arguments) are used again; server flags given here override them and shape',
+  '  the new browser as they do for the server; see mcp-browser-inspector --help.',
 ].join('\n');
 
 export interface CommandIo {
@@ -64,11 +77,28 @@ export function readRecording(file: string): ReturnType<typeof parseRecordingTex
   return recording;
 }
 
-function replayConfig(rest: string[], io: CommandIo): Engine['config'] {
-  const parsed = parseFlags(rest, {
-    env: io.env,
-    hasDisplay: detectDisplay(io.env, process.platform),
-  });
+/** `--origin OLD=NEW` (repeatable) as a map; a malformed one is a usage error. */
+export function originMap(values: readonly string[] | undefined): OriginMap {
+  const map = new Map<string, string>();
+  for (const value of values ?? []) {
+    const parsed = parseOriginMapping(value);
+    if ('error' in parsed) {
+      throw new UsageError(parsed.error);
+    }
+    map.set(parsed.from, parsed.to);
+  }
+  return map;
+}
+
+function replayConfig(rest: string[], recording: ParsedRecording, io: CommandIo): Engine['config'] {
+  const environment = {env: io.env, hasDisplay: detectDisplay(io.env, process.platform)};
+  const defaults = parseFlags([], environment);
+  const reused =
+    defaults.kind === 'config' ? recordedFlags(recording.header.flags, rest, defaults.config) : [];
+  if (reused.length > 0) {
+    io.log(`Using the recording's flags: ${reused.join(' ')} (flags given here override them).`);
+  }
+  const parsed = parseFlags([...reused, ...rest], environment);
   if (parsed.kind === 'error') {
     throw new UsageError(parsed.message);
   }
@@ -93,10 +123,11 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     io.out(`${REPLAY_USAGE}\n`);
     return 0;
   }
-  const args = parseSubcommandArgs('replay', argv, ['until']);
+  const args = parseSubcommandArgs('replay', argv, ['until', 'origin']);
   const untilCall = positiveInteger('until', args.options.get('until'));
-  const config = replayConfig(args.rest, io);
-  const recording = readRecording(args.file);
+  const origins = originMap(args.repeated.get('origin'));
+  const recording = mapRecordingOrigins(readRecording(args.file), origins);
+  const config = replayConfig(args.rest, recording, io);
   const recorded = recordedCalls(recording.events);
   if (untilCall !== undefined && untilCall > recorded.calls.length) {
     throw new UsageError(
@@ -106,7 +137,12 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   if (recording.skippedLines > 0) {
     io.log(`Note: ${recording.skippedLines} unreadable line(s) of ${args.file} were skipped.`);
   }
-  const engine = new Engine(config, {version: io.version, log: io.log, rendererDir: undefined});
+  const engine = new Engine(config, {
+    version: io.version,
+    log: io.log,
+    rendererDir: undefined,
+    replayOf: path.resolve(args.file),
+  });
   const stop = (): void => {
     void engine.stop().finally(() => process.exit(130));
   };
@@ -122,6 +158,8 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     const {summary} = await replayRecordedCalls(recorded, engine.replays.targetFor(client), {
       ...(untilCall === undefined ? {} : {untilCall}),
       onCall: report => io.out(`${formatCallReport(report)}\n`),
+      unreachableHint: origin =>
+        `If the site runs elsewhere now, pass --origin ${origin}=<its origin now> (repeatable).`,
     });
     io.out(`${formatSummary(summary)}\n`);
     return summary.same === summary.total ? 0 : 1;

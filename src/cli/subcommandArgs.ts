@@ -1,7 +1,7 @@
 /**
  * Arguments of the `replay` and `export` subcommands: the RECORDING.jsonl, the subcommand's own
- * options (`--until N`, `--format F`, `--out F`), and the rest, which are server flags (replay) or
- * nothing (export). Anything not understood is an error (exit 2), not a warning: a mistyped option
+ * options (`--until N`, `--format F`, `--out F`, `--origin OLD=NEW` repeatable), and the rest,
+ * which are server flags (replay) or nothing (export). Anything not understood is an error (exit 2), not a warning: a mistyped option
  * would otherwise replay or export something other than what was asked.
  */
 import {FLAG_SPECS} from '../core/config/flagSpecs.js';
@@ -12,8 +12,10 @@ export class UsageError extends Error {
 
 export interface SubcommandArgs {
   file: string;
-  /** The subcommand's own options by camelCase name. */
+  /** The subcommand's own options by camelCase name: the last value given. */
   options: Map<string, string>;
+  /** Every value of each own option, in order (for repeatable ones). */
+  repeated: Map<string, string[]>;
   /** Everything else, in order (server flags for replay). */
   rest: string[];
 }
@@ -36,6 +38,7 @@ export function parseSubcommandArgs(
   ownOptions: readonly string[],
 ): SubcommandArgs {
   const options = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   const rest: string[] = [];
   let file: string | undefined;
   for (let index = 0; index < argv.length; index++) {
@@ -58,6 +61,7 @@ export function parseSubcommandArgs(
         throw new UsageError(`--${name} needs a value.`);
       }
       options.set(name, value);
+      repeated.set(name, [...(repeated.get(name) ?? []), value]);
       continue;
     }
     rest.push(arg);
@@ -72,7 +76,7 @@ export function parseSubcommandArgs(
   if (file === undefined) {
     throw new UsageError(`${command} needs a recording (a .jsonl file the server recorded).`);
   }
-  return {file, options, rest};
+  return {file, options, repeated, rest};
 }
 
 /** A positive integer option, e.g. `--until 3`. */

@@ -58,6 +58,8 @@ export interface EngineOptions {
   /** Where the persisted token lives (tests point it at a temp dir). */
   configDir?: string;
   env?: Record<string, string | undefined>;
+  /** This run replays that recording (its path): its own recording says so. */
+  replayOf?: string;
 }
 
 export const INSPECTOR_CLIENT: ClientRef = {
@@ -146,13 +148,12 @@ export class Engine {
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
       callActivity: createCallActivityTracker({
         hub: this.hub,
-        capture: this.recordings.recorder !== undefined,
+        capture: this.recordings.enabled,
         streamingPageId: () => this.liveView.pageId,
         onFrame: listener => this.onFrame(listener),
         pages: this.browser.pages,
       }),
     });
-
     this.pageTools = new PageToolBridge({
       catalog: this.catalog,
       pages: this.browser.pages,
@@ -239,6 +240,7 @@ export class Engine {
       configDir: this.options.configDir,
       env: this.options.env,
       log: this.options.log,
+      replayOf: this.options.replayOf,
     });
     this.hub.onEvent(envelope => recording.record(envelope));
     return recording;
@@ -247,11 +249,11 @@ export class Engine {
   #createReplays(): LiveReplays {
     return new LiveReplays({
       hub: this.hub,
-      // Where the recorder writes (--recordDir, else the recordings folder <config dir>/sessions).
-      recordingsDir: () => this.recordings.dir,
+      recordings: this.recordings,
       pages: this.browser.pages,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
       elementPaths: tool => this.catalog.get(tool)?.elementPaths,
+      ensureBrowser: () => this.browser.ensure().then(() => undefined),
       version: this.options.version,
     });
   }

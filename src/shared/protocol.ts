@@ -104,6 +104,8 @@ const pageInfoSchema = z.object({
   title: z.string(),
   selected: z.boolean(),
   isolatedContext: z.string().optional(),
+  /** The page that opened this one (a popup: window.open, a target=_blank link). */
+  openedBy: z.number().optional(),
 });
 export type PageInfo = z.infer<typeof pageInfoSchema>;
 

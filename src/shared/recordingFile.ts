@@ -41,6 +41,8 @@ export const recordingHeaderSchema = z.object({
   browserVersion: z.string().optional(),
   /** Set by the Log panel's Export (epoch ms): a log saved from the UI, not a server's own run. */
   exportedAt: z.number().int().min(0).max(MAX_EPOCH_MS).optional(),
+  /** A replay's own run: the file name of the recording it replayed. */
+  replayOf: z.string().max(300).optional(),
 });
 export type RecordingHeader = z.infer<typeof recordingHeaderSchema>;
 

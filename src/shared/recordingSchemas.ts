@@ -18,11 +18,13 @@ export const recordingImageFileSchema = z
 
 /** One snapshot node as a replay or an export finds it again: by role and name, not by uid. */
 export const recordedElementSchema = z.object({
-  /** The argument that named it (uid, from_uid, to_uid, or elements[i].uid). */
+  /** The argument that named it (uid, from_uid, to_uid, elements[i].uid, args[i]). */
   param: z.string(),
   uid: z.string(),
   role: z.string(),
   name: z.string(),
+  /** A field: chooses an option (`select`), is typed into (`text`), reacts to each key (`keys`). */
+  field: z.enum(['select', 'text', 'keys']).optional(),
   /** Nearest named ancestors first (role and name), for telling same-named elements apart. */
   ancestry: z.array(z.object({role: z.string(), name: z.string()})),
   /** Which of the snapshot's nodes with the same role and name it was (0-based), as a last resort. */
@@ -99,6 +101,8 @@ export const replaySummarySchema = z.object({
   failed: z.number().int(),
   recordedMs: z.number(),
   replayMs: z.number(),
+  /** Why the replay ended before its last call (an origin it could not reach). */
+  stopped: z.string().optional(),
 });
 export type ReplaySummaryView = z.infer<typeof replaySummarySchema>;
 

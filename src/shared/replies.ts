@@ -22,6 +22,8 @@ import {
 
 export const recordingSummarySchema = z.object({
   id: z.string(),
+  /** A replay's own recording: the id (file name) of the recording it replayed. */
+  replayOf: z.string().optional(),
   startedAt: z.number(),
   durationMs: z.number().nonnegative(),
   /** Client names that made calls (or connected). */

@@ -122,7 +122,7 @@ describe('export --format playwright', () => {
     fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
     const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-'));
     try {
-      const spec = path.join(dir, 'recording.spec.mjs');
+      const spec = path.join(dir, 'recording.spec.ts');
       const exported = await cli('export', recordingFile, '--format', 'playwright', '--out', spec);
       expect(exported.code, exported.stderr).toBe(0);
       const text = fs.readFileSync(spec, 'utf8');
@@ -142,7 +142,7 @@ describe('export --format playwright', () => {
         path.join(dir, 'playwright.config.mjs'),
         `export default {
   testDir: '.',
-  testMatch: /recording\\.spec\\.mjs$/,
+  testMatch: /recording\\.spec\\.ts$/,
   reporter: 'line',
   workers: 1,
   retries: 0,

@@ -19,7 +19,12 @@ export interface HubRecording {
   close(): void;
 }
 
-export function recordHub(hub: InspectorHub, fromSeq = 1): HubRecording {
+/** `flags`: the header's server flags (as the recorder writes headerFlags(config)). */
+export function recordHub(
+  hub: InspectorHub,
+  fromSeq = 1,
+  flags: Record<string, unknown> = {headless: true},
+): HubRecording {
   const events: EventEnvelope[] = [];
   const startedAt = Date.now();
   const subscription = hub.subscribe(fromSeq, batch => {
@@ -35,7 +40,7 @@ export function recordHub(hub: InspectorHub, fromSeq = 1): HubRecording {
         formatVersion: RECORDING_FORMAT_VERSION,
         appVersion: 'test',
         startedAt,
-        flags: {headless: true},
+        flags,
       };
       fs.writeFileSync(file, recordingText(header, events));
       return [...events];

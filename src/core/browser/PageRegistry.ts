@@ -171,6 +171,8 @@ export class PageRegistry extends EventEmitter<{
       cdp.send('Emulation.setFocusEmulationEnabled', {enabled: true}).catch(() => undefined),
     ]);
     state.targetId = targetInfo.targetId;
+    state.openedBy =
+      targetInfo.openerId === undefined ? undefined : this.#byTargetId.get(targetInfo.openerId)?.id;
     state.title = targetInfo.title;
     state.url = targetInfo.url;
     state.mainFrameId = frameTree.frame.id;
@@ -262,6 +264,7 @@ export class PageRegistry extends EventEmitter<{
       title: state.title,
       selected: state === this.#selected,
       ...(state.isolatedContext === undefined ? {} : {isolatedContext: state.isolatedContext}),
+      ...(state.openedBy === undefined ? {} : {openedBy: state.openedBy}),
     }));
   }
 

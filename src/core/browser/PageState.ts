@@ -25,6 +25,8 @@ export class PageState {
   readonly #dialogListeners = new Set<(dialog: OpenDialog) => void>();
 
   targetId = '';
+  /** The page that opened this one (window.open, a target=_blank link), if it is known here. */
+  openedBy: number | undefined;
   /**
    * Counts tool calls that may have changed the page (everything but reading tools): a snapshot
    * taken before the latest one is never answered again from the cache.

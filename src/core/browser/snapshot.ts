@@ -7,7 +7,7 @@
  * (see pageProbe.ts), the last one is answered again without walking the tree.
  */
 import type {CDPSession} from 'puppeteer-core';
-import {buildTree, type DocumentTree, type TreeNode} from './axTree.js';
+import {axString, buildTree, type DocumentTree, type TreeNode} from './axTree.js';
 import {frameTargetsFeature, type FrameDocument} from './frames.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
 import {IN_PAGE_TIMEOUT_MS} from './evaluation.js';
@@ -15,7 +15,12 @@ import {probeSendsAtOnce, raceDialog, readMarks, readProbe} from './pageProbe.js
 import {PageFeature, type PageState} from './PageState.js';
 import {formatNode} from './snapshotFormat.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
-import {snapshotFeature, type ElementIdentity, type UidTarget} from './snapshotStore.js';
+import {
+  snapshotFeature,
+  type ElementIdentity,
+  type FieldKind,
+  type UidTarget,
+} from './snapshotStore.js';
 
 /** Bound on Chromium building one document's accessibility tree (seconds on a very large page). */
 const AX_TREE_TIMEOUT_MS = IN_PAGE_TIMEOUT_MS * 2;
@@ -344,8 +349,29 @@ class IdentityRecorder {
     const key = `${role}\u0000${name}`;
     const nth = this.#counts.get(key) ?? 0;
     this.#counts.set(key, nth + 1);
-    this.byUid.set(uid, {role, name, nth, ...(parentUid === undefined ? {} : {parentUid})});
+    const field = fieldKind(node);
+    this.byUid.set(uid, {
+      role,
+      name,
+      nth,
+      ...(field === undefined ? {} : {field}),
+      ...(parentUid === undefined ? {} : {parentUid}),
+    });
   }
+}
+
+/** Roles of fields that react to each key typed (they filter, suggest or search as you type). */
+const KEY_ROLES = new Set(['combobox', 'searchbox']);
+
+/** How a node takes a value, if it is a field (see FieldKind). */
+function fieldKind(node: TreeNode): FieldKind | undefined {
+  const editable = axString(node.properties.get('editable'));
+  if (editable === '') {
+    return node.role === 'combobox' || node.role === 'listbox' ? 'select' : undefined;
+  }
+  const autocomplete = axString(node.properties.get('autocomplete'));
+  const reactsToKeys = KEY_ROLES.has(node.role) || (autocomplete !== '' && autocomplete !== 'none');
+  return reactsToKeys ? 'keys' : 'text';
 }
 
 function gapLine(count: number, ownerUid: string | undefined, gap: {owner: TreeNode}): string {

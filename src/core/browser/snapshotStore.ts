@@ -19,10 +19,17 @@ export function normalizeUid(uid: string): string {
   return uid.trim().replace(/^uid=/, '');
 }
 
+/**
+ * How a field takes a value: `select` chooses an option, `text` is typed into, `keys` is typed
+ * into and reacts to each key (a combobox, a search box, an autocomplete).
+ */
+export type FieldKind = 'select' | 'text' | 'keys';
+
 /** Who a uid's node was in its snapshot, for finding the same element again without the uid. */
 export interface ElementIdentity {
   role: string;
   name: string;
+  field?: FieldKind;
   /** The uid of the nearest node shown above it in the same snapshot. */
   parentUid?: string;
   /** Which of the snapshot's nodes with this role and name it was (0-based, in snapshot order). */
@@ -33,6 +40,8 @@ export interface ElementIdentity {
 export interface ElementDescription {
   role: string;
   name: string;
+  /** What kind of field it is, if it is one (an export acts on it accordingly). */
+  field?: FieldKind;
   ancestry: {role: string; name: string}[];
   nth: number;
 }
@@ -122,6 +131,7 @@ export class SnapshotStore {
     return {
       role: identity.role,
       name: identity.name,
+      ...(identity.field === undefined ? {} : {field: identity.field}),
       ancestry: this.#ancestry(identity),
       nth: identity.nth,
     };

@@ -80,7 +80,7 @@ export class Recorder {
     this.id = name;
     this.file = path.join(options.dir, name);
     this.imagesDir = imagesDirOf(this.file);
-    this.summary = new SummaryBuilder(options.header.startedAt);
+    this.summary = new SummaryBuilder(options.header.startedAt, options.header.replayOf);
     this.#header = options.header;
     const line = this.#headerLine(options.header, HEADER_SLACK);
     this.#headerLength = line.length;

@@ -1,11 +1,18 @@
 /**
- * The engine's recording and the recordings folder behind the Recordings panel: starts the
- * recorder (unless --no-record), applies retention at start and as the recording grows, and answers
- * the inspector's list / read / image / delete / search commands. Recordings are addressed by id (the
- * file name), checked against the folder; no path ever comes from a UI.
+ * The engine's recording and the recordings folder behind the Recordings panel: records the run
+ * (unless --no-record) from its first tool call on, applies retention when the recording starts
+ * and as it grows, and answers the inspector's list / read / image / delete / search commands.
+ * Recordings are addressed by id (the file name), checked against the folder; no path ever comes
+ * from a UI.
+ *
+ * A server start with no tool call leaves no recording: the events before the first call (the
+ * browser starting, clients connecting) wait in memory, bounded, and go into the file with that
+ * call, so an idle start neither fills the folder nor counts against retention — and there is
+ * nothing to clean up after a crash either.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import {errorText} from '../../shared/values.js';
 import type {EventEnvelope} from '../../shared/protocol.js';
 import type {ReplyMap} from '../../shared/replies.js';
 import {RECORDING_FORMAT, RECORDING_FORMAT_VERSION} from '../../shared/recordingFile.js';
@@ -28,6 +35,8 @@ import {Recorder} from './Recorder.js';
 export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Retention runs again after the recording grew by this much. */
 const RETENTION_STEP_BYTES = 64 * 1024 * 1024;
+/** Events kept before the first tool call (the oldest go first, counted). */
+export const MAX_EVENTS_BEFORE_FIRST_CALL = 5_000;
 
 export interface RecordingOptions {
   config: ServerConfig;
@@ -37,6 +46,8 @@ export interface RecordingOptions {
   env?: Record<string, string | undefined> | undefined;
   log: (line: string) => void;
   limits?: RetentionLimits;
+  /** The recording this run replays (its path): named in the header, kept from retention. */
+  replayOf?: string | undefined;
 }
 
 export function recordingsDirOf(options: RecordingOptions): string {
@@ -48,19 +59,67 @@ export function recordingsDirOf(options: RecordingOptions): string {
 
 export class Recordings {
   readonly dir: string;
-  readonly recorder: Recorder | undefined;
+  /** Recording is on (--record, the default) and has not failed. */
+  #enabled: boolean;
+  #recorder: Recorder | undefined;
+  readonly #startedAt = Date.now();
   readonly #limits: RetentionLimits;
+  /** The events before the first tool call, and how many of them were left out. */
+  #early: EventEnvelope[] = [];
+  #earlyDropped = 0;
+  /** Recordings being read or replayed (id → holders): retention leaves them. */
+  readonly #kept = new Map<string, number>();
   #removed = 0;
   #retainedAt = 0;
 
   constructor(private readonly options: RecordingOptions) {
     this.dir = recordingsDirOf(options);
     this.#limits = options.limits ?? DEFAULT_RETENTION;
-    this.recorder = options.config.recording.enabled ? this.#start() : undefined;
+    this.#enabled = options.config.recording.enabled;
+    const source = options.replayOf;
+    if (source !== undefined && this.#sameFolder(path.dirname(source))) {
+      this.keep(path.basename(source));
+    }
+  }
+
+  /** The recorder of this run; undefined until its first tool call (and with --no-record). */
+  get recorder(): Recorder | undefined {
+    return this.#recorder;
+  }
+
+  /** Whether this run is recorded (it may not have a file yet: no tool call so far). */
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  #sameFolder(dir: string): boolean {
+    try {
+      return fs.realpathSync(dir) === fs.realpathSync(this.dir);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Keeps a recording from retention while it is read or replayed; call the result to let go. */
+  keep(id: string): () => void {
+    this.#kept.set(id, (this.#kept.get(id) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) {
+        return;
+      }
+      released = true;
+      const holders = (this.#kept.get(id) ?? 1) - 1;
+      if (holders > 0) {
+        this.#kept.set(id, holders);
+      } else {
+        this.#kept.delete(id);
+      }
+    };
   }
 
   #start(): Recorder | undefined {
-    const {config, token, version, log} = this.options;
+    const {config, token, version, log, replayOf} = this.options;
     try {
       const recorder = new Recorder({
         dir: this.dir,
@@ -68,8 +127,9 @@ export class Recordings {
           format: RECORDING_FORMAT,
           formatVersion: RECORDING_FORMAT_VERSION,
           appVersion: version,
-          startedAt: Date.now(),
+          startedAt: this.#startedAt,
           flags: headerFlags(config),
+          ...(replayOf === undefined ? {} : {replayOf: path.basename(replayOf)}),
         },
         scrubber: new SecretScrubber(configSecrets(config, token)),
         log,
@@ -84,7 +144,7 @@ export class Recordings {
       return recorder;
     } catch (error) {
       log(
-        `Recording is off: ${this.dir} is not writable (${error instanceof Error ? error.message : String(error)}). Pass --recordDir to another folder, or --no-record.`,
+        `Recording is off: ${this.dir} is not writable (${errorText(error)}). Pass --recordDir to another folder, or --no-record.`,
       );
       return undefined;
     }
@@ -92,19 +152,59 @@ export class Recordings {
 
   #retain(currentId: string): void {
     try {
-      this.#removed += applyRetention(this.dir, currentId, this.#limits).length;
+      const kept = new Set([currentId, ...this.#kept.keys()]);
+      this.#removed += applyRetention(this.dir, kept, this.#limits).length;
     } catch (error) {
-      this.options.log(
-        `Recording retention failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.options.log(`Recording retention failed: ${errorText(error)}`);
     }
   }
 
   record(envelope: EventEnvelope): void {
-    const recorder = this.recorder;
-    if (recorder === undefined) {
+    if (!this.#enabled) {
       return;
     }
+    let recorder = this.#recorder;
+    if (recorder === undefined) {
+      if (envelope.event.type !== 'toolCallStarted') {
+        this.#early.push(envelope);
+        if (this.#early.length > MAX_EVENTS_BEFORE_FIRST_CALL) {
+          this.#early.shift();
+          this.#earlyDropped++;
+        }
+        return;
+      }
+      recorder = this.#start();
+      if (recorder === undefined) {
+        this.#enabled = false;
+        this.#early = [];
+        return;
+      }
+      this.#recorder = recorder;
+      this.#writeEarly(recorder);
+    }
+    this.#write(recorder, envelope);
+  }
+
+  #writeEarly(recorder: Recorder): void {
+    const early = this.#early;
+    this.#early = [];
+    if (this.#earlyDropped > 0 && early[0] !== undefined) {
+      this.#write(recorder, {
+        seq: early[0].seq,
+        time: early[0].time,
+        event: {
+          type: 'eventOmitted',
+          omittedType: 'events before the first tool call',
+          reason: `${this.#earlyDropped} of the oldest were not kept`,
+        },
+      });
+    }
+    for (const envelope of early) {
+      this.#write(recorder, envelope);
+    }
+  }
+
+  #write(recorder: Recorder, envelope: EventEnvelope): void {
     recorder.record(envelope);
     const {event} = envelope;
     if (event.type === 'browserStatus' && event.status.version !== undefined) {
@@ -113,7 +213,7 @@ export class Recordings {
   }
 
   async list(): Promise<ReplyMap['recordingsList']> {
-    this.recorder?.flush();
+    this.#recorder?.flush();
     const stored = listStoredRecordings(this.dir);
     const recordings: ReplyMap['recordingsList']['recordings'] = [];
     for (const recording of stored) {
@@ -125,6 +225,7 @@ export class Recordings {
       }
       recordings.push({
         id: recording.id,
+        ...(counts.replayOf === undefined ? {} : {replayOf: counts.replayOf}),
         startedAt: counts.startedAt,
         durationMs: Math.max(0, (current ? Date.now() : counts.lastEventAt) - counts.startedAt),
         clients: counts.clients,
@@ -135,7 +236,7 @@ export class Recordings {
       });
     }
     return {
-      recording: this.recorder?.open === true,
+      recording: this.#enabled && (this.#recorder === undefined || this.#recorder.open),
       retention: {
         maxRecordings: this.#limits.maxRecordings,
         maxBytes: this.#limits.maxBytes,
@@ -166,6 +267,9 @@ export class Recordings {
       throw new Error(
         'This is the recording being written now; it cannot be deleted while the server runs. Restart with --no-record to stop recording.',
       );
+    }
+    if (this.#kept.has(id)) {
+      throw new Error('This recording is being replayed. Delete it once the replay has finished.');
     }
     // Checked like a read: a bad id or a missing recording is the command's error.
     readStoredRecording(this.dir, id, () => undefined);

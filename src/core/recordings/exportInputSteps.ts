@@ -1,27 +1,57 @@
 /**
- * Step writers of the input tools and evaluate_script: the action on a role-based locator, and for
- * a script the value it returned.
+ * Step writers of the input tools: each action on a role-based locator, done the way the engine
+ * did it. A checkbox, radio or switch is set with setChecked; a <select> chooses its option by
+ * label; a field that reacts to each key (a combobox, an autocomplete) is typed into key by key
+ * (pressSequentially), as the agent's fill was; other fields are filled; files go to the input
+ * (setInputFiles) or to the file chooser the element opens.
  */
-import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {jsString, jsValue} from './exportLiterals.js';
-import {locator, pageOf, SkipStep, text, type StepWriter} from './exportStepKit.js';
+import {
+  elementOf,
+  locator,
+  NoteStep,
+  pageOf,
+  SkipStep,
+  text,
+  type StepContext,
+  type StepWriter,
+} from './exportStepKit.js';
 
-function scriptResult(resultText: string): {value: unknown} | undefined {
-  const match = /Script ran on page and returned:\n```json\n([\s\S]*?)\n```/.exec(resultText);
-  if (!match) {
-    return undefined;
+/** Roles whose fill value is "true" or "false" (checked or not). */
+const CHECKABLE_ROLES = new Set([
+  'checkbox',
+  'radio',
+  'switch',
+  'menuitemcheckbox',
+  'menuitemradio',
+]);
+
+/** One fill: what the element was decides how it takes the value. */
+function fillLines(context: StepContext, param: string, value: string): string[] {
+  const {lines, loc} = locator(context, param);
+  const element = elementOf(context.call, param);
+  const literal = jsString(value);
+  if (element && CHECKABLE_ROLES.has(element.role)) {
+    if (value !== 'true' && value !== 'false') {
+      throw new SkipStep(`the value for ${param} is neither "true" nor "false"`);
+    }
+    return [...lines, `await ${loc}.setChecked(${value});`];
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(match[1] ?? '');
-  } catch {
-    return undefined;
+  const field = element?.field;
+  if (field !== undefined) {
+    context.session.noteField(context.call, param, field);
   }
-  // A page may return any depth; the assertion is written only for what a test can hold.
-  if (nestsDeeperThan(value, VALUE_DEPTH_LIMIT)) {
-    throw new SkipStep(`the recorded result nests deeper than ${VALUE_DEPTH_LIMIT} levels`);
+  switch (field) {
+    case 'select':
+      return [...lines, `await ${loc}.selectOption({ label: ${literal} });`];
+    case 'keys':
+      return [...lines, `await ${loc}.clear();`, `await ${loc}.pressSequentially(${literal});`];
+    case 'text':
+      return [...lines, `await ${loc}.fill(${literal});`];
+    case undefined:
+      // Recorded before fields were told apart: decided when the test runs.
+      return [...lines, `await ${context.session.helper('fillField')}(${loc}, ${literal});`];
   }
-  return {value};
 }
 
 export const inputSteps = {
@@ -45,10 +75,7 @@ export const inputSteps = {
     const {lines, loc} = locator(context, 'uid');
     return [...lines, `await ${loc}.hover();`];
   },
-  fill: context => {
-    const {lines, loc} = locator(context, 'uid');
-    return [...lines, `await fillField(${loc}, ${jsString(text(context.call.args.value) ?? '')});`];
-  },
+  fill: context => fillLines(context, 'uid', text(context.call.args.value) ?? ''),
   fill_form: context => {
     const list = Array.isArray(context.call.args.elements) ? context.call.args.elements : [];
     return list.flatMap((entry: unknown, index) => {
@@ -56,8 +83,7 @@ export const inputSteps = {
         typeof entry === 'object' && entry !== null && 'value' in entry
           ? text(entry.value)
           : undefined;
-      const {lines, loc} = locator(context, `elements[${index}].uid`);
-      return [...lines, `await fillField(${loc}, ${jsString(value ?? '')});`];
+      return fillLines(context, `elements[${index}].uid`, value ?? '');
     });
   },
   drag: context => {
@@ -81,42 +107,27 @@ export const inputSteps = {
       ...(submit === undefined ? [] : [`await ${page.name}.keyboard.press(${jsString(submit)});`]),
     ];
   },
-  evaluate_script: context => {
-    const {call} = context;
-    const result = scriptResult(call.ended?.text ?? '');
-    const fn = text(call.args.function) ?? '';
-    const args = Array.isArray(call.args.args) ? call.args.args : [];
-    if (!result) {
-      throw new SkipStep('the recorded result is not a JSON value');
+  upload_file: context => {
+    const {lines, loc} = locator(context, 'uid');
+    const paths = Array.isArray(context.call.args.filePaths)
+      ? context.call.args.filePaths.flatMap((path: unknown) =>
+          typeof path === 'string' ? [path] : [],
+        )
+      : [];
+    if (paths.length === 0) {
+      throw new SkipStep('no file paths were recorded');
     }
-    if (args.length > 1) {
-      throw new SkipStep('scripts on several elements are not exported');
-    }
-    const target = args.length === 1 ? locator(context, 'args[0]') : undefined;
-    const page = target ? {name: target.page, lines: target.lines} : pageOf(context);
-    // The agent's function stays a string literal in the file; the page turns it back into a
-    // function, as the recorded call did.
-    const run = target
-      ? `${target.loc}.evaluate((element, source) => globalThis.eval('(' + source + ')')(element), ${jsString(fn)})`
-      : `${page.name}.evaluate(source => globalThis.eval('(' + source + ')')(), ${jsString(fn)})`;
-    return [...page.lines, `expect(await ${run}).toEqual(${jsValue(result.value)});`];
+    return [...lines, `await ${context.session.helper('uploadFiles')}(${loc}, ${jsValue(paths)});`];
   },
-  // --slim's evaluate: a classic script; its completion value as JSON.
-  evaluate: context => {
-    const page = pageOf(context);
-    const source = text(context.call.args.script) ?? '';
-    let value: unknown;
-    try {
-      value = JSON.parse(context.call.ended?.text ?? '');
-    } catch {
-      throw new SkipStep('the recorded result is not a JSON value');
-    }
-    if (nestsDeeperThan(value, VALUE_DEPTH_LIMIT)) {
-      throw new SkipStep(`the recorded result nests deeper than ${VALUE_DEPTH_LIMIT} levels`);
-    }
-    return [
-      ...page.lines,
-      `expect(await ${page.name}.evaluate(source => globalThis.eval(source), ${jsString(source)})).toEqual(${jsValue(value)});`,
-    ];
+  // The answer is given by a handler registered before the action that opened the dialog.
+  handle_dialog: {
+    reads: context => {
+      const openedAt = context.session.dialogOpenedAt(context.call);
+      throw new NoteStep(
+        openedAt === undefined
+          ? 'not exported: no recorded call opened this dialog, so no handler could wait for it'
+          : `answered by the dialog handler registered before #${openedAt}, which opened the dialog`,
+      );
+    },
   },
-} satisfies Record<string, StepWriter>;
+} satisfies Record<string, StepWriter | {reads: StepWriter}>;

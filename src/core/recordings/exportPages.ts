@@ -1,7 +1,8 @@
 /**
  * Which variable of the generated test stands for each recorded page: the test's `page` for the
- * first one used, `context.newPage()` for pages the agent opened later, and a lookup by URL for
- * pages the agent did not open itself (popups).
+ * first one used, `context.newPage()` for pages the agent opened with new_page, the page a
+ * `waitForEvent('popup')` caught for pages a click (or any action) opened, and for a page the
+ * recording never saw open, a new page at the URL it had.
  */
 import {jsString} from './exportLiterals.js';
 import type {RecordedCall} from './replayCalls.js';
@@ -13,19 +14,35 @@ export class ExportPages {
   /** The variable of the page calls without a pageId act on (the selected page). */
   current = 'page';
 
+  #fresh(): string {
+    return `page${++this.#count}`;
+  }
+
   /** The variable a new_page call's page gets, and the line that creates it (if any). */
   open(recordedId: number | undefined): {name: string; create?: string} {
-    const fresh = !this.#pageUsed;
-    const name = fresh ? 'page' : `page${++this.#count}`;
+    const first = !this.#pageUsed;
+    const name = first ? 'page' : this.#fresh();
     this.#pageUsed = true;
     if (recordedId !== undefined) {
       this.#vars.set(recordedId, name);
     }
     this.current = name;
-    return fresh ? {name} : {name, create: `const ${name} = await context.newPage();`};
+    return first ? {name} : {name, create: `const ${name} = await context.newPage();`};
   }
 
-  /** The variable of a recorded page id (or the current page), with any lines that find it. */
+  /** The variable of a page an action opened (a popup); the caller waits for it. */
+  popup(recordedId: number): string {
+    const name = this.#fresh();
+    this.#vars.set(recordedId, name);
+    return name;
+  }
+
+  /** Whether a recorded page already has its variable. */
+  has(recordedId: number): boolean {
+    return this.#vars.has(recordedId);
+  }
+
+  /** The variable of a recorded page id (or the current page), with any lines that make it. */
   of(recordedId: number | undefined, call: RecordedCall): {name: string; lines: string[]} {
     if (recordedId === undefined) {
       this.#pageUsed = true;
@@ -40,13 +57,17 @@ export class ExportPages {
       this.#vars.set(recordedId, 'page');
       return {name: 'page', lines: []};
     }
-    const name = `page${++this.#count}`;
+    // Open before the recording, or by something the recording does not show: opened here.
+    const name = this.#fresh();
     this.#vars.set(recordedId, name);
-    const url = call.pagesAfter.find(info => info.id === recordedId)?.url ?? '';
+    const url = call.pagesAfter.find(info => info.id === recordedId)?.url;
     return {
       name,
       lines: [
-        `const ${name} = context.pages().find(candidate => candidate.url() === ${jsString(url)}) ?? page;`,
+        `const ${name} = await context.newPage();`,
+        ...(url !== undefined && /^https?:|^file:/.test(url)
+          ? [`await ${name}.goto(${jsString(url)});`]
+          : []),
       ],
     };
   }

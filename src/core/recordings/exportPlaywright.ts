@@ -1,24 +1,48 @@
 /**
- * A recording as a Playwright Test file: one test, one commented step per recorded call
- * (call number, tool, arguments as inert literals), actions through role-based locators, and
- * assertions of what the agent checked. Runs with `npx playwright test` against the same pages.
+ * A recording as a Playwright Test file (TypeScript, strict-clean): one test, one commented step
+ * per recorded call (call number, tool, arguments as inert literals), actions through role-based
+ * locators in the element's frame, and assertions of what the agent saw change (exportObserved).
+ * Runs with `npx playwright test` against the same pages (or the pages at another origin, with
+ * the recording's origins mapped before it is exported).
  */
 import type {ParsedRecording} from '../../shared/recordingFile.js';
 import {argsSummary, jsString, lineComment} from './exportLiterals.js';
 import {ExportPages} from './exportPages.js';
-import {stepLines} from './exportSteps.js';
+import {ExportSession} from './exportSession.js';
+import type {HelperName} from './exportStepKit.js';
 import {recordedCalls} from './replayCalls.js';
 
-/** fill on a <select> chooses an option, as the recorded fill did; elsewhere it types. */
-const FILL_HELPER = [
-  'async function fillField(locator, value) {',
-  "  if (await locator.evaluate(element => element.tagName === 'SELECT')) {",
-  '    await locator.selectOption(value);',
-  '  } else {',
-  '    await locator.fill(value);',
-  '  }',
-  '}',
-];
+const HELPERS: Record<HelperName, {imports: string[]; lines: string[]}> = {
+  fillField: {
+    imports: ["import type { Locator } from '@playwright/test';"],
+    lines: [
+      '/** fill as the engine did: a <select> chooses the option with this label; a field is filled. */',
+      'async function fillField(field: Locator, value: string): Promise<void> {',
+      '  if (await field.evaluate(element => element instanceof HTMLSelectElement)) {',
+      '    await field.selectOption({ label: value });',
+      '  } else {',
+      '    await field.fill(value);',
+      '  }',
+      '}',
+    ],
+  },
+  uploadFiles: {
+    imports: ["import type { Locator } from '@playwright/test';"],
+    lines: [
+      '/** The files for a file input, or for the file chooser the element opens when clicked. */',
+      'async function uploadFiles(target: Locator, files: string[]): Promise<void> {',
+      "  if (await target.evaluate(element => element instanceof HTMLInputElement && element.type === 'file')) {",
+      '    await target.setInputFiles(files);',
+      '  } else {',
+      "    const chooser = target.page().waitForEvent('filechooser');",
+      '    await target.click();',
+      '    await (await chooser).setFiles(files);',
+      '  }',
+      '}',
+    ],
+  },
+  readFileSync: {imports: ["import { readFileSync } from 'node:fs';"], lines: []},
+};
 
 export interface ExportOptions {
   /** Export calls 1..untilCall only. */
@@ -27,20 +51,25 @@ export interface ExportOptions {
 
 export function exportPlaywright(recording: ParsedRecording, options: ExportOptions = {}): string {
   const {calls} = recordedCalls(recording.events);
-  const pages = new ExportPages();
+  const session = new ExportSession(new ExportPages(), calls);
   const body: string[] = [];
   for (const call of calls) {
     if (options.untilCall !== undefined && call.index > options.untilCall) {
       break;
     }
     body.push(lineComment(`#${call.index} ${call.tool} ${argsSummary(call.args)}`.trimEnd()));
-    const step = stepLines({pages, call});
+    const step = session.step(call);
     if ('note' in step) {
       body.push(lineComment(`  (${step.note})`));
     } else {
       body.push(...step.lines);
     }
   }
+  const helpers = [...session.helpers].sort().map(name => HELPERS[name]);
+  const imports = [...new Set(helpers.flatMap(helper => helper.imports))];
+  const functions = helpers.flatMap(helper =>
+    helper.lines.length > 0 ? [...helper.lines, ''] : [],
+  );
   const started = new Date(recording.header.startedAt).toISOString();
   return [
     lineComment(
@@ -48,9 +77,9 @@ export function exportPlaywright(recording: ParsedRecording, options: ExportOpti
     ),
     lineComment('Each step names the recorded call (#number, tool, arguments) it comes from.'),
     "import { test, expect } from '@playwright/test';",
+    ...imports,
     '',
-    ...FILL_HELPER,
-    '',
+    ...functions,
     `test(${jsString(`recording ${started}`)}, async ({ page, context }) => {`,
     ...body.map(line => `  ${line}`),
     '});',

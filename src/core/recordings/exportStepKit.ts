@@ -1,16 +1,35 @@
 /**
- * What every Playwright step writer shares: the step's context (the pages' variables, the call),
- * the page variable a call acts on, role-based locators for its recorded elements, and the two ways
- * a step ends without code (a skipped step says why; a malformed recording stops the export).
+ * What every Playwright step writer shares: the step's context (the pages' variables, the call,
+ * the export session that knows the recorded snapshots), the page variable a call acts on, and the
+ * two ways a step ends without code (a skipped step says why; a malformed recording stops the
+ * export).
  */
 import type {RecordedElement} from '../../shared/protocol.js';
-import {locatorFor} from './exportLocators.js';
+import type {FieldKind} from './exportObserved.js';
 import type {ExportPages} from './exportPages.js';
 import type {RecordedCall} from './replayCalls.js';
+
+/** Helper functions a step may need in the file (written once, typed). */
+export type HelperName = 'fillField' | 'uploadFiles' | 'readFileSync';
+
+/** What a step writer asks of the export as a whole. */
+export interface StepSession {
+  /** The locator of the call's element argument `param`, in its frame; SkipStep when unknown. */
+  locate(context: StepContext, param: string): {page: string; lines: string[]; loc: string};
+  /** A field the agent filled: a later snapshot's change of its value is asserted. */
+  noteField(call: RecordedCall, param: string, kind: FieldKind): void;
+  /** Puts a helper function in the file; returns its name. */
+  helper(name: HelperName): string;
+  /** The call whose dialog a handle_dialog call answered (its handler is registered there). */
+  dialogOpenedAt(call: RecordedCall): number | undefined;
+  /** The emulated settings in force on the call's page (emulate's writer keeps it). */
+  emulated(call: RecordedCall): Set<string>;
+}
 
 export interface StepContext {
   pages: ExportPages;
   call: RecordedCall;
+  session: StepSession;
 }
 
 /** One recorded call → the lines of its test step. */
@@ -18,6 +37,9 @@ export type StepWriter = (context: StepContext) => string[];
 
 /** The call has no code in the test; the message says why (shown under its comment). */
 export class SkipStep extends Error {}
+
+/** The call has no code of its own; the message, shown as it is, says where its effect went. */
+export class NoteStep extends SkipStep {}
 
 /** A recorded value the tool never accepts: the file was made or changed by hand, not recorded. */
 export class MalformedRecordingError extends Error {
@@ -38,16 +60,10 @@ export function pageOf({pages, call}: StepContext): {name: string; lines: string
   return pages.of(pageId, call);
 }
 
-/** The locator of the call's element argument `param` (a SkipStep when none was recorded). */
+/** The locator of the call's element argument `param`, in its frame (SkipStep when unknown). */
 export function locator(
   context: StepContext,
   param: string,
 ): {page: string; lines: string[]; loc: string} {
-  const page = pageOf(context);
-  const element = elementOf(context.call, param);
-  const loc = element ? locatorFor(page.name, element) : '';
-  if (loc === '') {
-    throw new SkipStep(`no role or name was recorded for ${param}`);
-  }
-  return {page: page.name, lines: page.lines, loc};
+  return context.session.locate(context, param);
 }

@@ -1,12 +1,16 @@
 /**
  * One recorded call → the lines of a Playwright Test step. Every tool of the engine is here, by
- * name: a writer (navigationSteps, inputSteps), or the reason its calls have no code in a test.
- * The tool list checks this table against every tool's name (src/core/tools/index.ts), so a new
- * tool without an entry, or an entry for a tool that is gone, fails to compile.
+ * name: a writer of its action (navigationSteps, inputSteps, emulationSteps…), a writer of what it
+ * read (`reads`: it changes nothing, so what it saw is compared, not acted), or the reason its
+ * calls have no code in a test. The tool list checks this table against every tool's name
+ * (src/core/tools/index.ts), so a new tool without an entry, or an entry for a tool that is gone,
+ * fails to compile.
  */
+import {emulationSteps} from './exportEmulationSteps.js';
 import {inputSteps} from './exportInputSteps.js';
 import {navigationSteps} from './exportNavigationSteps.js';
-import {SkipStep, type StepContext, type StepWriter} from './exportStepKit.js';
+import {scriptSteps} from './exportScriptSteps.js';
+import type {StepWriter} from './exportStepKit.js';
 
 export {MalformedRecordingError, type StepContext} from './exportStepKit.js';
 
@@ -15,7 +19,12 @@ interface NotExported {
   readonly notExported: string;
 }
 
-export type StepExport = StepWriter | NotExported;
+/** A tool that only reads: its lines check what it saw; it is not an action on the page. */
+interface Reads {
+  readonly reads: StepWriter;
+}
+
+export type StepExport = StepWriter | Reads | NotExported;
 
 const READS = 'reads what the agent looks at; the steps around it check what matters';
 const TRACES = 'a performance trace is a measurement, not a step a test repeats';
@@ -36,10 +45,6 @@ const notExported = {
   list_network_requests: {notExported: READS},
   get_network_request: {notExported: READS},
   get_css_styles: {notExported: READS},
-  upload_file: {notExported: 'file uploads are not exported yet'},
-  handle_dialog: {notExported: 'dialogs are not exported yet'},
-  emulate: {notExported: 'emulation is not exported yet'},
-  resize_page: {notExported: 'viewport changes are not exported yet'},
   performance_start_trace: {notExported: TRACES},
   performance_stop_trace: {notExported: TRACES},
   performance_analyze_insight: {notExported: TRACES},
@@ -79,6 +84,8 @@ const notExported = {
 export const PLAYWRIGHT_STEPS = {
   ...navigationSteps,
   ...inputSteps,
+  ...scriptSteps,
+  ...emulationSteps,
   ...notExported,
 } satisfies Record<string, StepExport>;
 
@@ -88,30 +95,4 @@ const STEPS = new Map<string, StepExport>(Object.entries(PLAYWRIGHT_STEPS));
 /** Why a step has no code, or its writer. */
 export function stepExportOf(tool: string): StepExport | undefined {
   return STEPS.get(tool);
-}
-
-/** The step's code lines, or why the call has none (shown as a note under its comment). */
-export function stepLines(context: StepContext): {lines: string[]} | {note: string} {
-  const {call} = context;
-  if (call.ended === undefined) {
-    return {note: 'not exported: the recording ends before the call did'};
-  }
-  if (call.ended.status !== 'ok') {
-    return {note: `not exported: the call ended ${call.ended.status} in the recording`};
-  }
-  const step = STEPS.get(call.tool);
-  if (step === undefined) {
-    return {note: 'not exported: no tool of this version has that name'};
-  }
-  if (typeof step !== 'function') {
-    return {note: `not exported: ${step.notExported}`};
-  }
-  try {
-    return {lines: step(context)};
-  } catch (error) {
-    if (error instanceof SkipStep) {
-      return {note: `not exported: ${error.message}`};
-    }
-    throw error;
-  }
 }

@@ -3,7 +3,13 @@
  * and the identity of its element arguments; and which recorded pages appeared at which call, so a
  * replay can pair them with the pages it creates. Shared by replay and export.
  */
-import type {ClientRef, EventEnvelope, PageInfo, RecordedElement} from '../../shared/protocol.js';
+import type {
+  CallActivityItem,
+  ClientRef,
+  EventEnvelope,
+  PageInfo,
+  RecordedElement,
+} from '../../shared/protocol.js';
 
 export interface RecordedCall {
   /** 1-based position among the recording's calls (what `--until` and the report count). */
@@ -23,7 +29,12 @@ export interface RecordedCall {
     pageId?: number;
   };
   elements: RecordedElement[];
-  /** Recorded page ids first seen while this call ran (up to the next call's start), ascending. */
+  /** What happened on the call's page while it ran (navigations, dialogs…), as recorded. */
+  activity: CallActivityItem[];
+  /**
+   * Recorded page ids this call opened, ascending: pages first seen while it ran (up to the next
+   * call's start), and popups its page opened that showed up later (while the agent listed pages).
+   */
   newPageIds: number[];
   /** The open pages as last reported before the next call started. */
   pagesAfter: PageInfo[];
@@ -35,17 +46,36 @@ export interface RecordedCalls {
   initialPageIds: number[];
 }
 
-function pageIdsOf(envelope: EventEnvelope): number[] {
+/** The page ids an event shows, each with the page that opened it (when one did). */
+function pageIdsOf(envelope: EventEnvelope): {id: number; openedBy?: number}[] {
   const {event} = envelope;
   switch (event.type) {
     case 'pagesChanged':
-      return event.pages.map(page => page.id);
+      return event.pages.map(page => ({
+        id: page.id,
+        ...(page.openedBy === undefined ? {} : {openedBy: page.openedBy}),
+      }));
     case 'toolCallStarted':
     case 'toolCallEnded':
-      return event.pageId === undefined ? [] : [event.pageId];
+      return event.pageId === undefined ? [] : [{id: event.pageId}];
     default:
       return [];
   }
+}
+
+/** The page a call acted on: the one it named, else the one the pipeline gave it. */
+function pageOfCall(call: RecordedCall): number | undefined {
+  return typeof call.args.pageId === 'number'
+    ? call.args.pageId
+    : (call.ended?.pageId ?? call.pageId);
+}
+
+/** The call that opened a page: the latest one (so far) on the page that opened it. */
+function openerCall(
+  calls: readonly RecordedCall[],
+  openedBy: number | undefined,
+): RecordedCall | undefined {
+  return openedBy === undefined ? undefined : calls.findLast(call => pageOfCall(call) === openedBy);
 }
 
 /** The calls of a recording's events, in start order. */
@@ -66,6 +96,7 @@ export function recordedCalls(events: readonly EventEnvelope[]): RecordedCalls {
         client: event.client,
         ...(event.pageId === undefined ? {} : {pageId: event.pageId}),
         elements: [],
+        activity: [],
         newPageIds: [],
         pagesAfter: pages,
       };
@@ -93,11 +124,16 @@ export function recordedCalls(events: readonly EventEnvelope[]): RecordedCalls {
       if (call) {
         call.elements = event.elements;
       }
+    } else if (event.type === 'callActivity') {
+      const call = byId.get(event.callId);
+      if (call) {
+        call.activity = event.items;
+      }
     }
-    for (const id of pageIdsOf(envelope)) {
+    for (const {id, openedBy} of pageIdsOf(envelope)) {
       if (!seenPages.has(id)) {
         seenPages.add(id);
-        const current = calls.at(-1);
+        const current = openerCall(calls, openedBy) ?? calls.at(-1);
         (current ? current.newPageIds : initialPageIds).push(id);
       }
     }

@@ -15,6 +15,7 @@ import {
 import {errorText} from '../../shared/values.js';
 import type {PageRegistry} from '../browser/PageRegistry.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
+import type {Recordings} from './Recordings.js';
 import {EXPORT_EXTENSIONS, exportRecording} from './exportRecording.js';
 import {recordedCalls} from './replayCalls.js';
 import {readStoredRecording, RecordingNotFoundError} from './recordingFiles.js';
@@ -22,13 +23,14 @@ import {
   replayRecordedCalls,
   summarise,
   type ReplayCallReport,
+  type ReplaySummary,
   type ReplayTarget,
 } from './replayRecording.js';
 
 export interface LiveReplayDeps {
   hub: InspectorHub;
-  /** Where recordings are (the recorder's folder). */
-  recordingsDir: () => string;
+  /** The recordings folder (--recordDir, else <config dir>/sessions) and what retention keeps. */
+  recordings: Pick<Recordings, 'dir' | 'keep'>;
   pages: PageRegistry;
   /** Runs a tool through the engine's pipeline as `client`. */
   runTool(
@@ -37,7 +39,17 @@ export interface LiveReplayDeps {
     args: Record<string, unknown>,
   ): Promise<{text: string; isError: boolean}>;
   elementPaths: ReplayTarget['elementPaths'];
+  ensureBrowser: ReplayTarget['ensureBrowser'];
   version: string;
+}
+
+/** A call number past the recording's last call is a mistake, for replay and export alike. */
+function checkUntil(untilCall: number | undefined, calls: number, what: string): void {
+  if (untilCall !== undefined && untilCall > calls) {
+    throw new Error(
+      `The recording has ${calls} call(s); ${what} up to a call between 1 and ${calls}.`,
+    );
+  }
 }
 
 export class LiveReplays {
@@ -53,7 +65,7 @@ export class LiveReplays {
   read(recordingId: string): ParsedRecording {
     let text: string;
     try {
-      text = readStoredRecording(this.deps.recordingsDir(), recordingId, fd =>
+      text = readStoredRecording(this.deps.recordings.dir, recordingId, fd =>
         fs.readFileSync(fd, 'utf8'),
       );
     } catch (error) {
@@ -74,6 +86,7 @@ export class LiveReplays {
       runTool: (tool, args) => this.deps.runTool(client, tool, args),
       pages: this.deps.pages,
       elementPaths: this.deps.elementPaths,
+      ensureBrowser: this.deps.ensureBrowser,
     };
   }
 
@@ -86,11 +99,7 @@ export class LiveReplays {
       );
     }
     const recorded = recordedCalls(this.read(recordingId).events);
-    if (untilCall !== undefined && untilCall > recorded.calls.length) {
-      throw new Error(
-        `The recording has ${recorded.calls.length} call(s); replay up to a call between 1 and ${recorded.calls.length}.`,
-      );
-    }
+    checkUntil(untilCall, recorded.calls.length, 'replay');
     const total = untilCall ?? recorded.calls.length;
     const replayId = crypto.randomUUID();
     const state = {replayId, recordingId, done: 0, total};
@@ -102,13 +111,16 @@ export class LiveReplays {
       transport: 'inspector',
     };
     const reports: ReplayCallReport[] = [];
-    const finish = (error?: string): void => {
+    // Retention leaves the recording alone while it is replayed.
+    const release = this.deps.recordings.keep(recordingId);
+    const finish = (summary: ReplaySummary, error?: string): void => {
+      release();
       this.#running = undefined;
       this.deps.hub.publish({
         type: 'replayFinished',
         replayId,
         recordingId,
-        summary: summarise(reports),
+        summary,
         ...(error === undefined ? {} : {error}),
       });
     };
@@ -127,8 +139,8 @@ export class LiveReplays {
         });
       },
     }).then(
-      () => finish(),
-      (error: unknown) => finish(errorText(error)),
+      result => finish(result.summary),
+      (error: unknown) => finish(summarise(reports), errorText(error)),
     );
     return {replayId, total};
   }
@@ -139,6 +151,7 @@ export class LiveReplays {
     untilCall: number | undefined,
   ): {text: string; fileName: string; format: ExportFormat} {
     const recording = this.read(recordingId);
+    checkUntil(untilCall, recordedCalls(recording.events).calls.length, 'export');
     const text = exportRecording(recording, format, untilCall === undefined ? {} : {untilCall});
     const base = recordingId.endsWith(RECORDING_FILE_EXTENSION)
       ? recordingId.slice(0, -RECORDING_FILE_EXTENSION.length)

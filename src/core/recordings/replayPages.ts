@@ -25,6 +25,34 @@ export class ReplayPageMap {
     return this.#map.get(recordedId);
   }
 
+  /**
+   * A call names a recorded page that nothing paired yet (the browser's first tab, when the
+   * recording's first call named it before the replay's browser existed): the pages open now
+   * that no call opened are spares, and the first of them is that page.
+   */
+  pairNamed(recordedId: number, openNow: readonly number[]): number | undefined {
+    for (const id of [...openNow].sort((a, b) => a - b)) {
+      if (!this.#seen.has(id)) {
+        this.#seen.add(id);
+        this.#spare.push(id);
+      }
+    }
+    if (!this.#map.has(recordedId)) {
+      this.#pairWithSpare(recordedId);
+    }
+    return this.#map.get(recordedId);
+  }
+
+  /** How many of the recorded pages a call opened have no replay page yet. */
+  unpaired(recordedNew: readonly number[]): number {
+    return recordedNew.filter(id => !this.#map.has(id)).length;
+  }
+
+  /** How many open pages the map has not seen yet (opened by the call that just ran). */
+  freshCount(openNow: readonly number[]): number {
+    return openNow.filter(id => !this.#seen.has(id)).length;
+  }
+
   /** After a call: pairs the recorded pages it opened with the pages that are new now. */
   afterCall(recordedNew: readonly number[], openNow: readonly number[]): void {
     const fresh = openNow.filter(id => !this.#seen.has(id)).sort((a, b) => a - b);

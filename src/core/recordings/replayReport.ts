@@ -11,13 +11,18 @@ const MARK: Record<ReplayCallReport['outcome'], string> = {
   failed: 'FAILED   ',
 };
 
-/** Escapes control characters (terminal escapes included) so recorded text cannot drive a terminal. */
-export function inertText(text: string): string {
+/**
+ * Escapes control characters (terminal escapes included) so recorded text cannot drive a terminal;
+ * line breaks stay unless `oneLine` (a tool name must not start a line of its own).
+ */
+export function inertText(text: string, oneLine = false): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
-    const control = code < 0x20 || (code >= 0x7f && code < 0xa0);
-    out += control && char !== '\n' ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+    const control =
+      code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029;
+    out +=
+      control && (oneLine || char !== '\n') ? `\\u${code.toString(16).padStart(4, '0')}` : char;
   }
   return out;
 }
@@ -32,9 +37,7 @@ function indent(text: string): string {
 export function formatCallReport(report: ReplayCallReport): string {
   const times = `${report.replayMs.toFixed(0)} ms (recorded ${report.recordedMs?.toFixed(0) ?? '?'} ms)`;
   const lines = [
-    inertText(
-      `#${String(report.index).padStart(3)} ${MARK[report.outcome]} ${report.tool.padEnd(22)} ${times}`,
-    ),
+    `#${String(report.index).padStart(3)} ${MARK[report.outcome]} ${inertText(report.tool, true).padEnd(22)} ${times}`,
   ];
   if (report.reason !== undefined) {
     lines.push(indent(report.reason));
@@ -48,6 +51,7 @@ export function formatCallReport(report: ReplayCallReport): string {
 export function formatSummary(summary: ReplaySummary): string {
   const ratio = summary.recordedMs > 0 ? summary.replayMs / summary.recordedMs : undefined;
   return [
+    ...(summary.stopped === undefined ? [] : [inertText(summary.stopped, true)]),
     `Replayed ${summary.total} call(s): ${summary.same} same, ${summary.different} different, ${summary.failed} failed.`,
     `Time: ${summary.replayMs.toFixed(0)} ms replaying, ${summary.recordedMs.toFixed(0)} ms recorded${ratio === undefined ? '' : ` (${ratio.toFixed(2)}×)`}.`,
   ].join('\n');

@@ -1,6 +1,7 @@
 /**
  * Retention of recordings: keep the newest MAX_RECORDINGS and at most MAX_TOTAL_BYTES (files
- * and images together), removing the oldest first. The recording being written is never removed.
+ * and images together), removing the oldest first. The recording being written is never removed,
+ * nor one being read or replayed (`kept`).
  */
 import {listStoredRecordings, removeStoredRecording} from './recordingFiles.js';
 
@@ -17,10 +18,10 @@ export const DEFAULT_RETENTION: RetentionLimits = {
   maxBytes: MAX_TOTAL_BYTES,
 };
 
-/** Removes what is over the limits; returns the ids removed, oldest first. */
+/** Removes what is over the limits but never an id in `kept`; returns the ids removed, oldest first. */
 export function applyRetention(
   dir: string,
-  currentId: string | undefined,
+  kept: ReadonlySet<string>,
   limits: RetentionLimits = DEFAULT_RETENTION,
 ): string[] {
   const recordings = listStoredRecordings(dir);
@@ -32,7 +33,7 @@ export function applyRetention(
     if (count <= limits.maxRecordings && total <= limits.maxBytes) {
       break;
     }
-    if (recording.id === currentId) {
+    if (kept.has(recording.id)) {
       continue;
     }
     removeStoredRecording(dir, recording.id);

@@ -89,7 +89,7 @@ async function scanCounts(recording: StoredRecording): Promise<SummaryCounts | u
       return true;
     },
     found => {
-      scan.builder = new SummaryBuilder(found.startedAt);
+      scan.builder = new SummaryBuilder(found.startedAt, found.replayOf);
     },
   );
   if (header === undefined || scan.builder === undefined) {

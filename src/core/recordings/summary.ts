@@ -7,6 +7,8 @@ import {z} from 'zod';
 
 export const summaryCountsSchema = z.object({
   startedAt: z.number(),
+  /** The recording a replay's own recording replayed (its file name). */
+  replayOf: z.string().optional(),
   lastEventAt: z.number(),
   clients: z.array(z.string()),
   calls: z.number().int().nonnegative(),
@@ -23,7 +25,10 @@ export class SummaryBuilder {
   #calls = 0;
   #errors = 0;
 
-  constructor(readonly startedAt: number) {
+  constructor(
+    readonly startedAt: number,
+    readonly replayOf?: string,
+  ) {
     this.#lastEventAt = startedAt;
   }
 
@@ -49,6 +54,7 @@ export class SummaryBuilder {
   counts(): SummaryCounts {
     return {
       startedAt: this.startedAt,
+      ...(this.replayOf === undefined ? {} : {replayOf: this.replayOf}),
       lastEventAt: this.#lastEventAt,
       clients: [...this.#clients],
       calls: this.#calls,

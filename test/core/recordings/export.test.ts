@@ -2,16 +2,19 @@
  * The Playwright export of hostile recordings: arguments, element names and results with quotes,
  * backticks, `*\/`, `${}`, newlines and line separators stay inside their string literals and
  * comments; the file parses, and running it (against a recording stub of the Playwright API)
- * hands every value back exactly as recorded.
+ * hands every value back exactly as recorded. Roles, names and tools called `toString`,
+ * `constructor` or `__proto__` are data too, and the file type-checks in strict mode.
  */
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 import {afterAll, describe, expect, it} from 'vitest';
 import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
 import type {EventEnvelope, InspectorEvent} from '../../../src/shared/protocol.js';
 import {RECORDING_FORMAT, type ParsedRecording} from '../../../src/shared/recordingFile.js';
+import {ROOT} from '../../helpers/engine.js';
 
 const HOSTILE = 'a"b\'c`d${process.exit(3)}e*/f\ng\u2028h\u2029i\\j</script>//k';
 const client = {id: 'c1', name: 'agent', version: '1', transport: 'http'} as const;
@@ -95,9 +98,16 @@ const hostileRecording = recordingOf([
     '7',
     'take_snapshot',
     {pageId: 1},
-    `0 RootWebArea "t"\n 1 heading ${JSON.stringify(HOSTILE)} level=1`,
+    `## Latest page snapshot\n0 RootWebArea "t"\n 1 heading ${JSON.stringify(HOSTILE)} level=1`,
   ),
 ]);
+
+/** The exported TypeScript as plain JavaScript (types stripped, nothing else changed). */
+function javascript(text: string): string {
+  return ts.transpileModule(text, {
+    compilerOptions: {module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022},
+  }).outputText;
+}
 
 /** Runs the file with a stub of @playwright/test that prints every call it gets, as JSON. */
 function runWithStub(text: string): unknown[] {
@@ -117,7 +127,10 @@ const test = async (_name, body) => {
 };
 `;
   const file = path.join(dir, 'stubbed.mjs');
-  fs.writeFileSync(file, text.replace("import { test, expect } from '@playwright/test';", stub));
+  fs.writeFileSync(
+    file,
+    javascript(text).replace("import { test, expect } from '@playwright/test';", stub),
+  );
   const result = spawnSync(process.execPath, [file], {encoding: 'utf8'});
   expect(result.status, result.stderr).toBe(0);
   const parsed: unknown = JSON.parse(result.stdout);
@@ -130,7 +143,7 @@ describe('export --format playwright', () => {
 
   it('writes a file that parses, whatever the recorded strings hold', () => {
     const file = path.join(dir, 'hostile.spec.mjs');
-    fs.writeFileSync(file, text);
+    fs.writeFileSync(file, javascript(text));
     const check = spawnSync(process.execPath, ['--check', file], {encoding: 'utf8'});
     expect(check.status, `${check.stderr}\n${text}`).toBe(0);
     // No raw line terminator from the data: every line is either code we wrote or a comment.
@@ -159,9 +172,106 @@ describe('export --format playwright', () => {
     expect(calls).toContainEqual(['page.getByRole', 'button', {name: HOSTILE, exact: true}]);
     expect(calls).toContainEqual(['page.keyboard.press', HOSTILE]);
     expect(calls).toContainEqual(['page.getByText', HOSTILE]);
-    expect(calls).toContainEqual(['page.evaluate', `() => ${JSON.stringify(HOSTILE)}`]);
+    expect(calls).toContainEqual(['page.evaluate', `(\n() => ${JSON.stringify(HOSTILE)}\n)`]);
     expect(calls).toContainEqual(['expect.toEqual', {[HOSTILE]: [HOSTILE]}]);
     expect(calls).toContainEqual(['expect.toHaveURL', `https://x.test/${HOSTILE}`]);
     expect(calls).toContainEqual(['page.getByRole', 'heading', {name: HOSTILE, exact: true}]);
+  });
+});
+
+describe('hostile names', () => {
+  const names = ['toString', 'constructor', '__proto__', 'hasOwnProperty'];
+  const snapshot = (state: string): string =>
+    [
+      '## Latest page snapshot',
+      '0 RootWebArea "constructor" url="https://x.test/"',
+      ` 1 __proto__ "toString" ${state}`,
+      ' 2 Iframe "__proto__"',
+      '  3 RootWebArea "hasOwnProperty" url="https://y.test/"',
+      `   4 button "constructor" ${state}`,
+      `   5 combobox "__proto__" value=${state === 'expanded' ? '"toString"' : '""'}`,
+      `   6 ${JSON.stringify(state === 'expanded' ? 'valueOf' : 'toString')}`,
+    ].join('\n');
+  const hostileElement = (param: string, uid: string, role: string, name: string) => ({
+    param,
+    uid,
+    role,
+    name,
+    field: 'keys' as const,
+    ancestry: [{role: 'Iframe', name: '__proto__'}],
+    nth: 0,
+  });
+  const recording = recordingOf([
+    {type: 'pagesChanged', pages: [{id: 1, url: 'https://x.test/', title: '', selected: true}]},
+    ...callEvents('1', 'take_snapshot', {pageId: 1}, snapshot('collapsed')),
+    ...callEvents('2', 'click', {pageId: 1, uid: '4'}, 'ok', [
+      {
+        type: 'callElements',
+        callId: '2',
+        elements: [hostileElement('uid', '4', 'button', 'constructor')],
+      },
+    ]),
+    ...callEvents('3', 'fill', {pageId: 1, uid: '5', value: 'toString'}, 'ok', [
+      {
+        type: 'callElements',
+        callId: '3',
+        elements: [hostileElement('uid', '5', 'combobox', '__proto__')],
+      },
+    ]),
+    ...callEvents('4', 'take_snapshot', {pageId: 1}, snapshot('expanded')),
+    ...names.flatMap((tool, index) => callEvents(`t${index}`, tool, {[tool]: tool}, 'ok')),
+  ]);
+  const text = exportRecording(recording, 'playwright');
+
+  it('are exported as data, in the frame they were in', () => {
+    expect(text).toContain(
+      'const frame1 = page.locator(\'iframe\').and(page.getByTitle("__proto__"',
+    );
+    expect(text).toContain(
+      'await frame1.getByRole("button", { name: "constructor", exact: true }).first().click();',
+    );
+    expect(text).toContain('.pressSequentially("toString");');
+    expect(text).toContain('toHaveValue("toString")');
+    expect(text).toContain('frame1.getByText("valueOf")');
+    expect(text.match(/not exported: no tool of this version has that name/g)).toHaveLength(
+      names.length,
+    );
+  });
+
+  it('leave a file that type-checks with TypeScript in strict mode', () => {
+    fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
+    const checkDir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-tsc-'));
+    try {
+      fs.writeFileSync(path.join(checkDir, 'hostile.spec.ts'), text);
+      fs.writeFileSync(
+        path.join(checkDir, 'basic.spec.ts'),
+        exportRecording(hostileRecording, 'playwright'),
+      );
+      fs.writeFileSync(
+        path.join(checkDir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: 'ES2022',
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            lib: ['ES2023', 'DOM'],
+            types: ['node'],
+            skipLibCheck: true,
+          },
+          include: ['*.spec.ts'],
+        }),
+      );
+      const tsc = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+        {cwd: checkDir, encoding: 'utf8'},
+      );
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    } finally {
+      fs.rmSync(checkDir, {recursive: true, force: true});
+    }
   });
 });

@@ -116,8 +116,7 @@ describe('a planted summary link', () => {
     execFileSync('mkfifo', [path.join(dir, recordingFileName(Date.UTC(2026, 0, 3), 1000))]);
     const rec = recording(dir);
     const listed = await rec.list();
-    expect(listed.recordings.map(entry => entry.id)).toContain(id);
-    expect(listed.recordings).toHaveLength(2);
+    expect(listed.recordings.map(entry => entry.id)).toEqual([id]);
   });
 });
 
@@ -149,7 +148,7 @@ describe('an images folder that is a link', () => {
     expect(rec.image(id, '2-before.png').data).toBe(Buffer.from('INSIDE').toString('base64'));
     expect(() => rec.image(id, '1-after.jpeg')).toThrow();
     // Retention removes it like a delete: the links go, what they lead to stays.
-    applyRetention(dir, undefined, {maxRecordings: 0, maxBytes: 0});
+    applyRetention(dir, new Set(), {maxRecordings: 0, maxBytes: 0});
     expect(fs.existsSync(path.join(dir, id))).toBe(false);
     expect(fs.existsSync(images)).toBe(false);
     expect(fs.readdirSync(outside.dir).sort()).toEqual(['1-after.jpeg', 'victim.txt']);
@@ -195,6 +194,17 @@ describe('the recorder', () => {
     const dir = tempDir();
     const outside = outsideFolder();
     const rec = recording(dir);
+    rec.record({
+      seq: 6,
+      time: 1_900,
+      event: {
+        type: 'toolCallStarted',
+        callId: 'c-7',
+        tool: 'take_screenshot',
+        args: {},
+        client: {id: 'c1', name: 'agent', version: '1', transport: 'http'},
+      },
+    });
     const recorder = rec.recorder;
     if (recorder === undefined) {
       throw new Error('not recording');

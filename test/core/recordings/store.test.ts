@@ -1,7 +1,9 @@
 /**
- * The recordings folder: retention (newest 50, a size cap, oldest first, never the current one),
- * listing from files (including a crashed recording with a torn last line), reading in chunks,
- * images, deleting, search, and ids that try to leave the folder. Real files in a temp folder.
+ * The recordings folder: a recording starts with the run's first tool call (a start with none
+ * leaves nothing); retention (newest 50, a size cap, oldest first, never the current one nor one
+ * being replayed), listing from files (including a crashed recording with a torn last line),
+ * reading in chunks, images, deleting, search, and ids that try to leave the folder. Real files in
+ * a temp folder.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -102,6 +104,54 @@ function recording(dir: string, limits?: {maxRecordings: number; maxBytes: numbe
   return made;
 }
 
+/** A recording whose run made its first tool call (so its file exists). */
+function recordingWithACall(dir: string, limits?: {maxRecordings: number; maxBytes: number}) {
+  const made = recording(dir, limits);
+  made.record(started(1, 'list_pages'));
+  return made;
+}
+
+describe('a run with no tool call', () => {
+  it('leaves no recording; its first call starts one with what came before', async () => {
+    const dir = tempDir();
+    const rec = recording(dir);
+    rec.record({
+      seq: 1,
+      time: 900,
+      event: {
+        type: 'clientConnected',
+        client: {id: 'c1', name: 'agent-x', version: '1', transport: 'http'},
+      },
+    });
+    expect(rec.recorder).toBeUndefined();
+    expect(fs.readdirSync(dir)).toEqual([]);
+    const idle = await rec.list();
+    expect(idle.recording).toBe(true);
+    expect(idle.recordings).toEqual([]);
+    rec.close();
+    expect(fs.readdirSync(dir)).toEqual([]);
+
+    const used = recording(dir);
+    used.record({
+      seq: 1,
+      time: 900,
+      event: {
+        type: 'clientConnected',
+        client: {id: 'c1', name: 'agent-x', version: '1', transport: 'http'},
+      },
+    });
+    used.record(started(2, 'list_pages'));
+    used.recorder?.flush();
+    const file = used.recorder?.file ?? '';
+    const parsed = parseRecordingText(fs.readFileSync(file, 'utf8'));
+    expect(parsed.events.map(envelope => envelope.event.type)).toEqual([
+      'clientConnected',
+      'toolCallStarted',
+    ]);
+    expect((await used.list()).recordings).toMatchObject([{id: used.recorder?.id, calls: 1}]);
+  });
+});
+
 describe('retention', () => {
   it('keeps the newest 50 recordings, the new one included, removing the oldest first', async () => {
     const dir = tempDir();
@@ -110,7 +160,7 @@ describe('retention', () => {
     const images = path.join(dir, `${names[0]?.replace('.jsonl', '')}.images`);
     fs.mkdirSync(images);
     fs.writeFileSync(path.join(images, '1-after.jpeg'), 'x');
-    const current = recording(dir);
+    const current = recordingWithACall(dir);
     const list = await current.list();
     expect(list.recordings).toHaveLength(50);
     expect(list.retention).toMatchObject({maxRecordings: 50, maxBytes: 2 * 1024 ** 3, removed: 2});
@@ -126,12 +176,37 @@ describe('retention', () => {
     const dir = tempDir();
     const base = Date.UTC(2026, 0, 1);
     const names = [0, 1, 2].map(i => writeRecording(dir, base + i * 1000, [], 4_000));
-    const current = recording(dir, {maxRecordings: 50, maxBytes: 12_000});
+    const current = recordingWithACall(dir, {maxRecordings: 50, maxBytes: 12_000});
     const list = await current.list();
     expect(list.recordings.map(s => s.id)).toEqual([current.recorder?.id, names[2], names[1]]);
     expect(list.retention.totalBytes).toBeLessThanOrEqual(12_000);
-    const tiny = recording(tempDir(), {maxRecordings: 1, maxBytes: 1});
+    const tiny = recordingWithACall(tempDir(), {maxRecordings: 1, maxBytes: 1});
     expect((await tiny.list()).recordings.map(s => s.current)).toEqual([true]);
+  });
+
+  it('never removes a recording being replayed, and marks the replay in its header', async () => {
+    const dir = tempDir();
+    const base = Date.UTC(2026, 0, 1);
+    const names = Array.from({length: 50}, (_, i) => writeRecording(dir, base + i * 60_000, []));
+    const oldest = names[0] ?? '';
+    const replay = new Recordings({
+      config: config(['--recordDir', dir]),
+      token: 'abcdefghijklmnop1234',
+      version: 'test',
+      log: () => undefined,
+      replayOf: path.join(dir, oldest),
+    });
+    recordings.push(replay);
+    replay.record(started(1, 'list_pages'));
+    const list = await replay.list();
+    const ids = list.recordings.map(s => s.id);
+    expect(ids).toHaveLength(50);
+    expect(ids).toContain(oldest);
+    expect(ids).not.toContain(names[1]);
+    expect(list.recordings[0]).toMatchObject({id: replay.recorder?.id, replayOf: oldest});
+    expect(() => replay.delete(oldest)).toThrow(/being replayed/);
+    const header = parseRecordingText(fs.readFileSync(replay.recorder?.file ?? '', 'utf8')).header;
+    expect(header.replayOf).toBe(oldest);
   });
 });
 
@@ -198,7 +273,7 @@ describe('listing, reading, deleting, searching', () => {
 
   it('refuses ids and image names that are not plain names in the folder', () => {
     const dir = tempDir();
-    const rec = recording(dir);
+    const rec = recordingWithACall(dir);
     const outside = path.join(tempDir(), 'x.jsonl');
     fs.writeFileSync(outside, 'secret');
     fs.symlinkSync(outside, path.join(dir, 'link.jsonl'));
