@@ -278,7 +278,7 @@ describe('Recordings panel (e2e)', () => {
       '[data-testid=recordings-panel]',
       (panel, text: string) => {
         const data = new DataTransfer();
-        data.items.add(new File([text], 'dropped-session.jsonl', {type: 'application/x-ndjson'}));
+        data.items.add(new File([text], 'dropped-recording.jsonl', {type: 'application/x-ndjson'}));
         panel.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true}));
         panel.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
       },
@@ -287,7 +287,7 @@ describe('Recordings panel (e2e)', () => {
     await waitFor(
       () =>
         page.evaluate(() =>
-          document.querySelector('.log-panel__offline')?.textContent.includes('dropped-session'),
+          document.querySelector('.log-panel__offline')?.textContent.includes('dropped-recording'),
         ),
       10_000,
       'the dropped file to open',
