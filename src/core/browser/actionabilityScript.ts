@@ -299,6 +299,22 @@ export const INTERCEPTOR_CHAIN = `function (target) {
   return chain;
 }`;
 
+/**
+ * INTERCEPTOR_CHAIN for the point (x, y) of this element's own document, hit-tested there as the
+ * actionability check does: for an element of a frame whose viewport cannot be addressed from its
+ * session's root document (a same-site iframe), without converting coordinates.
+ */
+export const INTERCEPTOR_CHAIN_AT = `function (x, y) {
+  ${HELPERS}
+  const target = this.nodeType === 1 ? this : this.parentElement;
+  const chain = [];
+  for (let n = target ? elementAt(target, x, y) : null; n && chain.length < 24; n = parentOf(n)) {
+    if (contains(n, target)) break;
+    if (n.nodeType === 1) chain.push(n);
+  }
+  return chain;
+}`;
+
 /** Whether a press on the node `hit` (argument) reaches this element (see reaches above). */
 export const REACHES = `function (hit) {
   ${HELPERS}

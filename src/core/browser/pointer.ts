@@ -57,11 +57,7 @@ async function pressChecked(
       return target.rect;
     }
     // The page held the press back; describe what is there now if it stays so.
-    await readiness.covered({
-      by: landed,
-      pinned: false,
-      ...(target.pointer.cdp === state.cdp ? {at: {cdp: state.cdp, point: target.point}} : {}),
-    });
+    await readiness.covered({by: landed, pinned: false, ...readiness.lookUpAt(target.local)});
   }
 }
 
