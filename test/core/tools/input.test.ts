@@ -478,7 +478,7 @@ describe('upload_file', () => {
     // The page reads the files asynchronously; wait for its output in the page.
     return evaluate(
       id,
-      `async () => { for (let i = 0; i < 200 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
+      `async () => { for (let i = 0; i < 1000 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
     );
   }
 

@@ -104,7 +104,7 @@ describe('numeric uids', () => {
       await evaluate(
         fx.client,
         upload.id,
-        `async () => { for (let i = 0; i < 200 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
+        `async () => { for (let i = 0; i < 1000 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
       ),
     ).toBe('single: n.txt=numeric');
   });
