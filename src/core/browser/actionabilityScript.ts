@@ -314,7 +314,7 @@ export const INTERCEPTOR_CHAIN = `function (target) {
 /**
  * INTERCEPTOR_CHAIN for the point (x, y) of this element's own document, hit-tested there as the
  * actionability check does: for an element of a frame whose viewport cannot be addressed from its
- * session's root document (a same-site iframe), without converting coordinates.
+ * cdp's root document (a same-site iframe), without converting coordinates.
  */
 export const INTERCEPTOR_CHAIN_AT = `function (x, y) {
   ${HELPERS}

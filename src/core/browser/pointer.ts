@@ -38,9 +38,9 @@ async function readLanding(state: PageState, element: ResolvedElement): Promise<
   if (isInChildFrame(state, element)) {
     return onElement(state, element, READ_LANDING, [], z.string()).catch(() => 'none');
   }
-  // The top document: over puppeteer's session and in its main world, as settling probes, so
+  // The top document: over puppeteer's cdp and in its main world, as settling probes, so
   // the probe can come in the same call and be handed over (a fetch the press started is
-  // reported on that session before the answer).
+  // reported on that cdp before the answer).
   try {
     const reply = landedSchema.parse(
       await inPage(state, () => state.page.evaluate(READ_LANDING_THEN_PROBE), {
