@@ -1,8 +1,10 @@
 /**
- * The Recordings panel end to end: the real headless server records its run while a real MCP
- * client works; the panel lists it (and an older one), searches across recordings, opens one
- * read-only in the Log panel with its page activity timeline and after screenshot, deletes, and
- * opens a recording from elsewhere through the file picker. Screenshots are taken and looked at.
+ * The Recordings panel end to end: a server start with no tool call lists no recording of its
+ * own; once a real MCP client works the run is recorded and the panel lists it (and an older one,
+ * with a replay's recording under it; dates in the Log's 24-hour format, every cell of a row on
+ * one line), searches across recordings, opens one read-only in the Log panel with its page
+ * activity timeline and after screenshot, deletes, and opens a recording from elsewhere through
+ * the file picker. Screenshots are taken (light and dark) and looked at.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +23,7 @@ import {
 } from '../helpers/ui.js';
 
 const OLD_RECORDING = 'session-2026-01-02T03-04-05-006Z-77.jsonl';
+const REPLAY_RECORDING = 'session-2026-01-02T05-00-00-000Z-78.jsonl';
 
 let fixture: InspectorFixture | undefined;
 let server: FixtureServer | undefined;
@@ -28,9 +31,20 @@ let page: Page;
 let agent: McpTestClient;
 let work: string;
 
-function oldRecordingText(): string {
-  const startedAt = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
+function oldRecordingText(replayOf?: string): string {
+  const startedAt = Date.UTC(2026, 0, 2, replayOf === undefined ? 3 : 5, 4, 5, 6);
   const client = {id: 'c', name: 'older-agent', version: '1', transport: 'http'};
+  // More clients than fit on a line: their cell is the row's tallest.
+  const others = ['nightly-regression-runner', 'visual-diff-checker', 'a11y-audit-bot'].map(
+    (name, index) => ({
+      seq: 10 + index,
+      time: startedAt + 950,
+      event: {
+        type: 'clientConnected',
+        client: {id: `o${index}`, name, version: '1', transport: 'http'},
+      },
+    }),
+  );
   const lines = [
     {
       format: 'mcp-browser-inspector-session',
@@ -38,6 +52,7 @@ function oldRecordingText(): string {
       appVersion: '0.0.9',
       startedAt,
       flags: {},
+      ...(replayOf === undefined ? {} : {replayOf}),
     },
     {
       seq: 1,
@@ -63,6 +78,7 @@ function oldRecordingText(): string {
         errorText: 'Navigation timed out <img src=x onerror=alert(1)>',
       },
     },
+    ...others,
   ];
   return lines.map(line => JSON.stringify(line)).join('\n') + '\n';
 }
@@ -82,10 +98,10 @@ beforeAll(async () => {
   });
   fixture = await startInspectorFixture({clientName: 'recordings-agent'});
   ({page, agent} = fixture);
-  fs.writeFileSync(
-    path.join(fixture.serve.configDir, 'sessions', OLD_RECORDING),
-    oldRecordingText(),
-  );
+  const sessions = path.join(fixture.serve.configDir, 'sessions');
+  fs.mkdirSync(sessions, {recursive: true, mode: 0o700});
+  fs.writeFileSync(path.join(sessions, OLD_RECORDING), oldRecordingText());
+  fs.writeFileSync(path.join(sessions, REPLAY_RECORDING), oldRecordingText(OLD_RECORDING));
 });
 
 afterAll(async () => {
@@ -98,7 +114,46 @@ async function rowCount(): Promise<number> {
   return page.$$eval('[data-testid=recording-row]', rows => rows.length);
 }
 
+/**
+ * Cells that do not line up with their row: not laid out as table cells (a flex cell keeps its
+ * own height and top-aligns its buttons), or with a box off the row's (top and height).
+ */
+async function misalignedCells(): Promise<string[]> {
+  return page.$$eval('[data-testid=recording-row]', rows =>
+    rows.flatMap(row => {
+      const box = row.getBoundingClientRect();
+      return [...row.querySelectorAll('td')].flatMap((cell, index) => {
+        const own = cell.getBoundingClientRect();
+        const off =
+          getComputedStyle(cell).display !== 'table-cell' ||
+          Math.abs(own.top - box.top) > 1 ||
+          Math.abs(own.height - box.height) > 1;
+        return off ? [`${row.getAttribute('data-recording-id') ?? ''} cell ${index}`] : [];
+      });
+    }),
+  );
+}
+
 describe('Recordings panel (e2e)', () => {
+  it('lists no recording of this run before its first tool call', async () => {
+    await openPanel(page, 'Recordings');
+    await page.waitForSelector('[data-testid=recording-row]');
+    const ids = await page.$$eval('[data-testid=recording-row]', rows =>
+      rows.map(row => row.getAttribute('data-recording-id')),
+    );
+    // The older recording with the replay of it right under it; nothing for this server start.
+    expect(ids).toEqual([OLD_RECORDING, REPLAY_RECORDING]);
+    const retention = await page.$eval('[data-testid=recordings-retention]', el => el.textContent);
+    expect(retention).toContain('recorded from its first tool call');
+    const sessions = path.join(fixture?.serve.configDir ?? '', 'sessions');
+    expect(
+      fs
+        .readdirSync(sessions)
+        .filter(name => name.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual([OLD_RECORDING, REPLAY_RECORDING]);
+  });
+
   it('lists the recording being written and an older one, with their counts', async () => {
     const pageId = await openPage(agent.client, server?.url('/work.html') ?? '', 'Work page');
     const snapshot = await call(agent.client, 'take_snapshot', {pageId});
@@ -109,16 +164,36 @@ describe('Recordings panel (e2e)', () => {
     expect(clicked.isError, clicked.text).toBe(false);
 
     await openPanel(page, 'Recordings');
-    await page.waitForSelector('[data-testid=recording-row]');
-    expect(await rowCount()).toBe(2);
+    await page.click('.recordings-toolbar > button');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=recording-row]').length === 3,
+    );
     const rows = await page.$$eval('[data-testid=recording-row]', trs =>
       trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)),
     );
     expect(rows[0]?.[0]).toContain('recording');
+    // One 24-hour format, as the Log's clock: 2026-01-02 05:04:05.
+    for (const row of rows) {
+      expect(row[0]).toMatch(/^(↳ )?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+    }
+    expect(rows[2]?.[0]).toMatch(/^↳ .*replay/);
+    expect(await misalignedCells()).toEqual([]);
+    // Also where the row's buttons wrap (a 900 px window).
+    await page.setViewport({width: 900, height: 800});
+    try {
+      expect(await misalignedCells()).toEqual([]);
+      await screenshot(page, 'recordings-panel-900');
+    } finally {
+      await page.setViewport({width: 1280, height: 800});
+    }
     expect(rows[0]?.[2]).toContain('recordings-agent');
     expect(Number(rows[0]?.[3])).toBeGreaterThanOrEqual(4);
     expect(Number(rows[0]?.[4])).toBeGreaterThanOrEqual(1);
-    expect(rows[1]?.slice(2, 5)).toEqual(['older-agent', '1', '1']);
+    expect(rows[1]?.slice(2, 5)).toEqual([
+      'older-agent, nightly-regression-runner, visual-diff-checker, a11y-audit-bot',
+      '1',
+      '1',
+    ]);
     const retention = await page.$eval('[data-testid=recordings-retention]', el => el.textContent);
     expect(retention).toContain('newest 50 recordings');
     expect(retention).toContain('2.0 GB');
@@ -129,8 +204,12 @@ describe('Recordings panel (e2e)', () => {
     expect(actions).toEqual([
       ['Replay', 'Export as test'],
       ['Replay', 'Export as test'],
+      ['Replay', 'Export as test'],
     ]);
     await screenshot(page, 'recordings-panel');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
+    await screenshot(page, 'recordings-panel-dark');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
   });
 
   it('searches across recordings and opens a hit read-only in the log, with its timeline', async () => {
@@ -229,7 +308,8 @@ describe('Recordings panel (e2e)', () => {
       {},
       OLD_RECORDING,
     );
-    expect(await rowCount()).toBe(1);
+    // The replay's recording stays, on its own now that its source is gone.
+    expect(await rowCount()).toBe(2);
     const dir = path.join(fixture?.serve.configDir ?? '', 'sessions');
     expect(fs.existsSync(path.join(dir, OLD_RECORDING))).toBe(false);
     // The current recording cannot be deleted.

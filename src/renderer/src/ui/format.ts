@@ -1,9 +1,19 @@
-/** Formatting helpers shared by panels. */
+/** Formatting helpers shared by panels. Times are local and 24-hour everywhere. */
 
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, '0');
+}
+
+/** A time of day as the Log shows it: `14:05:09.123`. */
 export function formatClock(time: number): string {
   const date = new Date(time);
-  const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+/** A date and time in the same 24-hour clock: `2026-12-02 14:05:09`. */
+export function formatDateTime(time: number): string {
+  const date = new Date(time);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 export function formatDuration(ms: number | undefined): string {

@@ -1,7 +1,7 @@
 /** The live call log: filters, the virtualized grid, and the detail pane of the selected call. */
 import {CALL_STATUSES} from '../../store/LogQuery.js';
 import {EmptyState} from '../../ui/EmptyState.js';
-import {formatCount} from '../../ui/format.js';
+import {formatCount, formatDateTime} from '../../ui/format.js';
 import {CallDetail} from './CallDetail.js';
 import {LogTable} from './LogTable.js';
 import {type LogModel, useLogModel} from './useLogModel.js';
@@ -20,8 +20,9 @@ export function LogPanel(): React.JSX.Element {
           Viewing <strong>{model.offline.fileName}</strong>{' '}
           {model.offline.recorded ? 'read-only' : 'offline'}
           {model.offline.exportedAt
-            ? ` (exported ${formatDate(model.offline.exportedAt)})`
-            : ''} — {formatCount(model.total)} calls
+            ? ` (exported ${formatDateTime(model.offline.exportedAt)})`
+            : ''}{' '}
+          — {formatCount(model.total)} calls
           {model.offline.loading ? ', still reading…' : '.'}{' '}
           <button type="button" onClick={model.closeOffline}>
             Back to the live log
@@ -60,10 +61,6 @@ export function LogPanel(): React.JSX.Element {
       </div>
     </div>
   );
-}
-
-function formatDate(epochMs: number): string {
-  return new Date(epochMs).toLocaleString();
 }
 
 function LogEmpty(props: {model: LogModel}): React.JSX.Element {

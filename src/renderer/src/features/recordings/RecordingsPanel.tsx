@@ -1,15 +1,16 @@
 /**
- * Recordings: the list (start, duration, clients, calls, errors, size), search across them
- * by tool, URL or error text, open one read-only in the Log panel, delete, and open a recording
- * from elsewhere (file picker, or drop it anywhere on the panel). Everything from a recording is
- * client or page text, shown inert.
+ * Recordings: the list (start, duration, clients, calls, errors, size; a replay's own recording
+ * under the recording it replayed), search across them by tool, URL or error text, open one
+ * read-only in the Log panel, delete, and open a recording from elsewhere (file picker, or drop it
+ * anywhere on the panel). Everything from a recording is client or page text, shown inert.
  */
 import {useState} from 'react';
-import type {RecordingSearchHit, RecordingSummary} from '../../../../shared/replies.js';
+import type {RecordingSearchHit} from '../../../../shared/replies.js';
 import {EmptyState} from '../../ui/EmptyState.js';
-import {formatCount, formatDuration} from '../../ui/format.js';
+import {formatCount, formatDateTime, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import {RecordingActions} from './RecordingActions.js';
+import {recordingRows, recordingState, type RecordingRowView} from './recordingsModel.js';
 import {type RecordingsModel, useRecordingsModel} from './useRecordingsModel.js';
 import './recordings.css';
 import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
@@ -30,7 +31,7 @@ export function formatBytes(bytes: number): string {
 }
 
 function formatStart(time: number): string {
-  return new Date(time).toLocaleString();
+  return formatDateTime(time);
 }
 
 export function RecordingsPanel(): React.JSX.Element {
@@ -117,11 +118,8 @@ function RetentionLine(props: {model: RecordingsModel}): React.JSX.Element | nul
   const {retention} = list;
   return (
     <p className="muted recordings-panel__retention" data-testid="recordings-retention">
-      {list.recording
-        ? 'This run is being recorded.'
-        : 'Recording is off for this run (--no-record).'}{' '}
-      Kept: the newest {formatCount(retention.maxRecordings)} recordings, at most{' '}
-      {formatBytes(retention.maxBytes)} in all, oldest removed first — now{' '}
+      {recordingState(list)} Kept: the newest {formatCount(retention.maxRecordings)} recordings, at
+      most {formatBytes(retention.maxBytes)} in all, oldest removed first — now{' '}
       {formatCount(list.recordings.length)} ({formatBytes(retention.totalBytes)})
       {retention.removed > 0
         ? `; ${formatCount(retention.removed)} removed since the server started`
@@ -187,8 +185,8 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
   if (recordings.length === 0) {
     return (
       <EmptyState title="No recordings">
-        Every run is recorded unless the server runs with --no-record. Open a file from elsewhere
-        with “Open file…”.
+        Every run is recorded from its first tool call unless the server runs with --no-record. Open
+        a file from elsewhere with “Open file…”.
       </EmptyState>
     );
   }
@@ -215,8 +213,8 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
           </tr>
         </thead>
         <tbody>
-          {recordings.map(recording => (
-            <RecordingRow key={recording.id} recording={recording} model={model} />
+          {recordingRows(recordings).map(row => (
+            <RecordingRow key={row.recording.id} row={row} model={model} />
           ))}
         </tbody>
       </table>
@@ -224,22 +222,46 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
   );
 }
 
-function RecordingRow(props: {
-  recording: RecordingSummary;
-  model: RecordingsModel;
-}): React.JSX.Element {
-  const {recording, model} = props;
+function StartedCell(props: {row: RecordingRowView; started: string}): React.JSX.Element {
+  const {row, started} = props;
+  return (
+    <td className={`mono${row.nested ? ' recordings-table__replay' : ''}`}>
+      <span className="recordings-table__nowrap">
+        {row.nested ? (
+          <span className="recordings-table__replay-mark" aria-hidden="true">
+            ↳{' '}
+          </span>
+        ) : null}
+        {started}
+      </span>
+      {row.replayOf === undefined ? null : (
+        <span
+          className="badge recordings-table__badge"
+          title={`A replay of ${revealInvisible(row.replayOf)}`}
+        >
+          replay
+        </span>
+      )}
+      {row.recording.current ? (
+        <span className="badge recordings-table__badge">recording</span>
+      ) : null}
+    </td>
+  );
+}
+
+function RecordingRow(props: {row: RecordingRowView; model: RecordingsModel}): React.JSX.Element {
+  const {row, model} = props;
+  const {recording} = row;
   const started = formatStart(recording.startedAt);
   const confirming = model.confirmingDelete === recording.id;
   return (
-    <tr data-testid="recording-row" data-recording-id={recording.id}>
-      <td>
-        {started}
-        {recording.current ? (
-          <span className="badge recordings-table__current">recording</span>
-        ) : null}
-      </td>
-      <td className="mono">{formatDuration(recording.durationMs)}</td>
+    <tr
+      data-testid="recording-row"
+      data-recording-id={recording.id}
+      {...(row.replayOf === undefined ? {} : {'data-replay-of': row.replayOf})}
+    >
+      <StartedCell row={row} started={started} />
+      <td className="mono recordings-table__nowrap">{formatDuration(recording.durationMs)}</td>
       <td>
         {recording.clients.length === 0 ? (
           <span className="muted">none</span>
@@ -251,44 +273,48 @@ function RecordingRow(props: {
       <td className={`num mono${recording.errors > 0 ? ' recordings-table__errors' : ''}`}>
         {formatCount(recording.errors)}
       </td>
-      <td className="num mono">{formatBytes(recording.bytes)}</td>
+      <td className="num mono recordings-table__nowrap">{formatBytes(recording.bytes)}</td>
       <td className="recordings-table__actions">
-        <button
-          type="button"
-          onClick={() => model.open(recording.id)}
-          disabled={model.opening !== undefined}
-          aria-label={`Open the recording of ${started}`}
-        >
-          {model.opening === recording.id ? 'Opening…' : 'Open'}
-        </button>
-        {confirming ? (
-          <>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => model.remove(recording.id)}
-              aria-label={`Confirm: delete the recording of ${started}`}
-            >
-              Delete for good
-            </button>
-            <button type="button" onClick={() => model.askDelete(undefined)}>
-              Keep
-            </button>
-          </>
-        ) : (
+        <div className="recordings-table__action-list">
           <button
             type="button"
-            onClick={() => model.askDelete(recording.id)}
-            disabled={recording.current}
-            title={recording.current ? 'The recording being written cannot be deleted.' : undefined}
-            aria-label={`Delete the recording of ${started}`}
+            onClick={() => model.open(recording.id)}
+            disabled={model.opening !== undefined}
+            aria-label={`Open the recording of ${started}`}
           >
-            Delete…
+            {model.opening === recording.id ? 'Opening…' : 'Open'}
           </button>
-        )}
-        <span className="recording-actions" data-testid="recording-actions-recording">
-          <RecordingActions recordingId={recording.id} compact />
-        </span>
+          {confirming ? (
+            <>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => model.remove(recording.id)}
+                aria-label={`Confirm: delete the recording of ${started}`}
+              >
+                Delete for good
+              </button>
+              <button type="button" onClick={() => model.askDelete(undefined)}>
+                Keep
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              onClick={() => model.askDelete(recording.id)}
+              disabled={recording.current}
+              title={
+                recording.current ? 'The recording being written cannot be deleted.' : undefined
+              }
+              aria-label={`Delete the recording of ${started}`}
+            >
+              Delete…
+            </button>
+          )}
+          <span className="recording-actions" data-testid="recording-actions-recording">
+            <RecordingActions recordingId={recording.id} compact />
+          </span>
+        </div>
       </td>
     </tr>
   );

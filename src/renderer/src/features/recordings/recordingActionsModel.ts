@@ -138,7 +138,7 @@ export function replayHeadline(replay: ReplayState): string | undefined {
     case 'done': {
       const summary = replay.summary;
       return summary
-        ? `Replayed ${summary.total} call(s): ${summary.same} same, ${summary.different} different, ${summary.failed} failed.`
+        ? `Replayed ${summary.total} call(s): ${summary.same} same, ${summary.different} different, ${summary.failed} failed.${summary.stopped === undefined ? '' : ` ${summary.stopped}`}`
         : `Replayed ${replay.calls.length} call(s).`;
     }
   }
