@@ -129,12 +129,16 @@ describe('preload (electron mocked)', () => {
     for (const listener of electron.listeners.get(IPC_CHANNELS.frame) ?? []) {
       listener(LEAKY_EVENT, liveFrame);
     }
-    expect(received).toEqual([batch, liveFrame]);
+    const show = {kind: 'show', panel: 'hold'};
+    for (const listener of electron.listeners.get(IPC_CHANNELS.show) ?? []) {
+      listener(LEAKY_EVENT, show);
+    }
+    expect(received).toEqual([batch, liveFrame, show]);
     stop();
     for (const listener of electron.listeners.get(IPC_CHANNELS.batch) ?? []) {
       listener(LEAKY_EVENT, batch);
     }
-    expect(received).toHaveLength(2);
+    expect(received).toHaveLength(3);
   });
 });
 
