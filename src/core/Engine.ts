@@ -319,8 +319,7 @@ export class Engine {
       new HttpServer({
         host: this.config.host,
         port,
-        token: this.token.token,
-        tokenLocation: tokenLocation(this.token),
+        token: this.token,
         rendererDir: this.options.rendererDir,
         createClientSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),
