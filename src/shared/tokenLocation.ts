@@ -1,11 +1,10 @@
 /**
  * Where this server's token is, for a person who opened the inspector without it: the UI asks
- * before it has a token, so the answer names a place and never the token itself. Served same-origin
- * only (the Host and Origin checks of every request apply); the same place is in every 401.
+ * before it has a token, so the answer names a place and never the token itself. Served at
+ * TOKEN_LOCATION_PATH, same-origin only (the Host and Origin checks of every request apply); the
+ * same place is in every 401.
  */
 import {z} from 'zod';
-
-export const TOKEN_LOCATION_PATH = '/token-location';
 
 export const tokenLocationSchema = z.discriminatedUnion('source', [
   /** The token was generated and kept in this file (mode 0600). */

@@ -16,8 +16,9 @@ import {
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
   TOKEN_ENV,
+  TOKEN_LOCATION_PATH,
 } from '../../shared/constants.js';
-import {TOKEN_LOCATION_PATH, type TokenLocation} from '../../shared/tokenLocation.js';
+import type {TokenLocation} from '../../shared/tokenLocation.js';
 import {tokenLocation, tokensEqual, type ResolvedToken} from '../config/token.js';
 import type {ClientSession} from '../mcp/ClientSession.js';
 import {
