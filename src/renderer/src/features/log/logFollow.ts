@@ -138,9 +138,7 @@ export function anchorOf(
   }
   const index = Math.min(rows.length - 1, Math.floor(scrollTop / geometry.rowHeight));
   const ordinal = rows[index];
-  return ordinal === undefined
-    ? undefined
-    : {ordinal, offset: rowTop(index, geometry) - scrollTop};
+  return ordinal === undefined ? undefined : {ordinal, offset: rowTop(index, geometry) - scrollTop};
 }
 
 /**
