@@ -1,8 +1,9 @@
 /**
  * Panels that load on first use, end to end: the first paint fetches only the main bundle; a tab's
  * code is fetched when the pointer heads for it, before the click; the schema form follows the
- * panel that shows one; and a panel whose code cannot be fetched any more (the server stopped)
- * says so, with a way out, instead of leaving a blank tab.
+ * panel that shows one; a panel whose code cannot be fetched any more (the server stopped) says
+ * so, with a way out, instead of leaving a blank tab; and it loads by itself once the server is
+ * back.
  */
 import type {HTTPRequest} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -11,10 +12,13 @@ import {
   type InspectorFixture,
   openPanel,
   screenshot,
+  type ServeProcess,
   startInspectorFixture,
+  startServe,
 } from '../helpers/ui.js';
 
 let fixture: InspectorFixture;
+let restarted: ServeProcess | undefined;
 const scripts: string[] = [];
 
 function fetched(name: string): boolean {
@@ -32,6 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await restarted?.stop();
   await fixture.dispose();
 });
 
@@ -83,5 +88,29 @@ describe('panels loaded on first use (e2e)', () => {
       await page.$eval('#panel-webmcp [role=alert] button', element => element.textContent),
     ).toBe('reload the inspector');
     await screenshot(page, 'lazy-panel-load-failed');
+  });
+
+  it('loads that panel by itself once the server is back, styles included', async () => {
+    const {page, serve} = fixture;
+    restarted = await startServe({port: serve.port, configDir: serve.configDir});
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
+      {timeout: 30_000},
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#panel-webmcp [role=alert]') === null &&
+        document.querySelector('#panel-webmcp [data-panel-loading]') === null &&
+        (document.querySelector('#panel-webmcp')?.textContent.length ?? 0) > 0,
+      {timeout: 20_000},
+    );
+    // Its stylesheets (which failed with the server down: an empty sheet) are applied too.
+    const emptySheets = await page.$$eval('link[rel=stylesheet]', links =>
+      links
+        .filter(link => link instanceof HTMLLinkElement && !link.sheet?.cssRules.length)
+        .map(link => link.getAttribute('href')),
+    );
+    expect(emptySheets).toEqual([]);
+    await screenshot(page, 'lazy-panel-recovered');
   });
 });

@@ -249,6 +249,16 @@ describe('IpcConnection over the preload bridge and the main bridge, with a real
     stop();
   });
 
+  it("hands main's request to show the Hold tab to show listeners, checked like every message", async () => {
+    const shown: string[] = [];
+    const stop = connection.onShow(panel => shown.push(panel));
+    sender.send(IPC_CHANNELS.show, {kind: 'show', panel: 'settings'});
+    sender.send(IPC_CHANNELS.show, {kind: 'show', panel: 'hold'});
+    await waitFor(() => shown.length > 0, 5_000, 'the show request');
+    expect(shown).toEqual(['hold']);
+    stop();
+  });
+
   it('refuses a renderer from another origin', async () => {
     const stranger = new IpcConnection(
       createInspectorBridge(

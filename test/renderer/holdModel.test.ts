@@ -30,7 +30,7 @@ function held(callId: string, extra: Partial<HeldCall> = {}): HeldCall {
 }
 
 function holdState(queue: HeldCall[], seq = 0): HoldState {
-  return {rules: ['tool:click'], timeoutMs: 300_000, queue, seq};
+  return {rules: ['tool:click'], timeoutMs: 300_000, queue, openOnHeld: false, seq};
 }
 
 describe('hold in the store', () => {
@@ -64,6 +64,7 @@ describe('hold in the store', () => {
             target: {param: 'uid', uid: '1_2', rect: {x: 1, y: 2, width: 3, height: 4}},
           },
           {type: 'holdRulesChanged', rules: ['all'], timeoutMs: 60_000},
+          {type: 'holdOpenOnHeldChanged', openOnHeld: true},
         ],
         6,
       ),
@@ -72,10 +73,11 @@ describe('hold in the store', () => {
       rules: ['all'],
       timeoutMs: 60_000,
       queue: [{callId: 'b', target: {rect: {width: 3}}}],
-      seq: 7,
+      openOnHeld: true,
+      seq: 8,
     });
     store.expectHold();
-    store.applyHold(holdState([], 8));
+    store.applyHold(holdState([], 9));
     expect(store.log.byCallId('b')?.status).toBe('running');
     expect(store.getSnapshot().hold?.queue).toEqual([]);
   });
