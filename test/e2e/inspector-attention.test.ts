@@ -109,7 +109,7 @@ describe('held calls you cannot miss (e2e)', () => {
     await page.click('aria/Off');
     const notice = await page.waitForSelector('[data-testid=hold-off-held]');
     expect(await notice?.evaluate(element => element.textContent)).toMatch(
-      /^Hold is off: new agent calls run at once\. 2 calls are still held and are denied in \d+ (s|min) unless you decide\./,
+      /^Hold is off: new agent calls run at once\. 2 calls are still held; the first is denied in \d+ (s|min) unless you decide\./,
     );
     expect(await page.$eval('[data-testid=hold-rules-state]', element => element.textContent)).not.toContain(
       'agent calls run at once',
