@@ -98,17 +98,11 @@ export function rawClientName(name: string): string {
   return /^[A-Za-z0-9_-]{1,31}$/.test(name) ? name : '<redacted>';
 }
 
+/** The peer's OS codes; any other platform is 0. */
+const OS_TYPE_CODES: Partial<Record<NodeJS.Platform, number>> = {win32: 1, darwin: 2, linux: 3};
+
 export function osTypeCode(platform: NodeJS.Platform): number {
-  switch (platform) {
-    case 'win32':
-      return 1;
-    case 'darwin':
-      return 2;
-    case 'linux':
-      return 3;
-    default:
-      return 0;
-  }
+  return OS_TYPE_CODES[platform] ?? 0;
 }
 
 export function isLocalhostUrl(url: string): boolean {

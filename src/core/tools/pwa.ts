@@ -29,7 +29,7 @@ const fileHandlersSchema = z.array(
 );
 const osAppStateSchema = z.object({badgeCount: z.number(), fileHandlers: fileHandlersSchema});
 
-/** Runs PWA commands on a browser-level CDP session, detached afterwards. */
+/** Runs PWA commands on a browser-level cdp, detached afterwards. */
 async function withBrowserCdp<T>(
   call: ToolCall<unknown>,
   work: (cdp: CDPSession, browser: Browser) => Promise<T>,

@@ -5,7 +5,7 @@
  */
 import type {CallStatus} from '../../../../shared/protocol.js';
 import {TELEMETRY_FIELD_HELP, type TelemetryRecord} from '../../../../shared/telemetry.js';
-import type {TelemetryEntry} from '../../store/InspectorStore.js';
+import type {TelemetryEntry} from '../../store/telemetryEntry.js';
 
 /** Records rendered at once; older ones stay in the export. */
 export const TELEMETRY_SHOWN = 200;
