@@ -8,7 +8,6 @@
 import path from 'node:path';
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {waitFor} from '../helpers/engine.js';
 import {
   type InspectorFixture,
   openInspector,
@@ -46,12 +45,10 @@ function activePanel(target: Page = page): Promise<string | null> {
 }
 
 function agentCall(): Promise<{isError?: boolean; text: string}> {
-  return fixture.agent.client
-    .callTool({name: 'list_pages', arguments: {}})
-    .then(result => ({
-      isError: result.isError === true,
-      text: JSON.stringify(result.content),
-    }));
+  return fixture.agent.client.callTool({name: 'list_pages', arguments: {}}).then(result => ({
+    isError: result.isError === true,
+    text: JSON.stringify(result.content),
+  }));
 }
 
 async function setRules(rules: string): Promise<void> {
@@ -111,9 +108,9 @@ describe('held calls you cannot miss (e2e)', () => {
     expect(await notice?.evaluate(element => element.textContent)).toMatch(
       /^Hold is off: new agent calls run at once\. 2 calls are still held; the first is denied in \d+ (s|min) unless you decide\./,
     );
-    expect(await page.$eval('[data-testid=hold-rules-state]', element => element.textContent)).not.toContain(
-      'agent calls run at once',
-    );
+    expect(
+      await page.$eval('[data-testid=hold-rules-state]', element => element.textContent),
+    ).not.toContain('agent calls run at once');
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'hold-off-with-held');
 

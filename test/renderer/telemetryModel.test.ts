@@ -2,6 +2,7 @@
 import {describe, expect, it} from 'vitest';
 import {
   FIELD_HELP,
+  recordsWithNotes,
   shownRecords,
   successNote,
   TELEMETRY_SHOWN,
@@ -38,5 +39,17 @@ describe('Telemetry view model', () => {
     expect(successNote(answered, 'ok')).toBeUndefined();
     expect(successNote(answered, undefined)).toBeUndefined();
     expect(successNote(record('click', false), 'error')).toBeUndefined();
+  });
+
+  it('puts the note next to the records of failed calls only', () => {
+    const entries = [
+      {seq: 1, time: 1, record: record('click'), callId: 'failed'},
+      {seq: 2, time: 2, record: record('click'), callId: 'fine'},
+      {seq: 3, time: 3, record: record('click')},
+    ];
+    const statuses: Record<string, 'error' | 'ok'> = {failed: 'error', fine: 'ok'};
+    const notes = recordsWithNotes(entries, callId => statuses[callId]).map(entry => entry.note);
+    expect(notes[0]).toContain('"success": true');
+    expect(notes.slice(1)).toEqual([undefined, undefined]);
   });
 });

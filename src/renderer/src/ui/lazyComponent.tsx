@@ -26,16 +26,22 @@ const retries = new Set<() => void>();
 /** How long a stylesheet fetched again may take before the parts try without it. */
 const STYLESHEET_WAIT_MS = 10_000;
 
-/** Fetches again every stylesheet of this page that failed to load (it has no rules). */
+/**
+ * Whether a stylesheet of this page failed to load: it has no rules, or they cannot be read
+ * (Chromium's answer for a failed load; the CSP lets in this origin's stylesheets only).
+ */
+function failedToLoad(link: HTMLLinkElement): boolean {
+  try {
+    return (link.sheet?.cssRules.length ?? 0) === 0;
+  } catch {
+    return true;
+  }
+}
+
+/** Fetches again every stylesheet of this page that failed to load. */
 function reloadFailedStylesheets(): Promise<unknown> {
   const failed = [...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].filter(
-    link => {
-      try {
-        return (link.sheet?.cssRules.length ?? 0) === 0;
-      } catch {
-        return false;
-      }
-    },
+    failedToLoad,
   );
   return Promise.all(
     failed.map(

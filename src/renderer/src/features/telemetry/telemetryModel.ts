@@ -35,3 +35,22 @@ export function successNote(
   const failed = status === 'error' ? 'failed (the Log says error)' : 'was cancelled';
   return `This call ${failed}, yet the record says "success": true: chrome-devtools-mcp counts every call its server answered, an error answer included.`;
 }
+
+export interface ShownRecord extends TelemetryEntry {
+  /** Said next to the record (a failed call's "success": true), if anything. */
+  note: string | undefined;
+}
+
+/** The records to show, each with its note; `statusOf` is the status of a call in the log. */
+export function recordsWithNotes(
+  entries: readonly TelemetryEntry[],
+  statusOf: (callId: string) => CallStatus | undefined,
+): ShownRecord[] {
+  return entries.map(entry => ({
+    ...entry,
+    note: successNote(
+      entry.record,
+      entry.callId === undefined ? undefined : statusOf(entry.callId),
+    ),
+  }));
+}
