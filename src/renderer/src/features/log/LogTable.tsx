@@ -57,6 +57,13 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
   const [follow, dispatchFollow] = useReducer(reduceFollow, INITIAL_FOLLOW);
   const place = usePlacement({scrollRef, rows, follow, selectedOrdinal, dispatchFollow});
   const rowCount = rows.length;
+  // One handler for every row whatever the parent passes, so a batch re-renders only the rows
+  // that changed (rows are memoized on their props).
+  const latestOnSelect = useRef(onSelect);
+  useLayoutEffect(() => {
+    latestOnSelect.current = onSelect;
+  });
+  const selectRow = useCallback((record: CallRecord) => latestOnSelect.current(record), []);
 
   const onKeyDown = (event: React.KeyboardEvent): void => {
     const delta = MOVES[event.key];
@@ -103,7 +110,7 @@ export function LogTable(props: LogTableProps): React.JSX.Element {
           rows={rows}
           rowAt={rowAt}
           selectedOrdinal={selectedOrdinal}
-          onSelect={onSelect}
+          onSelect={selectRow}
           columns={layout.columns}
           template={layout.template}
           minWidth={layout.minWidth}
@@ -353,25 +360,28 @@ const LogRow = memo(function LogRow(props: {
       data-status={record.status}
       onClick={() => props.onSelect(record)}
     >
-      {props.columns.map(column => (
-        <Cell key={column.id} column={column.id} record={record} />
-      ))}
+      {props.columns.map(column => cell(column.id, record))}
     </div>
   );
 });
 
-function Cell(props: {column: LogColumnId; record: CallRecord}): React.JSX.Element {
-  const {record} = props;
-  switch (props.column) {
+/** One cell of a row (a plain function: a component per cell would cost a row six more). */
+function cell(column: LogColumnId, record: CallRecord): React.JSX.Element {
+  switch (column) {
     case 'time':
       return (
-        <span role="gridcell" className="log-cell log-cell--time mono">
+        <span key={column} role="gridcell" className="log-cell log-cell--time mono">
           {formatClock(record.startedAt)}
         </span>
       );
     case 'client':
       return (
-        <span role="gridcell" className="log-cell log-cell--client" title={clientTitle(record)}>
+        <span
+          key={column}
+          role="gridcell"
+          className="log-cell log-cell--client"
+          title={clientTitle(record)}
+        >
           {record.client.transport === 'inspector' ? (
             <span className="badge badge--inspector">Inspector</span>
           ) : (
@@ -381,19 +391,20 @@ function Cell(props: {column: LogColumnId; record: CallRecord}): React.JSX.Eleme
       );
     case 'tool':
       return (
-        <span role="gridcell" className="log-cell log-cell--tool mono">
+        <span key={column} role="gridcell" className="log-cell log-cell--tool mono">
           {revealInvisible(record.tool)}
         </span>
       );
     case 'page':
       return (
-        <span role="gridcell" className="log-cell log-cell--page mono">
+        <span key={column} role="gridcell" className="log-cell log-cell--page mono">
           {record.pageId ?? ''}
         </span>
       );
     case 'status':
       return (
         <span
+          key={column}
           role="gridcell"
           className={`log-cell log-cell--status status status--${record.status}`}
         >
@@ -402,7 +413,7 @@ function Cell(props: {column: LogColumnId; record: CallRecord}): React.JSX.Eleme
       );
     case 'duration':
       return (
-        <span role="gridcell" className="log-cell log-cell--duration mono">
+        <span key={column} role="gridcell" className="log-cell log-cell--duration mono">
           {record.status === 'running' || record.status === 'held'
             ? '…'
             : formatDuration(record.durationMs)}
