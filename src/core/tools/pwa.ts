@@ -7,7 +7,7 @@ import type {Browser, CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
 import {withTimeout} from '../browser/lock.js';
-import {defineTool, type Tool, type ToolCall} from './definition.js';
+import {defineTool, type ToolCall} from './definition.js';
 
 /** One PWA command may take this long (an install fetches the manifest and icons). */
 const PWA_TIMEOUT_MS = 30_000;
@@ -181,4 +181,4 @@ const getOsAppState = defineTool({
   },
 });
 
-export const pwaTools: Tool[] = [installPwa, uninstallPwa, launchPwa, getOsAppState];
+export const pwaTools = [installPwa, uninstallPwa, launchPwa, getOsAppState];
