@@ -60,6 +60,8 @@ export interface EngineOptions {
   env?: Record<string, string | undefined>;
   /** This run replays that recording (its path): its own recording says so. */
   replayOf?: string;
+  /** Whether UIs open their Hold tab when a call is held (the desktop app's saved choice). */
+  openHoldOnHeld?: boolean;
 }
 
 export const INSPECTOR_CLIENT: ClientRef = {
@@ -218,6 +220,7 @@ export class Engine {
       hub: this.hub,
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
+      openOnHeld: this.options.openHoldOnHeld ?? false,
       pages: () => this.browser.pages,
       webmcp: this.webmcp,
       toolNames: () => this.catalog.all().map(tool => tool.name),
@@ -231,16 +234,13 @@ export class Engine {
     return gate;
   }
 
-  /** Records every hub event from the first one on (unless --no-record). */
+  /** Records every hub event (unless --no-record); the file starts at the first tool call. */
   #startRecording(): Recordings {
+    // version, configDir, env, log and replayOf come from the options as they are.
     const recording = new Recordings({
+      ...this.options,
       config: this.config,
       token: this.token.token,
-      version: this.options.version,
-      configDir: this.options.configDir,
-      env: this.options.env,
-      log: this.options.log,
-      replayOf: this.options.replayOf,
     });
     this.hub.onEvent(envelope => recording.record(envelope));
     return recording;
@@ -319,8 +319,7 @@ export class Engine {
       new HttpServer({
         host: this.config.host,
         port,
-        token: this.token.token,
-        tokenLocation: tokenLocation(this.token),
+        token: this.token,
         rendererDir: this.options.rendererDir,
         createClientSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),

@@ -74,6 +74,7 @@ function pageIdsOf(envelope: EventEnvelope): {id: number; openedBy?: number}[] {
     case 'telemetry':
     case 'callElements':
     case 'holdRulesChanged':
+    case 'holdOpenOnHeldChanged':
     case 'callHoldEnded':
     case 'holdChanged':
     case 'eventOmitted':
