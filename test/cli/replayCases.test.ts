@@ -4,7 +4,9 @@
  * (it is not removed; the replay's own recording says what it replayed); a click that opens a
  * popup the next calls use; the recorded flags used again (and overridden from the command line);
  * a server that moved (`--origin`, and without it a first navigation that says which origin it
- * could not reach); export's --until past the end and --out onto the recording refused.
+ * could not reach); export's --until past the end and --out onto the recording refused. The
+ * exports of those recordings (the --viewport one sets the recorded size; the moved one is mapped
+ * back with --origin) are run with Playwright Test against the fixture server, and pass.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +22,7 @@ import {
 import {runCli, type CliRun} from '../helpers/cliRun.js';
 import {call, startEngine, useEngineWithFixtures} from '../helpers/engine.js';
 import {recordHub} from '../helpers/hubRecording.js';
+import {playwrightFolder, runPlaywright} from '../helpers/playwrightRun.js';
 import {restartablePort} from '../helpers/ports.js';
 import {serveShop} from '../helpers/shopPages.js';
 import {serveWidgets} from '../helpers/widgetPages.js';
@@ -49,6 +52,15 @@ async function deadOrigin(): Promise<string> {
 
 function cli(...args: string[]): Promise<CliRun> {
   return runCli(args, configDir);
+}
+
+/** The page-first recording as if its server had been at `dead`. */
+function movedRecording(dead: string, name: string): string {
+  const moved = path.join(fixture.tmp, name);
+  const recording = parseRecordingText(fs.readFileSync(files.pageFirst, 'utf8'));
+  const mapped = mapRecordingOrigins(recording, new Map([[fixture.server.origin, dead]]));
+  fs.writeFileSync(moved, recordingText(mapped.header, mapped.events));
+  return moved;
 }
 
 function callLines(run: CliRun): string[] {
@@ -161,10 +173,7 @@ describe('replay', () => {
   it('maps a moved origin with --origin, and says which origin it could not reach without', async () => {
     const dead = await deadOrigin();
     const live = fixture.server.origin;
-    const moved = path.join(fixture.tmp, 'moved.jsonl');
-    const recording = parseRecordingText(fs.readFileSync(files.pageFirst, 'utf8'));
-    const mapped = mapRecordingOrigins(recording, new Map([[live, dead]]));
-    fs.writeFileSync(moved, recordingText(mapped.header, mapped.events));
+    const moved = movedRecording(dead, 'moved.jsonl');
 
     const unreachable = await cli('replay', moved, '--headless', '--isolated');
     expect(unreachable.code).toBe(1);
@@ -191,6 +200,41 @@ describe('replay', () => {
     expect(exported.stdout).toContain(`await page.goto("${live}/shop.html");`);
     expect(exported.stdout).not.toContain(dead);
   });
+});
+
+describe('export', () => {
+  it('writes tests that pass with Playwright Test: page-first, popup, --viewport, --origin', async () => {
+    const dir = playwrightFolder('replay-cases-');
+    try {
+      const dead = await deadOrigin();
+      const moved = movedRecording(dead, 'moved-export.jsonl');
+      const exports = {
+        'page-first': await cli('export', files.pageFirst),
+        popup: await cli('export', files.popup),
+        viewport: await cli('export', files.viewport),
+        moved: await cli('export', moved, '--origin', `${dead}=${fixture.server.origin}`),
+      };
+      for (const [name, run] of Object.entries(exports)) {
+        expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+        fs.writeFileSync(path.join(dir, `${name}.spec.ts`), run.stdout);
+      }
+      // The recorded size is the test's, and what the agent read there is asserted.
+      expect(exports.viewport.stdout).toContain(
+        'test.use({ viewport: { width: 800, height: 600 } });',
+      );
+      expect(exports.viewport.stdout).toContain('.toEqual([800,600]);');
+      expect(exports['page-first'].stdout).toContain('expect(await page.evaluate(');
+      const outcome = await runPlaywright(dir);
+      expect(Object.fromEntries(outcome.passed), outcome.output).toEqual({
+        'page-first': true,
+        popup: true,
+        viewport: true,
+        moved: true,
+      });
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  }, 300_000);
 });
 
 describe('usage errors', () => {

@@ -35,6 +35,8 @@ import {Recorder} from './Recorder.js';
 export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Retention runs again after the recording grew by this much. */
 const RETENTION_STEP_BYTES = 64 * 1024 * 1024;
+/** A recording a UI reads (chunk by chunk, no handle held) is left by retention this long after. */
+const READ_LEASE_MS = 60_000;
 /** Events kept before the first tool call (the oldest go first, counted). */
 export const MAX_EVENTS_BEFORE_FIRST_CALL = 5_000;
 
@@ -69,6 +71,8 @@ export class Recordings {
   #earlyDropped = 0;
   /** Recordings being read or replayed (id → holders): retention leaves them. */
   readonly #kept = new Map<string, number>();
+  /** Recordings read lately (id → the lease's timer): retention leaves them, delete does not. */
+  readonly #reading = new Map<string, NodeJS.Timeout>();
   #removed = 0;
   #retainedAt = 0;
 
@@ -152,7 +156,7 @@ export class Recordings {
 
   #retain(currentId: string): void {
     try {
-      const kept = new Set([currentId, ...this.#kept.keys()]);
+      const kept = new Set([currentId, ...this.#kept.keys(), ...this.#reading.keys()]);
       this.#removed += applyRetention(this.dir, kept, this.#limits).length;
     } catch (error) {
       this.options.log(`Recording retention failed: ${errorText(error)}`);
@@ -252,7 +256,22 @@ export class Recordings {
     if (id === this.recorder?.id) {
       this.recorder.flush();
     }
-    return readStoredRecording(this.dir, id, fd => readChunk(fd, offset, maxBytes));
+    const chunk = readStoredRecording(this.dir, id, fd => readChunk(fd, offset, maxBytes));
+    this.#leaseRead(id);
+    return chunk;
+  }
+
+  /** Keeps a recording being read from retention until READ_LEASE_MS after its latest chunk. */
+  #leaseRead(id: string): void {
+    clearTimeout(this.#reading.get(id));
+    const timer = setTimeout(() => this.#reading.delete(id), READ_LEASE_MS);
+    timer.unref();
+    this.#reading.set(id, timer);
+  }
+
+  #endLease(id: string): void {
+    clearTimeout(this.#reading.get(id));
+    this.#reading.delete(id);
   }
 
   image(id: string, file: string): ReplyMap['recordingImage'] {
@@ -274,6 +293,7 @@ export class Recordings {
     // Checked like a read: a bad id or a missing recording is the command's error.
     readStoredRecording(this.dir, id, () => undefined);
     removeStoredRecording(this.dir, id);
+    this.#endLease(id);
     return {id};
   }
 
@@ -283,6 +303,9 @@ export class Recordings {
   }
 
   close(): void {
+    for (const id of [...this.#reading.keys()]) {
+      this.#endLease(id);
+    }
     this.recorder?.close();
   }
 }

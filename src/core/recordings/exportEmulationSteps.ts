@@ -53,14 +53,12 @@ function viewportLines(page: string, setting: string): string[] {
   ];
 }
 
-/** Back to the test's own viewport (its config), as the engine goes back to its default. */
+/**
+ * Back to the test's own viewport (the `viewport` fixture: its config, or the recorded --viewport
+ * the file sets with test.use), as the engine goes back to its default.
+ */
 function resetViewport(page: string): string[] {
-  return [
-    '{',
-    '  const viewport = test.info().project.use.viewport;',
-    `  if (viewport) await ${page}.setViewportSize(viewport);`,
-    '}',
-  ];
+  return [`if (viewport) await ${page}.setViewportSize(viewport);`];
 }
 
 function mediaLine(context: StepContext, page: string): string {

@@ -179,6 +179,33 @@ describe('export --format playwright', () => {
   });
 });
 
+/** Two emulate calls (a viewport, then none) exported with the header's `flags`. */
+function emulationsWithFlags(flags: Record<string, unknown>): string {
+  const recording = recordingOf([
+    {type: 'pagesChanged', pages: [{id: 1, url: 'https://x.test/', title: '', selected: true}]},
+    ...callEvents('1', 'emulate', {pageId: 1, viewport: '500x400'}, 'ok'),
+    ...callEvents('2', 'emulate', {pageId: 1, colorScheme: 'dark'}, 'ok'),
+  ]);
+  return exportRecording({...recording, header: {...recording.header, flags}}, 'playwright');
+}
+
+const sized = emulationsWithFlags({browser: {viewport: {width: 800, height: 600}}});
+
+describe('the recorded viewport', () => {
+  it("is the test's, and emulate without a viewport goes back to it", () => {
+    expect(sized).toContain('test.use({ viewport: { width: 800, height: 600 } });');
+    expect(sized).toContain('async ({ page, context, viewport }) => {');
+    expect(sized).toContain('await page.setViewportSize({ width: 500, height: 400 });');
+    expect(sized).toContain('if (viewport) await page.setViewportSize(viewport);');
+  });
+
+  it('is left to the config when the header has none, or none that checks', () => {
+    for (const viewport of [undefined, {width: 1e300, height: 600}, {width: '800', height: 600}]) {
+      expect(emulationsWithFlags({browser: {viewport}})).not.toContain('test.use(');
+    }
+  });
+});
+
 describe('hostile names', () => {
   const names = ['toString', 'constructor', '__proto__', 'hasOwnProperty'];
   const snapshot = (state: string): string =>
@@ -247,6 +274,7 @@ describe('hostile names', () => {
         path.join(checkDir, 'basic.spec.ts'),
         exportRecording(hostileRecording, 'playwright'),
       );
+      fs.writeFileSync(path.join(checkDir, 'sized.spec.ts'), sized);
       fs.writeFileSync(
         path.join(checkDir, 'tsconfig.json'),
         JSON.stringify({

@@ -7,15 +7,14 @@
  * against the same pages with their scripts removed, where every test fails, because what the
  * scripts do (states, values, texts that appear and go, dialogs, popups) is what they assert.
  */
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {z} from 'zod';
 import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {ROOT, useEngineWithFixtures} from '../../helpers/engine.js';
 import {recordHub} from '../../helpers/hubRecording.js';
+import {playwrightFolder, runNode, runPlaywright} from '../../helpers/playwrightRun.js';
 import {serveWidgets, type WidgetVariant} from '../../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../../helpers/widgetSessions.js';
 
@@ -29,8 +28,7 @@ let dir = '';
 const exported = new Map<string, string>();
 
 beforeAll(async () => {
-  fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
-  dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-runs-'));
+  dir = playwrightFolder('export-runs-');
   const hub = fixture.engine.engine.hub;
   for (const [name, session] of Object.entries(WIDGET_SESSIONS)) {
     const recording = recordHub(hub, hub.nextSeq);
@@ -42,20 +40,6 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dir, `${name}.spec.ts`), text);
     exported.set(name, text);
   }
-  fs.writeFileSync(
-    path.join(dir, 'playwright.config.mjs'),
-    `export default {
-  testDir: '.',
-  testMatch: /\\.spec\\.ts$/,
-  workers: 1,
-  retries: 0,
-  timeout: 30000,
-  expect: {timeout: 4000},
-  outputDir: './results',
-  use: {headless: true, actionTimeout: 4000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
-};
-`,
-  );
 }, 180_000);
 
 afterAll(() => {
@@ -64,48 +48,9 @@ afterAll(() => {
   }
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {cwd: dir, stdio: ['ignore', 'pipe', 'pipe']});
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('error', reject);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({code, stdout, stderr});
-    });
-  });
-}
-
-const reportSchema = z.object({
-  suites: z.array(
-    z.object({
-      file: z.string(),
-      specs: z.array(z.object({ok: z.boolean()})),
-    }),
-  ),
-});
-
 /** Runs every exported test once; the outcome per exported file (true: passed). */
 async function playwright(): Promise<Map<string, boolean>> {
-  const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
-  const result = await run([cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json']);
-  const report = reportSchema.parse(JSON.parse(result.stdout));
-  return new Map(
-    report.suites.map(suite => [
-      suite.file.replace(/\.spec\.ts$/, ''),
-      suite.specs.every(spec => spec.ok),
-    ]),
-  );
+  return (await runPlaywright(dir)).passed;
 }
 
 describe('an exported recording', () => {
@@ -152,11 +97,10 @@ describe('an exported recording', () => {
         include: ['*.spec.ts'],
       }),
     );
-    const tsc = await run([
-      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      'tsconfig.json',
-    ]);
+    const tsc = await runNode(
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+      dir,
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
   });

@@ -1,7 +1,7 @@
 /**
  * The recordings folder: a recording starts with the run's first tool call (a start with none
  * leaves nothing); retention (newest 50, a size cap, oldest first, never the current one nor one
- * being replayed), listing from files (including a crashed recording with a torn last line),
+ * being replayed or read), listing from files (including a crashed recording with a torn last line),
  * reading in chunks, images, deleting, search, and ids that try to leave the folder. Real files in
  * a temp folder.
  */
@@ -207,6 +207,28 @@ describe('retention', () => {
     expect(() => replay.delete(oldest)).toThrow(/being replayed/);
     const header = parseRecordingText(fs.readFileSync(replay.recorder?.file ?? '', 'utf8')).header;
     expect(header.replayOf).toBe(oldest);
+  });
+
+  it('never removes a recording a UI is reading, which it may still delete', async () => {
+    const dir = tempDir();
+    const base = Date.UTC(2026, 0, 1);
+    const names = Array.from({length: 50}, (_, i) => writeRecording(dir, base + i * 60_000, []));
+    const oldest = names[0] ?? '';
+    const run = new Recordings({
+      config: config(['--recordDir', dir]),
+      token: 'abcdefghijklmnop1234',
+      version: 'test',
+      log: () => undefined,
+    });
+    recordings.push(run);
+    expect(run.read(oldest).text).toContain(RECORDING_FORMAT);
+    run.record(started(1, 'list_pages'));
+    const ids = (await run.list()).recordings.map(s => s.id);
+    expect(ids).toHaveLength(50);
+    expect(ids).toContain(oldest);
+    expect(ids).not.toContain(names[1]);
+    expect(run.delete(oldest)).toEqual({id: oldest});
+    expect(fs.existsSync(path.join(dir, oldest))).toBe(false);
   });
 });
 

@@ -1,0 +1,89 @@
+/**
+ * Exported tests run as users run them: `playwright test` (the checkout's @playwright/test) over
+ * a folder of exported files, on the system Chromium, one worker, no retries; the outcome per file.
+ * The folder lives inside the checkout so the files resolve @playwright/test from its node_modules.
+ */
+import {spawn} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {z} from 'zod';
+import {ROOT} from './engine.js';
+
+export interface ProcessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node <args>` in `cwd` to its end (killed after `timeoutMs`). */
+export function runNode(args: string[], cwd: string, timeoutMs = 240_000): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {cwd, stdio: ['ignore', 'pipe', 'pipe']});
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', code => {
+      clearTimeout(timer);
+      resolve({code, stdout, stderr});
+    });
+  });
+}
+
+/** A fresh folder for exported tests under <checkout>/scratch, with a Playwright config. */
+export function playwrightFolder(prefix: string): string {
+  fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
+  const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', prefix));
+  fs.writeFileSync(
+    path.join(dir, 'playwright.config.mjs'),
+    `export default {
+  testDir: '.',
+  testMatch: /\\.spec\\.ts$/,
+  workers: 1,
+  retries: 0,
+  timeout: 30000,
+  expect: {timeout: 4000},
+  outputDir: './results',
+  use: {headless: true, actionTimeout: 4000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+};
+`,
+  );
+  return dir;
+}
+
+const reportSchema = z.object({
+  suites: z.array(
+    z.object({
+      file: z.string(),
+      specs: z.array(z.object({ok: z.boolean()})),
+    }),
+  ),
+});
+
+export interface PlaywrightOutcome {
+  /** Per exported file (without `.spec.ts`): true when every test in it passed. */
+  passed: Map<string, boolean>;
+  /** The run's whole output, for failure messages. */
+  output: string;
+}
+
+/** Runs every exported test of the folder once. */
+export async function runPlaywright(dir: string): Promise<PlaywrightOutcome> {
+  const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
+  const result = await runNode(
+    [cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json'],
+    dir,
+  );
+  const report = reportSchema.parse(JSON.parse(result.stdout));
+  return {
+    passed: new Map(
+      report.suites.map(suite => [
+        suite.file.replace(/\.spec\.ts$/, ''),
+        suite.specs.every(spec => spec.ok),
+      ]),
+    ),
+    output: result.stdout.slice(0, 20_000) + result.stderr.slice(0, 5_000),
+  };
+}
