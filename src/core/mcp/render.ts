@@ -8,7 +8,12 @@ import type {PageRegistry} from '../browser/PageRegistry.js';
 import {takeSnapshot} from '../browser/snapshot.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
-import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {
+  boundValue,
+  cutText,
+  SHOWN_URL_CHARS,
+  VALUE_DEPTH_LIMIT,
+} from '../../shared/boundedValue.js';
 import {errorText, isRecord} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
@@ -64,7 +69,7 @@ export async function renderResponse(
 
   out.push(...response.lines);
   if (response.navigatedTo !== undefined) {
-    out.push(`Page navigated to ${response.navigatedTo}.`);
+    out.push(`Page navigated to ${cutText(response.navigatedTo, SHOWN_URL_CHARS)}.`);
   }
   pushSections(0, 50);
   out.push(...dialogLines(response));
