@@ -17,6 +17,12 @@ import {
 import {errorText, isRecord} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
+/**
+ * About this many characters of structuredContent: it repeats the text's key fields as data, and
+ * a 50 MB script result sent twice (text and copy) doubled the seconds every other client waited
+ * while it was written. The text carries the whole value; the copy is cut with a marker.
+ */
+const STRUCTURED_CONTENT_CHARS = 1024 * 1024;
 
 /** What the page list of a reply is read from (the registry; a plain object in unit tests). */
 export type PageListSource = Pick<PageRegistry, 'infos' | 'takeSelectionNote'>;
@@ -106,7 +112,10 @@ function resultFlags(
   if (Object.keys(response.structured).length === 0) {
     return {};
   }
-  const bounded = boundValue(response.structured, {maxDepth: VALUE_DEPTH_LIMIT});
+  const bounded = boundValue(response.structured, {
+    maxDepth: VALUE_DEPTH_LIMIT,
+    maxChars: STRUCTURED_CONTENT_CHARS,
+  });
   return isRecord(bounded.value) ? {structuredContent: bounded.value} : {};
 }
 
