@@ -58,6 +58,8 @@ export interface EngineOptions {
   /** Where the persisted token lives (tests point it at a temp dir). */
   configDir?: string;
   env?: Record<string, string | undefined>;
+  /** Whether UIs open their Hold tab when a call is held (the desktop app's saved choice). */
+  openHoldOnHeld?: boolean;
 }
 
 export const INSPECTOR_CLIENT: ClientRef = {
@@ -217,6 +219,7 @@ export class Engine {
       hub: this.hub,
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
+      openOnHeld: this.options.openHoldOnHeld ?? false,
       pages: () => this.browser.pages,
       webmcp: this.webmcp,
       toolNames: () => this.catalog.all().map(tool => tool.name),
@@ -247,10 +250,11 @@ export class Engine {
   #createReplays(): LiveReplays {
     return new LiveReplays({
       hub: this.hub,
-      pages: this.browser.pages,
       // Where the recorder writes (--recordDir, else the recordings folder <config dir>/sessions).
       recordingsDir: () => this.recordings.dir,
+      pages: this.browser.pages,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
+      elementPaths: tool => this.catalog.get(tool)?.elementPaths,
       version: this.options.version,
     });
   }
@@ -316,8 +320,7 @@ export class Engine {
       new HttpServer({
         host: this.config.host,
         port,
-        token: this.token.token,
-        tokenLocation: tokenLocation(this.token),
+        token: this.token,
         rendererDir: this.options.rendererDir,
         createClientSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),

@@ -43,7 +43,7 @@ const WORKER_PROBE_MS = 3_000;
 
 export class ExtensionWorkers {
   readonly #ids = new Map<Target, string>();
-  /** Sessions opened again to workers whose first session closed (a stop and a start). */
+  /** Cdps opened again to workers whose first one closed (a stop and a start). */
   readonly #reopened = new Map<Target, CDPSession>();
   readonly #messages = new Map<Target, WorkerConsoleEntry[]>();
   #nextMessageId = 1;
@@ -123,19 +123,19 @@ export class ExtensionWorkers {
   }
 
   /**
-   * A session to the worker that is ready to run code now. A service worker the browser stopped
-   * and started again while this server held a session to it waits at its start for a debugger
+   * A cdp to the worker that is ready to run code now. A service worker the browser stopped
+   * and started again while this server held a cdp to it waits at its start for a debugger
    * (puppeteer resumes only the workers it attached itself), with no timer or fetch running: it
    * is resumed here. One that does not answer at all (stopped: the browser stops idle extension
    * workers, or replaced by a reload) is refused at once with what to do, instead of letting the
    * script wait out its whole timeout.
    */
-  async runningSession(worker: ExtensionWorker): Promise<CDPSession> {
+  async runningCdp(worker: ExtensionWorker): Promise<CDPSession> {
     const notRunning = (why: string): Error =>
       new Error(
         `The service worker ${worker.id} (${worker.url}) ${why}: the browser stopped it (it stops idle extension workers) or a reload replaced it. Wake it by using the extension (trigger_extension_action, or open one of its pages), call list_pages for its current id, and retry.`,
       );
-    const cdp = await this.#sessionOf(worker.target);
+    const cdp = await this.#cdpOf(worker.target);
     if (cdp === undefined) {
       throw notRunning('is gone');
     }
@@ -158,11 +158,13 @@ export class ExtensionWorkers {
     return cdp;
   }
 
-  /** The worker's open session: puppeteer's, or one opened again when that one closed. */
-  async #sessionOf(target: Target): Promise<CDPSession | undefined> {
-    const handle = await withTimeout(target.worker(), WORKER_PROBE_MS, 'no worker session').catch(
-      () => null,
-    );
+  /** The worker's open cdp: puppeteer's, or one opened again when that one closed. */
+  async #cdpOf(target: Target): Promise<CDPSession | undefined> {
+    const handle = await withTimeout(
+      target.worker(),
+      WORKER_PROBE_MS,
+      'reading the worker timed out',
+    ).catch(() => null);
     if (handle && !handle.client.detached) {
       return handle.client;
     }
@@ -173,7 +175,7 @@ export class ExtensionWorkers {
     const fresh = await withTimeout(
       target.createCDPSession(),
       WORKER_PROBE_MS,
-      'no worker session',
+      'opening a cdp for the worker timed out',
     ).catch(() => undefined);
     if (fresh) {
       this.#reopened.set(target, fresh);

@@ -2,7 +2,7 @@
  * The tabs a page opens while a call runs (a link with target=_blank, window.open, a form with a
  * target), checked before their first document loads. A new tab is its own target, so the page's
  * own interception never sees its requests; they are paused at the browser target instead
- * (Fetch on a browser-level CDP session of its own, documents only), and a document of a tab whose
+ * (Fetch on a browser-level cdp of its own, documents only), and a document of a tab whose
  * opener is the watched page (its first navigation and every redirect hop) goes to the check.
  * Every other document request (other pages, frames) is let go at once.
  */
@@ -50,7 +50,7 @@ export class OpenedTabs {
     const cdp = await withTimeout(
       page.page.browser().target().createCDPSession(),
       setupMs,
-      'no browser CDP session',
+      'opening a cdp for the browser timed out',
     );
     const tabs = new OpenedTabs(page, cdp, check);
     try {

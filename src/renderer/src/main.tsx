@@ -9,7 +9,7 @@ import {StrictMode} from 'react';
 import {createRoot} from 'react-dom/client';
 import {App} from './app/App.js';
 import {bindStore} from './app/bootstrap.js';
-import {InspectorContext, type InspectorServices} from './app/InspectorContext.js';
+import {InspectorContext, type InspectorServices} from './context/InspectorContext.js';
 import {selectConnection} from './connection/selectConnection.js';
 import {InspectorStore} from './store/InspectorStore.js';
 import {UiStore} from './store/UiStore.js';
@@ -25,7 +25,7 @@ const services: InspectorServices = {
   ui: new UiStore(),
   connection: selectConnection(checks.then(module => module.protocolChecks)),
 };
-bindStore(services.connection, services.store);
+bindStore(services.connection, services.store, services.ui);
 
 // Invisible and bidi characters in anything a panel shows (page, client or recorded text) are
 // made visible, whichever panel renders it.

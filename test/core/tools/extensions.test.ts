@@ -221,7 +221,7 @@ describe('with --categoryExtensions', () => {
         `The service worker ${workerId} (chrome-extension://${id}/worker.js)`,
       );
       expect(stopped.text).toContain('Wake it by using the extension');
-      // Started again while this server held a session to it: it waits at its start for a
+      // Started again while this server held a cdp to it: it waits at its start for a
       // debugger, with no timer running, until it is resumed.
       await workers.cdp.send('ServiceWorker.startWorker', {scopeURL});
       await workers.version(scopeURL, 'starting', 'running');
@@ -238,7 +238,7 @@ describe('with --categoryExtensions', () => {
     }
   });
 
-  /** The ServiceWorker domain on a page session of its own: versions and their running status. */
+  /** The ServiceWorker domain on a page cdp of its own: versions and their running status. */
   async function serviceWorkerDomain() {
     const page = fx.engine.engine.browser.pages.list()[0];
     if (page === undefined) {
