@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it, vi} from 'vitest';
 import {
   deeperMarker,
   nestsDeeperThan,
@@ -211,6 +211,24 @@ describe('a value nested far deeper than any real one', () => {
     }
     // The page itself keeps its whole URL (hold rules look at all of it).
     expect(fx.engine.engine.browser.pages.byId(pageId).url.length).toBeGreaterThan(2_000_000);
+    await expectStillServing();
+  });
+
+  it("an exception no step of a call expected ends as that call's error; the next is served", async () => {
+    const telemetry = fx.engine.engine.telemetry;
+    // Outside the handler's own guard: the telemetry record after the handler ran.
+    const record = vi.spyOn(telemetry, 'record').mockImplementationOnce(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    try {
+      const failed = await call(fx.client, 'list_pages');
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toBe(
+        'Internal error in list_pages: Maximum call stack size exceeded. The server keeps running; retry the call, and if it fails again report it with the arguments that caused it.',
+      );
+    } finally {
+      record.mockRestore();
+    }
     await expectStillServing();
   });
 
