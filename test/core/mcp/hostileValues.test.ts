@@ -170,7 +170,8 @@ describe('a value nested far deeper than any real one', () => {
     expect(JSON.stringify(messages)).toContain(
       `Request holds more than ${REQUEST_VALUE_LIMIT} JSON values`,
     );
-    expect(await bystander).toBeLessThan(1_000);
+    // Answered while the hostile request was refused, not after it (the bound of its neighbours).
+    expect(await bystander).toBeLessThan(LOCK_WAIT_MS / 3);
     await expectStillServing();
   });
 
