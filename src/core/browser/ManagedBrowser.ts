@@ -17,7 +17,12 @@ import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import type {AttachableFeature} from './PageState.js';
 import {errorText} from '../../shared/values.js';
-import {withoutUrlSecrets} from '../../shared/urlSecrets.js';
+import {
+  REDACTED,
+  scrubUrlCredentials,
+  urlSecrets,
+  withoutUrlSecrets,
+} from '../../shared/urlSecrets.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
@@ -87,6 +92,17 @@ function launchFileUrl(arg: string): string | undefined {
     return pathToFileURL(path.resolve(url)).href;
   }
   return undefined;
+}
+
+/** `text` without URL credentials and without any of `secrets` (each at least 4 characters). */
+function withoutSecretsOf(text: string, secrets: readonly string[]): string {
+  let out = scrubUrlCredentials(text);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= 4) {
+      out = out.split(secret).join(REDACTED);
+    }
+  }
+  return out;
 }
 
 export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
@@ -390,8 +406,21 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
           {cause: error},
         );
       }
-      throw new Error(`Could not start ${executablePath}: ${firstLine(message)}`, {cause: error});
+      const shown = this.#withoutSecrets(message);
+      throw new Error(`Could not start ${executablePath}: ${firstLine(shown)}`, {
+        // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
+        cause: new Error(shown),
+      });
     }
+  }
+
+  /** A browser error as the agent may read it: without what the endpoint and proxy flags carry. */
+  #withoutSecrets(text: string): string {
+    const {browserUrl, wsEndpoint, proxyServer, wsHeaders} = this.options.config;
+    return withoutSecretsOf(text, [
+      ...[browserUrl, wsEndpoint, proxyServer].flatMap(flag => urlSecrets(flag ?? '')),
+      ...Object.values(wsHeaders ?? {}),
+    ]);
   }
 
   async #connect(): Promise<Browser> {
@@ -409,10 +438,13 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     } catch (error) {
       // Shown without its credentials and query values (hosted browsers put a token there).
       const endpoint = this.endpoint ?? '';
-      const message = errorText(error);
+      // Puppeteer's own text may quote the endpoint whole (credentials, a token in its query);
+      // the agent reads the cause too, so it gets the cleaned text, never the original error.
+      const message = this.#withoutSecrets(errorText(error));
       throw new Error(
         `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,
-        {cause: error},
+        // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
+        {cause: new Error(message)},
       );
     }
   }

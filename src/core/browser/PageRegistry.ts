@@ -13,6 +13,7 @@ import {
   type Protocol,
   type Target,
 } from 'puppeteer-core';
+import {cutText, SHOWN_TITLE_CHARS, SHOWN_URL_CHARS} from '../../shared/boundedValue.js';
 import type {PageInfo} from '../../shared/protocol.js';
 import {LOCK_WAIT_MS, Semaphore, withTimeout} from './lock.js';
 import {PageState, type AttachableFeature} from './PageState.js';
@@ -257,11 +258,16 @@ export class PageRegistry extends EventEmitter<{
     return [...this.#byPage.values()].sort((a, b) => a.id - b.id);
   }
 
+  /**
+   * The pages as listings and events show them: a page sets its own URL and title (pushState,
+   * document.title) to megabytes if it likes, and they ride in every reply's page list and every
+   * change event, so they are cut (with a marker) here; the page's state keeps them whole.
+   */
   infos(): PageInfo[] {
     return this.list().map(state => ({
       id: state.id,
-      url: state.url,
-      title: state.title,
+      url: cutText(state.url, SHOWN_URL_CHARS),
+      title: cutText(state.title, SHOWN_TITLE_CHARS),
       selected: state === this.#selected,
       ...(state.isolatedContext === undefined ? {} : {isolatedContext: state.isolatedContext}),
       ...(state.openedBy === undefined ? {} : {openedBy: state.openedBy}),
