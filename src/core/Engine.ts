@@ -132,6 +132,7 @@ export class Engine {
         memoryDebugging: config.memoryDebugging,
         webmcpTools: config.webmcpTools,
         javascriptEvaluation: config.javascriptEvaluation,
+        snapshotDiffs: config.snapshotDiffs,
       },
     });
     this.telemetry = new TelemetryRecorder(options.version, config.telemetryLog, options.log);

@@ -44,12 +44,16 @@ export function categoryFlagName(category: ToolCategory): string {
   return `category${category.charAt(0).toUpperCase()}${category.slice(1)}`;
 }
 
-/** Feature flags that gate single tools (chrome-devtools-mcp calls them conditions). */
+/**
+ * Feature flags that gate single tools (chrome-devtools-mcp calls them conditions), or a
+ * parameter and what tools answer (snapshotDiffs).
+ */
 export const TOOL_CONDITIONS = [
   'experimentalVision',
   'memoryDebugging',
   'javascriptEvaluation',
   'webmcpTools',
+  'snapshotDiffs',
 ] as const;
 export type ToolCondition = (typeof TOOL_CONDITIONS)[number];
 
@@ -58,6 +62,7 @@ export const CONDITION_LABELS: Record<ToolCondition, string> = {
   memoryDebugging: 'Memory debugging',
   javascriptEvaluation: 'JavaScript evaluation',
   webmcpTools: 'Page WebMCP tools as MCP tools',
+  snapshotDiffs: 'Snapshot diffs',
 };
 
 /**
@@ -68,4 +73,5 @@ export const SWITCHABLE_CONDITIONS: readonly ToolCondition[] = [
   'experimentalVision',
   'memoryDebugging',
   'webmcpTools',
+  'snapshotDiffs',
 ];

@@ -77,8 +77,17 @@ export class SnapshotStore {
     return uid;
   }
 
-  freshUid(): string {
-    return String(this.#nextUid++);
+  /**
+   * The uid of a node without a DOM node (a line box, a list marker's text), by its accessibility
+   * id: the same while Chromium keeps the node, but nothing a tool can act on.
+   */
+  uidForKey(key: string, seen: Map<string, string>): string {
+    let uid = this.#uidByKey.get(key);
+    if (uid === undefined || seen.has(key)) {
+      uid = String(this.#nextUid++);
+    }
+    seen.set(key, uid);
+    return uid;
   }
 
   /**

@@ -60,6 +60,8 @@ export const serverConfigSchema = z.object({
   memoryDebugging: z.boolean(),
   /** Offer the selected page's WebMCP tools as top-level `webmcp_<name>` tools. */
   webmcpTools: z.boolean(),
+  /** A client's repeat snapshot of a page answers with the changes (switchable at run time). */
+  snapshotDiffs: z.boolean(),
   pageIdRouting: z.boolean(),
   javascriptEvaluation: z.boolean(),
   redactNetworkHeaders: z.boolean(),
