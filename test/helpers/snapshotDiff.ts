@@ -13,15 +13,14 @@ interface Line {
 
 const REF = String.raw`(\d+|"(?:[^"\\]|\\.)*")`;
 const PLACE = new RegExp(String.raw`^(.*) \((top|in ${REF}(?:, (first|after ${REF}))?)\)$`);
-const WAS = new RegExp(String.raw`^(.*) \(was in ${REF}(?:, and \d+ lines under it)?\)$`);
+const WAS = new RegExp(String.raw`^(.*) \(in ${REF}\)$`);
+/** The uids and quoted texts of a removal line. */
+const TOKEN = new RegExp(REF, 'g');
 
 /** Whether a snapshot's text is a diff (its first line is the summary). */
 export function isSnapshotDiff(snapshot: string): boolean {
   const first = snapshot.split('\n', 1)[0] ?? '';
-  return (
-    first.includes('since your last snapshot of this page') &&
-    first.endsWith('full=true prints the whole tree.')
-  );
+  return first.endsWith(' since your last snapshot (full=true for the whole tree)');
 }
 
 function uidOf(content: string): string | undefined {
@@ -58,6 +57,16 @@ class Tree {
     }
   }
 
+  findUid(uid: string): Line | undefined {
+    const line = this.#byUid.get(uid);
+    // A line taken out of the tree (its subtree removed) no longer counts.
+    let up: Line | undefined = line;
+    while (up && up !== this.root) {
+      up = up.parent;
+    }
+    return up === this.root ? line : undefined;
+  }
+
   /** A line by its reference: a uid, or the JSON text of a line without one under `parent`. */
   find(reference: string, parent?: Line): Line {
     const found = reference.startsWith('"')
@@ -75,6 +84,7 @@ class Tree {
     if (index >= 0) {
       siblings.splice(index, 1);
     }
+    line.parent = undefined;
   }
 
   /** Puts a line under `parent`, first or after `previous`. */
@@ -110,34 +120,63 @@ export function applySnapshotDiff(before: string, diff: string): string {
   if (!isSnapshotDiff(summary ?? '')) {
     throw new Error(`Not a snapshot diff: ${summary ?? ''}`);
   }
+  // The added subtree being read: its lines by depth (1 = under the block's parent).
+  let block: {path: Line[]; parent: Line; last: Line | undefined} | undefined;
   for (const change of changes) {
+    if (change.startsWith(' ')) {
+      if (!block) {
+        throw new Error(`A subtree line outside a block: ${change}`);
+      }
+      const content = change.trimStart();
+      const depth = change.length - content.length;
+      const uid = uidOf(content);
+      const existing = uid === undefined ? undefined : tree.findUid(uid);
+      const line = existing ?? {content, children: [], parent: undefined};
+      line.content = content;
+      if (existing) {
+        tree.detach(existing);
+      }
+      block.path.length = depth - 1;
+      const parent = depth === 1 ? block.parent : block.path[depth - 2];
+      if (!parent) {
+        throw new Error(`A subtree line too deep: ${change}`);
+      }
+      const previous = depth === 1 ? block.last : parent.children[parent.children.length - 1];
+      tree.insert(line, parent, previous);
+      if (depth === 1) {
+        block.last = line;
+      }
+      block.path.push(line);
+      continue;
+    }
+    block = undefined;
     const sign = change.slice(0, 2);
     const rest = change.slice(2);
     if (sign === '- ') {
       const was = WAS.exec(rest);
-      const content = was?.[1] ?? rest;
       const parent = was?.[2] === undefined ? tree.root : tree.find(was[2]);
-      tree.detach(tree.find(uidOf(content) ?? JSON.stringify(content), parent));
+      for (const reference of (was?.[1] ?? rest).match(TOKEN) ?? []) {
+        tree.detach(tree.find(reference, parent));
+      }
       continue;
     }
-    const placed = PLACE.exec(rest);
-    if (!placed || (sign !== '+ ' && sign !== '~ ')) {
+    const placed = PLACE.exec(change.slice(1));
+    const [, content = '', where = '', parentRef, position, afterRef] = placed ?? [];
+    const parent = where === 'top' ? tree.root : tree.find(parentRef ?? '');
+    if (sign === '+ ' && placed && content === '') {
+      const last = afterRef === undefined ? undefined : tree.find(afterRef, parent);
+      block = {path: [], parent, last};
+      continue;
+    }
+    if (sign !== '~ ' || !placed) {
       throw new Error(`Not a diff line: ${change}`);
     }
-    const [, content = '', where = '', parentRef, position, afterRef] = placed;
-    const parent = where === 'top' ? tree.root : tree.find(parentRef ?? '');
-    const uid = uidOf(content);
-    const existing = sign === '~ ' ? tree.find(uid ?? JSON.stringify(content), parent) : undefined;
-    if (existing && position === undefined && where !== 'top') {
-      existing.content = content;
-      continue;
+    const line = tree.find(uidOf(content.slice(1)) ?? JSON.stringify(content.slice(1)), parent);
+    line.content = content.slice(1);
+    if (position !== undefined || where === 'top') {
+      tree.detach(line);
+      tree.insert(line, parent, afterRef === undefined ? undefined : tree.find(afterRef, parent));
     }
-    const line = existing ?? {content, children: [], parent};
-    line.content = content;
-    if (existing) {
-      tree.detach(existing);
-    }
-    tree.insert(line, parent, afterRef === undefined ? undefined : tree.find(afterRef, parent));
   }
   return tree.text();
 }

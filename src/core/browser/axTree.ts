@@ -31,7 +31,7 @@ export interface TreeNode {
   parent: TreeNode | undefined;
   doc: DocumentRef;
   /** Property values by name (`expanded`, `checked`, `activedescendant`…): the ones read. */
-  properties: Map<string, AXValue>;
+  properties: ReadonlyMap<string, AXValue>;
   focusable: boolean;
   /** Rich-text editable (contenteditable). */
   richlyEditable: boolean;
@@ -51,6 +51,8 @@ export interface TreeNode {
   active: boolean;
   /** The line after the uid, kept while the node and the page's address stay the same. */
   line?: {key: string; text: string} | undefined;
+  /** What its uid stands for (made once per node: a snapshot hands out thousands). */
+  target?: {backendNodeId: number; frameId: string; loaderId: string; cdp: CDPSession; key: string};
 }
 
 /** The properties the rules (snapshotRules.ts) and the line format (snapshotFormat.ts) read. */
@@ -87,6 +89,22 @@ const READ_PROPERTIES = new Set([
   'valuetext',
 ]);
 
+/**
+ * Most nodes (text, plain containers) have no property the snapshot reads, nor children: they
+ * share these (a kept tree is tens of thousands of nodes per tab).
+ */
+const NO_PROPERTIES: ReadonlyMap<string, AXValue> = new Map();
+/** Never pushed to: children are added through addChild only. */
+const NO_CHILDREN: TreeNode[] = [];
+
+/** Adds a child to a node (the first one gets the node its own list). */
+export function addChild(node: TreeNode, child: TreeNode): void {
+  if (node.children === NO_CHILDREN) {
+    node.children = [];
+  }
+  node.children.push(child);
+}
+
 export function axString(value: AXValue | undefined): string {
   const raw: unknown = value?.value;
   if (typeof raw === 'string') {
@@ -117,11 +135,12 @@ function nameFromContents(ax: AXNode): boolean {
  * it (a partial read names its role and name).
  */
 export function toTreeNode(ax: AXNode, doc: DocumentRef): TreeNode {
-  const properties = new Map<string, AXValue>();
+  let properties: Map<string, AXValue> | undefined;
   for (const property of ax.properties ?? []) {
     if (!READ_PROPERTIES.has(property.name)) {
       continue;
     }
+    properties ??= new Map();
     const related = property.value.relatedNodes;
     const value: unknown = property.value.value;
     properties.set(property.name, {
@@ -140,13 +159,13 @@ export function toTreeNode(ax: AXNode, doc: DocumentRef): TreeNode {
     value: axString(ax.value),
     description: axString(ax.description),
     nameFromContents: nameFromContents(ax),
-    children: [],
+    children: NO_CHILDREN,
     parent: undefined,
     doc,
-    properties,
-    focusable: properties.get('focusable')?.value === true,
-    richlyEditable: properties.get('editable')?.value === 'richtext',
-    hidden: properties.get('hidden')?.value === true,
+    properties: properties ?? NO_PROPERTIES,
+    focusable: properties?.get('focusable')?.value === true,
+    richlyEditable: properties?.get('editable')?.value === 'richtext',
+    hidden: properties?.get('hidden')?.value === true,
     active: false,
   };
 }
@@ -193,7 +212,7 @@ export function buildTree(
     for (const childId of childIds.get(node) ?? []) {
       const child = byId.get(childId);
       if (child) {
-        node.children.push(child);
+        addChild(node, child);
         child.parent = node;
       }
     }

@@ -9,8 +9,11 @@ import type {DocumentTree, TreeNode} from './axTree.js';
 import type {FrameDocument} from './frames.js';
 import {PageFeature} from './PageState.js';
 
-/** Nodes kept across all pages (about 20 pages of 30,000 nodes; a node is a few hundred bytes). */
-export const KEPT_NODE_LIMIT = 700_000;
+/**
+ * Nodes kept across all pages: about 120 MB (a node is about 300 bytes), some 16 pages of a
+ * 2,000-row table.
+ */
+export const KEPT_NODE_LIMIT = 400_000;
 
 /** A node's values before the DOM marks (aria-current, aria-hidden controls…) were applied. */
 interface Unmarked {

@@ -199,19 +199,14 @@ function render(
   }
   const emit = (node: TreeNode, depth: number): void => {
     const backendNodeId = node.backendId;
-    const uid =
-      backendNodeId === undefined
-        ? store.uidForKey(`${node.doc.loaderId}:ax${node.id}`, seen)
-        : store.uidFor(
-            {
-              backendNodeId,
-              frameId: node.doc.frameId,
-              loaderId: node.doc.loaderId,
-              cdp: node.doc.cdp,
-            },
-            seen,
-            targets,
-          );
+    let uid: string;
+    if (backendNodeId === undefined) {
+      uid = store.uidForKey(`${node.doc.loaderId}:ax${node.id}`, seen);
+    } else {
+      const {frameId, loaderId, cdp} = node.doc;
+      node.target ??= {backendNodeId, frameId, loaderId, cdp, key: `${loaderId}:${backendNodeId}`};
+      uid = store.uidFor(node.target, seen, targets);
+    }
     uidOfNode.set(node, uid);
     identities.add(node, uid, depth, backendNodeId !== undefined);
     lines.push(`${' '.repeat(depth)}${formatNode(node, uid, isDocumentRoot(node), base)}`);

@@ -5,7 +5,7 @@
  * aria-hidden leaves clickable…) are read every time and applied on top.
  */
 import type {CDPSession} from 'puppeteer-core';
-import {buildTree, type DocumentTree, type TreeNode} from './axTree.js';
+import {addChild, buildTree, type DocumentTree, type TreeNode} from './axTree.js';
 import {NotScoped, updateKept} from './changeRoots.js';
 import {IN_PAGE_TIMEOUT_MS} from './evaluation.js';
 import type {FrameDocument} from './frames.js';
@@ -214,7 +214,7 @@ export function stitch(loaded: readonly LoadedDocument[]): TreeNode[] {
     for (const candidate of byCdp.get(ownerCdp) ?? []) {
       const owner = candidate.tree.byBackendId.get(backendId);
       if (owner && candidate !== entry) {
-        owner.children.push(entry.tree.root);
+        addChild(owner, entry.tree.root);
         owners.push(owner);
         break;
       }

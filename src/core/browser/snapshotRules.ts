@@ -259,11 +259,12 @@ function textOf(node: TreeNode): string {
 export function redundantLabels(byBackendId: ReadonlyMap<number, TreeNode>): Set<TreeNode> {
   const labels = new Set<TreeNode>();
   for (const node of byBackendId.values()) {
-    const name = squash(node.name);
+    const labelledBy = node.properties.get('labelledby');
+    const name = labelledBy === undefined ? '' : squash(node.name);
     if (name === '') {
       continue;
     }
-    for (const id of relatedNodeIds(node.properties.get('labelledby'))) {
+    for (const id of relatedNodeIds(labelledBy)) {
       const label = byBackendId.get(id);
       if (label?.role === 'LabelText' && name.includes(squash(textOf(label)))) {
         labels.add(label);

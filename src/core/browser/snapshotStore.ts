@@ -12,6 +12,8 @@ export interface UidTarget {
   loaderId: string;
   /** The CDP session of the element's document (backend node ids are only unique per renderer). */
   cdp: CDPSession;
+  /** `${loaderId}:${backendNodeId}`, when the caller has it at hand. */
+  key?: string;
 }
 
 /** Accepts "12" and the labelled forms agents copy from other servers' snapshots ("uid=12"). */
@@ -67,7 +69,7 @@ export class SnapshotStore {
     seen: Map<string, string>,
     seenTargets: Map<string, UidTarget>,
   ): string {
-    const key = keyOf(target);
+    const key = target.key ?? keyOf(target);
     let uid = this.#uidByKey.get(key);
     if (uid === undefined || seen.has(key)) {
       uid = String(this.#nextUid++);

@@ -132,46 +132,72 @@ function place(entry: Entry, moved: boolean, entries: ReadonlyMap<string, Entry>
     : ` (in ${parent}, after ${reference(entry.after, entries)})`;
 }
 
+/** The line that heads a diff: what changed (counts of lines), and how to get the whole tree. */
+export function diffSummary(counts: {changed: number; added: number; removed: number}): string {
+  const parts = Object.entries(counts).flatMap(([what, count]) =>
+    count > 0 ? [`${count} ${what}`] : [],
+  );
+  const what = parts.length === 0 ? 'No changes' : parts.join(', ');
+  return `${what} since your last snapshot (full=true for the whole tree)`;
+}
+
 /**
- * The lines that differ between two snapshots of the same page, in the new snapshot's order, then
- * the removed ones (a removed subtree as its top line), after one summary line.
+ * The lines that differ between two snapshots of the same page, after one summary line, in the
+ * new snapshot's order: `~ line (in parent)` for a changed line (with `after sibling` or `first`
+ * when it moved), an added subtree as `+ (in parent, after sibling)` followed by its lines
+ * indented as in a snapshot; then `- uid uid… (in parent)`: the top lines of removed subtrees
+ * (the client has their text).
  */
 export function diffSnapshots(before: string, after: string): string {
   const old = parse(before);
   const current = parse(after);
   const lines: string[] = [];
-  let changed = 0;
-  let added = 0;
+  const counts = {changed: 0, added: 0, removed: 0};
+  // The added subtree being printed: its parent, its last top line and their depth.
+  let block: {parent: string | undefined; last: string; depth: number} | undefined;
   for (const entry of current.values()) {
     const was = old.get(entry.key);
-    if (!was) {
-      added++;
-      lines.push(`+ ${entry.content}${place(entry, true, current)}`);
+    if (block && entry.depth > block.depth) {
+      // Inside an added subtree: new, or moved in.
+      lines.push(`${' '.repeat(entry.depth - block.depth + 1)}${entry.content}`);
+      counts[was ? 'changed' : 'added']++;
       continue;
     }
+    if (!was) {
+      counts.added++;
+      if (block && block.parent === entry.parent && block.last === entry.after) {
+        block.last = entry.key;
+      } else {
+        block = {parent: entry.parent, last: entry.key, depth: entry.depth};
+        lines.push(`+${place(entry, true, current)}`);
+      }
+      lines.push(` ${entry.content}`);
+      continue;
+    }
+    block = undefined;
     const moved = was.parent !== entry.parent || movedAmongSiblings(was, entry, old, current);
     if (was.content !== entry.content || moved) {
-      changed++;
+      counts.changed++;
       lines.push(`~ ${entry.content}${place(entry, moved, current)}`);
     }
   }
-  let removed = 0;
+  // Removed subtrees: their top lines' uids (or texts), grouped by parent.
+  const removedUnder = new Map<string | undefined, string[]>();
   for (const entry of old.values()) {
     const parentGone = entry.parent !== undefined && !current.has(entry.parent);
     if (current.has(entry.key) || parentGone) {
       continue;
     }
-    removed += 1 + entry.below;
-    const under = entry.below > 0 ? `, and ${entry.below} lines under it` : '';
-    const where =
-      entry.parent === undefined ? '' : ` (was in ${reference(entry.parent, old)}${under})`;
-    lines.push(`- ${entry.content}${where}`);
+    counts.removed += 1 + entry.below;
+    const list = removedUnder.get(entry.parent) ?? [];
+    list.push(entry.uid ?? JSON.stringify(entry.content));
+    removedUnder.set(entry.parent, list);
   }
-  const summary =
-    changed + added + removed === 0
-      ? 'No changes since your last snapshot of this page'
-      : `${changed} changed, ${added} added, ${removed} removed since your last snapshot of this page (other lines and uids as they were)`;
-  return [`${summary}; take_snapshot with full=true prints the whole tree.`, ...lines].join('\n');
+  for (const [parent, removed] of removedUnder) {
+    const where = parent === undefined ? '' : ` (in ${reference(parent, old)})`;
+    lines.push(`- ${removed.join(' ')}${where}`);
+  }
+  return [diffSummary(counts), ...lines].join('\n');
 }
 
 /**

@@ -5,6 +5,7 @@
  * tree again.
  */
 import {
+  addChild,
   axString,
   isInlineTextBox,
   toTreeNode,
@@ -194,7 +195,7 @@ class Splice {
           // It moved here from a kept parent that still lists it.
           this.#staleParent(child.parent);
         }
-        node.children.push(child);
+        addChild(node, child);
         child.parent = node;
       }
     }
