@@ -248,10 +248,11 @@ export class Engine {
   #createReplays(): LiveReplays {
     return new LiveReplays({
       hub: this.hub,
-      pages: this.browser.pages,
       // Where the recorder writes (--recordDir, else the recordings folder <config dir>/sessions).
       recordingsDir: () => this.recordings.dir,
+      pages: this.browser.pages,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
+      elementPaths: tool => this.catalog.get(tool)?.elementPaths,
       version: this.options.version,
     });
   }

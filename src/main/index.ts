@@ -30,7 +30,7 @@ import {
   updateSettings,
   type Settings,
 } from './settings.js';
-import {Engine, PortInUseError} from '../core/Engine.js';
+import type {Engine} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {TOOL_CATEGORIES} from '../shared/categories.js';
@@ -175,6 +175,8 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
   }
   protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
 
+  // Loaded only now: a start that fails its flag or path checks never reads the engine's code.
+  const {Engine, PortInUseError} = await import('../core/Engine.js');
   const running = new Engine(config, {version: readVersion(here), log, rendererDir, configDir});
   desktop.engine = running;
   try {

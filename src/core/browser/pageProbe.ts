@@ -15,7 +15,7 @@ import type {PageState} from './PageState.js';
 import {READ_PROBE} from './probeScript.js';
 
 /**
- * Each read releases its own group of remote objects: reads of two documents on one session (a
+ * Each read releases its own group of remote objects: reads of two documents on one cdp (a
  * page and its same-site frame) run at once, and one must not release the other's objects.
  */
 let groups = 0;
@@ -89,7 +89,7 @@ const FIND_MARKED = `(() => {
 
 /**
  * Whether a probe of the document is sent at once, in the same turn, so that a command sent right
- * after it on the same session (the tree read) is answered after it.
+ * after it on the same cdp (the tree read) is answered after it.
  */
 export function probeSendsAtOnce(doc: ProbeTarget): boolean {
   return sendsAtOnce(doc);

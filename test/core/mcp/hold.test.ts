@@ -225,7 +225,7 @@ describe('hold rules over MCP', () => {
     controller.abort('changed my mind');
     await waitFor(
       () => fx.engine.engine.hold.state().queue.length === 0,
-      2_000,
+      10_000,
       'the cancelled call to leave the queue',
     );
     expect(await pending).toBeInstanceOf(Error);
@@ -254,7 +254,7 @@ describe('hold rules over MCP', () => {
     expect(await pending).toBe('closed');
     await waitFor(
       () => fx.engine.engine.hold.state().queue.length === 0,
-      2_000,
+      10_000,
       'the held call of the closed stream to leave the queue',
     );
     expect(events).toContainEqual(
