@@ -65,6 +65,12 @@ export const CONDITION_LABELS: Record<ToolCondition, string> = {
   snapshotDiffs: 'Snapshot diffs',
 };
 
+/** What a flag that gates no tool changes (shown by its switch in the Tools panel). */
+export const CONDITION_EFFECTS: Partial<Record<ToolCondition, string>> = {
+  snapshotDiffs:
+    "A repeat take_snapshot of a page (and a snapshot appended to an action's reply) answers with only the lines that changed since that client's last snapshot of it. The first snapshot per page and client, and the first after a navigation, stay whole; full=true asks for the whole tree.",
+};
+
 /**
  * Conditions the inspector may switch at run time, like categories. --no-javascript-evaluation is
  * a safety setting chosen at start, so it stays as started.
