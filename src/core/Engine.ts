@@ -58,6 +58,8 @@ export interface EngineOptions {
   /** Where the persisted token lives (tests point it at a temp dir). */
   configDir?: string;
   env?: Record<string, string | undefined>;
+  /** Whether UIs open their Hold tab when a call is held (the desktop app's saved choice). */
+  openHoldOnHeld?: boolean;
 }
 
 export const INSPECTOR_CLIENT: ClientRef = {
@@ -218,6 +220,7 @@ export class Engine {
       hub: this.hub,
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
+      openOnHeld: this.options.openHoldOnHeld ?? false,
       pages: () => this.browser.pages,
       webmcp: this.webmcp,
       toolNames: () => this.catalog.all().map(tool => tool.name),
@@ -318,8 +321,7 @@ export class Engine {
       new HttpServer({
         host: this.config.host,
         port,
-        token: this.token.token,
-        tokenLocation: tokenLocation(this.token),
+        token: this.token,
         rendererDir: this.options.rendererDir,
         createClientSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),

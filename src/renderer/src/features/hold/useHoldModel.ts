@@ -10,10 +10,12 @@ import {useInspector, useRequest, useSnapshot, useUi} from '../../context/Inspec
 import {objectSchema, type DraftAction} from '../../ui/argumentsDraft.js';
 import {holdActions, type HoldActions} from './holdActions.js';
 import {
+  heldWhileOff,
   INITIAL_HOLD_PANEL,
   keyAction,
   modeFor,
   reduceHoldPanel,
+  rulesSummary,
   shownCall,
   targetOutline,
   type HoldMode,
@@ -31,6 +33,12 @@ export interface HoldModel extends HoldActions {
   panel: HoldPanelState;
   outline: TargetOutline | undefined;
   now: number;
+  /** After "Hold rules": on (which) or off. */
+  rulesSummary: string;
+  /** Hold is off and calls are still held: says so (undefined otherwise). */
+  heldWhileOff: string | undefined;
+  /** The Hold tab opens when a call is held. */
+  openOnHeld: boolean;
   pick: (callId: string) => void;
   edit: (action: DraftAction) => void;
   setReason: (text: string) => void;
@@ -102,6 +110,9 @@ export function useHoldModel(): HoldModel {
     panel,
     outline: targetOutline(call, panel.frame),
     now,
+    rulesSummary: rulesSummary(hold),
+    heldWhileOff: heldWhileOff(hold, now),
+    openOnHeld: hold?.openOnHeld === true,
     pick: callId => dispatch({type: 'pick', callId}),
     edit: action => dispatch({type: 'edit', action}),
     setReason: text => dispatch({type: 'reason', text}),
