@@ -123,7 +123,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
       recorded,
       {
         runTool: (tool, toolArgs) => engine.runToolAs(client, tool, toolArgs),
-        pages: engine.browser.pages,
+        pages: engine.inProcess.of(client),
       },
       {
         ...(untilCall === undefined ? {} : {untilCall}),

@@ -4,7 +4,7 @@
  */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import {takeSnapshot} from '../browser/snapshot.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
@@ -13,8 +13,11 @@ import {errorText, isRecord} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
 
-/** What the page list of a reply is read from (the registry; a plain object in unit tests). */
-export type PageListSource = Pick<PageRegistry, 'infos' | 'takeSelectionNote'>;
+/**
+ * What the page list of a reply is read from: the caller's view of the pages (its selection, the
+ * pages it may see); a plain object in unit tests.
+ */
+export type PageListSource = Pick<ClientPages, 'infos' | 'takeSelectionNote'>;
 
 function formatPageLine(page: PageInfo): string {
   const title =

@@ -13,7 +13,7 @@ import {
   type ParsedRecording,
 } from '../../shared/recordingFile.js';
 import {errorText} from '../../shared/values.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {ReplayPages} from './replayArgs.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {EXPORT_EXTENSIONS, exportRecording} from './exportRecording.js';
 import {recordedCalls} from './replayCalls.js';
@@ -22,7 +22,9 @@ import {replayRecordedCalls, summarise, type ReplayCallReport} from './replayRec
 
 export interface LiveReplayDeps {
   hub: InspectorHub;
-  pages: PageRegistry;
+  /** The view of the pages a replay client runs with (its own selection), and its release. */
+  pagesOf(client: ClientRef): ReplayPages;
+  releasePages(client: ClientRef): void;
   /** Where recordings are (the recorder's folder). */
   recordingsDir: () => string;
   runTool(
@@ -88,6 +90,7 @@ export class LiveReplays {
     const reports: ReplayCallReport[] = [];
     const finish = (error?: string): void => {
       this.#running = undefined;
+      this.deps.releasePages(client);
       this.deps.hub.publish({
         type: 'replayFinished',
         replayId,
@@ -98,7 +101,10 @@ export class LiveReplays {
     };
     replayRecordedCalls(
       recorded,
-      {runTool: (tool, args) => this.deps.runTool(client, tool, args), pages: this.deps.pages},
+      {
+        runTool: (tool, args) => this.deps.runTool(client, tool, args),
+        pages: this.deps.pagesOf(client),
+      },
       {
         ...(untilCall === undefined ? {} : {untilCall}),
         signal: this.#abort.signal,

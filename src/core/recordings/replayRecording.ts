@@ -6,9 +6,8 @@
  * and the calls after it depend on that.
  */
 import type {ReplayCallReportView, ReplaySummaryView} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
 import {errorText} from '../../shared/values.js';
-import {mapCallArguments, ReplayMappingError} from './replayArgs.js';
+import {mapCallArguments, ReplayMappingError, type ReplayPages} from './replayArgs.js';
 import type {recordedCalls} from './replayCalls.js';
 import {type RecordedCall} from './replayCalls.js';
 import {comparableTexts, normaliseResultText, shortDiff} from './replayCompare.js';
@@ -25,7 +24,8 @@ export type ReplaySummary = ReplaySummaryView;
 export interface ReplayTarget {
   /** Runs one call through the tool pipeline as the replay's client. */
   runTool(tool: string, args: Record<string, unknown>): Promise<{text: string; isError: boolean}>;
-  pages: PageRegistry;
+  /** The replay client's view of the pages (its own selection). */
+  pages: ReplayPages;
 }
 
 export interface ReplayOptions {

@@ -187,7 +187,12 @@ async function runTranscript(steps: Step[], run: RunContext): Promise<Transcript
  * page it opened (its first line); everything after that line is as before.
  */
 function expectedNow(entry: TranscriptEntry): TranscriptEntry {
-  return entry;
+  if (entry.tool !== 'new_page' || entry.isError) {
+    return entry;
+  }
+  const opened = /^(\d+): .* \[selected\]/m.exec(entry.text)?.[1];
+  expect(opened, `the recorded new_page reply marks its page:\n${entry.text}`).toBeDefined();
+  return {...entry, text: `Opened page ${opened}.\n${entry.text}`};
 }
 
 const recorded: Record<string, TranscriptEntry[]> = {};

@@ -44,7 +44,7 @@ async function replay(shop: ShopVariant, untilCall?: number): Promise<ReplayCall
       recordedCalls(recording.events),
       {
         runTool: (tool, args) => engine.engine.runToolAs(REPLAY, tool, args),
-        pages: engine.engine.browser.pages,
+        pages: engine.engine.inProcess.of(REPLAY),
       },
       untilCall === undefined ? {} : {untilCall},
     );

@@ -42,7 +42,6 @@ export interface HoldGateDeps {
   hub: InspectorHub;
   rules: readonly string[];
   timeoutMs: number;
-  pages: () => {list(): PageState[]; readonly selected: PageState | undefined};
   webmcp: WebMcpLookup;
   /** Every tool name the server has (enabled or not), to catch a misspelled tool rule. */
   toolNames: () => readonly string[];
@@ -143,8 +142,10 @@ export class HoldGate implements HoldQueue {
     return info.client.transport === 'inspector' ? undefined : new CallHold(this, info);
   }
 
-  pageOf(pageId: number | undefined): PageState | undefined {
-    const pages = this.deps.pages();
+  pageOf(
+    pageId: number | undefined,
+    pages: {list(): PageState[]; readonly selected: PageState | undefined},
+  ): PageState | undefined {
     return pageId === undefined ? pages.selected : pages.list().find(page => page.id === pageId);
   }
 
