@@ -29,7 +29,8 @@ export interface PageSource {
     context: BrowserContext | undefined;
     isolatedContext: string | undefined;
   }): Promise<PageState>;
-  closePage(page: PageState, closer: ClientRef | undefined): Promise<void>;
+  /** Closes the page unless it is the browser's last open one (false then). */
+  closeUnlessLast(page: PageState, closer: ClientRef | undefined): Promise<boolean>;
   /** A new browser context that belongs to `owner` (named: shown as isolatedContext=name). */
   createContext(owner: ClientPages, name: string | undefined): Promise<BrowserContext>;
   selectionChanged(view: ClientPages): void;
@@ -228,8 +229,9 @@ export class ClientPages {
     return created;
   }
 
-  async close(page: PageState): Promise<void> {
-    await this.source.closePage(page, this.client);
+  /** Closes the page unless it is the browser's last open one (closing that would end it). */
+  closeUnlessLast(page: PageState): Promise<boolean> {
+    return this.source.closeUnlessLast(page, this.client);
   }
 
   /** The browser went away: its contexts with it (the next new_page creates fresh ones). */

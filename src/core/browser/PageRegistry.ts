@@ -47,6 +47,8 @@ export class PageRegistry
   readonly #contextsByName = new Map<string, BrowserContext>();
   /** Contexts created for an isolated client session (its own and its named ones). */
   readonly #contextOwners = new Map<BrowserContext, ClientPages>();
+  /** Pages close_page is closing now (not yet gone from the list). */
+  readonly #closing = new Set<PageState>();
   /** How many new_page creations are under way per context (their tabs are not yet claimed). */
   readonly #creating = new Map<BrowserContext, number>();
   #autoContextCounter = 0;
@@ -298,6 +300,11 @@ export class PageRegistry
     return view;
   }
 
+  /** How many views are live (client sessions, the Run panel, replays): none leaks. */
+  get viewCount(): number {
+    return this.#views.size;
+  }
+
   forget(view: ClientPages): void {
     this.#views.delete(view);
     if (this.#focus === view) {
@@ -432,9 +439,22 @@ export class PageRegistry
     return context;
   }
 
-  async closePage(state: PageState, closer: ClientRef | undefined): Promise<void> {
-    state.closedBy = closer;
-    await state.page.close({runBeforeUnload: false});
-    this.#unregister(state, {quiet: false});
+  /**
+   * Closes the page unless it is the browser's last open one (false then). Counted with the
+   * closes under way, so two clients closing the last two pages at once cannot end the browser.
+   */
+  async closeUnlessLast(state: PageState, closer: ClientRef | undefined): Promise<boolean> {
+    if (this.list().length - this.#closing.size <= 1) {
+      return false;
+    }
+    this.#closing.add(state);
+    try {
+      state.closedBy = closer;
+      await state.page.close({runBeforeUnload: false});
+      this.#unregister(state, {quiet: false});
+      return true;
+    } finally {
+      this.#closing.delete(state);
+    }
   }
 }

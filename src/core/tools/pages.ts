@@ -104,17 +104,24 @@ export const closePage = defineTool({
   description: 'Close a page by id. The last open page cannot be closed.',
   category: 'navigation',
   readOnly: false,
-  browserLock: 'exclusive',
+  // Only its own page waits: calls on other pages (and page lists) go on while it closes.
+  browserLock: 'shared',
   schema: {
     pageId: z.number().describe('Id of the page to close (from list_pages).'),
   },
   handler: async (call, response) => {
     const page = call.pages.byId(call.params.pageId);
-    // The browser's last page (closing it would end the browser), whoever sees which pages.
-    if (call.browser.pages.list().length <= 1) {
-      response.appendLine('The last open page cannot be closed. It is fine to keep it open.');
-    } else {
-      await call.pages.close(page);
+    // Calls running on the page finish first (bounded, as every page lock).
+    const release = await page.lock.acquire('close_page', LOCK_WAIT_MS, call.signal);
+    try {
+      // Closed while this call waited: answered as any page that is gone.
+      call.pages.byId(page.id);
+      // The browser's last page (closing it would end the browser), whoever sees which pages.
+      if (!(await call.pages.closeUnlessLast(page))) {
+        response.appendLine('The last open page cannot be closed. It is fine to keep it open.');
+      }
+    } finally {
+      release();
     }
     response.includePages();
   },
