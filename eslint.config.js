@@ -17,7 +17,9 @@ function forbid(patterns, message) {
   return forbidGroups({group: patterns, message});
 }
 
-/** @param {...{group: string[], message: string, caseSensitive?: boolean}} groups */
+/**
+ * @param {...({group: string[], message: string, caseSensitive?: boolean} | {regex: string, message: string})} groups
+ */
 function forbidGroups(...groups) {
   return {'no-restricted-imports': ['error', {patterns: groups}]};
 }
@@ -98,6 +100,99 @@ const NODE_BUILTINS = [
   'crypto',
 ];
 
+/**
+ * One direction inside the renderer (src/renderer/src), top to bottom: the frame (app: the tabs,
+ * the panel registry, bootstrap) → the panels (features/<panel>, which never import each other) →
+ * what every panel gets from the frame (context: the services and their hooks, panel slots) → the
+ * engine mirror and UI state (store) → the ground (ui: shared pieces and the panel ids; connection:
+ * the transport, which only the frame and main.tsx see). A folder imports only folders on lower
+ * rows; main.tsx, above them all, wires them together. The table is in src/renderer/README.md.
+ */
+const RENDERER_LAYERS = [['app'], ['features'], ['context'], ['store'], ['ui', 'connection']];
+
+const RENDERER_OUTSIDE = {
+  group: [
+    ...NODE_BUILTINS,
+    'electron',
+    'puppeteer-core',
+    '**/core/**',
+    '**/main/**',
+    '**/preload/**',
+    '**/cli/**',
+  ],
+  message:
+    'src/renderer talks to the engine only through InspectorConnection; import shared and UI libraries only.',
+};
+
+/** Ground folders only the frame (app/) and main.tsx import: panels never see the transport. */
+const RENDERER_FRAME_ONLY = ['connection'];
+
+/**
+ * What a folder may not import besides the rows above it.
+ * @type {Record<string, ({group: string[], message: string, caseSensitive?: boolean} | {regex: string, message: string})[]>}
+ */
+const RENDERER_EXTRA = {
+  features: [
+    {
+      // `../name/…` from features/<panel>/ is another panel.
+      regex: '^\\.\\./(?!\\.)',
+      message:
+        'A panel never imports another panel: share through store/, ui/ or a panel slot (context/panelSlots.tsx) filled in app/panels.tsx.',
+    },
+  ],
+  store: [
+    {
+      group: ['react', 'react-dom'],
+      message: 'store/ is plain TypeScript fed by app/bootstrap.ts: no React.',
+    },
+  ],
+  connection: [
+    {
+      group: ['react', 'react-dom'],
+      message: 'connection/ is the transport: no React.',
+    },
+  ],
+};
+
+/** One config block per renderer folder: the outside rule plus every folder on its row or above. */
+function rendererLayerConfigs() {
+  const direction = RENDERER_LAYERS.map(names => names.join('|')).join(' → ');
+  return RENDERER_LAYERS.flatMap((row, rank) =>
+    row.map(folder => {
+      const frameOnly = rank === 0 ? [] : RENDERER_FRAME_ONLY;
+      const above = [
+        ...RENDERER_LAYERS.slice(0, rank + 1)
+          .flat()
+          .filter(other => other !== folder),
+        ...frameOnly.filter(other => other !== folder && !row.includes(other)),
+      ];
+      const below = RENDERER_LAYERS.slice(rank + 1)
+        .flat()
+        .filter(other => !frameOnly.includes(other));
+      return {
+        files: [`src/renderer/src/${folder}/**`],
+        rules: forbidGroups(
+          RENDERER_OUTSIDE,
+          ...(above.length > 0
+            ? [
+                {
+                  group: ['**/main.js', ...above.map(name => `**/${name}/**`)],
+                  caseSensitive: true,
+                  message: `${
+                    below.length > 0
+                      ? `src/renderer/src/${folder} may import only ${below.join(', ')} inside the renderer`
+                      : `src/renderer/src/${folder} is the ground: it imports no other renderer folder`
+                  } (one direction: ${direction}).`,
+                },
+              ]
+            : []),
+          ...(RENDERER_EXTRA[folder] ?? []),
+        ),
+      };
+    }),
+  );
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -165,6 +260,16 @@ export default tseslint.config(
         {'ts-expect-error': true, 'ts-ignore': true, 'ts-nocheck': true},
       ],
       'import-x/no-cycle': ['error', {maxDepth: Infinity}],
+      // A switch over a union names every member: a member added later (an event, a status) fails
+      // lint where it is not handled, even behind a default. A default is for open types only.
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        {
+          considerDefaultExhaustiveForUnions: false,
+          allowDefaultCaseForExhaustiveSwitch: false,
+          requireDefaultForNonUnion: true,
+        },
+      ],
       '@eslint-community/eslint-comments/disable-enable-pair': ['error', {allowWholeFile: true}],
       '@eslint-community/eslint-comments/require-description': [
         'error',
@@ -257,20 +362,10 @@ export default tseslint.config(
     plugins: {'react-hooks': reactHooks},
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...forbid(
-        [
-          ...NODE_BUILTINS,
-          'electron',
-          'puppeteer-core',
-          '**/core/**',
-          '**/main/**',
-          '**/preload/**',
-          '**/cli/**',
-        ],
-        'src/renderer talks to the engine only through InspectorConnection; import shared and UI libraries only.',
-      ),
+      ...forbidGroups(RENDERER_OUTSIDE),
     },
   },
+  ...rendererLayerConfigs(),
   {
     files: ['test/**', 'bench/**'],
     rules: {

@@ -65,7 +65,7 @@ export function callEvents(index: number, withImage = false): InspectorEvent[] {
         os_type: 3,
         mcp_client: 3,
         app_version: 'bench',
-        session_id: 'bench-session',
+        session_id: 'bench-run',
         tool_invocation: {tool_name: 'navigate_page', success: true, latency_ms: 50},
       },
     },
@@ -235,7 +235,7 @@ async function memoryChild(withImages: boolean): Promise<void> {
           os_type: 3,
           mcp_client: 3,
           app_version: 'bench',
-          session_id: 'bench-session',
+          session_id: 'bench-run',
           tool_invocation: {tool_name: 'navigate_page', success: true, latency_ms: 50},
         },
       });
@@ -296,7 +296,7 @@ async function latencyBench(): Promise<Record<string, unknown>> {
   });
   socket.send(JSON.stringify({kind: 'subscribe', id: 1, fromSeq: 0}));
   const hub = engine.hub;
-  // Fill the store first: the ring buffer is at capacity and evicting, as in a long session.
+  // Fill the store first: the ring buffer is at capacity and evicting, as in a long run.
   for (let index = 0; hub.nextSeq <= hub.capacity; index++) {
     for (const event of callEvents(index)) {
       hub.publish(event);

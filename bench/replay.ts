@@ -107,10 +107,10 @@ export async function measureReplayOverhead(
   }
   const replayer = engine(configDir);
   try {
-    const {calls, summary} = await replayRecordedCalls(recordedCalls(events), {
-      runTool: (tool, args) => replayer.runToolAs(REPLAY, tool, args),
-      pages: replayer.inProcess.of(REPLAY),
-    });
+    const {calls, summary} = await replayRecordedCalls(
+      recordedCalls(events),
+      replayer.replays.targetFor(REPLAY),
+    );
     // The first call of each side also launches its browser: left out of the per-call median.
     const ratios = calls
       .slice(1)

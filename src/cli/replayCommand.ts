@@ -119,17 +119,10 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     transport: 'inspector',
   };
   try {
-    const {summary} = await replayRecordedCalls(
-      recorded,
-      {
-        runTool: (tool, toolArgs) => engine.runToolAs(client, tool, toolArgs),
-        pages: engine.inProcess.of(client),
-      },
-      {
-        ...(untilCall === undefined ? {} : {untilCall}),
-        onCall: report => io.out(`${formatCallReport(report)}\n`),
-      },
-    );
+    const {summary} = await replayRecordedCalls(recorded, engine.replays.targetFor(client), {
+      ...(untilCall === undefined ? {} : {untilCall}),
+      onCall: report => io.out(`${formatCallReport(report)}\n`),
+    });
     io.out(`${formatSummary(summary)}\n`);
     return summary.same === summary.total ? 0 : 1;
   } finally {

@@ -268,6 +268,7 @@ export class Engine {
       // Where the recorder writes (--recordDir, else the recordings folder <config dir>/sessions).
       recordingsDir: () => this.recordings.dir,
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
+      elementPaths: tool => this.catalog.get(tool)?.elementPaths,
       version: this.options.version,
     });
   }

@@ -100,7 +100,9 @@ function jsonLeaf(value: unknown): {keep: boolean; value: unknown} {
       return {keep: true, value: value.toString()};
     case 'number':
       return {keep: true, value: Number.isFinite(value) ? value : null};
-    default:
+    case 'boolean':
+    case 'string':
+    case 'object':
       return {keep: true, value};
   }
 }

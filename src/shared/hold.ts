@@ -37,6 +37,9 @@ export function parseHoldRule(text: string): HoldRule | {error: string} {
       return {kind: 'webmcpConsequential'};
     case 'webmcp-not-read-only':
       return {kind: 'webmcpNotReadOnly'};
+    default:
+      // A rule with a value (tool:, category:, url:) or a mistake: read below.
+      break;
   }
   const colon = rule.indexOf(':');
   const prefix = colon === -1 ? rule : rule.slice(0, colon);

@@ -181,6 +181,42 @@ describe('Recordings panel (e2e)', () => {
     await screenshot(page, 'recordings-opened-call');
   });
 
+  it('replays up to the selected call from the Log, through the slot the Recordings panel fills', async () => {
+    // The call opened above (the click that fetched /data.json) is selected in the read-only log.
+    const slot = await page.waitForSelector('[data-testid=recording-actions-call]');
+    const buttons = await slot?.$$eval('button', items => items.map(item => item.textContent));
+    const upTo = buttons?.find(text => text.startsWith('Replay up to here'));
+    expect(upTo).toMatch(/^Replay up to here \(call \d+\)$/);
+    const callIndex = Number(/call (\d+)/.exec(upTo ?? '')?.[1]);
+    expect(callIndex).toBeGreaterThanOrEqual(3);
+    const button = await slot?.$('button:not(.primary):not([disabled])');
+    expect(await button?.evaluate(item => item.textContent)).toBe(upTo);
+    await button?.click();
+    // Progress comes from the store's event stream: the headline counts the replayed calls.
+    const headline = await waitFor(
+      async () => {
+        const text = await page.evaluate(
+          () =>
+            document.querySelector(
+              '[data-testid=recording-actions-call] .recording-actions__headline',
+            )?.textContent ?? '',
+        );
+        return text.startsWith('Replayed') ? text : undefined;
+      },
+      40_000,
+      'the replay to finish',
+    );
+    expect(headline).toMatch(new RegExp(`^Replayed ${callIndex} call\\(s\\): `));
+    const rows = await page.$$eval('[data-testid=recording-actions-call] .replay-calls li', items =>
+      items.map(item => item.textContent),
+    );
+    expect(rows).toHaveLength(callIndex);
+    await screenshot(page, 'recordings-replay-up-to-here');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
+    await screenshot(page, 'recordings-replay-up-to-here-dark');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
+  });
+
   it('deletes an older recording after a confirm', async () => {
     await openPanel(page, 'Recordings');
     await page.waitForSelector(`[data-recording-id="${OLD_RECORDING}"]`);
@@ -242,7 +278,7 @@ describe('Recordings panel (e2e)', () => {
       '[data-testid=recordings-panel]',
       (panel, text: string) => {
         const data = new DataTransfer();
-        data.items.add(new File([text], 'dropped-session.jsonl', {type: 'application/x-ndjson'}));
+        data.items.add(new File([text], 'dropped-recording.jsonl', {type: 'application/x-ndjson'}));
         panel.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true}));
         panel.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
       },
@@ -251,7 +287,7 @@ describe('Recordings panel (e2e)', () => {
     await waitFor(
       () =>
         page.evaluate(() =>
-          document.querySelector('.log-panel__offline')?.textContent.includes('dropped-session'),
+          document.querySelector('.log-panel__offline')?.textContent.includes('dropped-recording'),
         ),
       10_000,
       'the dropped file to open',

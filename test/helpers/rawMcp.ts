@@ -45,7 +45,7 @@ export async function rawClientSession(
   await response.text();
   const id = response.headers.get('mcp-session-id');
   if (!id) {
-    throw new Error(`no session id (HTTP ${response.status})`);
+    throw new Error(`no Mcp-Session-Id (HTTP ${response.status})`);
   }
   const initialized = JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'});
   await (await post(engine, initialized, {'mcp-session-id': id})).text();

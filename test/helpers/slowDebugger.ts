@@ -26,7 +26,7 @@ export interface SlowDebugger {
 }
 
 /**
- * Attaches like a second debugger (DevTools, another automation client) on `page`, a CDP session
+ * Attaches like a second debugger (DevTools, another automation client) on `page`, a cdp
  * of its own: frames nested inside a frame are held at their start until `release`, and when the
  * first frame attaches this thread is kept busy for `busyMs`, so the engine hears of that frame
  * only after it ran.

@@ -1,6 +1,11 @@
 import {describe, expect, it} from 'vitest';
 import {InspectorStore} from '../../src/renderer/src/store/InspectorStore.js';
-import type {InspectorState} from '../../src/shared/protocol.js';
+import {REPLAY_CAPACITY} from '../../src/renderer/src/store/replays.js';
+import type {
+  InspectorEvent,
+  InspectorState,
+  ReplayCallReportView,
+} from '../../src/shared/protocol.js';
 import {AGENT, batchOf, endedEvent, record, startedEvent} from './fixtures.js';
 
 const STATE: InspectorState = {
@@ -135,5 +140,90 @@ describe('InspectorStore', () => {
       [3, 'telemetry'],
       [4, 'toolCallStarted'],
     ]);
+  });
+
+  describe('replays of recordings', () => {
+    const report = (index: number): ReplayCallReportView => ({
+      index,
+      tool: 'click',
+      client: 'agent',
+      outcome: 'same',
+      recordedStatus: 'ok',
+      replayedStatus: 'ok',
+      replayMs: 10,
+      recordedMs: 9,
+    });
+    const progress = (replayId: string, index: number): InspectorEvent => ({
+      type: 'replayProgress',
+      replayId,
+      recordingId: 'rec',
+      total: 3,
+      call: report(index),
+    });
+    const finished = (replayId: string): InspectorEvent => ({
+      type: 'replayFinished',
+      replayId,
+      recordingId: 'rec',
+      summary: {total: 2, same: 2, different: 0, failed: 0, recordedMs: 18, replayMs: 20},
+    });
+
+    it('keeps each replay by id from its progress to its summary', () => {
+      const store = new InspectorStore();
+      store.applyBatch(batchOf([progress('r1', 1), progress('r2', 1), progress('r1', 2)], 1));
+      const running = store.getSnapshot().replays;
+      expect(
+        running.map(replay => [replay.replayId, replay.calls.length, replay.finished]),
+      ).toEqual([
+        ['r1', 2, false],
+        ['r2', 1, false],
+      ]);
+      store.applyBatch(batchOf([finished('r1')], 4));
+      const done = store.getSnapshot().replays;
+      expect(done[0]).toMatchObject({replayId: 'r1', total: 3, finished: true});
+      expect(done[0]?.summary?.same).toBe(2);
+      // The other replay's entry is the same object: its views do not re-render.
+      expect(done[1]).toBe(running[1]);
+    });
+
+    it('keeps the newest replays only', () => {
+      const store = new InspectorStore();
+      const ids = Array.from({length: REPLAY_CAPACITY + 2}, (_, index) => `r${index}`);
+      store.applyBatch(
+        batchOf(
+          ids.map(id => progress(id, 1)),
+          1,
+        ),
+      );
+      const kept = store.getSnapshot().replays.map(replay => replay.replayId);
+      expect(kept).toEqual(ids.slice(2));
+    });
+
+    it('ends a replay the server never finished when the server restarts', () => {
+      const store = new InspectorStore();
+      store.applyBatch(batchOf([progress('r1', 1)], 1, 'run-1'));
+      store.applyBatch(batchOf([], 1, 'run-2'));
+      expect(store.getSnapshot().replays[0]).toMatchObject({
+        finished: true,
+        error: 'The server restarted before this replay ended.',
+      });
+    });
+  });
+
+  it('counts events the server left out, and keeps call elements out of the log', () => {
+    const store = new InspectorStore();
+    store.applyBatch(
+      batchOf(
+        [
+          startedEvent('a', 'click'),
+          {type: 'callElements', callId: 'a', elements: []},
+          {type: 'eventOmitted', omittedType: 'toolCallEnded', reason: 'too deep'},
+        ],
+        1,
+      ),
+    );
+    const snapshot = store.getSnapshot();
+    expect(snapshot.log.serverOmitted).toBe(1);
+    expect(snapshot.log.size).toBe(1);
+    expect(snapshot.lastSeq).toBe(3);
   });
 });

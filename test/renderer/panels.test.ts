@@ -152,3 +152,17 @@ describe('page- and client-supplied text', () => {
     expect(properties.note).toEqual({type: 'string', title: 'N⟨U+202D⟩ote', enum: ['x\u202Ey']});
   });
 });
+
+describe('the panel registry', () => {
+  it('has one entry per panel id, in tab order, and wires panel slots without import side effects', async () => {
+    const {PANELS, PANEL_SLOT_FILLS} = await import('../../src/renderer/src/app/panels.js');
+    const {PANEL_IDS} = await import('../../src/renderer/src/ui/panelIds.js');
+    expect(PANELS.map(panel => panel.id)).toEqual([...PANEL_IDS]);
+    expect(new Set(PANELS.map(panel => panel.label)).size).toBe(PANELS.length);
+    // The Recordings panel fills the Log's recordedCall slot ("Replay up to here"), declared in
+    // its registry entry; no other panel claims that slot.
+    const fillers = PANELS.filter(panel => panel.fills?.recordedCall !== undefined);
+    expect(fillers.map(panel => panel.id)).toEqual(['recordings']);
+    expect(PANEL_SLOT_FILLS.recordedCall).toBe(fillers[0]?.fills?.recordedCall);
+  });
+});

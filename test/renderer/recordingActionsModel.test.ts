@@ -5,8 +5,12 @@ import {
   isReplaying,
   reduceRecordingActions,
   replayHeadline,
+  replayState,
+  requestedReplayId,
   type RecordingActionsAction,
+  type RecordingActionsRequests,
 } from '../../src/renderer/src/features/recordings/recordingActionsModel.js';
+import type {ReplayProgress} from '../../src/renderer/src/store/replays.js';
 import type {ReplayCallReportView} from '../../src/shared/protocol.js';
 
 const call = (index: number, outcome: ReplayCallReportView['outcome']): ReplayCallReportView => ({
@@ -20,51 +24,44 @@ const call = (index: number, outcome: ReplayCallReportView['outcome']): ReplayCa
   recordedMs: 9,
 });
 
-const progress = (replayId: string, index: number): RecordingActionsAction => ({
-  type: 'replayEvent',
-  event: {type: 'replayProgress', replayId, recordingId: 's', total: 3, call: call(index, 'same')},
-});
-
-function run(actions: RecordingActionsAction[]): typeof INITIAL_RECORDING_ACTIONS {
+function run(actions: RecordingActionsAction[]): RecordingActionsRequests {
   return actions.reduce(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
 }
 
-describe('recording actions', () => {
-  it('follows one replay from request to summary, ignoring other replays', () => {
-    const state = run([
-      {type: 'replayRequested', untilCall: 3},
-      {type: 'replayAnswered', result: {ok: true, value: {replayId: 'r1', total: 3}}},
-      progress('r1', 1),
-      progress('other', 1),
-      progress('r1', 2),
-    ]);
-    expect(state.replay.status).toBe('running');
-    expect(isReplaying(state.replay)).toBe(true);
-    expect(replayHeadline(state.replay)).toBe('Replaying: 2 of 3 calls');
-    const done = reduceRecordingActions(state, {
-      type: 'replayEvent',
-      event: {
-        type: 'replayFinished',
-        replayId: 'r1',
-        recordingId: 's',
-        summary: {total: 2, same: 1, different: 0, failed: 1, recordedMs: 18, replayMs: 20},
-      },
-    });
-    expect(done.replay.status).toBe('done');
-    expect(isReplaying(done.replay)).toBe(false);
-    expect(replayHeadline(done.replay)).toBe('Replayed 2 call(s): 1 same, 0 different, 1 failed.');
-  });
+const progressOf = (calls: ReplayCallReportView[], finished = false): ReplayProgress => ({
+  replayId: 'r1',
+  recordingId: 's',
+  total: 3,
+  calls,
+  finished,
+  ...(finished
+    ? {summary: {total: 2, same: 1, different: 0, failed: 1, recordedMs: 18, replayMs: 20}}
+    : {}),
+});
 
-  it('keeps progress that arrives before the command answered', () => {
-    const state = run([
-      {type: 'replayRequested'},
-      progress('r1', 1),
-      {type: 'replayAnswered', result: {ok: true, value: {replayId: 'r1', total: 3}}},
-      progress('r1', 2),
-    ]);
-    expect(state.replay.status === 'running' && state.replay.calls.map(c => c.index)).toEqual([
-      1, 2,
-    ]);
+describe('recording actions', () => {
+  it('follows its replay from request to summary through the progress the store keeps', () => {
+    const starting = run([{type: 'replayRequested', untilCall: 3}]);
+    expect(replayState(starting.replay, undefined)).toEqual({status: 'starting', untilCall: 3});
+    expect(isReplaying(replayState(starting.replay, undefined))).toBe(true);
+    const started = reduceRecordingActions(starting, {
+      type: 'replayAnswered',
+      result: {ok: true, value: {replayId: 'r1', total: 3}},
+    });
+    expect(requestedReplayId(started.replay)).toBe('r1');
+    // Before the first progress event: the total the answer named.
+    expect(replayHeadline(replayState(started.replay, undefined))).toBe('Replaying: 0 of 3 calls');
+    const running = replayState(started.replay, progressOf([call(1, 'same'), call(2, 'failed')]));
+    expect(running.status).toBe('running');
+    expect(isReplaying(running)).toBe(true);
+    expect(replayHeadline(running)).toBe('Replaying: 2 of 3 calls');
+    const done = replayState(
+      started.replay,
+      progressOf([call(1, 'same'), call(2, 'failed')], true),
+    );
+    expect(done.status).toBe('done');
+    expect(isReplaying(done)).toBe(false);
+    expect(replayHeadline(done)).toBe('Replayed 2 call(s): 1 same, 0 different, 1 failed.');
   });
 
   it('shows why a replay could not start', () => {
@@ -72,8 +69,10 @@ describe('recording actions', () => {
       {type: 'replayRequested'},
       {type: 'replayAnswered', result: {ok: false, error: 'A replay is running.'}},
     ]);
-    expect(state.replay).toEqual({status: 'error', error: 'A replay is running.'});
-    expect(isReplaying(state.replay)).toBe(false);
+    expect(requestedReplayId(state.replay)).toBeUndefined();
+    const shown = replayState(state.replay, undefined);
+    expect(shown).toEqual({status: 'error', error: 'A replay is running.'});
+    expect(isReplaying(shown)).toBe(false);
   });
 
   it('opens, fills and closes the export preview', () => {

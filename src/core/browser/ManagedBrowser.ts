@@ -246,7 +246,7 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
       throw error;
     }
     if (abandoned() || this.#closing) {
-      // Too late: the caller gave up and a newer attempt (or shutdown) owns the session now.
+      // Too late: the caller gave up and a newer attempt (or shutdown) owns the browser now.
       await this.#discard(browser);
       throw new Error('A browser start that had timed out finished late; it was discarded.');
     }

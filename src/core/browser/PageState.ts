@@ -1,5 +1,5 @@
 /**
- * One open tab: its numeric id, its own CDP session, cached URL and title (so listing pages never
+ * One open tab: its numeric id, its own cdp, cached URL and title (so listing pages never
  * waits on the browser), the dialog it shows, and the lock that serializes tool calls on it.
  */
 import type {CDPSession, Dialog, Page} from 'puppeteer-core';
@@ -25,7 +25,7 @@ export class PageState {
   title = '';
   closed = false;
   dialog: OpenDialog | undefined;
-  /** Current document (loaderId) of each frame, from this page's own CDP session. */
+  /** Current document (loaderId) of each frame, from this page's own cdp. */
   readonly loaderIds = new Map<string, string>();
   mainFrameId = '';
   /** Listeners told when a dialog opens, e.g. to cut a settle wait short. */

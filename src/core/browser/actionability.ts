@@ -207,7 +207,7 @@ export class Readiness {
 
   /**
    * Where the point of the element's own document can be looked up (cover.ts): in the top
-   * document and at the root of a cross-site frame's session, its viewport is the session's.
+   * document and at the root of a cross-site frame's cdp, its viewport is the cdp's.
    */
   #lookUpAt(point: Point): Pick<Covered, 'at'> {
     const {state, element} = this;
@@ -297,9 +297,9 @@ export function disarmLanding(state: PageState, element: ResolvedElement): void 
 }
 
 /**
- * Hit tests at `point` (top page viewport) in each session from the top page down to the element's:
+ * Hit tests at `point` (top page viewport) in each cdp from the top page down to the element's:
  * each must reach the <iframe> of the next, and the element's own must reach the element (hit
- * testing in a session passes into its same-process frames). Undefined when it does.
+ * testing in a cdp passes into its same-process frames). Undefined when it does.
  */
 async function hitThroughFrames(
   state: PageState,

@@ -95,7 +95,7 @@ async function callOn<T>(
   schema: z.ZodType<T>,
 ): Promise<T> {
   // Bounded and raced against dialogs: a page handler the helper triggers may open one. The
-  // element's own session: a cross-site iframe's elements live on the frame's session.
+  // element's own cdp: a cross-site iframe's elements live on the frame's cdp.
   const reply = await callFunctionInPage(
     state,
     {
@@ -188,8 +188,8 @@ export async function retry<T>(
 }
 
 /**
- * Where mouse events for an element go: the top page's session with top-page coordinates, or, for
- * an element of a cross-site frame, that frame's own session with its own viewport coordinates
+ * Where mouse events for an element go: the top page's cdp with top-page coordinates, or, for
+ * an element of a cross-site frame, that frame's own cdp with its own viewport coordinates
  * (the browser then needs no hit test, which a frame in a background tab cannot answer).
  */
 export interface PointerTarget {

@@ -16,7 +16,7 @@ import {snapshotFeature} from './snapshotStore.js';
 export interface Covered {
   /** An in-page description, for when the hit element cannot be looked up. */
   by: string;
-  /** The session and the point in its root document's viewport, when known. */
+  /** The cdp and the point in its root document's viewport, when known. */
   at?: {cdp: CDPSession; point: {x: number; y: number}};
   /** Whether a position:fixed/sticky element covers it (scrolling may uncover it). */
   pinned: boolean;
@@ -32,7 +32,7 @@ function step<T>(work: Promise<T>): Promise<T | undefined> {
 }
 
 /**
- * The node a pointer event at `point` (the viewport of the session's root document, CSS pixels)
+ * The node a pointer event at `point` (the viewport of the cdp's root document, CSS pixels)
  * would reach: DOM.getNodeForLocation takes document coordinates, so the scroll offset is added.
  */
 export async function nodeAt(

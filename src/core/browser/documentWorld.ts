@@ -11,7 +11,7 @@ import type {PageState} from './PageState.js';
 
 const WORLD_NAME = 'mcp-browser-inspector-snapshot';
 
-/** One document: the session that holds it, its frame and the loader of its current document. */
+/** One document: the cdp that holds it, its frame and the loader of its current document. */
 export interface DocumentRef {
   cdp: CDPSession;
   frameId: string;
@@ -43,7 +43,7 @@ function knownWorld(doc: DocumentRef): number | undefined {
 
 /**
  * Whether an evaluation in the document is sent at once, in the same turn, so that a command sent
- * right after it on the same session is answered after it.
+ * right after it on the same cdp is answered after it.
  */
 export function sendsAtOnce(doc: DocumentRef): boolean {
   return knownWorld(doc) !== undefined;

@@ -41,7 +41,7 @@ export async function dragElement(
   const source = await pointAtSource(state, from, options);
   const target = await waitForActionable(state, to, {...options, enabled: false, kind: 'drag'});
   // HTML drag and drop starts in the browser, which needs the top page's coordinates (events sent
-  // to a frame's own session would not start a drag).
+  // to a frame's own cdp would not start a drag).
   const cdp = state.cdp;
   const {x, y} = source.point;
   const end = target.point;

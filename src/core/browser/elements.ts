@@ -1,7 +1,7 @@
 /**
  * Turning a snapshot uid back into a live element, with chrome-devtools-mcp's error texts so agents
  * react the same way: no snapshot yet, unknown uid, element gone. An element in a cross-site iframe
- * is resolved on that frame's own CDP session; its box is given in the top page's viewport.
+ * is resolved on that frame's own cdp; its box is given in the top page's viewport.
  */
 import type {CDPSession} from 'puppeteer-core';
 import type {DocumentRef} from './documentWorld.js';
@@ -21,7 +21,7 @@ export interface ResolvedElement {
   uid: string;
   backendNodeId: number;
   frameId: string;
-  /** The CDP session of the element's document: the page's own, or a cross-site iframe's. */
+  /** The cdp of the element's document: the page's own, or a cross-site iframe's. */
   cdp: CDPSession;
   /** Remote object id, valid on `cdp`. */
   objectId: string;
@@ -169,7 +169,7 @@ export async function scrollIntoTopView(state: PageState, element: ResolvedEleme
   }
 }
 
-/** Releases remote objects we created so long sessions do not pin DOM nodes. */
+/** Releases remote objects we created so a long run does not pin DOM nodes. */
 export function releaseObject(element: Pick<ResolvedElement, 'cdp' | 'objectId'>): void {
   void element.cdp
     .send('Runtime.releaseObject', {objectId: element.objectId})

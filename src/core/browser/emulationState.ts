@@ -87,8 +87,8 @@ export interface ApplyOutcome {
 
 /**
  * Makes the browser match `next` for this page, resetting whatever `next` leaves out, and rescales
- * the page's default waits. Overrides live on puppeteer's own session where puppeteer has an API
- * (it re-applies them to out-of-process frames); the rest go through the page's session.
+ * the page's default waits. Overrides live on puppeteer's own cdp where puppeteer has an API
+ * (it re-applies them to out-of-process frames); the rest go through the page's cdp.
  */
 export async function applyEmulation(
   state: PageState,
@@ -258,9 +258,9 @@ export function describeEmulation(state: PageState): string[] {
 }
 
 /**
- * Lighthouse emulates through its own CDP session; when that session detaches Chrome drops the
- * device-metrics override it shared with ours. puppeteer's session believes its override is still
- * in place and Chrome skips a repeat of it, so the viewport is re-sent from the page's own session
+ * Lighthouse emulates through its own cdp; when that cdp detaches Chrome drops the
+ * device-metrics override it shared with ours. puppeteer's cdp believes its override is still
+ * in place and Chrome skips a repeat of it, so the viewport is re-sent from the page's own cdp
  * (cleared first, for the same reason on a second audit).
  */
 export async function reapplyEmulation(page: PageState): Promise<void> {

@@ -46,7 +46,7 @@ export interface InPageOptions {
   dialogs?: 'reject' | 'continue';
   /** Stop the script in the page on timeout or cancel (for code the agent supplied). */
   terminate?: boolean;
-  /** The CDP session the work runs on (for terminating it); default the page's own. */
+  /** The cdp the work runs on (for terminating it); default the page's own. */
   cdp?: CDPSession | undefined;
   /** What is being waited for, for the timeout message ("the script", "the page"). */
   what?: string;
@@ -160,7 +160,7 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
 }
 
-/** Runtime.evaluate on the page's own session (or `options.cdp`), bounded and raced. */
+/** Runtime.evaluate on the page's own cdp (or `options.cdp`), bounded and raced. */
 export function evaluateInPage(
   state: PageState,
   params: Protocol.Runtime.EvaluateRequest,
@@ -170,7 +170,7 @@ export function evaluateInPage(
   return inPage(state, () => cdp.send('Runtime.evaluate', params), options);
 }
 
-/** Runtime.callFunctionOn on the page's own session (or `options.cdp`), bounded and raced. */
+/** Runtime.callFunctionOn on the page's own cdp (or `options.cdp`), bounded and raced. */
 export function callFunctionInPage(
   state: PageState,
   params: Protocol.Runtime.CallFunctionOnRequest,

@@ -89,14 +89,9 @@ function isExecutable(file: string, platform: NodeJS.Platform): boolean {
 }
 
 function installHint(platform: NodeJS.Platform): string {
-  switch (platform) {
-    case 'darwin':
-      return 'Install Google Chrome from https://www.google.com/chrome/';
-    case 'win32':
-      return 'Install Google Chrome from https://www.google.com/chrome/';
-    default:
-      return 'Install Chromium (Debian/Ubuntu: sudo apt-get install chromium) or Google Chrome';
-  }
+  return platform === 'darwin' || platform === 'win32'
+    ? 'Install Google Chrome from https://www.google.com/chrome/'
+    : 'Install Chromium (Debian/Ubuntu: sudo apt-get install chromium) or Google Chrome';
 }
 
 export function findExecutable(query: ExecutableQuery): string {

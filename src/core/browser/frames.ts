@@ -1,12 +1,12 @@
 /**
  * Out-of-process iframes (a page on one site embedding another site): each lives in its own
- * renderer, reachable only through its own CDP target. The page's session auto-attaches to them
+ * renderer, reachable only through its own CDP target. The page's cdp auto-attaches to them
  * (and they to theirs, for nested ones), so the snapshot can stitch their documents in and a uid
- * can remember which session its element belongs to. Mouse input still goes to the top page, so
+ * can remember which cdp its element belongs to. Mouse input still goes to the top page, so
  * this module also turns a frame's viewport coordinates into the top page's.
  *
- * This module is the only one that asks a page's sessions to auto-attach, and it does so on a
- * frame's session while the frame is still paused: Chromium answers a `Target.setAutoAttach` on a
+ * This module is the only one that asks a page's cdps to auto-attach, and it does so on a
+ * frame's cdp while the frame is still paused: Chromium answers a `Target.setAutoAttach` on a
  * running frame by re-listing that frame's child targets, which drops a child that another client
  * (puppeteer, a debugger) is still holding at its start — that child's navigation then never ends.
  * So new frames attach paused (`waitForDebuggerOnStart`), get their own auto-attach and page
@@ -38,18 +38,18 @@ export interface FrameDocument {
   frameId: string;
   loaderId: string;
   url: string;
-  /** The session whose document holds this frame's <iframe> (undefined for the main frame). */
+  /** The cdp whose document holds this frame's <iframe> (undefined for the main frame). */
   ownerCdp: CDPSession | undefined;
 }
 
 interface ChildTarget {
   cdp: CDPSession;
-  /** The session that attached it: the one whose document holds its <iframe>. */
+  /** The cdp that attached it: the one whose document holds its <iframe>. */
   parent: CDPSession;
   rootFrameId: string;
 }
 
-/** Listeners on one session, removed when it goes away. */
+/** Listeners on one cdp, removed when it goes away. */
 type Unsubscribers = (() => void)[];
 
 export interface Offset {
@@ -131,7 +131,7 @@ export class FrameTargets {
     return documents;
   }
 
-  /** The owner <iframe> of an OOPIF's root frame, in its parent's session. */
+  /** The owner <iframe> of an OOPIF's root frame, in its parent's cdp. */
   ownerOf(cdp: CDPSession): {parent: CDPSession; frameId: string} | undefined {
     const child = this.#children.get(cdp);
     return child ? {parent: child.parent, frameId: child.rootFrameId} : undefined;
@@ -285,8 +285,8 @@ async function ownerContentBox(parent: CDPSession, frameId: string): Promise<Off
 
 /**
  * Eager: it must listen from the page's first moment, because a frame attached before we listen is
- * not re-sent (and would wait paused). Other features (WebMCP) listen for the same child sessions
- * on the page session and never send a `Target.setAutoAttach` of their own.
+ * not re-sent (and would wait paused). Other features (WebMCP) listen for the same child cdps
+ * on the page's own cdp and never send a `Target.setAutoAttach` of their own.
  */
 export const frameTargetsFeature = new PageFeature(
   'frameTargets',

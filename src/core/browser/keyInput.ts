@@ -1,5 +1,5 @@
 /**
- * Keyboard input over the page's session: key combinations (modifiers held in order and released in
+ * Keyboard input over the page's cdp: key combinations (modifiers held in order and released in
  * reverse) and typing text, with the key events a US layout produces.
  */
 import type {Protocol} from 'puppeteer-core';

@@ -1,7 +1,7 @@
 /**
  * Stops a page's main-frame navigations that a check refuses, before they commit: each document
- * request of the main frame, and each hop of its redirects, is paused (Fetch domain, on a CDP
- * session of its own so the page's other Fetch users keep theirs) and either continued or
+ * request of the main frame, and each hop of its redirects, is paused (Fetch domain, on a
+ * cdp of its own so the page's other Fetch users keep theirs) and either continued or
  * aborted. An aborted navigation commits nothing: the page stays where it was. Used while one tool
  * call runs; requests of frames inside the page go on untouched.
  */
@@ -50,7 +50,11 @@ export async function guardNavigations(
 ): Promise<NavigationGuard> {
   let cdp: CDPSession | undefined;
   try {
-    cdp = await withTimeout(page.page.createCDPSession(), GUARD_SETUP_MS, 'no CDP session');
+    cdp = await withTimeout(
+      page.page.createCDPSession(),
+      GUARD_SETUP_MS,
+      'opening a cdp for the page timed out',
+    );
     const guard = new PausedNavigations(page, cdp, check);
     await withTimeout(
       cdp.send('Fetch.enable', {patterns: DOCUMENTS}),

@@ -230,7 +230,7 @@ const FIND_MARKED = `(() => {
 
 /**
  * Whether a probe of the document is sent at once, in the same turn, so that a command sent right
- * after it on the same session (the tree read) is answered after it.
+ * after it on the same cdp (the tree read) is answered after it.
  */
 export function probeSendsAtOnce(doc: ProbeTarget): boolean {
   return sendsAtOnce(doc);

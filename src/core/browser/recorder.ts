@@ -1,6 +1,6 @@
 /**
- * Chrome's built-in screen recorder (Page.startScreenRecording, mp4) over the page's own CDP
- * session, and reading a CDP IO stream to a file. puppeteer 24 has no API or types for the
+ * Chrome's built-in screen recorder (Page.startScreenRecording, mp4) over the page's own cdp,
+ * and reading a CDP IO stream to a file. puppeteer 24 has no API or types for the
  * recorder, so its replies are validated here.
  */
 import type fs from 'node:fs';

@@ -247,7 +247,7 @@ export function topCounter(state: PageState): MutationCounter {
       return value;
     },
     true,
-    // Over puppeteer's own session, the one that reports requests, so a fetch the action started
+    // Over puppeteer's own cdp, the one that reports requests, so a fetch the action started
     // is seen before the probe's answer even on a busy machine.
     () => inPage(state, () => state.page.evaluate(PROBE_COUNTER), {timeoutMs: PROBE_TIMEOUT_MS}),
   );

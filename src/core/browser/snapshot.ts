@@ -194,7 +194,7 @@ export async function takeSnapshot(
   const frameGeneration = frames.generation;
   const docs = await frames.documents();
   // Probe before reading the trees: a change in between then shows up at the next comparison.
-  // When every probe goes out at once, it is ahead of the tree read on its session anyway.
+  // When every probe goes out at once, it is ahead of the tree read on its cdp anyway.
   const probing = Promise.all(docs.map(doc => readProbe(state, doc)));
   if (!docs.every(probeSendsAtOnce)) {
     await probing;

@@ -1,6 +1,6 @@
 /**
  * Per-page uid bookkeeping: which element each uid of the latest snapshot stands for, in which
- * document and on which CDP session (the page's own, or a cross-site iframe's), kept stable across
+ * document and on which cdp (the page's own, or a cross-site iframe's), kept stable across
  * snapshots while the element's document lives.
  */
 import type {CDPSession} from 'puppeteer-core';
@@ -10,7 +10,7 @@ export interface UidTarget {
   backendNodeId: number;
   frameId: string;
   loaderId: string;
-  /** The CDP session of the element's document (backend node ids are only unique per renderer). */
+  /** The cdp of the element's document (backend node ids are only unique per renderer). */
   cdp: CDPSession;
 }
 
@@ -180,7 +180,7 @@ export class SnapshotStore {
     return ancestry;
   }
 
-  /** The uid the latest snapshot gave a node of the given session, if it showed the node. */
+  /** The uid the latest snapshot gave a node of the given cdp, if it showed the node. */
   uidOf(backendNodeId: number, cdp: CDPSession): string | undefined {
     for (const [uid, target] of this.#targets) {
       if (target.backendNodeId === backendNodeId && target.cdp === cdp) {

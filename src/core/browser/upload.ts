@@ -1,6 +1,6 @@
 /**
  * upload_file: sets files on a file input directly, or clicks an element that opens a file
- * chooser and answers it. Works on the element's own session (a cross-site iframe's, too).
+ * chooser and answers it. Works on the element's own cdp (a cross-site iframe's, too).
  */
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';

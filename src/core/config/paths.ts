@@ -9,14 +9,14 @@ export function userConfigDir(env: Record<string, string | undefined> = process.
     return override;
   }
   const home = os.homedir();
-  switch (process.platform) {
-    case 'darwin':
-      return path.join(home, 'Library', 'Application Support', APP_ID);
-    case 'win32':
-      return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), APP_ID);
-    default:
-      return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), APP_ID);
+  if (process.platform === 'darwin') {
+    return path.join(home, 'Library', 'Application Support', APP_ID);
   }
+  if (process.platform === 'win32') {
+    return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), APP_ID);
+  }
+  // Linux and the other Unixes: the XDG layout.
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), APP_ID);
 }
 
 /** Default Chromium profile for launched browsers, kept apart from the user's own Chrome profile. */

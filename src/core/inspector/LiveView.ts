@@ -1,5 +1,5 @@
 /**
- * Live view of a page for the inspector, from CDP screencast frames on the page's own session.
+ * Live view of a page for the inspector, from CDP screencast frames on the page's own cdp.
  * Runs only while someone watches: each UI connection is a watcher, and the screencast stops when
  * the last one leaves. By default it follows the selected page, so it moves when an agent switches
  * tabs. Frames are acknowledged as they arrive; Chromium sends the next one only after the ack, so

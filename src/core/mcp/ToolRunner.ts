@@ -240,7 +240,7 @@ export class ToolRunner {
     }
     const {locks, valid} = checked;
     // Under the page lock, so the uids are read from the snapshot the call acts on.
-    events.elements(recordedElements(locks.page, valid.params));
+    events.elements(recordedElements(locks.page, tool, valid.params));
     const work = this.#runHandler(tool, valid, response, {
       origin,
       page: locks.page,

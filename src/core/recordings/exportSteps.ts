@@ -1,283 +1,94 @@
 /**
- * One recorded call → the lines of a Playwright Test step: the action with role-based locators,
- * then an assertion of what the agent checked (where it navigated, text it read back, what a
- * script returned). Calls that only read state the test does not need (listings, screenshots)
- * become a comment, so every step still names its original call.
+ * One recorded call → the lines of a Playwright Test step. Every tool of the engine is here, by
+ * name: a writer (navigationSteps, inputSteps), or the reason its calls have no code in a test.
+ * The tool list checks this table against every tool's name (src/core/tools/index.ts), so a new
+ * tool without an entry, or an entry for a tool that is gone, fails to compile.
  */
-import {z} from 'zod';
-import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
-import type {RecordedElement} from '../../shared/protocol.js';
-import {jsString, jsValue} from './exportLiterals.js';
-import {locatorFor} from './exportLocators.js';
-import type {ExportPages} from './exportPages.js';
-import type {RecordedCall} from './replayCalls.js';
+import {inputSteps} from './exportInputSteps.js';
+import {navigationSteps} from './exportNavigationSteps.js';
+import {SkipStep, type StepContext, type StepWriter} from './exportStepKit.js';
 
-export interface StepContext {
-  pages: ExportPages;
-  call: RecordedCall;
+export {MalformedRecordingError, type StepContext} from './exportStepKit.js';
+
+/** A tool whose calls have no code in a test, and why (shown under the step's comment). */
+interface NotExported {
+  readonly notExported: string;
 }
 
-type StepWriter = (context: StepContext) => string[];
+export type StepExport = StepWriter | NotExported;
 
-/** Headings asserted per snapshot: what the agent read first, bounded so the test stays short. */
-const SNAPSHOT_ASSERTIONS = 3;
+const READS = 'reads what the agent looks at; the steps around it check what matters';
+const TRACES = 'a performance trace is a measurement, not a step a test repeats';
+const HEAP = 'heap snapshot analysis works on files, not on the page';
+const EXTENSIONS = "extensions are set up in the test's browser, not installed by a step";
+const PWA = "an installed web app is the browser's state, not a step on the page";
+const WEBMCP = "the page's own tools have no Playwright API";
+const IMAGE = 'an image; the test checks what the snapshots showed instead';
+const SCREENCAST = 'a screencast films the page; Playwright records video itself';
 
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
+/** The tools that have no step, each with the reason: one place to look. */
+const notExported = {
+  list_pages: {notExported: READS},
+  take_screenshot: {notExported: IMAGE},
+  screenshot: {notExported: IMAGE},
+  list_console_messages: {notExported: READS},
+  get_console_message: {notExported: READS},
+  list_network_requests: {notExported: READS},
+  get_network_request: {notExported: READS},
+  get_css_styles: {notExported: READS},
+  upload_file: {notExported: 'file uploads are not exported yet'},
+  handle_dialog: {notExported: 'dialogs are not exported yet'},
+  emulate: {notExported: 'emulation is not exported yet'},
+  resize_page: {notExported: 'viewport changes are not exported yet'},
+  performance_start_trace: {notExported: TRACES},
+  performance_stop_trace: {notExported: TRACES},
+  performance_analyze_insight: {notExported: TRACES},
+  lighthouse_audit: {notExported: 'an audit is a report, not a step a test repeats'},
+  take_heapsnapshot: {notExported: HEAP},
+  get_heapsnapshot_summary: {notExported: HEAP},
+  get_heapsnapshot_details: {notExported: HEAP},
+  get_heapsnapshot_class_nodes: {notExported: HEAP},
+  get_heapsnapshot_retainers: {notExported: HEAP},
+  get_heapsnapshot_edges: {notExported: HEAP},
+  get_heapsnapshot_retaining_paths: {notExported: HEAP},
+  get_heapsnapshot_dominators: {notExported: HEAP},
+  get_heapsnapshot_object_details: {notExported: HEAP},
+  get_heapsnapshot_duplicate_strings: {notExported: HEAP},
+  query_heapsnapshot_objects: {notExported: HEAP},
+  compare_heapsnapshots: {notExported: HEAP},
+  analyze_heapsnapshot_contexts: {notExported: HEAP},
+  close_heapsnapshot: {notExported: HEAP},
+  screencast_start: {notExported: SCREENCAST},
+  screencast_stop: {notExported: SCREENCAST},
+  list_webmcp_tools: {notExported: WEBMCP},
+  execute_webmcp_tool: {notExported: WEBMCP},
+  list_3p_developer_tools: {notExported: WEBMCP},
+  execute_3p_developer_tool: {notExported: WEBMCP},
+  install_extension: {notExported: EXTENSIONS},
+  uninstall_extension: {notExported: EXTENSIONS},
+  list_extensions: {notExported: EXTENSIONS},
+  reload_extension: {notExported: EXTENSIONS},
+  trigger_extension_action: {notExported: EXTENSIONS},
+  install_pwa: {notExported: PWA},
+  uninstall_pwa: {notExported: PWA},
+  launch_pwa: {notExported: PWA},
+  get_os_app_state: {notExported: PWA},
+} satisfies Record<string, NotExported>;
 
-function elementOf(call: RecordedCall, param: string): RecordedElement | undefined {
-  return call.elements.find(element => element.param === param);
-}
-
-class SkipStep extends Error {}
-
-/** A recorded value the tool never accepts: the file was made or changed by hand, not recorded. */
-export class MalformedRecordingError extends Error {
-  override name = 'MalformedRecordingError';
-}
-
-const navigationTypeSchema = z.enum(['url', 'back', 'forward', 'reload']).optional();
-
-/** The page variable and its lookup lines, for the call's pageId (or the current page). */
-function pageOf({pages, call}: StepContext): {name: string; lines: string[]} {
-  const pageId = typeof call.args.pageId === 'number' ? call.args.pageId : undefined;
-  return pages.of(pageId, call);
-}
-
-function locator(
-  context: StepContext,
-  param: string,
-): {page: string; lines: string[]; loc: string} {
-  const page = pageOf(context);
-  const element = elementOf(context.call, param);
-  const loc = element ? locatorFor(page.name, element) : '';
-  if (loc === '') {
-    throw new SkipStep(`no role or name was recorded for ${param}`);
-  }
-  return {page: page.name, lines: page.lines, loc};
-}
-
-/** The URL the page had after the call, for toHaveURL (not for blank or browser pages). */
-function urlAfter(call: RecordedCall, pageId: number | undefined): string | undefined {
-  const id = pageId ?? call.ended?.pageId;
-  const info = call.pagesAfter.find(candidate =>
-    id === undefined ? candidate.selected : candidate.id === id,
-  );
-  return info && /^https?:|^file:/.test(info.url) ? info.url : undefined;
-}
-
-function urlAssertion(page: string, url: string | undefined): string[] {
-  return url === undefined ? [] : [`await expect(${page}).toHaveURL(${jsString(url)});`];
-}
-
-/** Heading names of a snapshot's text (`12 heading "Title" level=1`), first few. */
-function headingsOf(snapshot: string): string[] {
-  const names: string[] = [];
-  for (const match of snapshot.matchAll(/^\s*\d+ heading ("(?:[^"\\]|\\.)*")/gm)) {
-    try {
-      const name: unknown = JSON.parse(match[1] ?? '');
-      if (typeof name === 'string' && name.trim() !== '' && !name.endsWith('…')) {
-        names.push(name);
-      }
-    } catch {
-      continue;
-    }
-    if (names.length >= SNAPSHOT_ASSERTIONS) {
-      break;
-    }
-  }
-  return names;
-}
-
-function scriptResult(resultText: string): {value: unknown} | undefined {
-  const match = /Script ran on page and returned:\n```json\n([\s\S]*?)\n```/.exec(resultText);
-  if (!match) {
-    return undefined;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(match[1] ?? '');
-  } catch {
-    return undefined;
-  }
-  // A page may return any depth; the assertion is written only for what a test can hold.
-  if (nestsDeeperThan(value, VALUE_DEPTH_LIMIT)) {
-    throw new SkipStep(`the recorded result nests deeper than ${VALUE_DEPTH_LIMIT} levels`);
-  }
-  return {value};
-}
-
-/** The navigation a navigate_page call did, as a Playwright page method. */
-function navigationAction(call: RecordedCall): string {
-  const type = navigationTypeSchema.safeParse(call.args.type);
-  if (!type.success) {
-    throw new MalformedRecordingError(
-      `call #${call.index} navigate_page has type ${jsValue(call.args.type).slice(0, 60)}, which navigate_page never accepts (url, back, forward or reload)`,
-    );
-  }
-  switch (type.data ?? 'url') {
-    case 'back':
-      return 'goBack()';
-    case 'forward':
-      return 'goForward()';
-    case 'reload':
-      return 'reload()';
-    case 'url':
-      return `goto(${jsString(text(call.args.url) ?? '')})`;
-  }
-}
-
-const navigation: Record<string, StepWriter> = {
-  new_page: ({pages, call}) => {
-    const url = text(call.args.url) ?? 'about:blank';
-    const recordedId = call.ended?.pageId ?? call.newPageIds.at(-1);
-    const current = pages.current;
-    const opened = pages.open(recordedId);
-    if (call.args.background === true) {
-      // A background tab does not become the page later calls without a pageId act on.
-      pages.current = current;
-    }
-    return [
-      ...(opened.create === undefined ? [] : [opened.create]),
-      `await ${opened.name}.goto(${jsString(url)});`,
-      ...urlAssertion(opened.name, urlAfter(call, recordedId)),
-    ];
-  },
-  navigate_page: context => {
-    const {call} = context;
-    const page = pageOf(context);
-    const action = navigationAction(call);
-    const pageId = typeof call.args.pageId === 'number' ? call.args.pageId : undefined;
-    return [
-      ...page.lines,
-      `await ${page.name}.${action};`,
-      ...urlAssertion(page.name, urlAfter(call, pageId)),
-    ];
-  },
-  select_page: context => {
-    const page = pageOf(context);
-    context.pages.current = page.name;
-    return [...page.lines, `await ${page.name}.bringToFront();`];
-  },
-  close_page: context => {
-    const page = pageOf(context);
-    return [...page.lines, `await ${page.name}.close();`];
-  },
-  wait_for: context => {
-    const page = pageOf(context);
-    const texts = Array.isArray(context.call.args.text)
-      ? context.call.args.text.flatMap((value: unknown) =>
-          typeof value === 'string' ? [value] : [],
-        )
-      : [];
-    if (texts.length === 0) {
-      throw new SkipStep('no text to wait for');
-    }
-    const locators = texts.map(value => `${page.name}.getByText(${jsString(value)})`);
-    const either = locators.slice(1).reduce((all, next) => `${all}.or(${next})`, locators[0] ?? '');
-    return [...page.lines, `await expect(${either}.first()).toBeVisible();`];
-  },
-  take_snapshot: context => {
-    const page = pageOf(context);
-    const headings = headingsOf(context.call.ended?.text ?? '');
-    if (headings.length === 0) {
-      throw new SkipStep('the snapshot showed no heading to check');
-    }
-    return [
-      ...page.lines,
-      ...headings.map(
-        name =>
-          `await expect(${page.name}.getByRole('heading', { name: ${jsString(name)}, exact: true }).first()).toBeVisible();`,
-      ),
-    ];
-  },
-};
-
-const input: Record<string, StepWriter> = {
-  click: context => {
-    const {lines, loc} = locator(context, 'uid');
-    return [
-      ...lines,
-      `await ${loc}.${context.call.args.dblClick === true ? 'dblclick' : 'click'}();`,
-    ];
-  },
-  click_at: context => {
-    const page = pageOf(context);
-    const {x, y, dblClick} = context.call.args;
-    if (typeof x !== 'number' || typeof y !== 'number') {
-      throw new SkipStep('no coordinates were recorded');
-    }
-    const options = dblClick === true ? ', { clickCount: 2 }' : '';
-    return [...page.lines, `await ${page.name}.mouse.click(${x}, ${y}${options});`];
-  },
-  hover: context => {
-    const {lines, loc} = locator(context, 'uid');
-    return [...lines, `await ${loc}.hover();`];
-  },
-  fill: context => {
-    const {lines, loc} = locator(context, 'uid');
-    return [...lines, `await fillField(${loc}, ${jsString(text(context.call.args.value) ?? '')});`];
-  },
-  fill_form: context => {
-    const list = Array.isArray(context.call.args.elements) ? context.call.args.elements : [];
-    return list.flatMap((entry: unknown, index) => {
-      const value =
-        typeof entry === 'object' && entry !== null && 'value' in entry
-          ? text(entry.value)
-          : undefined;
-      const {lines, loc} = locator(context, `elements[${index}].uid`);
-      return [...lines, `await fillField(${loc}, ${jsString(value ?? '')});`];
-    });
-  },
-  drag: context => {
-    const from = locator(context, 'from_uid');
-    const to = locator(context, 'to_uid');
-    return [...from.lines, `await ${from.loc}.dragTo(${to.loc});`];
-  },
-  press_key: context => {
-    const page = pageOf(context);
-    return [
-      ...page.lines,
-      `await ${page.name}.keyboard.press(${jsString(text(context.call.args.key) ?? '')});`,
-    ];
-  },
-  type_text: context => {
-    const page = pageOf(context);
-    const submit = text(context.call.args.submitKey);
-    return [
-      ...page.lines,
-      `await ${page.name}.keyboard.type(${jsString(text(context.call.args.text) ?? '')});`,
-      ...(submit === undefined ? [] : [`await ${page.name}.keyboard.press(${jsString(submit)});`]),
-    ];
-  },
-  evaluate_script: context => {
-    const {call} = context;
-    const result = scriptResult(call.ended?.text ?? '');
-    const fn = text(call.args.function) ?? '';
-    const args = Array.isArray(call.args.args) ? call.args.args : [];
-    if (!result) {
-      throw new SkipStep('the recorded result is not a JSON value');
-    }
-    if (args.length > 1) {
-      throw new SkipStep('scripts on several elements are not exported');
-    }
-    const target = args.length === 1 ? locator(context, 'args[0]') : undefined;
-    const page = target ? {name: target.page, lines: target.lines} : pageOf(context);
-    // The agent's function stays a string literal in the file; the page turns it back into a
-    // function, as the recorded call did.
-    const run = target
-      ? `${target.loc}.evaluate((element, source) => globalThis.eval('(' + source + ')')(element), ${jsString(fn)})`
-      : `${page.name}.evaluate(source => globalThis.eval('(' + source + ')')(), ${jsString(fn)})`;
-    return [...page.lines, `expect(await ${run}).toEqual(${jsValue(result.value)});`];
-  },
-};
+/** Every tool of the engine by name: its step writer, or why it has none. */
+export const PLAYWRIGHT_STEPS = {
+  ...navigationSteps,
+  ...inputSteps,
+  ...notExported,
+} satisfies Record<string, StepExport>;
 
 /** Looked up by own name only: a recorded tool called `constructor` or `__proto__` has none. */
-const WRITERS = new Map<string, StepWriter>([
-  ...Object.entries(navigation),
-  ...Object.entries(input),
-]);
+const STEPS = new Map<string, StepExport>(Object.entries(PLAYWRIGHT_STEPS));
+
+/** Why a step has no code, or its writer. */
+export function stepExportOf(tool: string): StepExport | undefined {
+  return STEPS.get(tool);
+}
 
 /** The step's code lines, or why the call has none (shown as a note under its comment). */
 export function stepLines(context: StepContext): {lines: string[]} | {note: string} {
@@ -288,12 +99,15 @@ export function stepLines(context: StepContext): {lines: string[]} | {note: stri
   if (call.ended.status !== 'ok') {
     return {note: `not exported: the call ended ${call.ended.status} in the recording`};
   }
-  const writer = WRITERS.get(call.tool);
-  if (!writer) {
-    return {note: 'nothing to do in a test'};
+  const step = STEPS.get(call.tool);
+  if (step === undefined) {
+    return {note: 'not exported: no tool of this version has that name'};
+  }
+  if (typeof step !== 'function') {
+    return {note: `not exported: ${step.notExported}`};
   }
   try {
-    return {lines: writer(context)};
+    return {lines: step(context)};
   } catch (error) {
     if (error instanceof SkipStep) {
       return {note: `not exported: ${error.message}`};

@@ -1,8 +1,10 @@
 /**
  * A recorded call's arguments made fit for the replay's browser: its page id mapped to the page the
  * replay created in its place, its element uids to the same elements (role, name, ancestry, nth) in
- * the replay page's latest snapshot, or a fresh one when the latest does not show them.
+ * the replay page's latest snapshot, or a fresh one when the latest does not show them. Where the
+ * uids go is what the tool's record declares today (its element paths).
  */
+import {withElementArgument, type ElementPath} from '../../shared/elementParams.js';
 import type {RecordedElement} from '../../shared/protocol.js';
 import type {PageState} from '../browser/PageState.js';
 import {snapshotFeature, takeSnapshot} from '../browser/snapshot.js';
@@ -17,28 +19,6 @@ export interface ReplayPages {
 
 export class ReplayMappingError extends Error {
   override name = 'ReplayMappingError';
-}
-
-/** Sets one element argument by its recorded param name: uid, from_uid, elements[i].uid, args[i]. */
-function setUidArgument(args: Record<string, unknown>, param: string, uid: string): void {
-  const item = /^(elements|args)\[(\d+)\](\.uid)?$/.exec(param);
-  if (!item) {
-    args[param] = uid;
-    return;
-  }
-  const list = args[item[1] ?? ''];
-  const index = Number(item[2]);
-  if (!Array.isArray(list)) {
-    return;
-  }
-  const copy = list.map((entry: unknown) => entry);
-  const entry: unknown = copy[index];
-  if (item[3] === undefined) {
-    copy[index] = uid;
-  } else if (typeof entry === 'object' && entry !== null) {
-    copy[index] = {...entry, uid};
-  }
-  args[item[1] ?? ''] = copy;
 }
 
 function describeElement(element: RecordedElement): string {
@@ -70,13 +50,17 @@ export interface MappedCall {
   pageId?: number;
 }
 
-/** The call's arguments for the replay; throws ReplayMappingError when a page or element is gone. */
+/**
+ * The call's arguments for the replay; throws ReplayMappingError when a page or element is gone.
+ * `elementPaths` is where the tool takes uids today (undefined: no such tool; the run says so).
+ */
 export async function mapCallArguments(
   call: RecordedCall,
   pageMap: ReplayPageMap,
   pages: ReplayPages,
+  elementPaths: readonly ElementPath[] | undefined,
 ): Promise<MappedCall> {
-  const args: Record<string, unknown> = {...call.args};
+  let args: Record<string, unknown> = {...call.args};
   let page: PageState | undefined;
   if (typeof call.args.pageId === 'number') {
     const mapped = pageMap.get(call.args.pageId);
@@ -88,13 +72,24 @@ export async function mapCallArguments(
     args.pageId = mapped;
     page = pages.list().find(candidate => candidate.id === mapped);
   }
-  if (call.elements.length > 0) {
+  if (call.elements.length > 0 && elementPaths !== undefined) {
     page ??= pages.selected;
     if (!page) {
       throw new ReplayMappingError('No page is open to look the elements up in.');
     }
     for (const element of call.elements) {
-      setUidArgument(args, element.param, await findElement(page, element));
+      const mapped = withElementArgument(
+        elementPaths,
+        args,
+        element.param,
+        await findElement(page, element),
+      );
+      if (mapped === undefined) {
+        throw new ReplayMappingError(
+          `${call.tool} takes no element at ${element.param} any more: the tool's parameters changed since the recording.`,
+        );
+      }
+      args = mapped;
     }
   }
   return {args, ...(page ? {pageId: page.id} : {})};

@@ -43,7 +43,30 @@ function pageIdsOf(envelope: EventEnvelope): number[] {
     case 'toolCallStarted':
     case 'toolCallEnded':
       return event.pageId === undefined ? [] : [event.pageId];
-    default:
+    case 'callActivity':
+    case 'callScreenshots':
+    case 'webmcpToolsChanged':
+    case 'webmcpInvocation':
+    case 'callHeld':
+    case 'callHoldTarget':
+      // A page these name was listed by pagesChanged or by its call first.
+      return [];
+    case 'toolsChanged':
+    case 'browserStatus':
+    case 'clientConnected':
+    case 'clientDisconnected':
+    case 'clientSessionExpired':
+    case 'clientActivity':
+    case 'isolateClientsChanged':
+    case 'telemetry':
+    case 'callElements':
+    case 'holdRulesChanged':
+    case 'callHoldEnded':
+    case 'holdChanged':
+    case 'eventOmitted':
+    case 'replayProgress':
+    case 'replayFinished':
+      // These name no page.
       return [];
   }
 }

@@ -18,7 +18,12 @@ import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {EXPORT_EXTENSIONS, exportRecording} from './exportRecording.js';
 import {recordedCalls} from './replayCalls.js';
 import {readStoredRecording, RecordingNotFoundError} from './recordingFiles.js';
-import {replayRecordedCalls, summarise, type ReplayCallReport} from './replayRecording.js';
+import {
+  replayRecordedCalls,
+  summarise,
+  type ReplayCallReport,
+  type ReplayTarget,
+} from './replayRecording.js';
 
 export interface LiveReplayDeps {
   hub: InspectorHub;
@@ -27,11 +32,13 @@ export interface LiveReplayDeps {
   releasePages(client: ClientRef): void;
   /** Where recordings are (the recorder's folder). */
   recordingsDir: () => string;
+  /** Runs a tool through the engine's pipeline as `client`. */
   runTool(
     client: ClientRef,
     tool: string,
     args: Record<string, unknown>,
   ): Promise<{text: string; isError: boolean}>;
+  elementPaths: ReplayTarget['elementPaths'];
   version: string;
 }
 
@@ -61,6 +68,15 @@ export class LiveReplays {
       );
     }
     return parseRecordingText(text);
+  }
+
+  /** What a replay runs its calls on: the engine's pipeline as `client`, its pages and tools. */
+  targetFor(client: ClientRef): ReplayTarget {
+    return {
+      runTool: (tool, args) => this.deps.runTool(client, tool, args),
+      pages: this.deps.pagesOf(client),
+      elementPaths: this.deps.elementPaths,
+    };
   }
 
   /** Starts a replay into the live browser; answers at once, progress follows as events. */
@@ -99,28 +115,21 @@ export class LiveReplays {
         ...(error === undefined ? {} : {error}),
       });
     };
-    replayRecordedCalls(
-      recorded,
-      {
-        runTool: (tool, args) => this.deps.runTool(client, tool, args),
-        pages: this.deps.pagesOf(client),
+    replayRecordedCalls(recorded, this.targetFor(client), {
+      ...(untilCall === undefined ? {} : {untilCall}),
+      signal: this.#abort.signal,
+      onCall: report => {
+        reports.push(report);
+        state.done = reports.length;
+        this.deps.hub.publish({
+          type: 'replayProgress',
+          replayId,
+          recordingId,
+          total,
+          call: report,
+        });
       },
-      {
-        ...(untilCall === undefined ? {} : {untilCall}),
-        signal: this.#abort.signal,
-        onCall: report => {
-          reports.push(report);
-          state.done = reports.length;
-          this.deps.hub.publish({
-            type: 'replayProgress',
-            replayId,
-            recordingId,
-            total,
-            call: report,
-          });
-        },
-      },
-    ).then(
+    }).then(
       () => finish(),
       (error: unknown) => finish(errorText(error)),
     );

@@ -6,6 +6,7 @@
  * and the calls after it depend on that.
  */
 import type {ReplayCallReportView, ReplaySummaryView} from '../../shared/protocol.js';
+import type {ElementPath} from '../../shared/elementParams.js';
 import {errorText} from '../../shared/values.js';
 import {mapCallArguments, ReplayMappingError, type ReplayPages} from './replayArgs.js';
 import type {recordedCalls} from './replayCalls.js';
@@ -26,6 +27,8 @@ export interface ReplayTarget {
   runTool(tool: string, args: Record<string, unknown>): Promise<{text: string; isError: boolean}>;
   /** The replay client's view of the pages (its own selection). */
   pages: ReplayPages;
+  /** Where a tool takes element uids, from its record (undefined: no such tool). */
+  elementPaths(tool: string): readonly ElementPath[] | undefined;
 }
 
 export interface ReplayOptions {
@@ -77,7 +80,12 @@ async function replayOne(
   };
   let verdict: Partial<ReplayCallReport>;
   try {
-    const mapped = await mapCallArguments(call, pageMap, target.pages);
+    const mapped = await mapCallArguments(
+      call,
+      pageMap,
+      target.pages,
+      target.elementPaths(call.tool),
+    );
     const result = await target.runTool(call.tool, mapped.args);
     verdict = compare(call, result.text, result.isError);
   } catch (error) {

@@ -28,7 +28,8 @@ export interface InvocationFacts {
 }
 
 export class TelemetryRecorder {
-  readonly sessionId = crypto.randomUUID();
+  /** One random id per server run: the record's `session_id`, the peer's name for that field. */
+  readonly runId = crypto.randomUUID();
   #logStream: fs.WriteStream | undefined;
   #logFailed = false;
 
@@ -47,7 +48,7 @@ export class TelemetryRecorder {
       mcp_client: clientCode,
       ...(clientCode === 3 ? {raw_client_name: rawClientName(facts.client.name)} : {}),
       app_version: this.appVersion,
-      session_id: this.sessionId,
+      session_id: this.runId,
       tool_invocation: {
         tool_name: toolName,
         success: facts.success,

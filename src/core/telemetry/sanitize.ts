@@ -2,8 +2,11 @@
  * chrome-devtools-mcp's telemetry rules (reference §4.3): strings become a bucketed length, arrays a
  * count, numbers/booleans/enums stay, ids are dropped, names go snake_case. Nothing here is sent.
  */
-/** A parameter's kind decides what of its value a record keeps (see sanitizeParams). */
-export type ParamKind = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'other';
+/**
+ * A parameter's kind decides what of its value a record keeps (see sanitizeParams). `element`: a
+ * snapshot uid, as the tool's record declares it; never kept.
+ */
+export type ParamKind = 'string' | 'number' | 'boolean' | 'array' | 'enum' | 'element' | 'other';
 
 /** What telemetry needs to know about a tool: its name and the kind of each parameter. */
 export interface TelemetryTool {
@@ -13,7 +16,8 @@ export interface TelemetryTool {
 
 const STRING_LENGTH_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 const LATENCY_BUCKETS = [50, 100, 250, 500, 1000, 2500, 5000, 10000];
-const BLOCKLISTED_PARAMS = new Set(['uid', 'reqid', 'msgid']);
+/** Ids that are not elements (network requests, console messages): dropped like element uids. */
+const BLOCKLISTED_PARAMS = new Set(['reqid', 'msgid']);
 
 function bucketize(value: number, buckets: readonly number[]): number {
   for (const bucket of buckets) {
@@ -66,7 +70,7 @@ export function sanitizeParams(
     ) {
       out[key] = value;
     }
-    // Anything else (objects, mismatched types) is left out rather than guessed at.
+    // Anything else (element uids, objects, mismatched types) is left out rather than guessed at.
   }
   return out;
 }
@@ -98,17 +102,11 @@ export function rawClientName(name: string): string {
   return /^[A-Za-z0-9_-]{1,31}$/.test(name) ? name : '<redacted>';
 }
 
+/** The peer's OS codes; any other platform is 0. */
+const OS_TYPE_CODES: Partial<Record<NodeJS.Platform, number>> = {win32: 1, darwin: 2, linux: 3};
+
 export function osTypeCode(platform: NodeJS.Platform): number {
-  switch (platform) {
-    case 'win32':
-      return 1;
-    case 'darwin':
-      return 2;
-    case 'linux':
-      return 3;
-    default:
-      return 0;
-  }
+  return OS_TYPE_CODES[platform] ?? 0;
 }
 
 export function isLocalhostUrl(url: string): boolean {

@@ -27,7 +27,7 @@ import type {PageState} from '../browser/PageState.js';
 import {paginate, paginationLines, pagingParams, type Paginated} from './response/pagination.js';
 import {CONSOLE_LIST_OUTPUT} from './structured/outputSchemas.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 import {LastListing} from './lastListing.js';
 import {
   inlineText,
@@ -493,4 +493,4 @@ const getConsoleMessage = definePageTool({
   },
 });
 
-export const consoleTools: Tool[] = [listConsoleMessages, getConsoleMessage];
+export const consoleTools = [listConsoleMessages, getConsoleMessage];

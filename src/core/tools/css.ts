@@ -9,7 +9,7 @@
  */
 import {z} from 'zod';
 import {collectReport} from '../browser/css/collect.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 import {uidString} from './paramShapes.js';
 import {renderReport} from './formatters/cssFormatter.js';
 
@@ -33,4 +33,4 @@ export const getCssStyles = definePageTool({
   },
 });
 
-export const cssTools: Tool[] = [getCssStyles];
+export const cssTools = [getCssStyles];

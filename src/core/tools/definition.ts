@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
+import type {ElementPath} from '../../shared/elementParams.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/ClientPages.js';
 import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
@@ -54,8 +55,9 @@ export type BrowserLockMode = 'none' | 'shared' | 'exclusive';
 
 export type FilePathScope = 'always' | 'localBrowser';
 
-interface ToolSpecBase<S extends z.ZodRawShape> {
-  name: string;
+interface ToolSpecBase<S extends z.ZodRawShape, N extends string = string> {
+  /** The tool's name: a literal, so the names of all tools make the ToolName union. */
+  name: N;
   description: string;
   category: ToolCategory;
   readOnly: boolean;
@@ -65,6 +67,11 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
    * this; the advertised readOnlyHint stays `readOnly`.
    */
   readOnlyWithout?: readonly (keyof S & string)[];
+  /**
+   * The parameters. Element parameters are declared here: every snapshot uid is a `uidString()`
+   * (also inside arrays and objects); recording, a hold's outline, replay and telemetry find a
+   * call's elements by them (Tool.elementPaths), never by argument names.
+   */
   schema: S;
   /** Feature flags the tool needs in addition to its category. */
   conditions?: ToolCondition[];
@@ -90,14 +97,20 @@ interface ToolSpecBase<S extends z.ZodRawShape> {
   changesPage?: boolean;
 }
 
-export interface PageToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
+export interface PageToolSpec<
+  S extends z.ZodRawShape,
+  N extends string = string,
+> extends ToolSpecBase<S, N> {
   handler: (
     call: PageToolCall<z.infer<z.ZodObject<S>>>,
     response: ResponseBuilder,
   ) => Promise<void>;
 }
 
-export interface BrowserToolSpec<S extends z.ZodRawShape> extends ToolSpecBase<S> {
+export interface BrowserToolSpec<
+  S extends z.ZodRawShape,
+  N extends string = string,
+> extends ToolSpecBase<S, N> {
   /**
    * `exclusive` for tools that remove pages; `none` for tools that only hold the browser lock
    * briefly themselves (new_page, while the tab is created) and for offline tools; others share
@@ -134,8 +147,8 @@ export type ValidationResult =
     }
   | {ok: false; message: string};
 
-export interface Tool {
-  readonly name: string;
+export interface Tool<N extends string = string> {
+  readonly name: N;
   readonly description: string;
   readonly category: ToolCategory;
   readonly readOnly: boolean;
@@ -151,8 +164,13 @@ export interface Tool {
   readonly filePaths: readonly {param: string; scope: FilePathScope}[];
   /** Declared parameter names (without pageId). */
   readonly paramNames: readonly string[];
-  /** Parameter kinds for telemetry sanitizing. */
+  /** Parameter kinds for telemetry sanitizing (element uids are `element`: never kept). */
   readonly paramKinds: Readonly<Record<string, ParamKind>>;
+  /**
+   * Where the arguments hold element uids (the schema's uidString parameters): what recording, a
+   * hold's outline, replay and telemetry read a call's elements by.
+   */
+  readonly elementPaths: readonly ElementPath[];
   inputSchema(options: SchemaOptions): Record<string, unknown>;
   /** See ToolSpecBase.outputSchema. */
   readonly outputSchema?: Record<string, unknown> | undefined;
@@ -169,8 +187,8 @@ export interface Tool {
   validate(args: Record<string, unknown>, options: SchemaOptions): ValidationResult;
 }
 
-function makeTool<S extends z.ZodRawShape>(
-  spec: ToolSpecBase<S>,
+function makeTool<S extends z.ZodRawShape, N extends string>(
+  spec: ToolSpecBase<S, N>,
   pageScoped: boolean,
   browserLock: BrowserLockMode,
   offline: boolean,
@@ -179,7 +197,7 @@ function makeTool<S extends z.ZodRawShape>(
     context: ToolRunContext,
     response: ResponseBuilder,
   ) => Promise<void>,
-): Tool {
+): Tool<N> {
   const shapes = new ParamShapes(spec, pageScoped);
   const filePaths = spec.filePaths ?? [];
   const writers: readonly string[] = spec.readOnlyWithout ?? [];
@@ -201,6 +219,7 @@ function makeTool<S extends z.ZodRawShape>(
     filePaths,
     paramNames: shapes.names,
     paramKinds: shapes.kinds,
+    elementPaths: shapes.elementPaths,
     inputSchema: options => shapes.inputSchema(options),
     ...(spec.outputSchema === undefined ? {} : {outputSchema: spec.outputSchema}),
     validate(args, options) {
@@ -221,7 +240,9 @@ function makeTool<S extends z.ZodRawShape>(
   };
 }
 
-export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): Tool {
+export function definePageTool<S extends z.ZodRawShape, const N extends string>(
+  spec: PageToolSpec<S, N>,
+): Tool<N> {
   // Page tools are serialized by their page's own lock; they never wait for the browser lock, so a
   // long call on one page cannot delay work on other pages or the opening of new ones.
   return makeTool(spec, true, 'none', false, async (params, context, response) => {
@@ -236,7 +257,9 @@ export function definePageTool<S extends z.ZodRawShape>(spec: PageToolSpec<S>): 
   });
 }
 
-export function defineTool<S extends z.ZodRawShape>(spec: BrowserToolSpec<S>): Tool {
+export function defineTool<S extends z.ZodRawShape, const N extends string>(
+  spec: BrowserToolSpec<S, N>,
+): Tool<N> {
   return makeTool(
     spec,
     false,

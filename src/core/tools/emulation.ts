@@ -23,7 +23,7 @@ import {
 import {DialogOpenedError} from '../browser/evaluation.js';
 import type {PageState} from '../browser/PageState.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool, type Tool, type ToolCall} from './definition.js';
+import {definePageTool, type ToolCall} from './definition.js';
 import type {PageStateSection} from './sections.js';
 import {errorText} from '../../shared/values.js';
 
@@ -338,4 +338,4 @@ export const resizePage = definePageTool({
   },
 });
 
-export const emulationTools: Tool[] = [emulate, resizePage];
+export const emulationTools = [emulate, resizePage];

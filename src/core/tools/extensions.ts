@@ -9,7 +9,7 @@ import {z} from 'zod';
 import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {withTimeout} from '../browser/lock.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {defineTool, type Tool} from './definition.js';
+import {defineTool} from './definition.js';
 import {loadableCopy, reloadableCopy} from './extensionCopies.js';
 
 /** Installing or uninstalling may take this long (chrome-devtools-mcp's 30 s, below the lock wait). */
@@ -134,7 +134,7 @@ const triggerExtensionAction = defineTool({
   },
 });
 
-export const extensionTools: Tool[] = [
+export const extensionTools = [
   installExtension,
   uninstallExtension,
   listExtensions,

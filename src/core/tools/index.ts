@@ -2,6 +2,7 @@
  * Every tool the engine knows. Each family lives in its own file; the catalog decides at run time
  * which of them clients see.
  */
+import type {PLAYWRIGHT_STEPS} from '../recordings/exportSteps.js';
 import {consoleTools} from './console.js';
 import {cssTools} from './css.js';
 import {emulationStateSection, emulationTools} from './emulation.js';
@@ -24,9 +25,9 @@ import {thirdPartyToolsSection, thirdPartyTools} from './thirdParty.js';
 import {waitForTools} from './waitFor.js';
 import {webmcpToolsSection, webmcpTools} from './webmcp.js';
 
-/** Every tool, and the sections features add to responses, in the order they render. */
-export function allTools(): ToolSet {
-  const tools = [
+/** Every tool, in the order they are listed. */
+function everyTool() {
+  return [
     ...pageTools,
     ...snapshotTools,
     ...screenshotTools,
@@ -48,8 +49,26 @@ export function allTools(): ToolSet {
     ...pwaTools,
     ...slimTools,
   ];
+}
+
+/** The name of every tool the engine has (not the page tools a page offers while it runs). */
+export type ToolName = ReturnType<typeof everyTool>[number]['name'];
+
+type ExportedName = keyof typeof PLAYWRIGHT_STEPS;
+/**
+ * The Playwright export has an entry for every tool (a step writer, or why it has none) and none
+ * for a tool that is gone: otherwise this line fails to compile and names the tools.
+ */
+export const EXPORT_COVERS_EVERY_TOOL: [Exclude<ToolName, ExportedName>] extends [never]
+  ? [Exclude<ExportedName, ToolName>] extends [never]
+    ? true
+    : {staleExportEntries: Exclude<ExportedName, ToolName>}
+  : {toolsWithoutExportEntry: Exclude<ToolName, ExportedName>} = true;
+
+/** Every tool, and the sections features add to responses, in the order they render. */
+export function allTools(): ToolSet {
   return {
-    tools,
+    tools: everyTool(),
     pageStateSections: [emulationStateSection],
     pageToolSections: [webmcpToolsSection, thirdPartyToolsSection],
   };

@@ -9,7 +9,7 @@ import {z} from 'zod';
 import {reapplyEmulation} from '../browser/emulationState.js';
 import {temporaryFileNote} from '../files/FileAccess.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 import {isRecord} from '../../shared/values.js';
 
 /** Performance is left to traces (performance_start_trace). */
@@ -264,4 +264,4 @@ export const lighthouseAudit = definePageTool({
   },
 });
 
-export const lighthouseTools: Tool[] = [lighthouseAudit];
+export const lighthouseTools = [lighthouseAudit];

@@ -6,7 +6,7 @@ import type fs from 'node:fs';
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
 import {withExtension} from '../files/FileAccess.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 
 /**
  * Opens the validated target for writing the way FileAccess.writeFile does (mode 0600, no symlink
@@ -94,4 +94,4 @@ export const takeHeapSnapshot = definePageTool({
   },
 });
 
-export const memoryTools: Tool[] = [takeHeapSnapshot];
+export const memoryTools = [takeHeapSnapshot];

@@ -19,7 +19,7 @@ import type {FileAccess} from '../files/FileAccess.js';
 import {paginate, paginationLines, pagingParams, type Paginated} from './response/pagination.js';
 import {NETWORK_LIST_OUTPUT} from './structured/outputSchemas.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 import {LastListing} from './lastListing.js';
 
 const RESOURCE_TYPES = [
@@ -460,4 +460,4 @@ const getNetworkRequest = definePageTool({
   },
 });
 
-export const networkTools: Tool[] = [listNetworkRequests, getNetworkRequest];
+export const networkTools = [listNetworkRequests, getNetworkRequest];

@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import type {ToolCategory} from '../../shared/categories.js';
+import {ITEMS, type ElementPath} from '../../shared/elementParams.js';
 import {isRecord} from '../../shared/values.js';
 import type {ParamKind} from '../telemetry/sanitize.js';
 
@@ -45,13 +46,10 @@ export function uidString(description?: string): z.ZodString {
   return schema;
 }
 
-/** Where uids sit in a parameter's value: object keys and '[]' for "every item of an array". */
-type UidPath = readonly string[];
-const ARRAY_ITEMS = '[]';
 /** Nesting bound when looking for uid schemas (the declared schemas are a few levels deep). */
 const UID_SEARCH_DEPTH = 6;
 
-function uidPaths(schema: z.ZodType, path: UidPath, found: UidPath[], depth = 0): void {
+function uidPaths(schema: z.ZodType, path: ElementPath, found: ElementPath[], depth = 0): void {
   const inner = unwrap(schema);
   if (UID_SCHEMAS.has(inner)) {
     found.push(path);
@@ -60,7 +58,7 @@ function uidPaths(schema: z.ZodType, path: UidPath, found: UidPath[], depth = 0)
   } else if (inner instanceof z.ZodArray) {
     const element: unknown = inner.element;
     if (element instanceof z.ZodType) {
-      uidPaths(element, [...path, ARRAY_ITEMS], found, depth + 1);
+      uidPaths(element, [...path, ITEMS], found, depth + 1);
     }
   } else if (inner instanceof z.ZodObject) {
     for (const [key, child] of Object.entries(inner.shape)) {
@@ -72,12 +70,12 @@ function uidPaths(schema: z.ZodType, path: UidPath, found: UidPath[], depth = 0)
 }
 
 /** The value with a whole number at the end of `path` replaced by its digits. */
-function numberToUid(value: unknown, path: UidPath, index = 0): unknown {
+function numberToUid(value: unknown, path: ElementPath, index = 0): unknown {
   if (index === path.length) {
     return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   }
   const key = path[index];
-  if (key === ARRAY_ITEMS) {
+  if (key === ITEMS) {
     return Array.isArray(value) ? value.map(item => numberToUid(item, path, index + 1)) : value;
   }
   if (key !== undefined && isRecord(value) && key in value) {
@@ -174,14 +172,14 @@ function unknownArgumentsMessage(
 export class ParamShapes<S extends z.ZodRawShape> {
   /** Declared parameter names (without pageId). */
   readonly names: readonly string[];
-  /** Parameter kinds for telemetry sanitizing. */
+  /** Parameter kinds for telemetry sanitizing (a uid parameter is an `element`). */
   readonly kinds: Readonly<Record<string, ParamKind>>;
+  /** Where the parameters hold element uids: the schema's uid parameters (see uidString). */
+  readonly elementPaths: readonly ElementPath[];
   // Hidden category parameters are refused as unknown before this parses, so the full shape serves.
   readonly #base: z.ZodObject<S, z.core.$strict>;
   readonly #pageIdSchema = z.number({error: 'expected a number'});
   readonly #schemaCache = new Map<string, Record<string, unknown>>();
-  /** Where the parameters hold uids (see uidString). */
-  readonly #uidPaths: UidPath[] = [];
 
   constructor(
     private readonly rules: ParamRules<S>,
@@ -190,19 +188,27 @@ export class ParamShapes<S extends z.ZodRawShape> {
     this.#base = z.object(rules.schema).strict();
     this.names = Object.keys(rules.schema);
     const kinds: Record<string, ParamKind> = {};
+    const elementPaths: ElementPath[] = [];
     for (const [name, schema] of Object.entries(rules.schema)) {
       kinds[name] = schema instanceof z.ZodType ? kindOf(schema) : 'other';
       if (schema instanceof z.ZodType) {
-        uidPaths(schema, [name], this.#uidPaths);
+        uidPaths(schema, [name], elementPaths);
+      }
+    }
+    for (const path of elementPaths) {
+      const [name] = path;
+      if (path.length === 1 && name !== undefined) {
+        kinds[name] = 'element';
       }
     }
     this.kinds = kinds;
+    this.elementPaths = elementPaths;
   }
 
   /** The arguments with whole numbers given for uids replaced by their digits. */
   #withUids(args: Record<string, unknown>): Record<string, unknown> {
     let taken = args;
-    for (const path of this.#uidPaths) {
+    for (const path of this.elementPaths) {
       const next = numberToUid(taken, path);
       taken = isRecord(next) ? next : taken;
     }

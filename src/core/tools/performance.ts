@@ -14,7 +14,7 @@ import {abandonTracing, startTracing, stopTracing, traceState} from '../browser/
 import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import {withExtension, type FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from './response/ResponseBuilder.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -239,4 +239,4 @@ export const analyzeInsight = definePageTool({
   },
 });
 
-export const performanceTools: Tool[] = [startTrace, stopTrace, analyzeInsight];
+export const performanceTools = [startTrace, stopTrace, analyzeInsight];

@@ -7,7 +7,7 @@ import type {Browser, CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
 import {withTimeout} from '../browser/lock.js';
-import {defineTool, type Tool, type ToolCall} from './definition.js';
+import {defineTool, type ToolCall} from './definition.js';
 
 /** One PWA command may take this long (an install fetches the manifest and icons). */
 const PWA_TIMEOUT_MS = 30_000;
@@ -29,7 +29,7 @@ const fileHandlersSchema = z.array(
 );
 const osAppStateSchema = z.object({badgeCount: z.number(), fileHandlers: fileHandlersSchema});
 
-/** Runs PWA commands on a browser-level CDP session, detached afterwards. */
+/** Runs PWA commands on a browser-level cdp, detached afterwards. */
 async function withBrowserCdp<T>(
   call: ToolCall<unknown>,
   work: (cdp: CDPSession, browser: Browser) => Promise<T>,
@@ -181,4 +181,4 @@ const getOsAppState = defineTool({
   },
 });
 
-export const pwaTools: Tool[] = [installPwa, uninstallPwa, launchPwa, getOsAppState];
+export const pwaTools = [installPwa, uninstallPwa, launchPwa, getOsAppState];

@@ -7,7 +7,7 @@ import {z} from 'zod';
 import {PageFeature} from '../browser/PageState.js';
 import {startScreenRecording, stopScreenRecording, viewportPixelSize} from '../browser/recorder.js';
 import {temporaryFileNote, withExtension} from '../files/FileAccess.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 
 interface ActiveRecording {
   stream: string;
@@ -94,4 +94,4 @@ export const stopScreencast = definePageTool({
   },
 });
 
-export const screencastTools: Tool[] = [startScreencast, stopScreencast];
+export const screencastTools = [startScreencast, stopScreencast];

@@ -1,6 +1,6 @@
 /**
  * evaluate_script: run a function (or a classic script) in the page and return its JSON result.
- * Runs over the page's own CDP session in one round trip when no DOM change follows.
+ * Runs over the page's own cdp in one round trip when no DOM change follows.
  */
 import {fileURLToPath} from 'node:url';
 import type {CDPSession, Protocol} from 'puppeteer-core';
@@ -50,7 +50,7 @@ export interface ScriptHost {
     params: Protocol.Runtime.EvaluateRequest,
     timeoutMs?: number,
   ): Promise<Protocol.Runtime.EvaluateResponse>;
-  /** `cdp`: where the objects live (a cross-site iframe's elements live on its own session). */
+  /** `cdp`: where the objects live (a cross-site iframe's elements live on its own cdp). */
   callFunction(
     params: Protocol.Runtime.CallFunctionOnRequest,
     timeoutMs?: number,

@@ -16,7 +16,7 @@ import {
 } from '../webmcp/thirdParty.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import {parseBoundedJson} from '../../shared/boundedValue.js';
-import {definePageTool, type Tool} from './definition.js';
+import {definePageTool} from './definition.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf, parseJsonObjectParam} from './webmcp.js';
 import type {PageToolSection} from './sections.js';
 
@@ -175,7 +175,4 @@ export const thirdPartyToolsSection: PageToolSection = (response, page, context)
   });
 };
 
-export const thirdPartyTools: Tool[] = [
-  listThirdPartyDeveloperTools,
-  executeThirdPartyDeveloperTool,
-];
+export const thirdPartyTools = [listThirdPartyDeveloperTools, executeThirdPartyDeveloperTool];

@@ -8,7 +8,7 @@ import {z} from 'zod';
 import type {WebMcpToolView} from '../../shared/protocol.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
-import {definePageTool, type Tool, type ToolCall} from './definition.js';
+import {definePageTool, type ToolCall} from './definition.js';
 import type {PageToolSection} from './sections.js';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
@@ -199,4 +199,4 @@ export const webmcpToolsSection: PageToolSection = (response, page, context) => 
   );
 };
 
-export const webmcpTools: Tool[] = [listWebMcpTools, executeWebMcpTool];
+export const webmcpTools = [listWebMcpTools, executeWebMcpTool];

@@ -178,6 +178,8 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     filePaths: [],
     paramNames: typeof properties === 'object' ? Object.keys(properties ?? {}) : [],
     paramKinds: {},
+    // The page's schema is the page's: no argument is taken for a snapshot uid.
+    elementPaths: [],
     pageTool: {title: view.title?.slice(0, 200), annotations: hints, telemetryName: TELEMETRY_NAME},
     inputSchema: () => schema,
     // The page checks its own input: the arguments run as sent, on the page the tool was listed

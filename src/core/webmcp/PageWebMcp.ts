@@ -1,6 +1,6 @@
 /**
- * One page's WebMCP tools, live from the CDP WebMCP domain: on the page's own session (which sees
- * the main frame and same-process iframes) and on one session per out-of-process iframe (attached
+ * One page's WebMCP tools, live from the CDP WebMCP domain: on the page's own cdp (which sees
+ * the main frame and same-process iframes) and on one cdp per out-of-process iframe (attached
  * by the frame targets feature, because their tools are only reported on their own target). The
  * browser does not send toolsRemoved for a cross-document navigation, so a frame's tools are
  * dropped on Page.frameNavigated (as puppeteer does) and kept on same-document navigations.
@@ -32,7 +32,7 @@ export interface FrameInfo {
   secureContextType: string | undefined;
 }
 
-/** A CDP session that reports WebMCP tools: the page's own, or an out-of-process iframe's. */
+/** A cdp that reports WebMCP tools: the page's own, or an out-of-process iframe's. */
 export class TrackedCdp {
   readonly frames = new Map<string, FrameInfo>();
   readonly #cleanups: (() => void)[] = [];
@@ -103,7 +103,7 @@ function frameInfoOf(frame: Protocol.Page.Frame): FrameInfo {
   };
 }
 
-/** Every frame below `frameId` in this session's frame tree (children before grandchildren). */
+/** Every frame below `frameId` in this cdp's frame tree (children before grandchildren). */
 function descendantsOf(tracked: TrackedCdp, frameId: string): string[] {
   const out: string[] = [];
   const queue = [frameId];
@@ -147,9 +147,9 @@ export class PageWebMcp {
   readonly cdps = new Set<TrackedCdp>();
   readonly #tools = new Map<string, ToolEntry>();
   #order = 0;
-  /** Why WebMCP.enable failed on the page session (domain missing in old browsers). */
+  /** Why WebMCP.enable failed on the page's own cdp (domain missing in old browsers). */
   enableError: string | undefined;
-  /** Resolves once the page session reported its current tools (enable replays them). */
+  /** Resolves once the page's own cdp reported its current tools (enable replays them). */
   readonly ready: Promise<void>;
   disposed = false;
 
@@ -167,7 +167,7 @@ export class PageWebMcp {
     return [...this.cdps].find(tracked => tracked.kind === 'page');
   }
 
-  /** Follows one session's tools, invocations and frames, then enables WebMCP on it. */
+  /** Follows one cdp's tools, invocations and frames, then enables WebMCP on it. */
   async #track(tracked: TrackedCdp): Promise<void> {
     this.cdps.add(tracked);
     this.#listenToWebMcp(tracked);
@@ -212,7 +212,7 @@ export class PageWebMcp {
     );
   }
 
-  /** Frame navigations and removals drop that frame's tools; child sessions are tracked too. */
+  /** Frame navigations and removals drop that frame's tools; child cdps are tracked too. */
   #listenToFrames(tracked: TrackedCdp): void {
     const {cdp} = tracked;
     const isPage = tracked.kind === 'page';
@@ -288,8 +288,8 @@ export class PageWebMcp {
         record(frameTree);
       }),
     ];
-    // Out-of-process iframes report their tools only on their own target. Their sessions come from
-    // the auto-attach that browser/frames.ts sets on every session of the page (a second
+    // Out-of-process iframes report their tools only on their own target. Their cdps come from
+    // the auto-attach that browser/frames.ts sets on every cdp of the page (a second
     // Target.setAutoAttach here, sent while the frame runs, can make a frame being attached hang).
     if (tracked.kind !== 'page') {
       steps.push(cdp.send('Page.enable'));
@@ -363,7 +363,7 @@ export class PageWebMcp {
     return source.frames.get(frameId);
   }
 
-  /** All frames this page's sessions know, main frame first. */
+  /** All frames this page's cdps know, main frame first. */
   allFrames(): {frame: FrameInfo; source: TrackedCdp}[] {
     const out: {frame: FrameInfo; source: TrackedCdp}[] = [];
     for (const source of this.cdps) {

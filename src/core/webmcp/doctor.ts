@@ -27,7 +27,7 @@ export interface DoctorFacts {
   /** The endpoint attached to in connect mode. */
   endpoint: string | undefined;
   browserVersion: string | undefined;
-  /** The error WebMCP.enable gave on the page session, if any. */
+  /** The error WebMCP.enable gave on the page's own cdp, if any. */
   enableError: string | undefined;
   page:
     | {

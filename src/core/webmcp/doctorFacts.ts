@@ -68,7 +68,7 @@ async function frameFacts(page: PageState, tracker: PageWebMcp): Promise<FrameFa
     } catch {
       // Frames that are gone or not yet committed cannot be asked.
     }
-    // An out-of-process iframe also shows up (as a placeholder) in its parent's session.
+    // An out-of-process iframe also shows up (as a placeholder) in its parent's cdp.
     const existing = frames.find(candidate => candidate.frameId === frame.id);
     if (existing) {
       if (source.kind === 'oopif') {

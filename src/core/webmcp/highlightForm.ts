@@ -18,7 +18,7 @@ export async function highlightForm(
       `Tool ${toolName} was registered by script, not by a <form>, so there is no form to highlight.`,
     );
   }
-  // A session of its own: enabling DOM and Overlay there leaves the page session untouched, and
+  // A cdp of its own: enabling DOM and Overlay there leaves the page's own cdp untouched, and
   // detaching it later removes the highlight.
   const cdp = entry.source.kind === 'page' ? await page.page.createCDPSession() : entry.source.cdp;
   const ownCdp = entry.source.kind === 'page';

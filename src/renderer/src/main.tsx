@@ -9,7 +9,7 @@ import {StrictMode} from 'react';
 import {createRoot} from 'react-dom/client';
 import {App} from './app/App.js';
 import {bindStore} from './app/bootstrap.js';
-import {InspectorContext, type InspectorServices} from './app/InspectorContext.js';
+import {InspectorContext, type InspectorServices} from './context/InspectorContext.js';
 import {selectConnection} from './connection/selectConnection.js';
 import {InspectorStore} from './store/InspectorStore.js';
 import {UiStore} from './store/UiStore.js';

@@ -180,7 +180,7 @@ describe('request limits and malformed input', () => {
     expect(response.body).toContain('larger than');
   });
 
-  it('400 for invalid JSON and for a non-initialize request without a session; 404 for an unknown session', async () => {
+  it('400 for invalid JSON and for a non-initialize request without a client session; 404 for an unknown client session', async () => {
     const invalid = await request({headers: auth(), body: '{nope'});
     expect(invalid.status).toBe(400);
     expect(invalid.body).toContain('Parse error');

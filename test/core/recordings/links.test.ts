@@ -38,7 +38,7 @@ afterEach(async () => {
   }
 });
 
-function tempDir(prefix = 'mbi-session-links-'): string {
+function tempDir(prefix = 'mbi-recording-links-'): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   dirs.push(dir);
   return dir;

@@ -42,10 +42,7 @@ async function replay(shop: ShopVariant, untilCall?: number): Promise<ReplayCall
     const recording = parseRecordingText(fs.readFileSync(recordingFile, 'utf8'));
     const {calls, summary} = await replayRecordedCalls(
       recordedCalls(recording.events),
-      {
-        runTool: (tool, args) => engine.engine.runToolAs(REPLAY, tool, args),
-        pages: engine.engine.inProcess.of(REPLAY),
-      },
+      engine.engine.replays.targetFor(REPLAY),
       untilCall === undefined ? {} : {untilCall},
     );
     expect(summary.total).toBe(calls.length);

@@ -114,10 +114,10 @@ describe('replayRecording', () => {
     }
     const gone = await fixture.engine.engine.handleCommand({
       type: 'replayRecording',
-      recordingId: 'no-such-session.jsonl',
+      recordingId: 'no-such-recording.jsonl',
     });
     expect(gone.ok ? '' : gone.error).toContain(
-      'Recording no-such-session.jsonl is no longer in the recordings folder',
+      'Recording no-such-recording.jsonl is no longer in the recordings folder',
     );
   });
 });

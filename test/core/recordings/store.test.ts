@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-sessions-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-recordings-'));
   dirs.push(dir);
   return dir;
 }

@@ -25,7 +25,7 @@ describe('telemetry sanitizing', () => {
     expect(telemetryName('execute_3p_developer_tool')).toBe('execute3p_developer_tool');
   });
 
-  it('keeps numbers, booleans and enums, counts arrays, drops ids and string content', () => {
+  it('keeps numbers, booleans and enums, counts arrays, drops element uids, ids and string content', () => {
     expect(
       sanitizeParams(
         {
@@ -35,8 +35,18 @@ describe('telemetry sanitizing', () => {
           types: ['log', 'error'],
           dblClick: true,
           format: 'png',
+          to_uid: '4',
+          reqid: 7,
         },
-        {uid: 'string', function: 'string', types: 'array', dblClick: 'boolean', format: 'enum'},
+        {
+          uid: 'element',
+          to_uid: 'element',
+          reqid: 'number',
+          function: 'string',
+          types: 'array',
+          dblClick: 'boolean',
+          format: 'enum',
+        },
       ),
     ).toEqual({page_id: 3, function_length: 10, types_count: 2, dbl_click: true, format: 'png'});
   });

@@ -1,7 +1,7 @@
 /**
  * Console messages of one page, per navigation: console API calls and browser log entries (from
  * puppeteer's `console` event), uncaught exceptions and unhandled rejections (Runtime.exceptionThrown
- * on puppeteer's own session, so the exception object stays reachable for its cause chain), and
+ * on puppeteer's own cdp, so the exception object stays reachable for its cause chain), and
  * DevTools Issues (puppeteer's `issue` event, Audits domain) aggregated by kind.
  *
  * Per message only the CDP values already received are kept (type, argument values and previews,
@@ -34,7 +34,7 @@ const MAX_SEEN_ISSUES = 1_000;
 
 type RemoteObject = Protocol.Runtime.RemoteObject;
 
-/** puppeteer's own CDP session for a page (internal `_client()`): console and exception objects live there. */
+/** puppeteer's own cdp for a page (internal `_client()`): console and exception objects live there. */
 function puppeteerClient(page: Page): CDPSession | undefined {
   const method: unknown = Reflect.get(page, '_client');
   if (typeof method !== 'function') {
@@ -76,7 +76,7 @@ export class ApiMessageEntry {
     /** puppeteer's text, used when there are no arguments (browser log entries). */
     private readonly plainText: string,
     private readonly rawStack: unknown,
-    /** The session the argument objects belong to. */
+    /** The cdp the argument objects belong to. */
     readonly client: CDPSession | undefined,
   ) {}
 
@@ -115,7 +115,7 @@ export class ExceptionEntry {
   constructor(
     readonly id: number,
     readonly details: Protocol.Runtime.ExceptionDetails,
-    /** The session the exception object belongs to (for its cause chain). */
+    /** The cdp the exception object belongs to (for its cause chain). */
     readonly client: CDPSession | undefined,
   ) {}
 
@@ -213,7 +213,7 @@ export class ConsoleCollector {
     this.log.add(new ExceptionEntry(this.log.allocateId(), event.exceptionDetails, this.#client));
   };
 
-  /** Listens on puppeteer's session; follows it if puppeteer swapped it (prerender activation). */
+  /** Listens on puppeteer's cdp; follows it if puppeteer swapped it (prerender activation). */
   #attachExceptions(): void {
     const client = puppeteerClient(this.state.page);
     if (client === this.#client) {

@@ -104,6 +104,14 @@ export function formatRemoteObject(object: RemoteObject): string {
   return object.description ?? object.className ?? 'Object';
 }
 
+/** The format specifiers console.log reads (`%%` is an escape, not an argument). */
+const SPECIFIERS = ['s', 'd', 'i', 'f', 'o', 'O', 'c'] as const;
+type Specifier = (typeof SPECIFIERS)[number];
+
+function isSpecifier(char: string): char is Specifier {
+  return SPECIFIERS.some(specifier => specifier === char);
+}
+
 function numberOf(object: RemoteObject | undefined, parse: (text: string) => number): string {
   if (!object) {
     return 'NaN';
@@ -139,7 +147,7 @@ export function formatConsoleArgs(args: readonly RemoteObject[]): string {
       index++;
       continue;
     }
-    if (!'sdifoOc'.includes(next)) {
+    if (!isSpecifier(next)) {
       text += char;
       continue;
     }

@@ -1,5 +1,5 @@
 /**
- * Reads one element's matched styles from the browser, on a CDP session of its own (DOM and CSS
+ * Reads one element's matched styles from the browser, on a cdp of its own (DOM and CSS
  * agents live only for the call), and builds the get_css_styles report.
  */
 import type {CDPSession, Protocol} from 'puppeteer-core';
@@ -97,8 +97,8 @@ export async function collectReport(state: PageState, uid: string): Promise<CssR
       `Element with uid "${uid}" is inside a cross-site iframe, whose styles get_css_styles cannot read. Use evaluate_script with the uid as an argument and getComputedStyle instead.`,
     );
   }
-  // A session of our own: DOM and CSS agents are enabled only for this call and vanish with it,
-  // so the page pays nothing for them afterwards and no other tool's session is disturbed.
+  // A cdp of our own: DOM and CSS agents are enabled only for this call and vanish with it,
+  // so the page pays nothing for them afterwards and no other tool's cdp is disturbed.
   const cdp = await state.page.createCDPSession();
   try {
     const headers = new Map<string, StyleSheetHeader>();

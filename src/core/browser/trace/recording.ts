@@ -1,5 +1,5 @@
 /**
- * Performance trace recording over the page's own CDP session. Chrome traces browser-wide, so one
+ * Performance trace recording over the page's own cdp. Chrome traces browser-wide, so one
  * recording runs at a time per browser; the last analysed trace is kept (only one, as
  * chrome-devtools-mcp does) for performance_analyze_insight.
  */
@@ -64,7 +64,7 @@ export function traceState(browser: ManagedBrowser): TraceState {
     states.set(browser, state);
   }
   if (state.active?.page.closed) {
-    // The traced tab is gone and its session with it: nothing left to stop.
+    // The traced tab is gone and its cdp with it: nothing left to stop.
     state.active = undefined;
   }
   return state;

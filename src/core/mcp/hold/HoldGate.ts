@@ -190,7 +190,7 @@ export class HoldGate implements HoldQueue {
   #entry(request: HeldCallRequest, done: (outcome: HoldOutcome | Error) => void): HeldEntry {
     const {signal, tool, params, page, match} = request;
     const heldAt = Date.now();
-    const target = targetUidOf(params);
+    const target = targetUidOf(tool, params);
     const view: HeldCall = {
       callId: request.callId,
       tool: tool.name,

@@ -1,36 +1,24 @@
 /**
- * The element a held call targets, for the live view's outline: its uid argument, and the
+ * The element a held call targets, for the live view's outline: its first element argument (where
+ * its tool's record declares uids), and the
  * element's box from the page's latest snapshot. Only CDP DOM calls (bounded, not blocked by a
  * JavaScript dialog), no script in the page.
  */
+import {elementArguments} from '../../../shared/elementParams.js';
 import type {HeldCall} from '../../../shared/hold.js';
 import {elementRect} from '../../browser/elements.js';
 import type {PageState} from '../../browser/PageState.js';
 import {normalizeUid, snapshotFeature} from '../../browser/snapshotStore.js';
+import type {Tool} from '../../tools/definition.js';
 
 type Target = NonNullable<HeldCall['target']>;
 
-/** The first element argument of a call (uid, from_uid, then elements[0].uid). */
+/** The first element argument of a call that names an element (uid, from_uid, elements[0].uid…). */
 export function targetUidOf(
+  tool: Pick<Tool, 'elementPaths'>,
   args: Record<string, unknown>,
 ): {param: string; uid: string} | undefined {
-  for (const param of ['uid', 'from_uid', 'to_uid']) {
-    const value = args[param];
-    if (typeof value === 'string' && value.trim() !== '') {
-      return {param, uid: value};
-    }
-  }
-  const elements = args.elements;
-  if (Array.isArray(elements)) {
-    const first: unknown = elements[0];
-    if (first !== null && typeof first === 'object' && 'uid' in first) {
-      const uid: unknown = first.uid;
-      if (typeof uid === 'string') {
-        return {param: 'elements[0].uid', uid};
-      }
-    }
-  }
-  return undefined;
+  return elementArguments(tool.elementPaths, args).find(({uid}) => uid.trim() !== '');
 }
 
 /** The target with its box when the snapshot still knows it and it has a layout. */

@@ -79,8 +79,8 @@ export async function listPageLines<T extends z.ZodType<{items: unknown[]; total
 
 type Params<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
 
-export interface SnapshotToolSpec<S extends z.ZodRawShape> {
-  name: string;
+export interface SnapshotToolSpec<S extends z.ZodRawShape, N extends string> {
+  name: N;
   description: string;
   schema: S;
   filePaths: NonNullable<BrowserToolSpec<S>['filePaths']>;
@@ -89,7 +89,9 @@ export interface SnapshotToolSpec<S extends z.ZodRawShape> {
 }
 
 /** A read-only analysis tool whose answer is one heap snapshot data section. */
-export function defineSnapshotTool<S extends z.ZodRawShape>(spec: SnapshotToolSpec<S>): Tool {
+export function defineSnapshotTool<S extends z.ZodRawShape, const N extends string>(
+  spec: SnapshotToolSpec<S, N>,
+): Tool<N> {
   return defineTool({
     name: spec.name,
     description: spec.description,

@@ -4,7 +4,6 @@
  * take_heapsnapshot: each file is parsed once, in a worker thread, by Chrome DevTools' own heap
  * snapshot engine, and kept until close_heapsnapshot.
  */
-import type {Tool} from '../definition.js';
 import {compareSnapshots} from './compare.js';
 import {
   getClassNodes,
@@ -23,7 +22,7 @@ import {
   queryObjects,
 } from './overview.js';
 
-export const heapAnalysisTools: Tool[] = [
+export const heapAnalysisTools = [
   getSummary,
   getDetails,
   getClassNodes,

@@ -6,9 +6,10 @@
 import {useState} from 'react';
 import {APP_NAME} from '../../../shared/constants.js';
 import {UnauthorizedScreen} from './UnauthorizedScreen.js';
-import {PANELS} from './panels.js';
+import {PanelSlotsContext} from '../context/panelSlots.js';
+import {PANEL_SLOT_FILLS, PANELS} from './panels.js';
 import {Tabs} from './Tabs.js';
-import type {PanelId} from './panelIds.js';
+import type {PanelId} from '../ui/panelIds.js';
 import {type FrameModel, useFrameModel} from './useFrameModel.js';
 
 export function App(): React.JSX.Element {
@@ -27,27 +28,29 @@ function Workspace(props: {model: FrameModel}): React.JSX.Element {
     setVisited(new Set([...visited, panel]));
   }
   return (
-    <div className="app">
-      <header className="app__header">
-        <h1 className="app__title">{APP_NAME}</h1>
-        <ConnectionBadge model={model} />
-      </header>
-      <Tabs panels={PANELS} active={panel} onSelect={model.openPanel} />
-      {PANELS.map(definition =>
-        visited.has(definition.id) ? (
-          <section
-            key={definition.id}
-            id={`panel-${definition.id}`}
-            role="tabpanel"
-            aria-labelledby={`tab-${definition.id}`}
-            className="app__panel"
-            hidden={definition.id !== panel}
-          >
-            <definition.component />
-          </section>
-        ) : null,
-      )}
-    </div>
+    <PanelSlotsContext.Provider value={PANEL_SLOT_FILLS}>
+      <div className="app">
+        <header className="app__header">
+          <h1 className="app__title">{APP_NAME}</h1>
+          <ConnectionBadge model={model} />
+        </header>
+        <Tabs panels={PANELS} active={panel} onSelect={model.openPanel} />
+        {PANELS.map(definition =>
+          visited.has(definition.id) ? (
+            <section
+              key={definition.id}
+              id={`panel-${definition.id}`}
+              role="tabpanel"
+              aria-labelledby={`tab-${definition.id}`}
+              className="app__panel"
+              hidden={definition.id !== panel}
+            >
+              <definition.component />
+            </section>
+          ) : null,
+        )}
+      </div>
+    </PanelSlotsContext.Provider>
   );
 }
 

@@ -3,7 +3,7 @@
  */
 import {useRef} from 'react';
 import type {PanelDefinition} from './panels.js';
-import type {PanelId} from './panelIds.js';
+import type {PanelId} from '../ui/panelIds.js';
 import {useTabBadge} from './useFrameModel.js';
 
 export function Tabs(props: {

@@ -1,18 +1,21 @@
 /**
- * The panel registry: one entry per tab. A panel is a component with no props; it reads the store
- * through hooks (see src/renderer/README.md). Order here is the tab order.
+ * The panel registry: one entry per panel id (ui/panelIds.ts, whose order is the tab order; an id
+ * without an entry fails to compile). A panel is a component with no props; it reads the store
+ * through hooks (see src/renderer/README.md). What a panel puts into another panel's slots
+ * (context/panelSlots.tsx) is declared here too, so no module registers anything on import.
  *
  * Only the Log panel (the one that opens first) is in the first-paint bundle. Every other panel is
  * its own chunk, fetched when its tab is first pointed at, focused or opened; the schema form
  * (rjsf, the biggest chunk) follows the panels that show forms.
  */
 import type {ComponentType} from 'react';
+import type {PanelSlotFills} from '../context/panelSlots.js';
 import {LogPanel} from '../features/log/LogPanel.js';
 import type {InspectorSnapshot} from '../store/InspectorStore.js';
 import {lazyComponent} from '../ui/lazyComponent.js';
+import {PANEL_IDS, type PanelId} from '../ui/panelIds.js';
 import {preloadSchemaForm} from '../ui/SchemaForm.js';
 import {panelPlaceholder} from './PanelPlaceholder.js';
-import type {PanelId} from './panelIds.js';
 
 export interface PanelDefinition {
   id: PanelId;
@@ -22,6 +25,8 @@ export interface PanelDefinition {
   preload: () => void;
   /** A short count shown on the tab (must be cheap and return a primitive). */
   badge?: (snapshot: InspectorSnapshot) => string | undefined;
+  /** The slots of other panels this panel fills (each loads its code on first render). */
+  fills?: PanelSlotFills;
 }
 
 type PanelCode = Pick<PanelDefinition, 'component' | 'preload'>;
@@ -37,15 +42,18 @@ const inMainBundle = (component: ComponentType): PanelCode => ({
   preload: () => undefined,
 });
 
-export const PANELS: readonly PanelDefinition[] = [
-  {
-    id: 'log',
+/** A slot filler whose code is fetched when it first renders (nothing shows until then). */
+function lazyFill<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  return lazyComponent(load, () => null).Component;
+}
+
+const REGISTRY: Readonly<Record<PanelId, Omit<PanelDefinition, 'id'>>> = {
+  log: {
     label: 'Log',
     ...inMainBundle(LogPanel),
     badge: snapshot => (snapshot.log.size > 0 ? String(snapshot.log.size) : undefined),
   },
-  {
-    id: 'tools',
+  tools: {
     label: 'Tools',
     ...lazyPanel('Tools', () => import('../features/tools/ToolsPanel.js').then(m => m.ToolsPanel)),
     badge: snapshot => {
@@ -53,8 +61,7 @@ export const PANELS: readonly PanelDefinition[] = [
       return snapshot.tools.tools.length > 0 ? String(enabled) : undefined;
     },
   },
-  {
-    id: 'run',
+  run: {
     label: 'Run',
     // Its form shows at once: fetch the schema form alongside.
     ...lazyPanel('Run', () => {
@@ -62,29 +69,25 @@ export const PANELS: readonly PanelDefinition[] = [
       return import('../features/run/RunPanel.js').then(m => m.RunPanel);
     }),
   },
-  {
-    id: 'pages',
+  pages: {
     label: 'Pages',
     ...lazyPanel('Pages', () => import('../features/pages/PagesPanel.js').then(m => m.PagesPanel)),
     badge: snapshot => (snapshot.pages.length > 0 ? String(snapshot.pages.length) : undefined),
   },
-  {
-    id: 'telemetry',
+  telemetry: {
     label: 'Telemetry',
     ...lazyPanel('Telemetry', () =>
       import('../features/telemetry/TelemetryPanel.js').then(m => m.TelemetryPanel),
     ),
   },
-  {
-    id: 'connection',
+  connection: {
     label: 'Connection',
     ...lazyPanel('Connection', () =>
       import('../features/connection/ConnectionPanel.js').then(m => m.ConnectionPanel),
     ),
     badge: snapshot => (snapshot.clients.length > 0 ? String(snapshot.clients.length) : undefined),
   },
-  {
-    id: 'webmcp',
+  webmcp: {
     label: 'WebMCP',
     // Forms show only when a tool is opened: fetch the schema form once the list can render.
     ...lazyPanel('WebMCP', () =>
@@ -94,8 +97,7 @@ export const PANELS: readonly PanelDefinition[] = [
       }),
     ),
   },
-  {
-    id: 'hold',
+  hold: {
     label: 'Hold',
     // Editing a held call shows the schema form: fetch it alongside.
     ...lazyPanel('Hold', () => {
@@ -107,11 +109,24 @@ export const PANELS: readonly PanelDefinition[] = [
       return held > 0 ? String(held) : undefined;
     },
   },
-  {
-    id: 'recordings',
+  recordings: {
     label: 'Recordings',
     ...lazyPanel('Recordings', () =>
       import('../features/recordings/RecordingsPanel.js').then(m => m.RecordingsPanel),
     ),
+    fills: {
+      recordedCall: lazyFill(() =>
+        import('../features/recordings/RecordingActions.js').then(m => m.RecordedCallActions),
+      ),
+    },
   },
-];
+};
+
+/** The panels in tab order. */
+export const PANELS: readonly PanelDefinition[] = PANEL_IDS.map(id => ({id, ...REGISTRY[id]}));
+
+/** Every slot fill the panels declare, for the app frame to provide. */
+export const PANEL_SLOT_FILLS: PanelSlotFills = PANELS.reduce<PanelSlotFills>(
+  (fills, panel) => ({...fills, ...panel.fills}),
+  {},
+);

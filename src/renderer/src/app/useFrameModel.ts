@@ -3,10 +3,10 @@
  * tab's count badge. The frame's components read the store only through these.
  */
 import type {ConnectionStatus} from '../../../shared/connection.js';
-import {useInspector, useSnapshot, useUi} from './InspectorContext.js';
+import {useInspector, useSnapshot, useUi} from '../context/InspectorContext.js';
 import {connectionLabel} from './frameModel.js';
 import type {PanelDefinition} from './panels.js';
-import type {PanelId} from './panelIds.js';
+import type {PanelId} from '../ui/panelIds.js';
 
 export interface FrameModel {
   connection: ConnectionStatus;

@@ -21,11 +21,12 @@ import type {
   WebMcpToolView,
 } from '../../../shared/protocol.js';
 import type {HoldState} from '../../../shared/hold.js';
-import type {TelemetryRecord} from '../../../shared/telemetry.js';
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {HoldTracker} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
+import {applyReplayEvent, type ReplayProgress} from './replays.js';
+import type {TelemetryEntry} from './telemetryEntry.js';
 
 export interface ServerInfo {
   serverVersion: string;
@@ -41,13 +42,6 @@ export interface ToolsSlice {
   tools: readonly ToolInfo[];
 }
 
-export interface TelemetryEntry {
-  seq: number;
-  time: number;
-  callId?: string;
-  record: TelemetryRecord;
-}
-
 export interface LogSlice {
   /** Bumps on every change of the live log (append, end, clear). */
   version: number;
@@ -56,6 +50,8 @@ export interface LogSlice {
   serverDropped: number;
   /** Calls this UI trimmed to stay within its own bound. */
   uiDropped: number;
+  /** Events the server could not keep as they were (malformed or past every bound). */
+  serverOmitted: number;
 }
 
 export interface OfflineRecording {
@@ -101,6 +97,8 @@ export interface InspectorSnapshot {
   lastActedOn: LastActedOn | undefined;
   /** Hold rules and the queue of held calls (undefined until the server said). */
   hold: HoldState | undefined;
+  /** Replays of recordings seen in the stream, newest last (bounded, replays.ts). */
+  replays: readonly ReplayProgress[];
   offline: OfflineRecording | undefined;
   /** Last sequence id applied from the live stream (0 before any). */
   lastSeq: number;
@@ -127,6 +125,7 @@ interface BatchChanges {
   telemetry?: TelemetryEntry[];
   invocations?: WebMcpInvocation[];
   webmcpTools?: WebMcpToolView[];
+  replays?: ReplayProgress[];
 }
 
 /** Replaces the invocation's earlier state, or adds it. */
@@ -141,6 +140,23 @@ function upsertInvocation(invocations: WebMcpInvocation[], invocation: WebMcpInv
   }
 }
 
+function lastActedOn(actedOn: ActedOn, call: {callId: string; tool: string}): LastActedOn {
+  return {...actedOn, callId: call.callId, tool: call.tool, receivedAt: Date.now()};
+}
+
+function telemetryEntry(
+  seq: number,
+  time: number,
+  event: Extract<InspectorEvent, {type: 'telemetry'}>,
+): TelemetryEntry {
+  return {
+    seq,
+    time,
+    ...(event.callId === undefined ? {} : {callId: event.callId}),
+    record: event.record,
+  };
+}
+
 export class InspectorStore {
   readonly log: CallLog;
   #snapshot: InspectorSnapshot;
@@ -151,6 +167,7 @@ export class InspectorStore {
   readonly #stateCalls = new Map<string, number>();
   #streamId: string | undefined;
   readonly #hold: HoldTracker;
+  #serverOmitted = 0;
   #notifyPending = false;
 
   /**
@@ -175,9 +192,10 @@ export class InspectorStore {
       webmcpTools: [],
       webmcpInvocations: [],
       telemetry: [],
-      log: {version: 0, size: 0, serverDropped: 0, uiDropped: 0},
+      log: {version: 0, size: 0, serverDropped: 0, uiDropped: 0, serverOmitted: 0},
       lastActedOn: undefined,
       hold: undefined,
+      replays: [],
       offline: undefined,
       lastSeq: 0,
     };
@@ -263,6 +281,11 @@ export class InspectorStore {
         this.#callsByClient.clear();
         this.#stateCalls.clear();
         changes.clients = [];
+        changes.replays = this.#snapshot.replays.map(replay =>
+          replay.finished
+            ? replay
+            : {...replay, finished: true, error: 'The server restarted before this replay ended.'},
+        );
         changes.patch.lastSeq = 0;
       }
       this.#streamId = batch.streamId;
@@ -274,7 +297,7 @@ export class InspectorStore {
         this.#applyEvent(changes, envelope);
       }
     }
-    const {patch, telemetry, invocations, clients, webmcpTools} = changes;
+    const {patch, telemetry, invocations, clients, webmcpTools, replays} = changes;
     if (telemetry) {
       patch.telemetry = telemetry.slice(-TELEMETRY_CAPACITY);
     }
@@ -286,6 +309,9 @@ export class InspectorStore {
     }
     if (webmcpTools) {
       patch.webmcpTools = webmcpTools;
+    }
+    if (replays) {
+      patch.replays = replays;
     }
     patch.lastSeq = lastSeq;
     patch.log = this.#logSlice(batch.dropped);
@@ -302,12 +328,7 @@ export class InspectorStore {
       case 'toolCallEnded':
         this.log.ended(event, seq, time);
         if (event.actedOn) {
-          patch.lastActedOn = {
-            ...event.actedOn,
-            callId: event.callId,
-            tool: event.tool,
-            receivedAt: Date.now(),
-          };
+          patch.lastActedOn = lastActedOn(event.actedOn, event);
         }
         return;
       case 'toolsChanged':
@@ -330,12 +351,9 @@ export class InspectorStore {
         this.#applyClientEvent(changes, event, time);
         return;
       case 'telemetry':
-        (changes.telemetry ??= this.#snapshot.telemetry.slice()).push({
-          seq,
-          time,
-          ...(event.callId === undefined ? {} : {callId: event.callId}),
-          record: event.record,
-        });
+        (changes.telemetry ??= this.#snapshot.telemetry.slice()).push(
+          telemetryEntry(seq, time, event),
+        );
         return;
       case 'webmcpToolsChanged':
         changes.webmcpTools = applyWebMcpToolsChanged(
@@ -360,11 +378,23 @@ export class InspectorStore {
       case 'callScreenshots':
         this.log.attach(event);
         return;
+      case 'callElements':
+        // Who a call's uids were, for the recorder, replay and export on the server; the log
+        // shows the call's arguments and what it did on its page, not the snapshot's ancestry.
+        return;
       case 'webmcpInvocation':
         upsertInvocation(
           (changes.invocations ??= this.#snapshot.webmcpInvocations.slice()),
           event.invocation,
         );
+        return;
+      case 'eventOmitted':
+        // The server kept a note in its place: counted next to the events it dropped.
+        this.#serverOmitted++;
+        return;
+      case 'replayProgress':
+      case 'replayFinished':
+        applyReplayEvent((changes.replays ??= this.#snapshot.replays.slice()), event);
     }
   }
 
@@ -420,7 +450,8 @@ export class InspectorStore {
     if (
       current.version === this.log.version &&
       current.serverDropped === serverDropped &&
-      current.uiDropped === this.log.dropped
+      current.uiDropped === this.log.dropped &&
+      current.serverOmitted === this.#serverOmitted
     ) {
       return current;
     }
@@ -429,6 +460,7 @@ export class InspectorStore {
       size: this.log.size,
       serverDropped,
       uiDropped: this.log.dropped,
+      serverOmitted: this.#serverOmitted,
     };
   }
 

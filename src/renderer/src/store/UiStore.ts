@@ -2,7 +2,7 @@
  * UI-only state shared between panels (which panel is open, a call handed to the Run panel).
  * Kept apart from the engine mirror so a UI change never looks like engine state.
  */
-import type {PanelId} from '../app/panelIds.js';
+import type {PanelId} from '../ui/panelIds.js';
 
 export interface RunDraft {
   tool: string;

@@ -4,7 +4,7 @@
  */
 import type {EventEnvelope} from '../../../shared/protocol.js';
 import type {CallLog, CallRecord} from './CallLog.js';
-import type {TelemetryEntry} from './InspectorStore.js';
+import type {TelemetryEntry} from './telemetryEntry.js';
 
 /** What the call did on its page (callActivity, callScreenshots), right after its end event (same seq: the sort below is stable). */
 function pushCallRecordEvents(events: EventEnvelope[], record: CallRecord): void {

@@ -17,7 +17,8 @@ import {
   type ParsedRecording,
 } from '../../../shared/recordingFile.js';
 import {CallLog} from './CallLog.js';
-import type {OfflineRecording, TelemetryEntry} from './InspectorStore.js';
+import type {OfflineRecording} from './InspectorStore.js';
+import type {TelemetryEntry} from './telemetryEntry.js';
 import {addRecordedEvent} from './recordedEvents.js';
 
 export {RecordingFileError} from '../../../shared/recordingFile.js';

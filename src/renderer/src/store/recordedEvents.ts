@@ -4,7 +4,7 @@
  */
 import type {EventEnvelope} from '../../../shared/protocol.js';
 import type {CallLog} from './CallLog.js';
-import type {TelemetryEntry} from './InspectorStore.js';
+import type {TelemetryEntry} from './telemetryEntry.js';
 
 export function addRecordedEvent(
   log: CallLog,
@@ -30,7 +30,28 @@ export function addRecordedEvent(
         ...(event.callId === undefined ? {} : {callId: event.callId}),
       });
       break;
-    default:
+    case 'toolsChanged':
+    case 'pagesChanged':
+    case 'browserStatus':
+    case 'clientConnected':
+    case 'clientDisconnected':
+    case 'clientSessionExpired':
+    case 'webmcpToolsChanged':
+    case 'webmcpInvocation':
+    case 'holdRulesChanged':
+    case 'callHeld':
+    case 'callHoldTarget':
+    case 'callHoldEnded':
+    case 'holdChanged':
+    case 'replayProgress':
+    case 'replayFinished':
+      // The live state of the run it was recorded from: a read-only log shows its calls only.
+      break;
+    case 'callElements':
+      // For replay and export on the server; the log shows the call's arguments and activity.
+      break;
+    case 'eventOmitted':
+      // A note where the server could not keep an event; nothing of a call to show.
       break;
   }
 }

@@ -5,7 +5,7 @@
 import {useReducer} from 'react';
 import type {BrowserStatus, ConnectedClient} from '../../../../shared/protocol.js';
 import type {ExpiredClientSession} from '../../store/InspectorStore.js';
-import {useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import {useRequest, useSnapshot} from '../../context/InspectorContext.js';
 import type {ClientSetup} from './clientSetup.js';
 import {
   INITIAL_CONNECTION,

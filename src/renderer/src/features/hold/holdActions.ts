@@ -4,7 +4,7 @@
  */
 import type {Dispatch} from 'react';
 import type {HeldCall, HoldState} from '../../../../shared/hold.js';
-import type {Request} from '../../app/InspectorContext.js';
+import type {Request} from '../../context/InspectorContext.js';
 import {cleanArgs} from '../../ui/argumentsDraft.js';
 import type {HoldKeyAction, HoldPanelAction, HoldPanelState} from './holdModel.js';
 

@@ -6,7 +6,7 @@
 import {useEffect, useReducer, useState} from 'react';
 import type {HeldCall, HoldState} from '../../../../shared/hold.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
-import {useInspector, useRequest, useSnapshot, useUi} from '../../app/InspectorContext.js';
+import {useInspector, useRequest, useSnapshot, useUi} from '../../context/InspectorContext.js';
 import {objectSchema, type DraftAction} from '../../ui/argumentsDraft.js';
 import {holdActions, type HoldActions} from './holdActions.js';
 import {

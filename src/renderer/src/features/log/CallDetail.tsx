@@ -9,15 +9,15 @@ import {formatClock, formatDuration} from '../../ui/format.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {formatJson, JsonView} from '../../ui/JsonView.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
-import {RecordingActionsSlot, type RecordingRef} from '../recordings/RecordingActionsSlot.js';
+import type {RecordedCallSlot} from './useLogModel.js';
 import {CallActivity, type LoadImage} from './CallActivity.js';
 
 export function CallDetail(props: {
   record: CallRecord | undefined;
   canRunAgain: boolean;
   onRunAgain: (record: CallRecord) => void;
-  /** The opened recording (undefined for the live log): for its actions and its images. */
-  recording?: RecordingRef | undefined;
+  /** For a call of a recording on the server: what another panel offers for it. */
+  recordedCall?: RecordedCallSlot | undefined;
   loadImage?: LoadImage | undefined;
 }): React.JSX.Element {
   const {record} = props;
@@ -54,10 +54,12 @@ export function CallDetail(props: {
         >
           Run again…
         </button>
-        {props.recording ? (
-          <RecordingActionsSlot placement="call" recording={props.recording} call={record} />
-        ) : null}
       </header>
+      {props.recordedCall ? (
+        <div className="call-detail__recorded" data-testid="recording-actions-call">
+          <props.recordedCall.Actions recordingId={props.recordedCall.recordingId} call={record} />
+        </div>
+      ) : null}
       <CallFacts record={record} />
       {record.errorText === undefined ? null : (
         <section aria-label="Error">

@@ -18,7 +18,7 @@ export function LogPanel(): React.JSX.Element {
       {model.offline ? (
         <div className="notice log-panel__offline" role="status">
           Viewing <strong>{model.offline.fileName}</strong>{' '}
-          {model.offline.recording ? 'read-only' : 'offline'}
+          {model.offline.recorded ? 'read-only' : 'offline'}
           {model.offline.exportedAt
             ? ` (exported ${formatDate(model.offline.exportedAt)})`
             : ''} — {formatCount(model.total)} calls
@@ -54,7 +54,7 @@ export function LogPanel(): React.JSX.Element {
           record={model.selected}
           canRunAgain={model.canRunAgain}
           onRunAgain={model.runAgain}
-          recording={model.offline?.recording}
+          recordedCall={model.recordedCall}
           loadImage={model.offline?.loadImage}
         />
       </div>
@@ -97,6 +97,7 @@ function LogToolbar(props: {model: LogModel}): React.JSX.Element {
           : `${formatCount(model.total)} ${model.total === 1 ? 'call' : 'calls'}`}
         {model.serverDropped > 0 ? ` · ${formatCount(model.serverDropped)} events dropped` : ''}
         {model.uiDropped > 0 ? ` · ${formatCount(model.uiDropped)} old calls trimmed` : ''}
+        {model.serverOmitted > 0 ? ` · ${formatCount(model.serverOmitted)} events left out` : ''}
       </span>
       <span className="toolbar__spacer" />
       <LogFileActions model={model} />

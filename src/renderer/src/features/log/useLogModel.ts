@@ -3,14 +3,22 @@
  * (logModel.ts) and its incremental result, the selected call, and the panel's actions (clear,
  * export, import, run again).
  */
-import {useDeferredValue, useMemo, useReducer, useSyncExternalStore, type Dispatch} from 'react';
-import type {PanelId} from '../../app/panelIds.js';
+import {
+  useDeferredValue,
+  useMemo,
+  useReducer,
+  useSyncExternalStore,
+  type ComponentType,
+  type Dispatch,
+} from 'react';
+import type {PanelId} from '../../ui/panelIds.js';
 import {
   type InspectorServices,
   useInspector,
   useSnapshot,
   useUi,
-} from '../../app/InspectorContext.js';
+} from '../../context/InspectorContext.js';
+import {type PanelSlotProps, usePanelSlot} from '../../context/panelSlots.js';
 import type {CallRecord} from '../../store/CallLog.js';
 import type {OfflineRecording} from '../../store/InspectorStore.js';
 import {eventsOf} from '../../store/logEvents.js';
@@ -26,7 +34,6 @@ import {
   type SelectionMove,
 } from './logModel.js';
 import type * as OfflineRecordingModule from '../../store/offlineRecording.js';
-import type {RecordingRef} from '../recordings/RecordingActionsSlot.js';
 import type {LoadImage} from './CallActivity.js';
 
 /** The recording reader carries its own zod checks: loaded on first export or open, not at start. */
@@ -42,17 +49,25 @@ export interface LogActions {
   openPanel: (panel: PanelId) => void;
 }
 
+/** The calls of a recording on the server get what the panel filling the recordedCall slot offers. */
+export interface RecordedCallSlot {
+  recordingId: string;
+  Actions: ComponentType<PanelSlotProps['recordedCall']>;
+}
+
 export interface LogModel extends LogActions {
   offline:
     | {
         fileName: string;
         exportedAt?: number | undefined;
-        /** A recording from the server (Recordings panel): its actions slot and images. */
-        recording?: RecordingRef | undefined;
+        /** Opened from the Recordings panel (read-only), not imported into the Log. */
+        recorded: boolean;
         loading: boolean;
         loadImage?: LoadImage | undefined;
       }
     | undefined;
+  /** For a recording on the server, when a panel fills the slot (a file from elsewhere has no id). */
+  recordedCall: RecordedCallSlot | undefined;
   /** Bumps whenever a row of the live log may have changed (0 for a recording). */
   version: number;
   /** A call can be run again only on a live server. */
@@ -67,6 +82,8 @@ export interface LogModel extends LogActions {
   total: number;
   serverDropped: number;
   uiDropped: number;
+  /** Events the server could not keep as they were (each left a note in its place). */
+  serverOmitted: number;
   toolNames: string[];
   clients: {id: string; name: string}[];
   selected: CallRecord | undefined;
@@ -85,6 +102,7 @@ export function useLogModel(): LogModel {
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const serverVersion = useSnapshot(snapshot => snapshot.server?.serverVersion);
   const selectedCallId = useUi(snapshot => snapshot.selectedCallId);
+  const RecordedCallActions = usePanelSlot('recordedCall');
   const log = offline?.log ?? store.log;
   const [state, dispatch] = useReducer(reduceLog, INITIAL_LOG);
   // Typing in the search box must never stall the stream: filter with the deferred value.
@@ -101,11 +119,13 @@ export function useLogModel(): LogModel {
           exportedAt: offline.exportedAt,
           loading: offline.loading === true,
           loadImage: offline.loadImage,
-          ...(offline.recorded === true
-            ? {recording: {id: offline.recordingId, fileName: offline.fileName}}
-            : {}),
+          recorded: offline.recorded === true,
         }
       : undefined,
+    recordedCall:
+      RecordedCallActions && offline?.recorded === true && offline.recordingId !== undefined
+        ? {recordingId: offline.recordingId, Actions: RecordedCallActions}
+        : undefined,
     version: offline ? 0 : liveLog.version,
     canRunAgain: connected && offline === undefined,
     filter: state.filter,
@@ -117,6 +137,7 @@ export function useLogModel(): LogModel {
     total: offline ? log.size : liveLog.size,
     serverDropped: offline ? 0 : liveLog.serverDropped,
     uiDropped: offline ? 0 : liveLog.uiDropped,
+    serverOmitted: offline ? 0 : liveLog.serverOmitted,
     // The log is mutable, so these are read on every render (a batch re-renders the panel); the
     // menus list only a few tools and clients.
     toolNames: log.toolNames(),

@@ -5,7 +5,7 @@
  */
 import {useEffect, useReducer} from 'react';
 import type {LiveFrame, PageInfo} from '../../../../shared/protocol.js';
-import {useInspector, useRequest, useSnapshot, useUi} from '../../app/InspectorContext.js';
+import {useInspector, useRequest, useSnapshot, useUi} from '../../context/InspectorContext.js';
 import {
   HIGHLIGHT_MS,
   INITIAL_PAGES,

@@ -5,6 +5,7 @@
  * and a call's detail pane; everything recorded (tool names, reasons, diffs, the test text) is
  * shown as text, never as HTML.
  */
+import type {PanelSlotProps} from '../../context/panelSlots.js';
 import {CopyButton} from '../../ui/CopyButton.js';
 import type {ReplayCallReportView} from '../../../../shared/protocol.js';
 import {isReplaying, replayHeadline, type PreviewState} from './recordingActionsModel.js';
@@ -24,10 +25,18 @@ export function RecordingActions(props: RecordingActionsProps): React.JSX.Elemen
   return <RecordingActionsView {...props} model={model} />;
 }
 
-/** The view alone, for tests and screenshots with a model made by hand. */
+/**
+ * What this panel puts in the Log's call detail for a call of a recording on the server (the
+ * recordedCall slot, wired in the panel registry): replay up to that call, export.
+ */
+export function RecordedCallActions(props: PanelSlotProps['recordedCall']): React.JSX.Element {
+  return <RecordingActions recordingId={props.recordingId} callIndex={props.call.ordinal + 1} />;
+}
+
 const REPLAY_HINT =
   'Replay runs the recorded calls again in the live browser, in new pages, and compares each result with the recording.';
 
+/** The view alone, for tests and screenshots with a model made by hand. */
 export function RecordingActionsView(
   props: RecordingActionsProps & {model: RecordingActionsModel},
 ): React.JSX.Element {
@@ -88,7 +97,7 @@ const OUTCOME_LABEL: Record<ReplayCallReportView['outcome'], string> = {
   failed: 'failed',
 };
 
-function ReplayCalls(props: {calls: ReplayCallReportView[]}): React.JSX.Element | null {
+function ReplayCalls(props: {calls: readonly ReplayCallReportView[]}): React.JSX.Element | null {
   if (props.calls.length === 0) {
     return null;
   }

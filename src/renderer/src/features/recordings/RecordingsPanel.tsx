@@ -9,8 +9,7 @@ import type {RecordingSearchHit, RecordingSummary} from '../../../../shared/repl
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
-import {RecordingActionsSlot} from './RecordingActionsSlot.js';
-import './recordingActionsRegistration.js';
+import {RecordingActions} from './RecordingActions.js';
 import {type RecordingsModel, useRecordingsModel} from './useRecordingsModel.js';
 import './recordings.css';
 import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
@@ -287,10 +286,9 @@ function RecordingRow(props: {
             Delete…
           </button>
         )}
-        <RecordingActionsSlot
-          placement="recording"
-          recording={{id: recording.id, fileName: recording.id}}
-        />
+        <span className="recording-actions" data-testid="recording-actions-recording">
+          <RecordingActions recordingId={recording.id} compact />
+        </span>
       </td>
     </tr>
   );

@@ -1,25 +1,32 @@
 /**
  * The view model of a recording's actions (replay, replay up to a call, export as a test with a
- * preview): a reducer over what the engine answered and the replay events it streamed. Pure, so it
- * is tested without React or a server.
+ * preview): a reducer over what the engine answered, joined with the replay's progress the store
+ * keeps from the event stream. Pure, so it is tested without React or a server.
  */
 import type {
   ExportFormat,
-  InspectorEvent,
   ReplayCallReportView,
   ReplaySummaryView,
 } from '../../../../shared/protocol.js';
 import type {CommandResult} from '../../../../shared/replies.js';
+import type {ReplayProgress} from '../../store/replays.js';
 
+/** What this view asked for and what the engine answered; the replay's progress is the store's. */
+export type ReplayRequest =
+  | {status: 'idle'}
+  | {status: 'starting'; untilCall?: number}
+  | {status: 'started'; replayId: string; total: number}
+  | {status: 'error'; error: string};
+
+/** The replay as shown: the request joined with the progress the store keeps for it. */
 export type ReplayState =
   | {status: 'idle'}
-  /** `early`: replay events that arrived before the command's answer named the replay. */
-  | {status: 'starting'; untilCall?: number; early: InspectorEvent[]}
+  | {status: 'starting'; untilCall?: number}
   | {
       status: 'running' | 'done';
       replayId: string;
       total: number;
-      calls: ReplayCallReportView[];
+      calls: readonly ReplayCallReportView[];
       summary?: ReplaySummaryView;
       error?: string;
     }
@@ -31,12 +38,19 @@ export type PreviewState =
   | {status: 'ready'; text: string; fileName: string; format: ExportFormat}
   | {status: 'error'; error: string};
 
+/** The reducer's state. */
+export interface RecordingActionsRequests {
+  replay: ReplayRequest;
+  preview: PreviewState;
+}
+
+/** What the view shows. */
 export interface RecordingActionsState {
   replay: ReplayState;
   preview: PreviewState;
 }
 
-export const INITIAL_RECORDING_ACTIONS: RecordingActionsState = {
+export const INITIAL_RECORDING_ACTIONS: RecordingActionsRequests = {
   replay: {status: 'idle'},
   preview: {status: 'closed'},
 };
@@ -44,56 +58,30 @@ export const INITIAL_RECORDING_ACTIONS: RecordingActionsState = {
 export type RecordingActionsAction =
   | {type: 'replayRequested'; untilCall?: number}
   | {type: 'replayAnswered'; result: CommandResult<'replayRecording'>}
-  | {type: 'replayEvent'; event: InspectorEvent}
   | {type: 'exportRequested'}
   | {type: 'exportAnswered'; result: CommandResult<'exportRecording'>}
   | {type: 'previewClosed'};
 
-function onReplayEvent(replay: ReplayState, event: InspectorEvent): ReplayState {
-  if (replay.status === 'starting') {
-    return {...replay, early: [...replay.early, event]};
-  }
-  if (replay.status !== 'running') {
-    return replay;
-  }
-  if (event.type === 'replayProgress' && event.replayId === replay.replayId) {
-    return {...replay, total: event.total, calls: [...replay.calls, event.call]};
-  }
-  if (event.type === 'replayFinished' && event.replayId === replay.replayId) {
-    return {
-      ...replay,
-      status: 'done',
-      summary: event.summary,
-      ...(event.error === undefined ? {} : {error: event.error}),
-    };
-  }
-  return replay;
-}
-
 export function reduceRecordingActions(
-  state: RecordingActionsState,
+  state: RecordingActionsRequests,
   action: RecordingActionsAction,
-): RecordingActionsState {
+): RecordingActionsRequests {
   switch (action.type) {
     case 'replayRequested':
       return {
         ...state,
         replay: {
           status: 'starting',
-          early: [],
           ...(action.untilCall === undefined ? {} : {untilCall: action.untilCall}),
         },
       };
-    case 'replayAnswered': {
-      if (!action.result.ok) {
-        return {...state, replay: {status: 'error', error: action.result.error}};
-      }
-      const early = state.replay.status === 'starting' ? state.replay.early : [];
-      const running: ReplayState = {status: 'running', ...action.result.value, calls: []};
-      return {...state, replay: early.reduce(onReplayEvent, running)};
-    }
-    case 'replayEvent':
-      return {...state, replay: onReplayEvent(state.replay, action.event)};
+    case 'replayAnswered':
+      return {
+        ...state,
+        replay: action.result.ok
+          ? {status: 'started', ...action.result.value}
+          : {status: 'error', error: action.result.error},
+      };
     case 'exportRequested':
       return {...state, preview: {status: 'loading'}};
     case 'exportAnswered':
@@ -106,6 +94,29 @@ export function reduceRecordingActions(
     case 'previewClosed':
       return {...state, preview: {status: 'closed'}};
   }
+}
+
+/** The id of the replay this view started, once the engine named it. */
+export function requestedReplayId(request: ReplayRequest): string | undefined {
+  return request.status === 'started' ? request.replayId : undefined;
+}
+
+/** The request joined with the replay's progress (undefined until its first event arrived). */
+export function replayState(
+  request: ReplayRequest,
+  progress: ReplayProgress | undefined,
+): ReplayState {
+  if (request.status !== 'started') {
+    return request;
+  }
+  return {
+    status: progress?.finished === true ? 'done' : 'running',
+    replayId: request.replayId,
+    total: progress && progress.total > 0 ? progress.total : request.total,
+    calls: progress?.calls ?? [],
+    ...(progress?.summary === undefined ? {} : {summary: progress.summary}),
+    ...(progress?.error === undefined ? {} : {error: progress.error}),
+  };
 }
 
 /** Whether a replay is under way (the buttons wait for it). */

@@ -8,7 +8,7 @@ import {
   parseRecordingText,
   type RecordingHeader,
 } from '../../../../shared/recordingFile.js';
-import type {InspectorServices, Request} from '../../app/InspectorContext.js';
+import type {InspectorServices, Request} from '../../context/InspectorContext.js';
 import type {OfflineRecording} from '../../store/InspectorStore.js';
 import {openRecordingText, RecordingBuilder} from '../../store/offlineRecording.js';
 

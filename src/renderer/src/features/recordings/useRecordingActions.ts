@@ -1,14 +1,16 @@
 /**
- * The hook behind RecordingActions: sends replayRecording / exportRecording for one recording
- * and, while a replay runs, listens to the event stream for its progress. The Recordings panel (or
- * a call's detail pane, with the call's index) renders the component; this holds no panel state.
+ * The hook behind RecordingActions: sends replayRecording / exportRecording for one recording and
+ * shows the replay's progress as the store keeps it from the event stream. The Recordings panel
+ * (or the Log's call detail, through the recordedCall slot) renders the component.
  */
-import {useEffect, useReducer} from 'react';
-import {useInspector, useRequest} from '../../app/InspectorContext.js';
+import {useMemo, useReducer} from 'react';
+import {useRequest, useSnapshot} from '../../context/InspectorContext.js';
 import {
   INITIAL_RECORDING_ACTIONS,
   isReplaying,
   reduceRecordingActions,
+  replayState,
+  requestedReplayId,
   type RecordingActionsState,
 } from './recordingActionsModel.js';
 
@@ -21,31 +23,24 @@ export interface RecordingActionsModel {
 }
 
 export function useRecordingActions(recordingId: string): RecordingActionsModel {
-  const {connection, store} = useInspector();
   const request = useRequest();
-  const [state, dispatch] = useReducer(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
-  const listening = isReplaying(state.replay);
-
-  // A stream of its own while a replay runs, from the store's position: it sees every event of
-  // the replay, whether or not the log keeps them.
-  useEffect(() => {
-    if (!listening) {
-      return;
-    }
-    return connection.subscribe(store.getSnapshot().lastSeq + 1, batch => {
-      for (const {event} of batch.events) {
-        if (event.type === 'replayProgress' || event.type === 'replayFinished') {
-          dispatch({type: 'replayEvent', event});
-        }
-      }
-    });
-  }, [connection, store, listening]);
+  const [requests, dispatch] = useReducer(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
+  const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
+  // The store keeps every replay's progress from the event stream (events that arrived before the
+  // answer named the replay too): this view only picks its own.
+  const replays = useSnapshot(snapshot => snapshot.replays);
+  const replayId = requestedReplayId(requests.replay);
+  const progress = useMemo(
+    () => (replayId === undefined ? undefined : replays.find(item => item.replayId === replayId)),
+    [replays, replayId],
+  );
+  const replay = replayState(requests.replay, progress);
 
   return {
-    state,
-    connected: store.getSnapshot().connection.state === 'open',
+    state: {replay, preview: requests.preview},
+    connected,
     replay: untilCall => {
-      if (isReplaying(state.replay)) {
+      if (isReplaying(replay)) {
         return;
       }
       dispatch({type: 'replayRequested', ...(untilCall === undefined ? {} : {untilCall})});

@@ -3,7 +3,12 @@
  * (in the Log panel, read-only), delete (after a confirm), and open a file from elsewhere.
  */
 import {useCallback, useEffect, useState} from 'react';
-import {type Request, useInspector, useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import {
+  type Request,
+  useInspector,
+  useRequest,
+  useSnapshot,
+} from '../../context/InspectorContext.js';
 import type {RecordingList, RecordingSearchHit} from '../../../../shared/replies.js';
 import {errorText} from '../../../../shared/values.js';
 import {openServerRecording, openRecordingFile, type OpenResult} from './recordingLoader.js';

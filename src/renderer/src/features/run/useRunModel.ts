@@ -5,7 +5,7 @@
  */
 import {useReducer} from 'react';
 import type {ToolInfo} from '../../../../shared/protocol.js';
-import {useRequest, useSnapshot, useUi} from '../../app/InspectorContext.js';
+import {useRequest, useSnapshot, useUi} from '../../context/InspectorContext.js';
 import {objectSchema, type ArgumentsDraft, type DraftAction} from '../../ui/argumentsDraft.js';
 import {
   INITIAL_RUN,

@@ -3,7 +3,7 @@
  * bounded to what is drawn at once (older ones stay in the export), and the field help.
  */
 import {TELEMETRY_FIELD_HELP} from '../../../../shared/telemetry.js';
-import type {TelemetryEntry} from '../../store/InspectorStore.js';
+import type {TelemetryEntry} from '../../store/telemetryEntry.js';
 
 /** Records rendered at once; older ones stay in the export. */
 export const TELEMETRY_SHOWN = 200;

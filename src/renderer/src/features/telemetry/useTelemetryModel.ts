@@ -3,8 +3,8 @@
  * (telemetryModel.ts), and where they are kept (--telemetryLog).
  */
 import {useMemo} from 'react';
-import {useSnapshot} from '../../app/InspectorContext.js';
-import type {TelemetryEntry} from '../../store/InspectorStore.js';
+import {useSnapshot} from '../../context/InspectorContext.js';
+import type {TelemetryEntry} from '../../store/telemetryEntry.js';
 import {FIELD_HELP, shownRecords, TELEMETRY_SHOWN} from './telemetryModel.js';
 
 export interface TelemetryModel {

@@ -3,7 +3,7 @@
  * flips switches, and fetches the exact tools/list a client receives (again whenever tools change).
  */
 import {useEffect, useMemo, useReducer} from 'react';
-import {useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import {useRequest, useSnapshot} from '../../context/InspectorContext.js';
 import {
   categoryCards,
   categoryGroups,

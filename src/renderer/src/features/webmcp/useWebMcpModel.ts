@@ -5,7 +5,12 @@
  */
 import {useLayoutEffect, useMemo, useReducer, useRef, type Dispatch} from 'react';
 import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
-import {type Request, useInspector, useRequest, useSnapshot} from '../../app/InspectorContext.js';
+import {
+  type Request,
+  useInspector,
+  useRequest,
+  useSnapshot,
+} from '../../context/InspectorContext.js';
 import type {DraftAction} from '../../ui/argumentsDraft.js';
 import {
   activityOf,

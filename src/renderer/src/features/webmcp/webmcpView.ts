@@ -147,7 +147,10 @@ export function statusLabel(status: WebMcpStatus): string {
       return 'running';
     case 'TimedOut':
       return 'Timed out';
-    default:
+    case 'Completed':
+    case 'Canceled':
+    case 'Error':
+    case 'Interrupted':
       return status;
   }
 }
@@ -161,7 +164,9 @@ export function statusTone(status: WebMcpStatus): 'ok' | 'error' | 'running' | '
       return 'running';
     case 'Canceled':
       return 'cancelled';
-    default:
+    case 'Error':
+    case 'Interrupted':
+    case 'TimedOut':
       return 'error';
   }
 }
