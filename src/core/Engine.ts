@@ -223,7 +223,10 @@ export class Engine {
       }
       this.#publishTools();
     });
-    this.browser.on('status', status => this.hub.publish({type: 'browserStatus', status}));
+    // The status now: WebMCP's listener (before this one) may have updated it meanwhile.
+    this.browser.on('status', () =>
+      this.hub.publish({type: 'browserStatus', status: this.browser.status}),
+    );
     this.browser.pages.on('changed', () =>
       this.hub.publish({type: 'pagesChanged', pages: this.#pageInfos()}),
     );

@@ -30,6 +30,8 @@ export interface HoldModel extends HoldActions {
   mode: HoldMode;
   panel: HoldPanelState;
   outline: TargetOutline | undefined;
+  /** The client that opened the held call's page (undefined: the person, or no page). */
+  pageOwner: {id: string; name: string} | undefined;
   now: number;
   pick: (callId: string) => void;
   edit: (action: DraftAction) => void;
@@ -44,6 +46,7 @@ export function useHoldModel(): HoldModel {
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const hold = useSnapshot(snapshot => snapshot.hold);
   const tools = useSnapshot(snapshot => snapshot.tools.tools);
+  const pages = useSnapshot(snapshot => snapshot.pages);
   const active = useUi(snapshot => snapshot.panel === 'hold');
   const [panel, dispatch] = useReducer(reduceHoldPanel, INITIAL_HOLD_PANEL);
   const [now, setNow] = useState(() => Date.now());
@@ -101,6 +104,8 @@ export function useHoldModel(): HoldModel {
     mode: modeFor(panel, call),
     panel,
     outline: targetOutline(call, panel.frame),
+    pageOwner:
+      call?.pageId === undefined ? undefined : pages.find(page => page.id === call.pageId)?.owner,
     now,
     pick: callId => dispatch({type: 'pick', callId}),
     edit: action => dispatch({type: 'edit', action}),

@@ -7,6 +7,7 @@ import {memo, useCallback, useLayoutEffect, useRef, useState} from 'react';
 import type {CallRecord} from '../../store/CallLog.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
+import {ClientBadge} from '../../ui/ClientBadge.js';
 
 const ROW_HEIGHT = 28;
 const RECYCLE_SLOTS = 128;
@@ -209,7 +210,7 @@ const LogRow = memo(function LogRow(props: {
         {record.client.transport === 'inspector' ? (
           <span className="badge badge--inspector">Inspector</span>
         ) : (
-          revealInvisible(record.client.name)
+          <ClientBadge client={record.client} title={clientTitle(record)} />
         )}
       </span>
       <span role="gridcell" className="log-cell log-cell--tool mono">
