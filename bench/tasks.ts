@@ -347,6 +347,60 @@ const ACTION_TASKS: Task[] = [
     },
   },
   {
+    name: 'action: shadow root in a same-site iframe, Dark mode',
+    path: '/actions/frame-covers.html?site=same',
+    frames: true,
+    run: async a => {
+      await a.click(['button "Dark mode"'], 'Settings panel');
+      return a.sees('Clicked Dark mode');
+    },
+  },
+  {
+    name: 'action: veil in a same-site iframe, the click says who would get it',
+    path: '/actions/frame-covers.html?site=same',
+    frames: true,
+    run: async a => {
+      const answer = await a.attempt('click', {
+        uid: await a.find(['button "Reset"'], 'Settings panel'),
+      });
+      return (
+        answer.isError &&
+        answer.text.includes('dialog "Confirm reset"') &&
+        (await a.sees('Nothing changed'))
+      );
+    },
+  },
+  {
+    name: 'action: banner over an iframe, the click says who would get it',
+    path: '/actions/frame-covers.html?site=cross',
+    frames: true,
+    run: async a => {
+      const answer = await a.attempt('click', {
+        uid: await a.find(['button "Under banner"'], 'Settings panel'),
+      });
+      return (
+        answer.isError &&
+        answer.text.includes('dialog "Newsletter signup"') &&
+        (await a.sees('Nothing changed'))
+      );
+    },
+  },
+  {
+    name: 'action: covered drop zone, the drag says who would get it',
+    path: '/actions/covered-controls.html',
+    run: async a => {
+      const answer = await a.attempt('drag', {
+        from_uid: await a.find(['button "Free card"']),
+        to_uid: await a.find(['region "Busy zone"']),
+      });
+      return (
+        answer.isError &&
+        answer.text.includes('dialog "Upload in progress"') &&
+        (await a.check(text('#log'))) === ''
+      );
+    },
+  },
+  {
     name: 'action: double-click detector needing a gap',
     path: '/actions/double-click.html',
     run: async a => {

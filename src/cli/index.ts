@@ -1,36 +1,40 @@
 #!/usr/bin/env node
 /**
- * Headless entry: flags → engine. MCP over HTTP (and stdio with --stdio), the inspector UI in any
- * browser tab. Logs go to stderr only, because stdout may carry MCP.
+ * Headless entry: flags → path checks → engine (serve.ts). MCP over HTTP (and stdio with --stdio),
+ * the inspector UI in any browser tab. Logs go to stderr only, because stdout may carry MCP. This
+ * module loads only what the checks need: a start that fails one ends before the engine's code
+ * (most of the start-up time) is read.
  */
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
-import {pathErrorReason, pathFlagProblem} from '../core/config/pathFlags.js';
-import type {ServerConfig} from '../core/config/serverConfig.js';
-import {Engine, PortInUseError} from '../core/Engine.js';
-import {findRendererDir} from '../core/http/static.js';
-import {keepServingOnUncaughtErrors} from '../core/processGuard.js';
+import {pathFlagProblem} from '../core/config/pathFlags.js';
 import {readVersion} from '../core/version.js';
-import {watchNpmParent} from './parentWatch.js';
-import {runSubcommand} from './subcommands.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
+/** A bare word first names a subcommand (replay, export); `serve` or a flag runs the server. */
+function namesSubcommand(first: string | undefined): boolean {
+  return first !== undefined && !first.startsWith('-') && first !== 'serve';
+}
+
 async function main(): Promise<number> {
   const version = readVersion(here);
   const argv = process.argv.slice(2);
-  const subcommand = await runSubcommand(argv, {
-    version,
-    out: text => process.stdout.write(text),
-    log,
-    env: process.env,
-  });
-  if (subcommand !== undefined) {
-    return subcommand;
+  if (namesSubcommand(argv[0])) {
+    const {runSubcommand} = await import('./subcommands.js');
+    const code = await runSubcommand(argv, {
+      version,
+      out: text => process.stdout.write(text),
+      log,
+      env: process.env,
+    });
+    if (code !== undefined) {
+      return code;
+    }
   }
   const parsed = parseFlags(argv.slice(argv[0] === 'serve' ? 1 : 0), {
     env: process.env,
@@ -51,7 +55,8 @@ async function main(): Promise<number> {
       break;
   }
   const config = parsed.config;
-  // Before anything opens a file or a port: a stale ready file goes, and a bad path ends the run.
+  // Before anything opens a file or a port, and before the engine's code is even loaded: a
+  // stale ready file goes, and a bad path ends the run at once.
   const pathProblem = pathFlagProblem(config);
   if (pathProblem !== undefined) {
     log(`mcp-browser-inspector: ${pathProblem}`);
@@ -60,91 +65,8 @@ async function main(): Promise<number> {
   for (const warning of parsed.warnings) {
     log(`Warning: ${warning}`);
   }
-  keepServingOnUncaughtErrors(log);
-  const engine = new Engine(config, {version, log, rendererDir: findRendererDir(here)});
-  const shutdown = stopOnSignals(engine);
-
-  // Said at start-up, so the person starting the server sees it; the browser still starts lazily.
-  const browserProblem = engine.preflight();
-  if (browserProblem !== undefined) {
-    log(`Warning: ${browserProblem}`);
-  }
-  const failed = await serve(engine, config, shutdown);
-  if (failed !== undefined) {
-    await engine.stop();
-    return failed;
-  }
-  log(engine.startupLine());
-  // One step to the inspector, as Jupyter does: the full URL with the token, only to a terminal
-  // (never in --stdio mode, where stdout is MCP, and never into logs or files).
-  if (!config.stdio && process.stdout.isTTY) {
-    const url = engine.inspectorUrlWithToken();
-    if (url !== undefined) {
-      process.stdout.write(`Open the inspector: ${url}\n`);
-    }
-  }
-  return -1;
-}
-
-/** Stops the engine (bounded) on a signal, when npm's parent process goes, or as asked. */
-function stopOnSignals(engine: Engine): (code: number) => void {
-  let stopping = false;
-  const shutdown = (code: number): void => {
-    if (stopping) {
-      return;
-    }
-    stopping = true;
-    // Backstop: never hang on exit, even if the browser refuses to close.
-    setTimeout(() => process.exit(code), 5_000).unref();
-    void engine.stop().finally(() => process.exit(code));
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => shutdown(0));
-  }
-  // Even on a hard exit, leave no temporary files and no ready file of a gone server behind.
-  process.on('exit', () => {
-    engine.removeReadyFiles();
-    engine.temporaryFiles.removeAll();
-    engine.browser.removeRunProfile();
-  });
-  watchNpmParent(process.env, () => {
-    log('The npm process that started the server is gone; stopping.');
-    shutdown(0);
-  });
-  return shutdown;
-}
-
-/** HTTP, then stdio and the ready file as asked; the exit code if one of them failed. */
-async function serve(
-  engine: Engine,
-  config: ServerConfig,
-  shutdown: (code: number) => void,
-): Promise<number | undefined> {
-  try {
-    await engine.startHttp(config.stdio);
-  } catch (error) {
-    if (error instanceof PortInUseError) {
-      log(error.message);
-      return 1;
-    }
-    throw error;
-  }
-  if (config.stdio) {
-    process.stdin.on('end', () => shutdown(0));
-    process.stdin.on('close', () => shutdown(0));
-    await engine.connectStdio();
-  }
-  if (config.readyFile !== undefined) {
-    try {
-      engine.writeReadyFile(config.readyFile);
-    } catch (error) {
-      log(
-        `mcp-browser-inspector: Cannot write --readyFile ${config.readyFile}: ${pathErrorReason(error)}. Pass a path in a writable folder.`,
-      );
-      return 2;
-    }
-  }
-  return undefined;
+  const {runServer} = await import('./serve.js');
+  return runServer(config, version, here);
 }
 
 main().then(

@@ -60,6 +60,8 @@ export interface EngineOptions {
   /** Where the persisted token lives (tests point it at a temp dir). */
   configDir?: string;
   env?: Record<string, string | undefined>;
+  /** Whether UIs open their Hold tab when a call is held (the desktop app's saved choice). */
+  openHoldOnHeld?: boolean;
 }
 
 export class PortInUseError extends Error {}
@@ -237,6 +239,7 @@ export class Engine {
       hub: this.hub,
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
+      openOnHeld: this.options.openHoldOnHeld ?? false,
       webmcp: this.webmcp,
       toolNames: () => this.catalog.all().map(tool => tool.name),
       validate: (tool, args) => tool.validate(args, this.catalog.schemaOptions()),
@@ -312,8 +315,7 @@ export class Engine {
       new HttpServer({
         host: this.config.host,
         port,
-        token: this.token.token,
-        tokenLocation: tokenLocation(this.token),
+        token: this.token,
         rendererDir: this.options.rendererDir,
         createClientSession: () => this.createClientSession('http'),
         onInspectorSocket: socket => this.attachSocket(socket),
@@ -457,11 +459,8 @@ export class Engine {
     tool: string,
     args: Record<string, unknown>,
   ): Promise<ReplyMap['runTool']> {
-    const files = new FileAccess(
-      this.config.workspaceRoots,
-      {clientRoots: () => Promise.resolve([])},
-      this.#fileShared(),
-    );
+    const noClientRoots = {clientRoots: () => Promise.resolve([])};
+    const files = new FileAccess(this.config.workspaceRoots, noClientRoots, this.#fileShared());
     const result = await this.runner.call(tool, args, {
       client,
       pages: this.inProcess.of(client),

@@ -113,6 +113,8 @@ function holdHandlers(
     holdDecide: command =>
       hold.decide(command.callId, command.decision, {args: command.args, reason: command.reason}),
     holdAllowAll: () => hold.allowAll(),
+    holdDenyAll: command => hold.denyAll(command.reason),
+    holdSetOpenOnHeld: command => hold.setOpenOnHeld(command.openOnHeld),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   BrowserWindow,
   dialog,
   ipcMain,
+  Notification,
   protocol,
   screen,
   session,
@@ -30,11 +31,13 @@ import {
   updateSettings,
   type Settings,
 } from './settings.js';
-import {Engine, PortInUseError} from '../core/Engine.js';
+import type {Engine} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {TOOL_CATEGORIES} from '../shared/categories.js';
+import {IPC_CHANNELS} from '../shared/connection.js';
 import {APP_NAME} from '../shared/constants.js';
+import type {ShowMessage} from '../shared/wire.js';
 import {
   APP_ENTRY_URL,
   APP_ORIGIN,
@@ -44,6 +47,7 @@ import {
   originOf,
 } from './appProtocol.js';
 import {engineEndpoint} from './engineEndpoint.js';
+import {watchHeldCalls, type HeldAttention} from './heldAttention.js';
 import {describeHandOver, extractUserArgs, handOverArgs, planHandOver} from './handOver.js';
 import {registerInspectorBridge, type InspectorBridgeHandle} from './inspectorBridge.js';
 import {createIpcIngress} from './ipcIngress.js';
@@ -117,6 +121,8 @@ interface Desktop {
   engine?: Engine;
   bridge?: InspectorBridgeHandle;
   mainWindow?: BrowserWindow;
+  /** Flashes the window and notifies while a call is held in the background. */
+  attention?: HeldAttention;
   /** The URL the window loads: the app protocol, or the dev server in development. */
   entryUrl: string;
   allowedOrigins: string[];
@@ -175,7 +181,16 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
   }
   protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
 
-  const running = new Engine(config, {version: readVersion(here), log, rendererDir, configDir});
+  // Loaded only now: a start that fails its flag or path checks never reads the engine's code.
+  const {Engine, PortInUseError} = await import('../core/Engine.js');
+  const running = new Engine(config, {
+    version: readVersion(here),
+    log,
+    rendererDir,
+    configDir,
+    // On unless the person switched it off: the desktop window is for watching the agent.
+    openHoldOnHeld: loaded.settings.openHoldOnHeld ?? true,
+  });
   desktop.engine = running;
   try {
     await running.startHttp(false);
@@ -193,6 +208,7 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
     remember({port: config.port});
   }
   rememberCategories(running);
+  rememberHoldChoice(running);
 
   desktop.bridge = registerInspectorBridge(
     createIpcIngress(ipcMain, {allowedOrigins: desktop.allowedOrigins, log}),
@@ -200,6 +216,20 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
     log,
   );
   desktop.mainWindow = createWindow(desktop);
+  desktop.attention = watchHeldCalls({
+    onEvent: listener => running.hub.onEvent(envelope => listener(envelope.event)),
+    window: () => desktop.mainWindow,
+    notify: (text, onClick) => {
+      if (!Notification.isSupported()) {
+        return undefined;
+      }
+      const notification = new Notification({title: text.title, body: text.body});
+      notification.on('click', onClick);
+      notification.show();
+      return notification;
+    },
+    showHold: () => showHoldTab(desktop),
+  });
   if (config.stdio) {
     process.stdin.on('end', () => app.quit());
     await running.connectStdio();
@@ -232,6 +262,33 @@ function rememberCategories(running: Engine): void {
   });
 }
 
+/** The Hold tab's "open it when a call is held" choice is remembered as the person leaves it. */
+function rememberHoldChoice(running: Engine): void {
+  running.hub.onEvent(envelope => {
+    if (envelope.event.type === 'holdOpenOnHeldChanged') {
+      remember({openHoldOnHeld: envelope.event.openOnHeld});
+    }
+  });
+}
+
+/** The window comes forward on the Hold tab (once its page has loaded, if it was just opened). */
+function showHoldTab(desktop: Desktop): void {
+  const before = desktop.mainWindow;
+  showWindow(desktop);
+  const window = desktop.mainWindow;
+  if (!window) {
+    return;
+  }
+  const message: ShowMessage = {kind: 'show', panel: 'hold'};
+  if (window === before) {
+    window.webContents.send(IPC_CHANNELS.show, message);
+  } else {
+    window.webContents.once('did-finish-load', () =>
+      window.webContents.send(IPC_CHANNELS.show, message),
+    );
+  }
+}
+
 function createWindow(desktop: Desktop): BrowserWindow {
   const placement = placeWindow(
     loadSettings(configDir).settings.window,
@@ -249,6 +306,7 @@ function createWindow(desktop: Desktop): BrowserWindow {
     window.maximize();
   }
   window.once('ready-to-show', () => window.show());
+  window.on('focus', () => desktop.attention?.windowFocused());
   window.on('close', () => {
     remember({window: boundsToSave(window.getNormalBounds(), window.isMaximized())});
   });
@@ -354,6 +412,7 @@ function handleAppEvents(desktop: Desktop, ready: Promise<void>): void {
     createQuitGate(
       async () => {
         desktop.bridge?.dispose();
+        desktop.attention?.dispose();
         const engine = desktop.engine;
         if (engine) {
           await stopWithin(() => engine.stop(), ENGINE_STOP_TIMEOUT_MS, log);

@@ -1,8 +1,9 @@
 /**
- * Desktop settings remembered between runs: window bounds, category switches and the port. One
- * JSON file in the user config dir (mode 0600, written atomically), validated on load: a damaged
- * file is reported and ignored, never fatal. Saved settings act as flags that come BEFORE the
- * command line, so an explicit flag always wins over what was saved.
+ * Desktop settings remembered between runs: window bounds, category switches, the port and whether
+ * the window opens its Hold tab when a call is held. One JSON file in the user config dir (mode
+ * 0600, written atomically), validated on load: a damaged file is reported and ignored, never
+ * fatal. Saved switches and port act as flags that come BEFORE the command line, so an explicit
+ * flag always wins over what was saved.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,8 @@ const settingsSchema = z.object({
   window: windowBoundsSchema.optional(),
   categories: z.partialRecord(z.enum(TOOL_CATEGORIES), z.boolean()).optional(),
   port: z.number().int().min(1).max(65_535).optional(),
+  /** Open the Hold tab when a call is held (unset: yes, the desktop app's default). */
+  openHoldOnHeld: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

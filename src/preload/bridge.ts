@@ -35,6 +35,7 @@ export function createInspectorBridge(ipc: IpcRendererLike): InspectorBridge {
   };
   ipc.on(IPC_CHANNELS.batch, (_event, payload) => deliver(payload));
   ipc.on(IPC_CHANNELS.frame, (_event, payload) => deliver(payload));
+  ipc.on(IPC_CHANNELS.show, (_event, payload) => deliver(payload));
 
   // A reload runs this preload again: main drops whatever the previous document asked for.
   ipc.send(IPC_CHANNELS.reset, {kind: 'reset'});

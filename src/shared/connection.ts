@@ -5,7 +5,7 @@
  */
 import type {EventBatch, InspectorCommand, LiveFrame} from './protocol.js';
 import type {CommandResult} from './replies.js';
-import type {ClientMessage, ServerMessage} from './wire.js';
+import type {ClientMessage, ServerMessage, ShowMessage} from './wire.js';
 
 export type ConnectionStatus =
   | {state: 'connecting'}
@@ -25,6 +25,8 @@ export interface InspectorConnection {
   command<C extends InspectorCommand>(command: C): Promise<CommandResult<C['type']>>;
   onFrame(listener: (frame: LiveFrame) => void): () => void;
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
+  /** The desktop shell asks to show a panel: the person clicked its notification of a held call. */
+  onShow(listener: (panel: ShowMessage['panel']) => void): () => void;
   close(): void;
 }
 
@@ -42,7 +44,7 @@ export interface InspectorBridge {
 /**
  * IPC channels between the desktop preload and the main process, one per message kind: the payload
  * is the message itself. Requests go renderer → main and are validated there (sender frame + the
- * kind's zod schema); `batch` and `frame` go main → renderer. A command goes through invoke and
+ * kind's zod schema); `batch`, `frame` and `show` go main → renderer. A command goes through invoke and
  * answers with its reply message.
  */
 export const IPC_CHANNELS = {
@@ -55,6 +57,7 @@ export const IPC_CHANNELS = {
   reset: 'inspector:reset',
   batch: 'inspector:batch',
   frame: 'inspector:frame',
+  show: 'inspector:show',
 } as const satisfies Record<
   ClientMessage['kind'] | Exclude<ServerMessage['kind'], 'reply'>,
   `inspector:${string}`

@@ -9,3 +9,5 @@ export const WS_PROTOCOL = 'mcp-browser-inspector.v1';
 export const WS_TOKEN_PROTOCOL_PREFIX = 'bearer.';
 export const MCP_PATH = '/mcp';
 export const INSPECTOR_WS_PATH = '/inspector';
+/** Where the token is (tokenLocation.ts): for the inspector page opened without it. */
+export const TOKEN_LOCATION_PATH = '/token-location';

@@ -159,6 +159,11 @@ export const holdStateSchema = z.object({
   /** Held calls, oldest first: the order they are shown and released in. */
   queue: z.array(heldCallSchema),
   /**
+   * Whether a UI opens its Hold tab when a call is held: a person's choice, kept by the engine so
+   * every UI of this server agrees (the desktop app also remembers it in its settings).
+   */
+  openOnHeld: z.boolean(),
+  /**
    * The last inspector event (sequence id) this state includes: the hold events after it change
    * it, the ones up to it are in it already.
    */
@@ -192,6 +197,8 @@ export const holdEventSchemas = [
     reason: z.string().optional(),
     args: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** The choice to open the Hold tab when a call is held changed. */
+  z.object({type: z.literal('holdOpenOnHeldChanged'), openOnHeld: z.boolean()}),
   /** The whole state on every change, as recordings made by earlier versions hold it; ignored. */
   z.object({type: z.literal('holdChanged'), state: z.unknown()}),
 ] as const;
@@ -211,6 +218,9 @@ export const holdCommandSchemas = [
     reason: z.string().max(2_000).optional(),
   }),
   z.object({type: z.literal('holdAllowAll')}),
+  /** Denies every held call, oldest first; the reason (optional) is told to each agent. */
+  z.object({type: z.literal('holdDenyAll'), reason: z.string().max(2_000).optional()}),
+  z.object({type: z.literal('holdSetOpenOnHeld'), openOnHeld: z.boolean()}),
 ] as const;
 
 export const holdReplySchemas = {
@@ -218,4 +228,6 @@ export const holdReplySchemas = {
   holdSetRules: holdStateSchema,
   holdDecide: holdStateSchema,
   holdAllowAll: holdStateSchema,
+  holdDenyAll: holdStateSchema,
+  holdSetOpenOnHeld: holdStateSchema,
 };

@@ -93,12 +93,20 @@ const replyMessageSchema = z.object({
   reply: commandReplySchema,
 });
 
+/**
+ * The desktop shell asks its window to show a panel: the person clicked the system notification
+ * of a held call. Only IPC carries it; the engine never sends it over the WebSocket.
+ */
+const showMessageSchema = z.object({kind: z.literal('show'), panel: z.literal('hold')});
+
 export const serverMessageSchema = z.discriminatedUnion('kind', [
   batchMessageSchema,
   frameMessageSchema,
   replyMessageSchema,
+  showMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type BatchMessage = z.infer<typeof batchMessageSchema>;
 export type FrameMessage = z.infer<typeof frameMessageSchema>;
 export type ReplyMessage = z.infer<typeof replyMessageSchema>;
+export type ShowMessage = z.infer<typeof showMessageSchema>;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {LOCK_WAIT_MS} from '../../src/core/browser/lock.js';
 import type {ReadyFile} from '../../src/shared/readyFile.js';
 import {call, pageIdFrom, ROOT, waitFor} from '../helpers/engine.js';
 import {rawRequest, rawClientSession} from '../helpers/rawMcp.js';
@@ -90,7 +91,9 @@ describe('the server process', () => {
       const started = performance.now();
       const listed = await call(bystander, 'list_pages');
       expect(listed.isError, listed.text).toBe(false);
-      expect(performance.now() - started).toBeLessThan(1_000);
+      // Not held up by the agent's deep value: a call stuck behind it would wait out the lock
+      // wait; a busy machine answers in far less than a third of it.
+      expect(performance.now() - started).toBeLessThan(LOCK_WAIT_MS / 3);
       expect((await call(agent, 'list_pages')).isError).toBe(false);
     };
     const opened = await call(agent, 'new_page', {url: 'about:blank'});

@@ -11,6 +11,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT, waitFor} from '../helpers/engine.js';
+import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
@@ -135,30 +136,44 @@ describe('start-up checks', () => {
     const dir = tempDir();
     const blocker = path.join(dir, 'a-file');
     fs.writeFileSync(blocker, 'x');
+    const writable = 'Pass a path in a writable folder.';
+    const existing = 'Pass an existing folder.';
+    const binary = 'Point it at a Chrome or Chromium binary.';
+    const under = path.join(blocker, 'ready.json');
+    // Every path-taking flag of the flag schema, where the kernel refuses to make a folder
+    // (/proc/nope: a recursive mkdir loops there forever) and under a file (/etc/passwd/x).
     const cases: [string[], string][] = [
-      [
-        ['--recordDir', '/proc/nope'],
-        'Cannot use --recordDir /proc/nope: folders cannot be created there. Pass a path in a writable folder.',
-      ],
-      [
-        ['--telemetryLog', '/etc/passwd/t.jsonl'],
-        'Cannot use --telemetryLog /etc/passwd/t.jsonl: a folder on its path is a file. Pass a path in a writable folder.',
-      ],
-      [
-        ['--readyFile', path.join(blocker, 'ready.json')],
-        `Cannot use --readyFile ${path.join(blocker, 'ready.json')}: a folder on its path is a file. Pass a path in a writable folder.`,
-      ],
-      [
-        ['--executablePath', '/nonexistent/chrome'],
-        'Cannot use --executablePath /nonexistent/chrome: it does not exist. Point it at a Chrome or Chromium binary.',
-      ],
+      [['--recordDir', '/proc/nope'], `folders cannot be created there. ${writable}`],
+      [['--recordDir', '/etc/passwd/x'], `a folder on its path is a file. ${writable}`],
+      [['--telemetryLog', '/proc/nope/t.jsonl'], `folders cannot be created there. ${writable}`],
+      [['--telemetryLog', '/etc/passwd/t.jsonl'], `a folder on its path is a file. ${writable}`],
+      [['--readyFile', '/proc/nope/r.json'], `folders cannot be created there. ${writable}`],
+      [['--readyFile', under], `a folder on its path is a file. ${writable}`],
+      [['--userDataDir', '/proc/nope'], `folders cannot be created there. ${writable}`],
+      [['--userDataDir', '/etc/passwd/x'], `a folder on its path is a file. ${writable}`],
+      [['--workspace', '/proc/nope'], `it does not exist. ${existing}`],
+      [['--filesystemRoot', '/etc/passwd/x'], `a folder on its path is a file. ${existing}`],
+      [['--executablePath', '/proc/nope'], `it does not exist. ${binary}`],
+      [['--executablePath', '/etc/passwd/x'], `a folder on its path is a file. ${binary}`],
     ];
-    for (const [flags, message] of cases) {
+    for (const [flags, reason] of cases) {
+      // An alias is named as the flag it stands for.
+      const shown = flags[0] === '--filesystemRoot' ? '--workspace' : flags[0];
       expect(startFails(flags), flags.join(' ')).toEqual({
         status: 2,
-        lines: [`mcp-browser-inspector: ${message}`],
+        lines: [`mcp-browser-inspector: Cannot use ${shown} ${flags[1]}: ${reason}`],
       });
     }
+  });
+});
+
+describe('what a start loads before its checks', () => {
+  it('is the flags and the path checks, not the engine', () => {
+    // A bad flag or path ends the start after this much code, not after the whole server's
+    // (puppeteer, the MCP SDK, the HTTP server): the difference is most of the start-up time.
+    const entry = staticallyLoadedBytes(CLI);
+    expect(entry).toBeLessThan(1_000_000);
+    expect(bundleBytes(path.join(ROOT, 'out/node'))).toBeGreaterThan(4 * entry);
   });
 });
 

@@ -99,7 +99,7 @@ describe('hold (e2e)', () => {
     expect(text).toContain(`"uid": "${uid}"`);
     expect(text).toContain('Keys: A Allow · E Edit · D Deny · S Allow, then hold the next call');
     const tabs = await page.$$eval('[role=tab]', elements => elements.map(tab => tab.textContent));
-    expect(tabs.find(tab => tab.startsWith('Hold'))).toMatch(/^Hold\D*1$/);
+    expect(tabs.find(tab => tab.startsWith('Hold'))).toMatch(/^Hold\D*1 held$/);
     const outline = await page.$eval('[data-testid=held-target-outline]', element => {
       const box = element.getBoundingClientRect();
       return {width: box.width, height: box.height};

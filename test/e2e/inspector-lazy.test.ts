@@ -1,8 +1,9 @@
 /**
  * Panels that load on first use, end to end: the first paint fetches only the main bundle; a tab's
  * code is fetched when the pointer heads for it, before the click; the schema form follows the
- * panel that shows one; and a panel whose code cannot be fetched any more (the server stopped)
- * says so, with a way out, instead of leaving a blank tab.
+ * panel that shows one; a panel whose code cannot be fetched any more (the server stopped) says
+ * so, with a way out, instead of leaving a blank tab; and it loads by itself once the server is
+ * back.
  */
 import type {HTTPRequest} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -11,10 +12,13 @@ import {
   type InspectorFixture,
   openPanel,
   screenshot,
+  type ServeProcess,
   startInspectorFixture,
+  startServe,
 } from '../helpers/ui.js';
 
 let fixture: InspectorFixture;
+let restarted: ServeProcess | undefined;
 const scripts: string[] = [];
 
 function fetched(name: string): boolean {
@@ -32,6 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await restarted?.stop();
   await fixture.dispose();
 });
 
@@ -76,12 +81,44 @@ describe('panels loaded on first use (e2e)', () => {
     await serve.stop();
     await page.click('#tab-webmcp');
     const alert = await page.waitForSelector('#panel-webmcp [role=alert]', {timeout: 10_000});
+    // What failed first (its stylesheet or its code) depends on timing: the text names it.
     expect(await alert?.evaluate(element => element.textContent)).toMatch(
-      /The WebMCP panel could not be loaded: .*WebMcpPanel.*Check that the inspector server is still running, then reload the inspector/,
+      /^The WebMCP panel could not be loaded: .*(WebMcpPanel|ArgumentsEditor).*It loads by itself once the inspector is connected to the server again\. If the server was updated meanwhile, reload the inspector\.$/,
     );
     expect(
       await page.$eval('#panel-webmcp [role=alert] button', element => element.textContent),
     ).toBe('reload the inspector');
     await screenshot(page, 'lazy-panel-load-failed');
+  });
+
+  it('loads that panel by itself once the server is back, styles included', async () => {
+    const {page, serve} = fixture;
+    restarted = await startServe({port: serve.port, configDir: serve.configDir});
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
+      {timeout: 30_000},
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#panel-webmcp [role=alert]') === null &&
+        document.querySelector('#panel-webmcp [data-panel-loading]') === null &&
+        (document.querySelector('#panel-webmcp')?.textContent.length ?? 0) > 0,
+      {timeout: 20_000},
+    );
+    // Its stylesheets (which failed with the server down: no rules, or rules that cannot be
+    // read) are applied too.
+    const failedSheets = await page.$$eval('link[rel=stylesheet]', links =>
+      links
+        .filter(link => {
+          try {
+            return !(link instanceof HTMLLinkElement) || !link.sheet?.cssRules.length;
+          } catch {
+            return true;
+          }
+        })
+        .map(link => link.getAttribute('href')),
+    );
+    expect(failedSheets).toEqual([]);
+    await screenshot(page, 'lazy-panel-recovered');
   });
 });

@@ -191,9 +191,13 @@ describe('inspector log (e2e)', () => {
   });
 
   it('follows new calls at the bottom, and stops following once the user scrolls up', async () => {
-    // Moving with the arrow keys stopped following; End goes back to the latest call and follows.
-    await page.focus('[role=grid]');
-    await page.keyboard.press('End');
+    // Moving with the arrow keys stopped following; the follow button starts it again.
+    await page.mouse.move(0, 0);
+    await page.click('[data-testid=log-follow] button');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=log-follow]')?.textContent === 'Following new calls',
+    );
     for (let index = 0; index < 40; index++) {
       await agent.client.callTool({name: 'list_pages', arguments: {}});
     }

@@ -238,10 +238,17 @@ describe('token screen (e2e)', () => {
     await wrong.page.waitForSelector('aria/MCP Browser Inspector needs its token', {
       timeout: 15_000,
     });
+    // This server's own token file, as the server names it (not the default path).
+    const file = path.join(serve.configDir, 'token');
+    await wrong.page.waitForFunction(
+      (expected: string) =>
+        document.querySelector('[data-testid=token-location]')?.textContent.includes(expected),
+      {timeout: 10_000},
+      file,
+    );
     const text = await wrong.page.$eval('main', element => element.textContent);
     expect(text).toContain('refused this token');
     expect(text).toContain('#token=');
-    expect(text).toContain('mcp-browser-inspector/token');
     expect(wrong.page.url()).toBe(serve.inspectorUrl);
     await screenshot(wrong.page, 'bad-token');
     await wrong.page.close();

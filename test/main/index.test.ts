@@ -1,8 +1,8 @@
 /**
  * The whole main process with 'electron' mocked: what it registers before ready, the window it
  * opens, the app protocol, the policy, the IPC bridge to a real engine (an MCP call over HTTP shows
- * up in the window's event stream), the single-instance hand-over, remembered settings, and a
- * clean quit that stops the engine.
+ * up in the window's event stream), the single-instance hand-over, remembered settings, a held
+ * call's flash and notification, and a clean quit that stops the engine.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,15 @@ interface FakeWindow {
   listeners: Map<string, Listener[]>;
   webContents: FakeSender;
   focus: ReturnType<typeof vi.fn>;
+  flashFrame: ReturnType<typeof vi.fn>;
   emit(event: string): void;
+}
+
+interface FakeNotification {
+  options: {title: string; body: string};
+  shown: boolean;
+  closed: boolean;
+  click(): void;
 }
 
 const fake = vi.hoisted(() => {
@@ -37,6 +45,7 @@ const fake = vi.hoisted(() => {
     ready,
     appListeners: new Map<string, ((...args: unknown[]) => unknown)[]>(),
     windows: [] as FakeWindow[],
+    notifications: [] as FakeNotification[],
     ipcMain: undefined as FakeIpcMain | undefined,
     protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
     app: {
@@ -71,6 +80,11 @@ vi.mock('electron', async () => {
     listeners = new Map<string, Listener[]>();
     webContents = new FakeSender();
     focus = vi.fn();
+    flashFrame = vi.fn();
+    // In the background: a held call asks for attention.
+    isFocused() {
+      return false;
+    }
     constructor(public options: Record<string, unknown>) {
       fake.windows.push(this);
     }
@@ -103,7 +117,34 @@ vi.mock('electron', async () => {
       return {x: 40, y: 50, width: 1111, height: 777};
     }
   }
+  class Notification implements FakeNotification {
+    static isSupported() {
+      return true;
+    }
+    shown = false;
+    closed = false;
+    #onClick: (() => void) | undefined;
+    constructor(public options: {title: string; body: string}) {
+      fake.notifications.push(this);
+    }
+    on(event: string, listener: () => void) {
+      if (event === 'click') {
+        this.#onClick = listener;
+      }
+      return this;
+    }
+    show() {
+      this.shown = true;
+    }
+    close() {
+      this.closed = true;
+    }
+    click() {
+      this.#onClick?.();
+    }
+  }
   return {
+    Notification,
     app: {
       ...fake.app,
       whenReady: () => fake.ready,
@@ -398,6 +439,57 @@ describe('after ready', () => {
       'Switched categories: pwa on, memory on. Restart MCP Browser Inspector to apply --port',
     );
     expect(fake.windows).toHaveLength(1);
+  });
+
+  it('opens Hold on a held call by default, and remembers when the person turns that off', async () => {
+    const state = await connection.command({type: 'holdGetState'});
+    expect(state.ok && state.value.openOnHeld).toBe(true);
+    const off = await connection.command({type: 'holdSetOpenOnHeld', openOnHeld: false});
+    expect(off.ok && off.value.openOnHeld).toBe(false);
+    await waitFor(
+      () => loadSettings(configDir).settings.openHoldOnHeld === false,
+      5_000,
+      'the saved choice',
+    );
+  });
+
+  it('flashes the background window and notifies on a held call; a click shows the Hold tab', async () => {
+    const rules = await connection.command({type: 'holdSetRules', rules: ['tool:list_pages']});
+    expect(rules.ok).toBe(true);
+    const {mcpUrl, token} = readyInfo();
+    const client = new Client({name: 'held-agent', version: '1.0.0'});
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(mcpUrl), {
+        requestInit: {headers: {Authorization: `Bearer ${token}`}},
+      }),
+    );
+    try {
+      const pending = call(client, 'list_pages');
+      const notification = await waitFor(
+        () => fake.notifications.find(candidate => candidate.shown),
+        10_000,
+        'the notification',
+      );
+      expect(notification.options.title).toBe('list_pages is held for your decision');
+      expect(notification.options.body).toMatch(
+        /^From held-agent: .*Denied in 5 min unless you decide\.$/,
+      );
+      expect(window.flashFrame).toHaveBeenCalledWith(true);
+      notification.click();
+      expect(window.focus).toHaveBeenCalled();
+      expect(window.flashFrame).toHaveBeenLastCalledWith(false);
+      await waitFor(
+        () => window.webContents.sentOn(IPC_CHANNELS.show).length > 0,
+        5_000,
+        'the show message',
+      );
+      expect(window.webContents.sentOn(IPC_CHANNELS.show)).toEqual([{kind: 'show', panel: 'hold'}]);
+      await connection.command({type: 'holdSetRules', rules: []});
+      await connection.command({type: 'holdAllowAll'});
+      expect((await pending).isError).toBe(false);
+    } finally {
+      await client.close();
+    }
   });
 
   it('remembers the window bounds when it closes', () => {

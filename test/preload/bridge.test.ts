@@ -129,12 +129,16 @@ describe('preload (electron mocked)', () => {
     for (const listener of electron.listeners.get(IPC_CHANNELS.frame) ?? []) {
       listener(LEAKY_EVENT, liveFrame);
     }
-    expect(received).toEqual([batch, liveFrame]);
+    const show = {kind: 'show', panel: 'hold'};
+    for (const listener of electron.listeners.get(IPC_CHANNELS.show) ?? []) {
+      listener(LEAKY_EVENT, show);
+    }
+    expect(received).toEqual([batch, liveFrame, show]);
     stop();
     for (const listener of electron.listeners.get(IPC_CHANNELS.batch) ?? []) {
       listener(LEAKY_EVENT, batch);
     }
-    expect(received).toHaveLength(2);
+    expect(received).toHaveLength(3);
   });
 });
 
@@ -242,6 +246,16 @@ describe('IpcConnection over the preload bridge and the main bridge, with a real
       'a live frame',
     );
     expect(frames[0]).toEqual({pageId: 1, mimeType: 'image/jpeg', data: 'frame-data'});
+    stop();
+  });
+
+  it("hands main's request to show the Hold tab to show listeners, checked like every message", async () => {
+    const shown: string[] = [];
+    const stop = connection.onShow(panel => shown.push(panel));
+    sender.send(IPC_CHANNELS.show, {kind: 'show', panel: 'settings'});
+    sender.send(IPC_CHANNELS.show, {kind: 'show', panel: 'hold'});
+    await waitFor(() => shown.length > 0, 5_000, 'the show request');
+    expect(shown).toEqual(['hold']);
     stop();
   });
 

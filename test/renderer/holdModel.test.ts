@@ -1,11 +1,13 @@
 /**
  * The Hold panel's pure parts and the store's view of the hold queue: log rows held while queued
- * and running again once released; the shown call, the keys (not while typing), the outline and
- * the countdown.
+ * and running again once released; the shown call, the keys (not while typing), the outline,
+ * the countdown, and what the rules line says when hold is off with calls still held.
  */
 import {describe, expect, it} from 'vitest';
 import {
+  heldWhileOff,
   keyAction,
+  rulesSummary,
   secondsLeft,
   shownCall,
   targetOutline,
@@ -30,7 +32,7 @@ function held(callId: string, extra: Partial<HeldCall> = {}): HeldCall {
 }
 
 function holdState(queue: HeldCall[], seq = 0): HoldState {
-  return {rules: ['tool:click'], timeoutMs: 300_000, queue, seq};
+  return {rules: ['tool:click'], timeoutMs: 300_000, queue, openOnHeld: false, seq};
 }
 
 describe('hold in the store', () => {
@@ -64,6 +66,7 @@ describe('hold in the store', () => {
             target: {param: 'uid', uid: '1_2', rect: {x: 1, y: 2, width: 3, height: 4}},
           },
           {type: 'holdRulesChanged', rules: ['all'], timeoutMs: 60_000},
+          {type: 'holdOpenOnHeldChanged', openOnHeld: true},
         ],
         6,
       ),
@@ -72,10 +75,11 @@ describe('hold in the store', () => {
       rules: ['all'],
       timeoutMs: 60_000,
       queue: [{callId: 'b', target: {rect: {width: 3}}}],
-      seq: 7,
+      openOnHeld: true,
+      seq: 8,
     });
     store.expectHold();
-    store.applyHold(holdState([], 8));
+    store.applyHold(holdState([], 9));
     expect(store.log.byCallId('b')?.status).toBe('running');
     expect(store.getSnapshot().hold?.queue).toEqual([]);
   });
@@ -164,5 +168,25 @@ describe('holdModel', () => {
     expect(secondsLeft(held('a'), -5_000)).toBe(300);
     expect(secondsLeft(held('a'), 291_500)).toBe(10);
     expect(secondsLeft(held('a'), 400_000)).toBe(0);
+  });
+
+  it('never says calls run at once while some still wait: hold turned off with calls held', () => {
+    expect(rulesSummary(holdState([]))).toBe(
+      '· on: tool:click (a held call is denied after 300 s)',
+    );
+    const off = {...holdState([]), rules: []};
+    expect(rulesSummary(off)).toBe('· off: agent calls run at once');
+    expect(heldWhileOff(off, 1_000)).toBeUndefined();
+    const offWithHeld = {...holdState([held('a'), held('b', {deadline: 401_000})]), rules: []};
+    expect(rulesSummary(offWithHeld)).toBe('· off for new calls; some are still held');
+    expect(heldWhileOff(offWithHeld, 1_000)).toBe(
+      'Hold is off: new agent calls run at once. 2 calls are still held; the first is denied in 5 min unless you decide.',
+    );
+    const one = {...holdState([held('a')]), rules: []};
+    expect(heldWhileOff(one, 259_000)).toBe(
+      'Hold is off: new agent calls run at once. 1 call is still held and is denied in 42 s unless you decide.',
+    );
+    // With rules on, held calls are the usual case: nothing to say.
+    expect(heldWhileOff(holdState([held('a')]), 1_000)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 /** The Log panel's view model (features/log/logModel.ts) and the app frame's (app/frameModel.ts). */
 import {describe, expect, it} from 'vitest';
-import {connectionLabel} from '../../src/renderer/src/app/frameModel.js';
+import {connectionLabel, documentTitle, opensHold} from '../../src/renderer/src/app/frameModel.js';
 import {
   exportFailedNotice,
   importNotice,
@@ -53,5 +53,16 @@ describe('app frame view model', () => {
     expect(connectionLabel({state: 'reconnecting', attempt: 3})).toBe('Reconnecting (attempt 3)…');
     expect(connectionLabel({state: 'closed'})).toBe('Disconnected');
     expect(connectionLabel({state: 'unauthorized', message: 'x'})).toBe('Disconnected');
+  });
+
+  it('puts held calls first in the title, and opens the Hold tab on a new one when asked to', () => {
+    expect(documentTitle(0)).toBe('MCP Browser Inspector');
+    expect(documentTitle(2)).toBe('(2 held) MCP Browser Inspector');
+    expect(opensHold(0, 1, true)).toBe(true);
+    expect(opensHold(1, 2, true)).toBe(true);
+    // Not when one was decided, nor when the person did not ask for it.
+    expect(opensHold(2, 1, true)).toBe(false);
+    expect(opensHold(1, 1, true)).toBe(false);
+    expect(opensHold(0, 1, false)).toBe(false);
   });
 });

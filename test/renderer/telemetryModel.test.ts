@@ -2,7 +2,9 @@
 import {describe, expect, it} from 'vitest';
 import {
   FIELD_HELP,
+  recordsWithNotes,
   shownRecords,
+  successNote,
   TELEMETRY_SHOWN,
 } from '../../src/renderer/src/features/telemetry/telemetryModel.js';
 import {TELEMETRY_FIELD_HELP} from '../../src/shared/telemetry.js';
@@ -25,5 +27,29 @@ describe('Telemetry view model', () => {
   it('explains every field of a record', () => {
     expect(FIELD_HELP.map(item => item.field)).toEqual(Object.keys(TELEMETRY_FIELD_HELP));
     expect(FIELD_HELP.every(item => item.help.length > 0)).toBe(true);
+  });
+
+  it('says next to a failed call why its record reads "success": true', () => {
+    const answered = record('click');
+    expect(answered.tool_invocation.success).toBe(true);
+    expect(successNote(answered, 'error')).toBe(
+      'This call failed (the Log says error), yet the record says "success": true: chrome-devtools-mcp counts every call its server answered, an error answer included.',
+    );
+    expect(successNote(answered, 'cancelled')).toContain('This call was cancelled, yet');
+    expect(successNote(answered, 'ok')).toBeUndefined();
+    expect(successNote(answered, undefined)).toBeUndefined();
+    expect(successNote(record('click', false), 'error')).toBeUndefined();
+  });
+
+  it('puts the note next to the records of failed calls only', () => {
+    const entries = [
+      {seq: 1, time: 1, record: record('click'), callId: 'failed'},
+      {seq: 2, time: 2, record: record('click'), callId: 'fine'},
+      {seq: 3, time: 3, record: record('click')},
+    ];
+    const statuses: Record<string, 'error' | 'ok'> = {failed: 'error', fine: 'ok'};
+    const notes = recordsWithNotes(entries, callId => statuses[callId]).map(entry => entry.note);
+    expect(notes[0]).toContain('"success": true');
+    expect(notes.slice(1)).toEqual([undefined, undefined]);
   });
 });

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
 import {launchDebuggableChromium} from '../helpers/chromium.js';
 import {ROOT} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
@@ -145,6 +146,21 @@ describe('desktop main bundle (out/main)', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(String(result.stdout).trim()).toBe(pkg.version);
+  });
+
+  it('ends a start with a bad path flag before it loads the engine: one line, exit 2', () => {
+    const result = runNode([path.join(appDir, 'out/main/index.js'), '--recordDir', '/proc/nope'], {
+      STUB_EXIT_FOR_REAL: '1',
+    });
+    expect(result.status).toBe(2);
+    expect(String(result.stderr)).toBe(
+      'MCP Browser Inspector: Cannot use --recordDir /proc/nope: folders cannot be created there. Pass a path in a writable folder.\n',
+    );
+    // What runs before the check is the flags' and the shell's code; the engine (puppeteer,
+    // the MCP SDK, the HTTP server) is loaded once the window is to open.
+    const entry = staticallyLoadedBytes(path.join(appDir, 'out/main/index.js'));
+    expect(entry).toBeLessThan(1_500_000);
+    expect(bundleBytes(path.join(appDir, 'out/main'))).toBeGreaterThan(4 * entry);
   });
 
   it('loads every lazy chunk, Lighthouse and the trace engine included', () => {

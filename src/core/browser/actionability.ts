@@ -22,7 +22,13 @@ import {
 } from './actions.js';
 import {ACTIONABILITY, DISARM_LANDING, REACHES, WAIT_FOR_CHANGE} from './actionabilityScript.js';
 import {coverOf, nodeAt, type Covered} from './cover.js';
-import {elementRect, isInChildFrame, scrollIntoTopView, type ResolvedElement} from './elements.js';
+import {
+  elementRect,
+  isInChildFrame,
+  scrollIntoTopView,
+  type Rect,
+  type ResolvedElement,
+} from './elements.js';
 import {evaluateInPage} from './evaluation.js';
 import {frameTargetsFeature} from './frames.js';
 import {withTimeout} from './lock.js';
@@ -186,19 +192,16 @@ export class Readiness {
       throw new OptionElement('a drop-down option');
     }
     if (check.state === 'covered') {
-      return {covered: {by: check.by, pinned: check.pinned, ...this.#lookUpAt(check.point)}};
+      return {covered: {by: check.by, pinned: check.pinned, ...this.lookUpAt(check.point)}};
     }
     if (check.state !== 'ok') {
       return {waiting: check.state};
     }
     if (!isInChildFrame(state, element)) {
       const {point, rect} = check;
-      return {done: {point, rect, pointer: {cdp: state.cdp, point}}};
+      return {done: {point, rect, pointer: {cdp: state.cdp, point}, local: point}};
     }
-    const framed = await this.#throughFrames(
-      check.point.x - check.rect.x,
-      check.point.y - check.rect.y,
-    );
+    const framed = await this.#throughFrames(check.point, check.rect);
     if (!('done' in framed) && landing.length > 0) {
       disarmLanding(state, element);
     }
@@ -207,23 +210,28 @@ export class Readiness {
 
   /**
    * Where the point of the element's own document can be looked up (cover.ts): in the top
-   * document and at the root of a cross-site frame's cdp, its viewport is the cdp's.
+   * document and at the root of a cross-site frame's cdp, its viewport is the cdp's; in any
+   * other frame (a same-site one), by hit testing in the element's own document again.
    */
-  #lookUpAt(point: Point): Pick<Covered, 'at'> {
+  lookUpAt(point: Point): Pick<Covered, 'at' | 'inDocument'> {
     const {state, element} = this;
     if (!isInChildFrame(state, element)) {
       return {at: {cdp: state.cdp, point}};
     }
     const owner = frameTargetsFeature.get(state).ownerOf(element.cdp);
-    return owner?.frameId === element.frameId ? {at: {cdp: element.cdp, point}} : {};
+    return owner?.frameId === element.frameId
+      ? {at: {cdp: element.cdp, point}}
+      : {inDocument: point};
   }
 
   /**
    * An element of an iframe: the frame itself must be in the top page's view and still, and a
    * press at the point must pass every document above the element's own to reach it.
    */
-  async #throughFrames(offsetX: number, offsetY: number): Promise<Attempt> {
+  async #throughFrames(local: Point, localRect: Rect): Promise<Attempt> {
     const {state, element} = this;
+    const offsetX = local.x - localRect.x;
+    const offsetY = local.y - localRect.y;
     // The frame itself may be scrolled out of the top-level viewport.
     await scrollIntoTopView(state, element);
     const first = await elementRect(state, element);
@@ -253,7 +261,7 @@ export class Readiness {
       cdp: element.cdp,
       point: {x: point.x - offset.x, y: point.y - offset.y},
     };
-    return {done: {point, rect, pointer}};
+    return {done: {point, rect, pointer, local}};
   }
 
   async #waitForChange(): Promise<void> {

@@ -4,7 +4,7 @@
  * wait until its box holds still, hit-test its action point through shadow roots, and watch where
  * the press's events land, so a press that would reach another element is caught and held back.
  */
-import {MUTATION_STATE} from './settleCounters.js';
+import {MUTATION_STATE, PROBE_COUNTER} from './settleCounters.js';
 
 /** Slot of the armed landing check in the element's window (one at a time, like a pointer). */
 const LANDING_KEY = 'mcp-browser-inspector.landing';
@@ -255,6 +255,18 @@ export const READ_LANDING = `function () {
   return armed.result === undefined ? 'none' : armed.result;
 }`;
 
+/**
+ * READ_LANDING for an element of the top document, whose landing check lives in the page's main
+ * world as the settle counter does, and in the same call, once the press landed (or no event of
+ * it came), the settle probe (PROBE_COUNTER): the action hands it over, one round trip less. A
+ * press held back is answered at once and leaves the following of timers on: it is tried again.
+ */
+export const READ_LANDING_THEN_PROBE = `(() => {
+  const landed = (${READ_LANDING}).call(undefined);
+  if (landed !== 'ok' && landed !== 'none') return {landed};
+  return ${PROBE_COUNTER}.then(probe => ({landed, probe}));
+})()`;
+
 /** Disarms the landing check without reading it (the press did not go out). */
 export const DISARM_LANDING = `function () {
   const slot = globalThis[Symbol.for(${JSON.stringify(LANDING_KEY)})];
@@ -294,6 +306,22 @@ export const INTERCEPTOR_CHAIN = `function (target) {
   const chain = [];
   for (let n = this.nodeType === 1 ? this : this.parentElement; n && chain.length < 24; n = parentOf(n)) {
     if (target && contains(n, target)) break;
+    if (n.nodeType === 1) chain.push(n);
+  }
+  return chain;
+}`;
+
+/**
+ * INTERCEPTOR_CHAIN for the point (x, y) of this element's own document, hit-tested there as the
+ * actionability check does: for an element of a frame whose viewport cannot be addressed from its
+ * cdp's root document (a same-site iframe), without converting coordinates.
+ */
+export const INTERCEPTOR_CHAIN_AT = `function (x, y) {
+  ${HELPERS}
+  const target = this.nodeType === 1 ? this : this.parentElement;
+  const chain = [];
+  for (let n = target ? elementAt(target, x, y) : null; n && chain.length < 24; n = parentOf(n)) {
+    if (contains(n, target)) break;
     if (n.nodeType === 1) chain.push(n);
   }
   return chain;

@@ -203,6 +203,8 @@ export interface Actionable {
   /** The element's box in the top page's viewport CSS pixels. */
   rect: Rect;
   pointer: PointerTarget;
+  /** The same point in the viewport of the element's own document. */
+  local: Point;
 }
 
 export async function prepareInput(state: PageState): Promise<void> {

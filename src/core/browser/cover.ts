@@ -2,11 +2,12 @@
  * Naming what covers an element, for the agent: the element a press would reach instead and its
  * nearest ancestors outside the target, as `<role> "<name>" (uid N)` from the latest snapshot when
  * the snapshot showed them, else from the accessibility tree, else by tag, id and classes. Runs
- * only when an action fails, so it may take a few round trips.
+ * only when an action fails (and for click_at, to say what it clicked), so it may take a few
+ * round trips.
  */
 import type {CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
-import {INTERCEPTOR_CHAIN, PREVIEW} from './actionabilityScript.js';
+import {INTERCEPTOR_CHAIN, INTERCEPTOR_CHAIN_AT, PREVIEW} from './actionabilityScript.js';
 import type {ResolvedElement} from './elements.js';
 import {withTimeout} from './lock.js';
 import type {PageState} from './PageState.js';
@@ -18,6 +19,8 @@ export interface Covered {
   by: string;
   /** The cdp and the point in its root document's viewport, when known. */
   at?: {cdp: CDPSession; point: {x: number; y: number}};
+  /** Else the point in the viewport of the element's own document (a same-site iframe's). */
+  inDocument?: {x: number; y: number};
   /** Whether a position:fixed/sticky element covers it (scrolling may uncover it). */
   pinned: boolean;
 }
@@ -56,17 +59,73 @@ export async function coverOf(
   element: ResolvedElement,
   cover: Covered,
 ): Promise<string> {
-  if (!cover.at) {
-    return cover.by;
-  }
-  const {cdp, point} = cover.at;
+  const cdp = cover.at?.cdp ?? element.cdp;
   try {
-    return (await lookUp(state, element, cdp, point)) ?? cover.by;
+    if (cover.at) {
+      return (await lookUp(state, element, cover.at.cdp, cover.at.point)) ?? cover.by;
+    }
+    if (cover.inDocument) {
+      return (await lookUpInDocument(state, element, cover.inDocument)) ?? cover.by;
+    }
+    return cover.by;
   } catch {
     return cover.by;
   } finally {
     void cdp.send('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP}).catch(() => undefined);
   }
+}
+
+/**
+ * What a click at `point` (the top page's viewport) reaches, worded like a cover: the nearest
+ * element the latest snapshot showed, else its accessible role and name, else tag, id and classes.
+ */
+export async function describePoint(
+  state: PageState,
+  point: {x: number; y: number},
+): Promise<string> {
+  const {cdp} = state;
+  try {
+    const hit = await nodeAt(cdp, point);
+    if (!hit) {
+      return 'nothing (outside the page)';
+    }
+    const elements = await chainFrom(cdp, hit.backendNodeId, undefined);
+    const nearest = elements[0];
+    return (
+      namedInSnapshot(state, cdp, elements)[0] ??
+      (await accessibleLabel(cdp, hit.backendNodeId)) ??
+      (nearest === undefined ? undefined : await preview(cdp, nearest.objectId)) ??
+      'the page'
+    );
+  } catch {
+    return 'the page';
+  } finally {
+    void cdp.send('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP}).catch(() => undefined);
+  }
+}
+
+/** The hit element and its ancestors (up to the target's, when `target` is given). */
+async function chainFrom(
+  cdp: CDPSession,
+  backendNodeId: number,
+  target: string | undefined,
+): Promise<ChainElement[]> {
+  const resolved = await step(
+    cdp.send('DOM.resolveNode', {backendNodeId, objectGroup: OBJECT_GROUP}),
+  );
+  const hitObject = resolved?.object.objectId;
+  if (hitObject === undefined) {
+    return [];
+  }
+  const chain = await step(
+    cdp.send('Runtime.callFunctionOn', {
+      functionDeclaration: INTERCEPTOR_CHAIN,
+      objectId: hitObject,
+      arguments: target === undefined ? [] : [{objectId: target}],
+      objectGroup: OBJECT_GROUP,
+    }),
+  );
+  return chainElements(cdp, chain?.result.objectId);
 }
 
 async function lookUp(
@@ -79,35 +138,62 @@ async function lookUp(
   if (!hit) {
     return undefined;
   }
-  const resolved = await step(
-    cdp.send('DOM.resolveNode', {backendNodeId: hit.backendNodeId, objectGroup: OBJECT_GROUP}),
-  );
-  const hitObject = resolved?.object.objectId;
-  if (hitObject === undefined) {
-    return undefined;
-  }
   // Ancestors up to the first that holds the target, when the target is in the same document.
   const sameDocument = cdp === element.cdp && hit.frameId === element.frameId;
+  const elements = await chainFrom(
+    cdp,
+    hit.backendNodeId,
+    sameDocument ? element.objectId : undefined,
+  );
+  return (
+    nameChain(state, cdp, elements) ??
+    (await accessibleLabel(cdp, hit.backendNodeId)) ??
+    (await previewOutermost(cdp, elements))
+  );
+}
+
+/** As lookUp, hit-testing in the element's own document at a point of its viewport. */
+async function lookUpInDocument(
+  state: PageState,
+  element: ResolvedElement,
+  point: {x: number; y: number},
+): Promise<string | undefined> {
+  const {cdp} = element;
   const chain = await step(
     cdp.send('Runtime.callFunctionOn', {
-      functionDeclaration: INTERCEPTOR_CHAIN,
-      objectId: hitObject,
-      arguments: sameDocument ? [{objectId: element.objectId}] : [],
+      functionDeclaration: INTERCEPTOR_CHAIN_AT,
+      objectId: element.objectId,
+      arguments: [{value: point.x}, {value: point.y}],
       objectGroup: OBJECT_GROUP,
     }),
   );
   const elements = await chainElements(cdp, chain?.result.objectId);
-  const named = namedInSnapshot(state, cdp, elements);
-  if (named.length > 0) {
-    const inner = named[0];
-    const outer = named[named.length - 1];
-    return inner === outer ? inner : `${inner} in ${outer}`;
-  }
-  const outermost = elements.at(-1);
+  const first = elements[0];
   return (
-    (await accessibleLabel(cdp, hit.backendNodeId)) ??
-    (outermost === undefined ? undefined : await preview(cdp, outermost.objectId))
+    nameChain(state, cdp, elements) ??
+    (first === undefined ? undefined : await accessibleLabel(cdp, first.backendNodeId)) ??
+    (await previewOutermost(cdp, elements))
   );
+}
+
+/** `inner in outer` from the chain's elements the latest snapshot showed, if any. */
+function nameChain(
+  state: PageState,
+  cdp: CDPSession,
+  elements: readonly ChainElement[],
+): string | undefined {
+  const named = namedInSnapshot(state, cdp, elements);
+  const inner = named[0];
+  const outer = named[named.length - 1];
+  return inner === outer ? inner : `${inner} in ${outer}`;
+}
+
+function previewOutermost(
+  cdp: CDPSession,
+  elements: readonly ChainElement[],
+): Promise<string | undefined> {
+  const outermost = elements.at(-1);
+  return outermost === undefined ? Promise.resolve(undefined) : preview(cdp, outermost.objectId);
 }
 
 interface ChainElement {

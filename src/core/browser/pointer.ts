@@ -23,9 +23,11 @@ import {
   Readiness,
   type ActionabilityOptions,
 } from './actionability.js';
-import {READ_LANDING} from './actionabilityScript.js';
-import type {Rect, ResolvedElement} from './elements.js';
+import {READ_LANDING, READ_LANDING_THEN_PROBE} from './actionabilityScript.js';
+import {isInChildFrame, type Rect, type ResolvedElement} from './elements.js';
+import {inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {PageState} from './PageState.js';
+import {handOverProbe} from './settleCounters.js';
 
 /**
  * Where the press's events landed: 'ok', 'none' (the element's document saw no event of the
@@ -33,8 +35,28 @@ import type {PageState} from './PageState.js';
  * document that went away with the press (a link) counts as 'none'.
  */
 async function readLanding(state: PageState, element: ResolvedElement): Promise<string> {
-  return onElement(state, element, READ_LANDING, [], z.string()).catch(() => 'none');
+  if (isInChildFrame(state, element)) {
+    return onElement(state, element, READ_LANDING, [], z.string()).catch(() => 'none');
+  }
+  // The top document: over puppeteer's cdp and in its main world, as settling probes, so
+  // the probe can come in the same call and be handed over (a fetch the press started is
+  // reported on that cdp before the answer).
+  try {
+    const reply = landedSchema.parse(
+      await inPage(state, () => state.page.evaluate(READ_LANDING_THEN_PROBE), {
+        timeoutMs: PROBE_TIMEOUT_MS,
+      }),
+    );
+    if (reply.probe !== undefined) {
+      handOverProbe(state, reply.probe);
+    }
+    return reply.landed;
+  } catch {
+    return 'none';
+  }
 }
+
+const landedSchema = z.object({landed: z.string(), probe: z.unknown().optional()});
 
 /** Waits until the element is actionable, presses, and repeats while the press landed elsewhere. */
 async function pressChecked(
@@ -57,11 +79,7 @@ async function pressChecked(
       return target.rect;
     }
     // The page held the press back; describe what is there now if it stays so.
-    await readiness.covered({
-      by: landed,
-      pinned: false,
-      ...(target.pointer.cdp === state.cdp ? {at: {cdp: state.cdp, point: target.point}} : {}),
-    });
+    await readiness.covered({by: landed, pinned: false, ...readiness.lookUpAt(target.local)});
   }
 }
 

@@ -7,7 +7,13 @@
  */
 import type {DocumentRef} from './documentWorld.js';
 import type {OpenDialog, PageState} from './PageState.js';
-import {frameCounter, topCounter, type MutationCounter, type Probe} from './settleCounters.js';
+import {
+  frameCounter,
+  takeHandedOverProbe,
+  topCounter,
+  type MutationCounter,
+  type Probe,
+} from './settleCounters.js';
 import {NavigationWatch, RequestTracker} from './settleWatch.js';
 
 export interface SettleOptions {
@@ -86,6 +92,8 @@ export async function actAndSettle<T>(
     ...outcomeExtras(state, urlBefore, dialogs.seen),
   });
   let probed = false;
+  // A probe left by an earlier action (one that failed after its press) is not this one's.
+  takeHandedOverProbe(state);
   try {
     const before = await Promise.all(counters.map(counter => counter.read()));
     const acted = action().then(value => ({value}));
@@ -95,9 +103,10 @@ export async function actAndSettle<T>(
     if (raced === 'dialog') {
       return outcome(undefined);
     }
+    const handedOver = takeHandedOverProbe(state);
     if (!navigationStarted(watch)) {
       probed = true;
-      await settleChanges(counters, before, {watch, requests, dialogs, options});
+      await settleChanges(counters, before, {watch, requests, dialogs, options, handedOver});
     }
     if (navigationStarted(watch) && !dialogs.seen) {
       await watch.waitForEnd(options.navigationTimeoutMs ?? 3_000, options.signal, dialogs.opened);
@@ -130,17 +139,25 @@ async function settleChanges(
     requests: RequestTracker;
     dialogs: DialogWatch;
     options: SettleOptions;
+    /** The top document's first probe, when the action took it (handedOverProbe). */
+    handedOver: Probe | undefined;
   },
 ): Promise<void> {
   const {watch, requests, dialogs, options} = context;
-  const probeAll = (): Promise<Probe[] | 'dialog'> =>
+  const probeAll = (top?: Probe): Promise<Probe[] | 'dialog'> =>
     Promise.race([
-      Promise.all(counters.map(counter => counter.probe().catch(() => ({count: -2, late: false})))),
+      Promise.all(
+        counters.map((counter, index) =>
+          index === 0 && top !== undefined
+            ? Promise.resolve(top)
+            : counter.probe().catch(() => ({count: -2, late: false})),
+        ),
+      ),
       dialogs.opened,
     ]);
   const stopped = (): boolean => dialogs.seen !== undefined || navigationStarted(watch);
   // Always probed, also when not waiting: the probe ends the following of timers.
-  let after = await probeAll();
+  let after = await probeAll(context.handedOver);
   if (after === 'dialog' || options.waitForDom === false) {
     return;
   }

@@ -9,7 +9,7 @@
 import {z} from 'zod';
 import {evaluateInDocument, type DocumentRef} from './documentWorld.js';
 import {evaluateInPage, inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
-import type {PageState} from './PageState.js';
+import {PageFeature, type PageState} from './PageState.js';
 
 const COUNTER_KEY = 'mcp-browser-inspector.mutations';
 
@@ -134,7 +134,7 @@ function readCounter(timers: boolean): string {
  * After one macrotask (lets setTimeout(0) and promise reactions run): the mutation count, and
  * whether the action left follow-ups (timers it set, animations it started) to wait for.
  */
-const PROBE_COUNTER = `new Promise(resolve => setTimeout(() => {
+export const PROBE_COUNTER = `new Promise(resolve => setTimeout(() => {
   const state = globalThis[Symbol.for(${JSON.stringify(COUNTER_KEY)})];
   if (!state) { resolve({n: -1, late: false}); return; }
   const follow = state.follow;
@@ -214,6 +214,31 @@ const probeSchema = z.object({n: z.number(), late: z.boolean()});
 function asProbe(value: unknown): Probe {
   const parsed = probeSchema.safeParse(value);
   return parsed.success ? {count: parsed.data.n, late: parsed.data.late} : {count: -1, late: false};
+}
+
+/**
+ * The top document's probe, taken by the action itself right after its press (pointer.ts reads
+ * where the press landed in the same call, over the same cdp): settling takes it as its
+ * first reading instead of probing again, one round trip less. Set and taken within one action,
+ * under the page's lock.
+ */
+export const handedOverProbe = new PageFeature<{probe: Probe | undefined}>(
+  'handedOverProbe',
+  () => ({probe: undefined}),
+);
+
+/** Hands settling the probe an action took (see handedOverProbe). */
+export function handOverProbe(state: PageState, value: unknown): void {
+  const probe = asProbe(value);
+  handedOverProbe.get(state).probe = probe.count >= 0 ? probe : undefined;
+}
+
+/** The probe the action handed over, if any; taken once. */
+export function takeHandedOverProbe(state: PageState): Probe | undefined {
+  const slot = handedOverProbe.get(state);
+  const probe = slot.probe;
+  slot.probe = undefined;
+  return probe;
 }
 
 /** A counter over one way of evaluating in its document. */

@@ -7,6 +7,12 @@ import {PageFeature} from './PageState.js';
 
 const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 10_000;
+/**
+ * Longest default wait of an element action and of settling after it: they run under the page's
+ * lock, and a slowdown factor (CPU up to 20x) must not make them outlast the lock wait
+ * (LOCK_WAIT_MS) they make every other call on the page do.
+ */
+export const LONGEST_ACTION_WAIT_MS = (LOCK_WAIT_MS * 2) / 3;
 
 export interface SlowdownFactors {
   cpu: number;
@@ -21,7 +27,7 @@ export const slowdownFeature = new PageFeature<SlowdownFactors>('slowdown', () =
 export function actionTimeout(factors: SlowdownFactors, requested?: number): number {
   return requested !== undefined && requested > 0
     ? requested
-    : DEFAULT_ACTION_TIMEOUT_MS * factors.cpu;
+    : Math.min(DEFAULT_ACTION_TIMEOUT_MS * factors.cpu, LONGEST_ACTION_WAIT_MS);
 }
 
 /**
@@ -51,5 +57,5 @@ export function navigationTimeout(factors: SlowdownFactors, requested?: number):
 export function settleNavigationTimeout(factors: SlowdownFactors, requested?: number): number {
   return requested !== undefined && requested > 0
     ? requested
-    : 3_000 * factors.network * factors.cpu;
+    : Math.min(3_000 * factors.network * factors.cpu, LONGEST_ACTION_WAIT_MS);
 }

@@ -4,12 +4,16 @@
  * call. Folders are made one level at a time with a bounded walk: Node's recursive mkdir loops
  * forever where the kernel refuses a folder with ENOENT under an existing parent (/proc/nope).
  */
+import {randomBytes} from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import {readyFileSchema} from '../../shared/readyFile.js';
 import type {ServerConfig} from './serverConfig.js';
 
 /** More levels than any real path has; a deeper one is refused rather than walked. */
 const MAX_MISSING_LEVELS = 64;
+/** O_NOFOLLOW where the platform has it: the telemetry log is opened so (TelemetryRecorder). */
+const NOFOLLOW = process.platform === 'win32' ? 0 : fs.constants.O_NOFOLLOW;
 
 export class PathProblem extends Error {
   constructor(
@@ -93,28 +97,75 @@ export function makeDirBounded(dir: string, mode = 0o777): void {
 
 const WRITABLE_FOLDER = 'Pass a path in a writable folder.';
 
-/** The folder exists (made if missing) and this process may create files in it. */
+/**
+ * Creates and removes a file in `dir`: the one proof that files can be made there (the access
+ * bits say yes to root in /proc, where the kernel still refuses).
+ */
+function probeFolder(dir: string): void {
+  const probe = path.join(dir, `.mcp-browser-inspector-probe-${randomBytes(6).toString('hex')}`);
+  fs.closeSync(fs.openSync(probe, 'wx', 0o600));
+  fs.unlinkSync(probe);
+}
+
+/** The reason for a file that could not be created in a folder that exists. */
+function fileErrorReason(error: unknown): string {
+  return codeOf(error) === 'ENOENT' ? 'files cannot be created there' : pathErrorReason(error);
+}
+
+/** The folder exists (made if missing) and this process can create files in it. */
 function checkWritableFolder(flag: string, shown: string, dir: string, mode?: number): void {
   try {
     makeDirBounded(dir, mode);
-    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
   } catch (error) {
     throw new PathProblem(flag, shown, pathErrorReason(error), WRITABLE_FOLDER);
   }
+  try {
+    probeFolder(dir);
+  } catch (error) {
+    throw new PathProblem(flag, shown, fileErrorReason(error), WRITABLE_FOLDER);
+  }
 }
 
-/** A file this process will create or append to: its folder is usable and it is not a folder. */
+/** What is at `file` now: undefined when nothing is; a problem when it is no regular file. */
+function existingRegularFile(flag: string, file: string): fs.Stats | undefined {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(file, {throwIfNoEntry: false});
+  } catch (error) {
+    throw new PathProblem(flag, file, pathErrorReason(error), WRITABLE_FOLDER);
+  }
+  if (stat === undefined || stat.isFile()) {
+    return stat;
+  }
+  const what = stat.isDirectory()
+    ? 'it is a folder'
+    : stat.isSymbolicLink()
+      ? 'it is a link (never followed)'
+      : 'it is not a regular file';
+  throw new PathProblem(flag, file, what, WRITABLE_FOLDER);
+}
+
+/**
+ * A file this process will create or append to: its folder is usable, and whatever is at the
+ * path already is a regular file (a device, a pipe or a link there would be written through).
+ */
 function checkWritableFile(flag: string, file: string, open: boolean): void {
   const resolved = path.resolve(file);
   checkWritableFolder(flag, file, path.dirname(resolved));
+  existingRegularFile(flag, file);
+  if (!open) {
+    return;
+  }
   try {
-    if (open) {
-      fs.closeSync(fs.openSync(resolved, 'a', 0o600));
-    } else if (fs.statSync(resolved, {throwIfNoEntry: false})?.isDirectory() === true) {
-      throw codedError('EISDIR');
-    }
+    fs.closeSync(
+      fs.openSync(
+        resolved,
+        fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW,
+        0o600,
+      ),
+    );
   } catch (error) {
-    throw new PathProblem(flag, file, pathErrorReason(error), WRITABLE_FOLDER);
+    throw new PathProblem(flag, file, fileErrorReason(error), WRITABLE_FOLDER);
   }
 }
 
@@ -166,15 +217,44 @@ function statOrProblem(flag: string, file: string, remedy: string): fs.Stats {
   }
 }
 
+/** Largest file taken for an earlier run's ready file (it holds four short fields). */
+const MAX_READY_FILE_BYTES = 64 * 1024;
+
+/** Whether the regular file holds what a run writes there (or nothing, as a fresh mktemp). */
+function holdsReadyFile(file: string, size: number): boolean {
+  if (size === 0) {
+    return true;
+  }
+  if (size > MAX_READY_FILE_BYTES) {
+    return false;
+  }
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return readyFileSchema.safeParse(parsed).success;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Removes a ready file left by an earlier run (a dead pid, an old token), so nobody reads it as
- * this run's. A missing file is fine; a folder in its place is a problem.
+ * this run's. A missing file is fine; anything else than a regular file holding a ready file
+ * (a folder, a device, a link, someone's document) is a problem, never removed.
  */
 export function removeStaleReadyFile(file: string): void {
+  const stat = existingRegularFile('readyFile', file);
+  if (stat === undefined) {
+    return;
+  }
+  if (!holdsReadyFile(file, stat.size)) {
+    throw new PathProblem(
+      'readyFile',
+      file,
+      'it holds something other than a ready file',
+      'Pass a path of its own: the ready file is replaced at each start and removed at exit.',
+    );
+  }
   try {
-    if (fs.lstatSync(file, {throwIfNoEntry: false})?.isDirectory() === true) {
-      throw codedError('EISDIR');
-    }
     fs.unlinkSync(file);
   } catch (error) {
     if (codeOf(error) !== 'ENOENT') {

@@ -15,8 +15,11 @@ import {
   MCP_PATH,
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
+  TOKEN_ENV,
+  TOKEN_LOCATION_PATH,
 } from '../../shared/constants.js';
-import {tokensEqual} from '../config/token.js';
+import type {TokenLocation} from '../../shared/tokenLocation.js';
+import {tokenLocation, tokensEqual, type ResolvedToken} from '../config/token.js';
 import type {ClientSession} from '../mcp/ClientSession.js';
 import {
   buildPolicy,
@@ -40,9 +43,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export interface HttpServerOptions {
   host: string;
   port: number;
-  token: string;
-  /** Where the token is, to finish "the token …" in a 401: "in <file>". */
-  tokenLocation: string;
+  /** The token, and where a person finds it (named in a 401 and at TOKEN_LOCATION_PATH). */
+  token: ResolvedToken;
   rendererDir: string | undefined;
   createClientSession: () => ClientSession;
   onInspectorSocket: (socket: WebSocket) => void;
@@ -199,7 +201,7 @@ export class HttpServer {
   }
 
   #tokenOfPolicy(): {value: string; location: string} {
-    return {value: this.options.token, location: this.options.tokenLocation};
+    return {value: this.options.token.token, location: tokenLocation(this.options.token)};
   }
 
   get port(): number {
@@ -266,6 +268,14 @@ export class HttpServer {
         {error: 'not_found', error_description: oauthProbeHelp(this.#policy)},
         {Connection: 'close'},
       );
+      return;
+    }
+    if (url.pathname === TOKEN_LOCATION_PATH && request.method === 'GET') {
+      // For the inspector page opened without its token: where to find it, never the token.
+      const {file} = this.options.token;
+      const location: TokenLocation =
+        file === undefined ? {source: 'flag-or-env', env: TOKEN_ENV} : {source: 'file', file};
+      sendJson(response, 200, location, {'Cache-Control': 'no-store'});
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -61,6 +61,7 @@ function pageIdsOf(envelope: EventEnvelope): number[] {
     case 'telemetry':
     case 'callElements':
     case 'holdRulesChanged':
+    case 'holdOpenOnHeldChanged':
     case 'callHoldEnded':
     case 'holdChanged':
     case 'eventOmitted':

@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import {clickAt} from '../browser/actions.js';
+import {describePoint} from '../browser/cover.js';
 import {dragElement} from '../browser/drag.js';
 import type {Rect} from '../browser/elements.js';
 import {fillElement} from '../browser/fill.js';
@@ -13,7 +14,7 @@ import {clickElement, hoverElement} from '../browser/pointer.js';
 import {parseKeyCombo} from '../browser/keyboard.js';
 import type {PageState} from '../browser/PageState.js';
 import {settleDom, type SettleOutcome} from '../browser/settle.js';
-import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
+import {actionTimeout, LONGEST_ACTION_WAIT_MS, slowdownFeature} from '../browser/timeouts.js';
 import {uploadFiles} from '../browser/upload.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotSchema} from './definition.js';
@@ -86,7 +87,8 @@ export const click = definePageTool({
 
 export const clickAtTool = definePageTool({
   name: 'click_at',
-  description: 'Click at viewport coordinates (CSS pixels), e.g. from a screenshot.',
+  description:
+    'Click at viewport coordinates (CSS pixels), e.g. from a screenshot. The answer names what was at the point.',
   category: 'input',
   readOnly: false,
   conditions: ['experimentalVision'],
@@ -100,21 +102,27 @@ export const clickAtTool = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const double = params.dblClick ?? false;
-    const outcome = await settle(call, () =>
-      clickAt(page, {x: params.x, y: params.y}, double ? 2 : 1, page.cdp, call.signal),
-    );
+    const point = {x: params.x, y: params.y};
+    const outcome = await settle(call, async () => {
+      // Nothing checks that a coordinate hits what the agent meant: say what it hit, looked up
+      // right before the press (the press may change it).
+      const hit = await describePoint(page, point);
+      await clickAt(page, point, double ? 2 : 1, page.cdp, call.signal);
+      return hit;
+    });
     response.setActedOn({x: params.x - 4, y: params.y - 4, width: 8, height: 8});
+    const on = outcome.value === undefined ? '' : ` It landed on ${outcome.value}.`;
     report(
       response,
       outcome,
       double
         ? {
-            done: 'Successfully double clicked at the coordinates',
-            dialog: 'The coordinates were double clicked and it opened a dialog.',
+            done: `Successfully double clicked at the coordinates.${on}`,
+            dialog: `The coordinates were double clicked and it opened a dialog.${on}`,
           }
         : {
-            done: 'Successfully clicked at the coordinates',
-            dialog: 'The coordinates were clicked and it opened a dialog.',
+            done: `Successfully clicked at the coordinates.${on}`,
+            dialog: `The coordinates were clicked and it opened a dialog.${on}`,
           },
       params.includeSnapshot,
     );
@@ -149,9 +157,12 @@ export const hover = definePageTool({
   },
 });
 
-/** Longer values get more time, as in chrome-devtools-mcp (10 ms per character). */
+/**
+ * Longer values get more time, as in chrome-devtools-mcp (10 ms per character), within the
+ * longest wait an action may make other calls on the page do.
+ */
 function fillTimeout(page: PageState, value: string): number {
-  return timeoutFor(page) + value.length * 10;
+  return Math.min(timeoutFor(page) + value.length * 10, LONGEST_ACTION_WAIT_MS);
 }
 
 const fillValueDescription =

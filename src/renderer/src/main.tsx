@@ -25,7 +25,7 @@ const services: InspectorServices = {
   ui: new UiStore(),
   connection: selectConnection(checks.then(module => module.protocolChecks)),
 };
-bindStore(services.connection, services.store);
+bindStore(services.connection, services.store, services.ui);
 
 // Invisible and bidi characters in anything a panel shows (page, client or recorded text) are
 // made visible, whichever panel renders it.

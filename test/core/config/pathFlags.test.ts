@@ -3,6 +3,7 @@
  * with a bounded walk (Node's recursive mkdir never returns for /proc/nope); the ready file of an
  * earlier run is removed, and this run's is written whole and removed only while it is its own.
  */
+import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,54 @@ describe('path flags at start', () => {
     }
   });
 
+  it('refuses where the kernel refuses a file, whoever runs it (root passes the access check in /proc)', () => {
+    // Root: the file cannot be made (ENOENT); anyone else: permission denied.
+    const refused = '(files cannot be created there|permission denied)';
+    for (const [flag, file] of [
+      ['recordDir', '/proc'],
+      ['userDataDir', '/proc'],
+      ['readyFile', '/proc/r.json'],
+      ['telemetryLog', '/proc/t.jsonl'],
+    ] as const) {
+      expect(problem([`--${flag}`, file]), flag).toMatch(
+        new RegExp(`^Cannot use --${flag} ${file}: ${refused}\\. ${WRITABLE}$`),
+      );
+    }
+  });
+
+  it('writes through nothing but a regular file: a pipe or a link at the path is refused, and kept', () => {
+    const pipe = path.join(tmp, 'a-pipe');
+    execFileSync('mkfifo', [pipe]);
+    const link = path.join(tmp, 'a-link');
+    fs.symlinkSync(aFile, link);
+    for (const flag of ['readyFile', 'telemetryLog']) {
+      // A pipe opened for writing would block the start until someone reads it.
+      expect(problem([`--${flag}`, pipe])).toBe(
+        `Cannot use --${flag} ${pipe}: it is not a regular file. ${WRITABLE}`,
+      );
+      expect(problem([`--${flag}`, link])).toBe(
+        `Cannot use --${flag} ${link}: it is a link (never followed). ${WRITABLE}`,
+      );
+    }
+    expect(fs.lstatSync(pipe).isFIFO()).toBe(true);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(aFile, 'utf8')).toBe('x');
+  });
+
+  it('removes only a ready file as stale: an empty file is taken, anyone else’s file is kept', () => {
+    const empty = path.join(tmp, 'empty-ready.json');
+    fs.writeFileSync(empty, '');
+    expect(problem(['--readyFile', empty])).toBeUndefined();
+    expect(fs.existsSync(empty)).toBe(false);
+
+    const notes = path.join(tmp, 'notes.txt');
+    fs.writeFileSync(notes, 'my notes');
+    expect(problem(['--readyFile', notes])).toBe(
+      `Cannot use --readyFile ${notes}: it holds something other than a ready file. Pass a path of its own: the ready file is replaced at each start and removed at exit.`,
+    );
+    expect(fs.readFileSync(notes, 'utf8')).toBe('my notes');
+  });
+
   it('leaves --recordDir alone with --no-record', () => {
     expect(problem(['--no-record', '--recordDir', '/proc/nope'])).toBeUndefined();
   });
@@ -167,6 +216,18 @@ describe('the ready file on disk', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({...ready, pid: process.pid});
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
     expect(fs.readdirSync(dir)).toEqual(['r.json']);
+  });
+
+  it('never replaces what is not a regular file', () => {
+    const pipe = path.join(tmp, 'ready-pipe');
+    execFileSync('mkfifo', [pipe]);
+    expect(() => writeReadyFile(pipe, {...ready, pid: process.pid})).toThrow(
+      'it is not a regular file',
+    );
+    expect(fs.lstatSync(pipe).isFIFO()).toBe(true);
+    // Nor is one read on exit (a pipe would block it).
+    removeOwnReadyFile(pipe);
+    expect(fs.lstatSync(pipe).isFIFO()).toBe(true);
   });
 
   it('is removed on exit only while it is still this process', () => {

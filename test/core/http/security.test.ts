@@ -142,6 +142,44 @@ describe('OAuth probes (what mcp-remote and the MCP Inspector ask for after a 40
   });
 });
 
+describe('where the token is (for the inspector page opened without it)', () => {
+  it("names this server's token file, never the token, and only to a same-origin caller", async () => {
+    const response = await request({path: '/token-location', method: 'GET'});
+    expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(response.body)).toEqual({
+      source: 'file',
+      file: path.join(engine.configDir, 'token'),
+    });
+    expect(response.body).not.toContain(engine.token);
+    const foreign = await request({
+      path: '/token-location',
+      method: 'GET',
+      headers: {Origin: 'https://evil.example'},
+    });
+    expect(foreign.status).toBe(403);
+    const rebinding = await request({
+      path: '/token-location',
+      method: 'GET',
+      headers: {Host: `attacker.example:${port}`},
+    });
+    expect(rebinding.status).toBe(403);
+  });
+
+  it('says the token came from --token or the environment when it did', async () => {
+    const given = await startEngine(['--token', 'a-given-token-of-this-test']);
+    try {
+      const response = await fetch(`${new URL(given.mcpUrl).origin}/token-location`);
+      expect(await response.json()).toEqual({
+        source: 'flag-or-env',
+        env: 'MCP_BROWSER_INSPECTOR_TOKEN',
+      });
+    } finally {
+      await given.stop();
+    }
+  });
+});
+
 describe('Host and Origin checks (before anything else)', () => {
   it('403 for a non-loopback Host, even with the right token', async () => {
     const rebinding = await request({headers: {...auth(), Host: `attacker.example:${port}`}});

@@ -119,6 +119,8 @@ describe('inspector commands', () => {
     await held;
     await accepted({type: 'holdSetRules', rules: []});
     await accepted({type: 'holdAllowAll'});
+    await accepted({type: 'holdDenyAll', reason: 'nothing is held'});
+    await accepted({type: 'holdSetOpenOnHeld', openOnHeld: true});
     await recordingCommands();
     // Replay and export of a recording (one list_pages call).
     const recordingsDir = path.join(fx.engine.configDir, 'sessions');

@@ -3,7 +3,8 @@
  * (another uid, other text; the page shows the edited effect) or denied with a reason; progress
  * arrives while held; a client cancel removes it at once; read-only calls pass under
  * not-read-only; a held call on page A does not delay page B; step, Allow all, the inspector's
- * own calls, WebMCP consequential tools, and the timeout (its own engine).
+ * own calls, WebMCP consequential tools, Deny all after turning hold off, the choice to open the
+ * Hold tab, and the timeout (its own engine).
  */
 import {CallToolResultSchema, type Progress} from '@modelcontextprotocol/sdk/types.js';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
@@ -225,7 +226,7 @@ describe('hold rules over MCP', () => {
     controller.abort('changed my mind');
     await waitFor(
       () => fx.engine.engine.hold.state().queue.length === 0,
-      2_000,
+      10_000,
       'the cancelled call to leave the queue',
     );
     expect(await pending).toBeInstanceOf(Error);
@@ -254,7 +255,7 @@ describe('hold rules over MCP', () => {
     expect(await pending).toBe('closed');
     await waitFor(
       () => fx.engine.engine.hold.state().queue.length === 0,
-      2_000,
+      10_000,
       'the held call of the closed stream to leave the queue',
     );
     expect(events).toContainEqual(
@@ -317,6 +318,52 @@ describe('hold rules over MCP', () => {
     for (const result of await Promise.all(calls)) {
       expect(result.isError, result.text).toBe(false);
     }
+  });
+
+  it('turned off with calls still held, Deny all denies each with the reason, oldest first', async () => {
+    fx.engine.engine.hold.setRules(['tool:list_pages']);
+    const calls = [1, 2].map(() => call(fx.client, 'list_pages'));
+    await waitFor(() => fx.engine.engine.hold.state().queue.length === 2, 10_000, 'two held');
+    const order = fx.engine.engine.hold.state().queue.map(entry => entry.callId);
+    // Off: new calls run at once, and the two held ones still wait for a decision.
+    const off = valueOf(await fx.engine.engine.handleCommand({type: 'holdSetRules', rules: []}));
+    expect(off).toMatchObject({rules: [], queue: [{callId: order[0]}, {callId: order[1]}]});
+    expect((await call(fx.client, 'list_pages')).isError).toBe(false);
+    const ended: {callId: string; decision: string; reason?: string}[] = [];
+    const stop = fx.engine.engine.hub.onEvent(({event}) => {
+      if (event.type === 'callHoldEnded') {
+        ended.push({callId: event.callId, decision: event.decision, reason: event.reason});
+      }
+    });
+    const after = valueOf(
+      await fx.engine.engine.handleCommand({type: 'holdDenyAll', reason: ' turned off '}),
+    );
+    stop();
+    expect(after).toMatchObject({queue: []});
+    expect(ended).toEqual(
+      order.map(callId => ({callId, decision: 'denied', reason: 'turned off'})),
+    );
+    for (const result of await Promise.all(calls)) {
+      expect(result.isError).toBe(true);
+      expect(result.text.split('\n')[0]).toBe('Denied by the user: turned off');
+    }
+  });
+
+  it('keeps the choice to open the Hold tab when a call is held, and says when it changes', async () => {
+    const hold = fx.engine.engine.hold;
+    expect(hold.state().openOnHeld).toBe(false);
+    const before = events.length;
+    const on = valueOf(
+      await fx.engine.engine.handleCommand({type: 'holdSetOpenOnHeld', openOnHeld: true}),
+    );
+    expect(on.openOnHeld).toBe(true);
+    // The same choice again changes nothing and says nothing.
+    hold.setOpenOnHeld(true);
+    hold.setOpenOnHeld(false);
+    expect(events.slice(before).filter(event => event.type === 'holdOpenOnHeldChanged')).toEqual([
+      {type: 'holdOpenOnHeldChanged', openOnHeld: true},
+      {type: 'holdOpenOnHeldChanged', openOnHeld: false},
+    ]);
   });
 
   it("never holds the inspector's own calls", async () => {

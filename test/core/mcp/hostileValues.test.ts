@@ -13,6 +13,7 @@ import {
   nestsDeeperThan,
   VALUE_DEPTH_LIMIT,
 } from '../../../src/shared/boundedValue.js';
+import {LOCK_WAIT_MS} from '../../../src/core/browser/lock.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
@@ -31,12 +32,16 @@ beforeAll(async () => {
   ui = await openInspectorSocket(fx.engine);
 });
 
-/** Another client is answered within a second, the first still works, the UI still streams. */
+/**
+ * Another client is answered without waiting on the hostile call (a call stuck behind it would
+ * wait out the lock wait; a busy machine answers in far less than a third of it), the first
+ * still works, the UI still streams.
+ */
 async function expectStillServing(): Promise<void> {
   const started = performance.now();
   const listed = await call(other, 'list_pages');
   expect(listed.isError, listed.text).toBe(false);
-  expect(performance.now() - started).toBeLessThan(1_000);
+  expect(performance.now() - started).toBeLessThan(LOCK_WAIT_MS / 3);
   const own = await call(fx.client, 'list_pages');
   expect(own.isError, own.text).toBe(false);
   const last = fx.engine.engine.hub.nextSeq - 1;

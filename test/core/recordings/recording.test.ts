@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {FLUSH_INTERVAL_MS} from '../../../src/core/recordings/Recorder.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
@@ -53,7 +54,8 @@ describe('the recorder', () => {
     expect(path.dirname(file)).toBe(recordingsDir());
     expect(fs.statSync(recordingsDir()).mode & 0o777).toBe(0o700);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    // Flushed within the interval, without a stop.
+    // Flushed after the interval, without a stop (waited for with a generous factor of it: a
+    // loaded machine runs the timer late).
     const parsed = await waitFor(
       () => {
         const recording = parseRecordingText(fs.readFileSync(file, 'utf8'));
@@ -63,7 +65,7 @@ describe('the recorder', () => {
           ? recording
           : undefined;
       },
-      2_000,
+      FLUSH_INTERVAL_MS * 100,
       'the evaluate_script call in the file',
     );
     expect(parsed.skippedLines).toBe(0);

@@ -148,3 +148,106 @@ describe('double click and hover', () => {
     expect(await snapshotOf(fx.client, id)).toContain('Press F1 for help');
   });
 });
+
+describe('hover, drag and fill check what their press would reach, too', () => {
+  async function log(id: number): Promise<unknown> {
+    return text(id, '#log');
+  }
+
+  it('hover fails naming the cover and moves nothing; an uncovered hover lands', async () => {
+    const {id, snapshot} = await open('/actions/covered-controls.html');
+    const veil = uidOf(snapshot, 'dialog "Upload in progress"');
+    const failed = await call(fx.client, 'hover', {
+      pageId: id,
+      uid: uidOf(snapshot, 'button "Details"'),
+    });
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toContain(
+      `The pointer at its center would be over dialog "Upload in progress" (uid ${veil}) instead`,
+    );
+    expect(failed.text).toContain('The pointer was not moved.');
+    expect(failed.text).toContain('take a new snapshot (take_snapshot) and retry');
+    expect(await log(id)).toBe('');
+
+    await act(fx.client, 'hover', {pageId: id, uid: uidOf(snapshot, 'button "Help"')});
+    expect(await log(id)).toBe('hover help;');
+  });
+
+  it('fill fails naming what its focus click would reach, and types nothing', async () => {
+    const {id, snapshot} = await open('/actions/covered-controls.html');
+    const veil = uidOf(snapshot, 'dialog "Upload in progress"');
+    const failed = await call(fx.client, 'fill', {
+      pageId: id,
+      uid: uidOf(snapshot, 'textbox "Comment"'),
+      value: 'hello',
+    });
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toContain(
+      `A click to focus it would land on dialog "Upload in progress" (uid ${veil}) instead`,
+    );
+    expect(failed.text).toContain('Nothing was typed.');
+    expect(await evaluate(fx.client, id, '() => document.getElementById("comment").value')).toBe(
+      '',
+    );
+    expect(await log(id)).toBe('');
+
+    await act(fx.client, 'fill', {pageId: id, uid: uidOf(snapshot, 'textbox "Title"'), value: 'A'});
+    expect(await log(id)).toBe('focus title;input title;');
+  });
+
+  it('drag fails when its target or its source is covered, and presses nothing', async () => {
+    const {id, snapshot} = await open('/actions/covered-controls.html');
+    const veil = uidOf(snapshot, 'dialog "Upload in progress"');
+    const freeCard = uidOf(snapshot, 'button "Free card"');
+    const freeZone = uidOf(snapshot, 'region "Free zone"');
+    for (const [from, to] of [
+      [freeCard, uidOf(snapshot, 'region "Busy zone"')],
+      [uidOf(snapshot, 'button "Busy card"'), freeZone],
+    ] as const) {
+      const failed = await call(fx.client, 'drag', {pageId: id, from_uid: from, to_uid: to});
+      expect(failed.isError, `${from} -> ${to}`).toBe(true);
+      expect(failed.text).toContain(
+        `A drag at its center would reach dialog "Upload in progress" (uid ${veil}) instead`,
+      );
+      expect(failed.text).toContain('Nothing was dragged.');
+    }
+    expect(await log(id)).toBe('');
+
+    await act(fx.client, 'drag', {pageId: id, from_uid: freeCard, to_uid: freeZone});
+    expect(await log(id)).toBe('dragstart free-card;drop free-card on free-zone;');
+  });
+});
+
+describe('hit testing through frames', () => {
+  for (const site of ['same', 'cross'] as const) {
+    it(`in a ${site}-site iframe: reaches a shadow root's button, names covers inside the frame, its shadow root and the page above`, async () => {
+      const pathname = `/actions/frame-covers.html?site=${site}`;
+      const id = await fx.openPage(pathname, '/actions/frame-covers');
+      const snapshot = await waitFor(
+        async () => {
+          const seen = await snapshotOf(fx.client, id);
+          return seen.includes('button "Under banner"') && seen;
+        },
+        10_000,
+        'the settings panel',
+      );
+      await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Dark mode"')});
+      expect(await snapshotOf(fx.client, id)).toContain('Clicked Dark mode');
+      await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Apply"')});
+      const covers: [string, string][] = [
+        ['button "Reset"', 'dialog "Confirm reset"'],
+        ['button "Sync"', 'alert "Sync in progress"'],
+        ['button "Under banner"', 'dialog "Newsletter signup"'],
+      ];
+      for (const [target, cover] of covers) {
+        const failed = await call(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, target)});
+        expect(failed.isError, target).toBe(true);
+        expect(failed.text, target).toContain(
+          `A click at its center would land on ${cover} (uid ${uidOf(snapshot, cover)}) instead`,
+        );
+        expect(failed.text, target).toContain('Nothing was clicked.');
+      }
+      expect(await snapshotOf(fx.client, id)).toContain('Clicked Apply');
+    });
+  }
+});

@@ -179,20 +179,48 @@ describe('click', () => {
 });
 
 describe('click_at and hover', () => {
-  it('clicks at viewport coordinates', async () => {
-    const {id} = await open('/input-timing.html?at');
+  /** The center of the element `selector` in the viewport, as an agent reads it off a screenshot. */
+  async function centerOf(id: number, selector: string): Promise<{x: number; y: number}> {
     const center = await evaluate(
       id,
-      '() => { const r = document.getElementById("counter").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }',
+      `() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`,
     );
     const [x, y] = z.tuple([z.number(), z.number()]).parse(center);
+    return {x, y};
+  }
+
+  it('clicks at viewport coordinates and names what was there', async () => {
+    const {id, snapshot} = await open('/input-timing.html?at');
+    const {x, y} = await centerOf(id, '#counter');
+    const counter = uidOf(snapshot, 'button "Counter"');
     const result = await call(fx.client, 'click_at', {pageId: id, x, y});
     expect(result.isError, result.text).toBe(false);
-    expect(result.text).toContain('Successfully clicked at the coordinates');
+    expect(result.text).toContain(
+      `Successfully clicked at the coordinates. It landed on button "Counter" (uid ${counter}).`,
+    );
     expect(await text(id, '#log')).toBe('clicks 1');
     const doubled = await call(fx.client, 'click_at', {pageId: id, x, y, dblClick: true});
-    expect(doubled.text).toContain('Successfully double clicked at the coordinates');
+    expect(doubled.text).toContain(
+      `Successfully double clicked at the coordinates. It landed on button "Counter" (uid ${counter}).`,
+    );
     expect(await text(id, '#log')).toBe('double clicked');
+  });
+
+  it('click_at says when what is at the point is not what the agent may have meant', async () => {
+    const {id, snapshot} = await open('/actions/covered.html');
+    const {x, y} = await centerOf(id, '#buy');
+    const result = await call(fx.client, 'click_at', {pageId: id, x, y});
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain(
+      `It landed on dialog "Cookie consent" (uid ${uidOf(snapshot, 'dialog "Cookie consent"')}).`,
+    );
+    expect(await text(id, '#status')).toBe('Nothing bought');
+    // Before any snapshot of the page: its accessible role and name.
+    const fresh = await fx.openPage('/actions/covered.html');
+    const unseen = await call(fx.client, 'click_at', {pageId: fresh, x, y});
+    expect(unseen.text).toContain(
+      'It landed on dialog "Cookie consent" (not in the latest snapshot).',
+    );
   });
 
   it('hovers over an element', async () => {
@@ -450,7 +478,7 @@ describe('upload_file', () => {
     // The page reads the files asynchronously; wait for its output in the page.
     return evaluate(
       id,
-      `async () => { for (let i = 0; i < 200 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
+      `async () => { for (let i = 0; i < 1000 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
     );
   }
 

@@ -104,7 +104,7 @@ describe('numeric uids', () => {
       await evaluate(
         fx.client,
         upload.id,
-        `async () => { for (let i = 0; i < 200 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
+        `async () => { for (let i = 0; i < 1000 && !document.getElementById('out').textContent; i++) await new Promise(r => setTimeout(r, 10)); return document.getElementById('out').textContent; }`,
       ),
     ).toBe('single: n.txt=numeric');
   });
@@ -117,7 +117,21 @@ describe('numeric uids', () => {
 
     const {tools} = await fx.client.listTools();
     const schemaOf = (name: string): unknown => tools.find(tool => tool.name === name)?.inputSchema;
-    expect(schemaOf('click')).toMatchObject({properties: {uid: {type: 'string'}}});
+    for (const [name, params] of [
+      ['click', ['uid']],
+      ['hover', ['uid']],
+      ['fill', ['uid']],
+      ['drag', ['from_uid', 'to_uid']],
+      ['upload_file', ['uid']],
+      ['take_screenshot', ['uid']],
+      ['take_snapshot', ['uid']],
+    ] as const) {
+      for (const param of params) {
+        expect(schemaOf(name), `${name} ${param}`).toMatchObject({
+          properties: {[param]: {type: 'string'}},
+        });
+      }
+    }
     expect(schemaOf('fill_form')).toMatchObject({
       properties: {elements: {items: {properties: {uid: {type: 'string'}}}}},
     });

@@ -85,6 +85,20 @@ describe('list_pages / new_page / select_page / close_page', () => {
   });
 });
 
+describe('the navigation tools tell an agent which URL to use when none is named', () => {
+  it('new_page and navigate_page say what "the project URL" is', async () => {
+    const {tools} = await fx.client.listTools();
+    for (const name of ['new_page', 'navigate_page']) {
+      const description = tools.find(tool => tool.name === name)?.description ?? '';
+      expect(description, name).toContain(
+        'When the user names no URL, use the URL of the project being worked on (e.g. its dev server).',
+      );
+      // The peer's bare wording leaves open what "the project URL" is.
+      expect(description, name).not.toContain('Use the project URL if none is given');
+    }
+  });
+});
+
 describe('navigate_page', () => {
   it('navigates by URL, back, forward and reload', async () => {
     const id = await fx.openPage('/index.html?nav');

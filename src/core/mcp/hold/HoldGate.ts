@@ -42,6 +42,8 @@ export interface HoldGateDeps {
   hub: InspectorHub;
   rules: readonly string[];
   timeoutMs: number;
+  /** Whether UIs open their Hold tab when a call is held (default: no). */
+  openOnHeld?: boolean;
   webmcp: WebMcpLookup;
   /** Every tool name the server has (enabled or not), to catch a misspelled tool rule. */
   toolNames: () => readonly string[];
@@ -65,9 +67,11 @@ const OUTLINE_RETRY_MS = 300;
 export class HoldGate implements HoldQueue {
   #rules: CompiledRule[] = [];
   #hasWebMcpRule = false;
+  #openOnHeld: boolean;
   readonly #queue: HeldEntry[] = [];
 
   constructor(private readonly deps: HoldGateDeps) {
+    this.#openOnHeld = deps.openOnHeld ?? false;
     const parsed = parseHoldRules(deps.rules);
     if ('error' in parsed) {
       throw new Error(parsed.error);
@@ -132,6 +136,7 @@ export class HoldGate implements HoldQueue {
       rules: this.#rules.map(rule => rule.text),
       timeoutMs: this.deps.timeoutMs,
       queue: this.#queue.map(entry => entry.view),
+      openOnHeld: this.#openOnHeld,
       // Every event published so far is in this state (publishing is synchronous).
       seq: this.deps.hub.nextSeq - 1,
     };
@@ -303,6 +308,28 @@ export class HoldGate implements HoldQueue {
   allowAll(): HoldState {
     for (const entry of [...this.#queue]) {
       entry.settle('allowed', RUN);
+    }
+    return this.state();
+  }
+
+  /** Denies every held call, oldest first, each agent told the same reason. */
+  denyAll(reason?: string): HoldState {
+    const given = reason?.trim() ?? '';
+    for (const entry of [...this.#queue]) {
+      entry.settle(
+        'denied',
+        {kind: 'denied', text: deniedText(given)},
+        given === '' ? {} : {reason: given},
+      );
+    }
+    return this.state();
+  }
+
+  /** Whether UIs open their Hold tab when a call is held. */
+  setOpenOnHeld(openOnHeld: boolean): HoldState {
+    if (openOnHeld !== this.#openOnHeld) {
+      this.#openOnHeld = openOnHeld;
+      this.deps.hub.publish({type: 'holdOpenOnHeldChanged', openOnHeld});
     }
     return this.state();
   }

@@ -1,6 +1,7 @@
 /**
  * What a panel shows while its code loads, and instead of a blank tab if it cannot load (the
- * server stopped or was updated while the page stayed open).
+ * server stopped or was updated while the page stayed open). A panel that could not load tries
+ * again by itself once the inspector reconnects (bootstrap.ts).
  */
 import type {ReactNode} from 'react';
 import {EmptyState} from '../ui/EmptyState.js';
@@ -20,7 +21,8 @@ export function panelPlaceholder(label: string): (error: string | undefined) => 
           The {label} panel could not be loaded: {error}
         </p>
         <p>
-          Check that the inspector server is still running, then{' '}
+          It loads by itself once the inspector is connected to the server again. If the server was
+          updated meanwhile,{' '}
           <button type="button" onClick={() => window.location.reload()}>
             reload the inspector
           </button>

@@ -4,7 +4,7 @@
 import {useRef} from 'react';
 import type {PanelDefinition} from './panels.js';
 import type {PanelId} from '../ui/panelIds.js';
-import {useTabBadge} from './useFrameModel.js';
+import {useTabAttention, useTabBadge} from './useFrameModel.js';
 
 export function Tabs(props: {
   panels: readonly PanelDefinition[];
@@ -62,6 +62,8 @@ function Tab(props: {
 }): React.JSX.Element {
   const {panel, selected} = props;
   const badge = useTabBadge(panel);
+  // The open tab's panel is in view already: only another tab asks.
+  const asks = useTabAttention(panel) && !selected;
   return (
     <button
       type="button"
@@ -70,7 +72,8 @@ function Tab(props: {
       aria-selected={selected}
       aria-controls={`panel-${panel.id}`}
       tabIndex={selected ? 0 : -1}
-      className="tabs__tab"
+      className={`tabs__tab${asks ? ' tabs__tab--attention' : ''}`}
+      data-attention={asks}
       onClick={props.onSelect}
       // Fetch the panel's code as soon as the user heads for its tab.
       onPointerEnter={panel.preload}
@@ -78,7 +81,10 @@ function Tab(props: {
     >
       {panel.label}
       {badge === undefined ? null : (
-        <span className="tabs__badge" aria-label={`(${badge})`}>
+        <span
+          className={`tabs__badge${asks ? ' tabs__badge--attention' : ''}`}
+          aria-label={`(${badge})`}
+        >
           {badge}
         </span>
       )}

@@ -26,6 +26,8 @@ export interface PanelDefinition {
   preload: () => void;
   /** A short count shown on the tab (must be cheap and return a primitive). */
   badge?: (snapshot: InspectorSnapshot) => string | undefined;
+  /** Something in the panel waits for the person: the tab asks for attention while not open. */
+  attention?: (snapshot: InspectorSnapshot) => boolean;
   /** The slots of other panels this panel fills (each loads its code on first render). */
   fills?: PanelSlotFills;
 }
@@ -111,8 +113,10 @@ const REGISTRY: Readonly<Record<PanelId, Omit<PanelDefinition, 'id'>>> = {
     }),
     badge: snapshot => {
       const held = snapshot.hold?.queue.length ?? 0;
-      return held > 0 ? String(held) : undefined;
+      return held > 0 ? `${held} held` : undefined;
     },
+    // A held call waits for the person, and denies itself when its time is up.
+    attention: snapshot => (snapshot.hold?.queue.length ?? 0) > 0,
   },
   recordings: {
     label: 'Recordings',

@@ -1,7 +1,8 @@
 /**
  * The UI's end of the wire (src/shared/wire.ts), shared by the WebSocket and the IPC connection:
  * commands, with each reply checked against its command's reply schema; event streams that resume
- * after the last delivered sequence id; live frames; and the acknowledgements the engine's flow
+ * after the last delivered sequence id; live frames; the desktop shell's requests to show a panel;
+ * and the acknowledgements the engine's flow
  * control waits for. Every message is checked before use (protocolChecks.ts, fetched alongside the
  * first paint); what arrives before the checks have loaded waits for them, in order — the engine's
  * flow control keeps that bounded (a few batches, one frame, the replies of sent commands).
@@ -18,6 +19,7 @@ import type {
   CommandMessage,
   CommandReply,
   ServerMessage,
+  ShowMessage,
 } from '../../../shared/wire.js';
 
 /** The checks of what the engine sends (protocolChecks.ts). */
@@ -52,6 +54,7 @@ export class ProtocolClient {
   readonly #pending = new Map<number, PendingCommand>();
   readonly #streams = new Map<number, Stream>();
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
+  readonly #showListeners = new Set<(panel: ShowMessage['panel']) => void>();
   #nextId = 1;
 
   constructor(
@@ -121,6 +124,13 @@ export class ProtocolClient {
         this.send({kind: 'frames', enabled: false});
       }
     };
+  }
+
+  /** The desktop shell asks to show a panel (only IPC carries it). */
+  onShow(listener: (panel: ShowMessage['panel']) => void): () => void {
+    const wrapped = (panel: ShowMessage['panel']): void => listener(panel);
+    this.#showListeners.add(wrapped);
+    return () => this.#showListeners.delete(wrapped);
   }
 
   /** The transport (re)opened on a fresh engine connection: ask for everything again. */
@@ -203,6 +213,11 @@ export class ProtocolClient {
         } finally {
           // Acknowledged even if a listener threw: otherwise the stream would stall for good.
           this.send({kind: 'batchAck', id: message.id});
+        }
+        return;
+      case 'show':
+        for (const listener of [...this.#showListeners]) {
+          listener(message.panel);
         }
     }
   }

@@ -7,6 +7,7 @@
 import type {ConnectionStatus, InspectorConnection} from '../../../shared/connection.js';
 import type {EventBatch, InspectorCommand, LiveFrame} from '../../../shared/protocol.js';
 import type {CommandResult} from '../../../shared/replies.js';
+import type {ShowMessage} from '../../../shared/wire.js';
 import {ProtocolClient, type ProtocolChecks, type SendMessage} from './ProtocolClient.js';
 
 export abstract class ProtocolConnection implements InspectorConnection {
@@ -49,6 +50,10 @@ export abstract class ProtocolConnection implements InspectorConnection {
 
   onFrame(listener: (frame: LiveFrame) => void): () => void {
     return this.client.onFrame(listener);
+  }
+
+  onShow(listener: (panel: ShowMessage['panel']) => void): () => void {
+    return this.client.onShow(listener);
   }
 
   onStatus(listener: (status: ConnectionStatus) => void): () => void {

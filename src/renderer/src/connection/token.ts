@@ -63,3 +63,13 @@ export function takeToken(
     return undefined;
   }
 }
+
+/** Keeps a token the person pasted for this tab (read back by takeToken after a reload). */
+export function keepToken(storage: TokenStorage, token: string): boolean {
+  try {
+    storage.setItem(STORAGE_KEY, token);
+    return true;
+  } catch {
+    return false;
+  }
+}

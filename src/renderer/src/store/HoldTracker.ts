@@ -1,7 +1,7 @@
 /**
  * The hold queue as the UI keeps it: the state holdGetState answers, with the stream's hold
- * events (a call held, its target found, its end, the rules) applied on top, each only if it is
- * newer than the state (its sequence id). The engine never sends the whole queue again, so while
+ * events (a call held, its target found, its end, the rules, the choice to open the Hold tab)
+ * applied on top, each only if it is newer than the state (its sequence id). The engine never sends the whole queue again, so while
  * the answer to holdGetState is awaited (after every connect) the events wait here, and the ones
  * the answer already includes are dropped. Log rows follow: held while queued, running once out.
  */
@@ -11,13 +11,20 @@ import type {CallLog} from './CallLog.js';
 
 export type HoldEvent = Extract<
   InspectorEvent,
-  {type: 'holdRulesChanged' | 'callHeld' | 'callHoldTarget' | 'callHoldEnded'}
+  {
+    type:
+      | 'holdRulesChanged'
+      | 'holdOpenOnHeldChanged'
+      | 'callHeld'
+      | 'callHoldTarget'
+      | 'callHoldEnded';
+  }
 >;
 
 /** Events waiting for the state are bounded: the wait is one round trip. */
 const PENDING_LIMIT = 10_000;
 
-const EMPTY: HoldState = {rules: [], timeoutMs: 0, queue: [], seq: 0};
+const EMPTY: HoldState = {rules: [], timeoutMs: 0, queue: [], openOnHeld: false, seq: 0};
 
 /** The state after one event, unchanged when the state already includes it. */
 export function applyHoldEvent(state: HoldState, seq: number, event: HoldEvent): HoldState {
@@ -28,6 +35,8 @@ export function applyHoldEvent(state: HoldState, seq: number, event: HoldEvent):
   switch (event.type) {
     case 'holdRulesChanged':
       return {...state, rules: event.rules, timeoutMs: event.timeoutMs, seq};
+    case 'holdOpenOnHeldChanged':
+      return {...state, openOnHeld: event.openOnHeld, seq};
     case 'callHeld':
       return {...state, queue: [...others(event.call.callId), event.call], seq};
     case 'callHoldTarget':

@@ -364,6 +364,7 @@ export class InspectorStore {
         );
         return;
       case 'holdRulesChanged':
+      case 'holdOpenOnHeldChanged':
       case 'callHeld':
       case 'callHoldTarget':
       case 'callHoldEnded': {

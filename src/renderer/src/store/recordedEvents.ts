@@ -41,6 +41,7 @@ export function addRecordedEvent(
     case 'webmcpToolsChanged':
     case 'webmcpInvocation':
     case 'holdRulesChanged':
+    case 'holdOpenOnHeldChanged':
     case 'callHeld':
     case 'callHoldTarget':
     case 'callHoldEnded':

@@ -33,6 +33,7 @@ export function HoldPanel(): React.JSX.Element {
           {model.panel.error}
         </p>
       ) : null}
+      <HeldWhileOff model={model} />
       <Queue model={model} />
     </div>
   );
@@ -42,15 +43,12 @@ function Rules(props: {model: HoldModel}): React.JSX.Element {
   const {model} = props;
   const current = model.hold?.rules ?? [];
   const text = model.panel.rulesText ?? current.join(',');
-  const seconds = Math.round((model.hold?.timeoutMs ?? 300_000) / 1000);
   return (
     <section className="card hold-rules" aria-labelledby="hold-rules-heading">
       <h2 id="hold-rules-heading">
         Hold rules{' '}
         <span className="muted" data-testid="hold-rules-state">
-          {current.length === 0
-            ? '· off: agent calls run at once'
-            : `· on: ${current.join(', ')} (a held call is denied after ${seconds} s)`}
+          {model.rulesSummary}
         </span>
       </h2>
       <form
@@ -87,7 +85,45 @@ function Rules(props: {model: HoldModel}): React.JSX.Element {
       <p id="hold-rules-help" className="muted hold-rules__help">
         Same as the --hold flag: {HOLD_RULES_ACCEPTED}. Calls from the inspector are never held.
       </p>
+      <label className="hold-rules__open">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label="Open this tab when a call is held"
+          checked={model.openOnHeld}
+          disabled={!model.connected || model.panel.busy}
+          onChange={event => model.setOpenOnHeld(event.target.checked)}
+        />
+        <span>Open this tab when a call is held</span>
+      </label>
     </section>
+  );
+}
+
+/** Hold was turned off while calls waited: they still count down to a deny unless decided. */
+function HeldWhileOff(props: {model: HoldModel}): React.JSX.Element | null {
+  const {model} = props;
+  if (model.heldWhileOff === undefined) {
+    return null;
+  }
+  const disabled = !model.connected || model.panel.busy;
+  return (
+    <div className="notice hold-off-held" role="status" data-testid="hold-off-held">
+      <p>{model.heldWhileOff}</p>
+      <div className="hold-off-held__actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={disabled}
+          onClick={() => model.act('allowAll')}
+        >
+          Allow all
+        </button>
+        <button type="button" disabled={disabled} onClick={model.denyAll}>
+          Deny all
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -14,7 +14,11 @@ export interface HoldActions {
   act: (action: HoldKeyAction) => void;
   runEdited: (formValues?: Record<string, unknown>) => void;
   deny: () => void;
+  /** Denies every held call (hold was turned off while they waited). */
+  denyAll: () => void;
   applyRules: (rules: string[]) => void;
+  /** Whether the Hold tab opens when a call is held. */
+  setOpenOnHeld: (openOnHeld: boolean) => void;
 }
 
 export function holdActions(
@@ -72,6 +76,12 @@ export function holdActions(
           ...(reason === '' ? {} : {reason}),
         }),
       );
+    },
+    denyAll: () => {
+      answer(request({type: 'holdDenyAll'}));
+    },
+    setOpenOnHeld: openOnHeld => {
+      answer(request({type: 'holdSetOpenOnHeld', openOnHeld}), true);
     },
     applyRules: rules => {
       answer(

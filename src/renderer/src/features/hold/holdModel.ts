@@ -4,7 +4,7 @@
  * the rules field, the keys, and where the target element goes over a live-view frame. The hook
  * (useHoldModel.ts) wires it up.
  */
-import type {HeldCall} from '../../../../shared/hold.js';
+import type {HeldCall, HoldState} from '../../../../shared/hold.js';
 import type {LiveFrame} from '../../../../shared/protocol.js';
 import {
   EMPTY_DRAFT,
@@ -171,4 +171,39 @@ export function targetOutline(
 export function secondsLeft(call: HeldCall, now: number): number {
   const timeout = Math.round((call.deadline - call.heldAt) / 1000);
   return Math.min(timeout, Math.max(0, Math.ceil((call.deadline - now) / 1000)));
+}
+
+/** A wait in words: seconds up to two minutes, then minutes. */
+function waitInWords(seconds: number): string {
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+}
+
+/** What the rules heading says after "Hold rules": on (which, and the timeout) or off. */
+export function rulesSummary(hold: HoldState | undefined): string {
+  const rules = hold?.rules ?? [];
+  if (rules.length === 0) {
+    // Never "calls run at once" alone while some still wait for a decision.
+    return (hold?.queue.length ?? 0) > 0
+      ? '· off for new calls; some are still held'
+      : '· off: agent calls run at once';
+  }
+  const seconds = Math.round((hold?.timeoutMs ?? 300_000) / 1000);
+  return `· on: ${rules.join(', ')} (a held call is denied after ${seconds} s)`;
+}
+
+/**
+ * With hold off and calls still held (it was turned off while they waited): says so, and when the
+ * first is denied. Undefined otherwise.
+ */
+export function heldWhileOff(hold: HoldState | undefined, now: number): string | undefined {
+  if (!hold || hold.rules.length > 0 || hold.queue.length === 0) {
+    return undefined;
+  }
+  const soonest = Math.min(...hold.queue.map(call => secondsLeft(call, now)));
+  const count = hold.queue.length;
+  const which =
+    count === 1
+      ? `1 call is still held and is denied in ${waitInWords(soonest)}`
+      : `${count} calls are still held; the first is denied in ${waitInWords(soonest)}`;
+  return `Hold is off: new agent calls run at once. ${which} unless you decide.`;
 }

@@ -10,10 +10,12 @@ import {useInspector, useRequest, useSnapshot, useUi} from '../../context/Inspec
 import {objectSchema, type DraftAction} from '../../ui/argumentsDraft.js';
 import {holdActions, type HoldActions} from './holdActions.js';
 import {
+  heldWhileOff,
   INITIAL_HOLD_PANEL,
   keyAction,
   modeFor,
   reduceHoldPanel,
+  rulesSummary,
   shownCall,
   targetOutline,
   type HoldMode,
@@ -33,6 +35,12 @@ export interface HoldModel extends HoldActions {
   /** The client that opened the held call's page (undefined: the person, or no page). */
   pageOwner: {id: string; name: string} | undefined;
   now: number;
+  /** After "Hold rules": on (which) or off. */
+  rulesSummary: string;
+  /** Hold is off and calls are still held: says so (undefined otherwise). */
+  heldWhileOff: string | undefined;
+  /** The Hold tab opens when a call is held. */
+  openOnHeld: boolean;
   pick: (callId: string) => void;
   edit: (action: DraftAction) => void;
   setReason: (text: string) => void;
@@ -107,6 +115,9 @@ export function useHoldModel(): HoldModel {
     pageOwner:
       call?.pageId === undefined ? undefined : pages.find(page => page.id === call.pageId)?.owner,
     now,
+    rulesSummary: rulesSummary(hold),
+    heldWhileOff: heldWhileOff(hold, now),
+    openOnHeld: hold?.openOnHeld === true,
     pick: callId => dispatch({type: 'pick', callId}),
     edit: action => dispatch({type: 'edit', action}),
     setReason: text => dispatch({type: 'reason', text}),

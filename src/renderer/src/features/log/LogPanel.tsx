@@ -41,6 +41,9 @@ export function LogPanel(): React.JSX.Element {
             </EmptyState>
           ) : (
             <LogTable
+              // Another log (a recording opened, or back to the live one) starts afresh: at its
+              // newest call, following.
+              key={model.offline ? `recording:${model.offline.fileName}` : 'live'}
               rows={model.rows}
               rowAt={model.rowAt}
               selectedOrdinal={model.selected?.ordinal}

@@ -48,6 +48,11 @@ export function TelemetryPanel(): React.JSX.Element {
                   <span className="mono">{formatClock(entry.time)}</span>{' '}
                   <span className="mono">{entry.record.tool_invocation.tool_name}</span>
                 </div>
+                {entry.note === undefined ? null : (
+                  <p className="telemetry-record__note" data-testid="telemetry-success-note">
+                    {entry.note}
+                  </p>
+                )}
                 <pre className="code-block" tabIndex={0} aria-label="Telemetry record">
                   {formatJson(entry.record)}
                 </pre>

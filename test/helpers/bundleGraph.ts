@@ -1,0 +1,37 @@
+/**
+ * What a bundle's entry loads before its first line runs: the entry and every chunk it imports
+ * statically, transitively (dynamic imports load later, when their code runs).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Static imports and re-exports of an esbuild bundle: `… from "./x.js"` and `import "./x.js"`. */
+const STATIC_IMPORT =
+  /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*\s*as\s+[\w$]+)?\s*from\s*"(\.[\w@$./-]+)"|(?:^|[;}\n])\s*import\s*"(\.[\w@$./-]+)"/g;
+
+/** The bytes of JavaScript loaded before `entry` runs. */
+export function staticallyLoadedBytes(entry: string): number {
+  const seen = new Set<string>();
+  const pending = [path.resolve(entry)];
+  let bytes = 0;
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) {
+      continue;
+    }
+    seen.add(file);
+    const code = fs.readFileSync(file, 'utf8');
+    bytes += Buffer.byteLength(code);
+    for (const match of code.matchAll(STATIC_IMPORT)) {
+      pending.push(path.resolve(path.dirname(file), match[1] ?? match[2] ?? ''));
+    }
+  }
+  return bytes;
+}
+
+/** The bytes of every JavaScript file of a bundle folder. */
+export function bundleBytes(dir: string): number {
+  return fs
+    .readdirSync(dir, {recursive: true, encoding: 'utf8'})
+    .filter(name => name.endsWith('.js'))
+    .reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+}
