@@ -112,8 +112,7 @@ export function useHoldModel(): HoldModel {
     mode: modeFor(panel, call),
     panel,
     outline: targetOutline(call, panel.frame),
-    pageOwner:
-      call?.pageId === undefined ? undefined : pages.find(page => page.id === call.pageId)?.owner,
+    pageOwner: ownerOfPage(pages, call?.pageId),
     now,
     rulesSummary: rulesSummary(hold),
     heldWhileOff: heldWhileOff(hold, now),
@@ -128,4 +127,12 @@ export function useHoldModel(): HoldModel {
     },
     setRulesText: text => dispatch({type: 'rulesText', text}),
   };
+}
+
+/** The client that opened a page (undefined: the person or the browser, or no page). */
+function ownerOfPage(
+  pages: readonly {id: number; owner?: {id: string; name: string}}[],
+  pageId: number | undefined,
+): {id: string; name: string} | undefined {
+  return pageId === undefined ? undefined : pages.find(page => page.id === pageId)?.owner;
 }
