@@ -8,6 +8,14 @@
 /** Containers (objects, arrays) nested deeper than this are cut wherever an outside value goes. */
 export const VALUE_DEPTH_LIMIT = 64;
 
+/**
+ * Most values (objects, arrays and leaves together) one request from a client may hold. Every
+ * schema check, event copy and recorded line walks each of them (and a parser validates an
+ * object's keys one by one), so 200,000 keys in 2 MB of arguments cost seconds of everyone's
+ * time; no real call comes near this.
+ */
+export const REQUEST_VALUE_LIMIT = 20_000;
+
 /** What a walk keeps of a value. */
 export interface ValueBounds {
   /** Containers nested deeper than this become a marker (the outermost container is depth 1). */
@@ -56,6 +64,20 @@ export function detachedPrefix(text: string, length: number): string {
 
 export function moreCharsMarker(count: number): string {
   return `[… ${count} more characters]`;
+}
+
+/**
+ * Characters of a page's URL and title that page lists, change events and "navigated to" lines
+ * show; a page can make either megabytes long (history.pushState, document.title).
+ */
+export const SHOWN_URL_CHARS = 4_096;
+export const SHOWN_TITLE_CHARS = 1_024;
+
+/** The text, or its first `maxChars` and a marker counting the rest (never a shared slice). */
+export function cutText(text: string, maxChars: number): string {
+  return text.length > maxChars
+    ? `${detachedPrefix(text, maxChars)}${moreCharsMarker(text.length - maxChars)}`
+    : text;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -271,6 +293,30 @@ export function nestsDeeperThan(
     }
   }
   return false;
+}
+
+/**
+ * Whether `value` holds more than `maxValues` values, counting containers and leaves (the
+ * outermost value too). Iterative, and it stops counting once past the bound.
+ */
+export function holdsMoreValuesThan(value: unknown, maxValues: number): boolean {
+  const pending: unknown[] = [value];
+  let counted = 0;
+  while (pending.length > 0) {
+    const item = pending.pop();
+    counted++;
+    if (!isContainer(item)) {
+      continue;
+    }
+    const children = Array.isArray(item) ? item : Object.values(item);
+    if (counted + pending.length + children.length > maxValues) {
+      return true;
+    }
+    for (const child of children) {
+      pending.push(child);
+    }
+  }
+  return counted > maxValues;
 }
 
 /** Characters of a call's result text the inspector keeps and records (the agent gets it all). */

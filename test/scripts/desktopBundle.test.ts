@@ -36,11 +36,16 @@ export const app = {
 export const protocol = {registerSchemesAsPrivileged: noop, handle: noop};
 export const dialog = {showErrorBox: noop, showMessageBox: () => Promise.resolve({response: 1})};
 export class BrowserWindow {}
+export class Notification {
+  static isSupported() {
+    return false;
+  }
+}
 export const ipcMain = {handle: noop, on: noop, removeHandler: noop};
 export const screen = {};
 export const session = {};
 export const shell = {openExternal: noop};
-export default {app, protocol, dialog, BrowserWindow, ipcMain, screen, session, shell};
+export default {app, protocol, dialog, BrowserWindow, Notification, ipcMain, screen, session, shell};
 `;
 
 /** Imports the entry, then every chunk of the bundle; prints how many loaded. */

@@ -11,6 +11,7 @@
  * another client closed clears the selection instead, and the client's next reply says so first.
  */
 import type {BrowserContext} from 'puppeteer-core';
+import {cutText, SHOWN_TITLE_CHARS, SHOWN_URL_CHARS} from '../../shared/boundedValue.js';
 import type {ClientRef, PageInfo} from '../../shared/protocol.js';
 import {withTimeout} from './lock.js';
 import type {PageState} from './PageState.js';
@@ -92,13 +93,17 @@ export class ClientPages {
     return this.source.list().filter(page => this.sees(page));
   }
 
-  /** The pages as an agent gets them: its own selection marked. */
+  /**
+   * The pages as an agent gets them: its own selection marked. A page sets its own URL and title
+   * (pushState, document.title) to megabytes if it likes, and they ride in every reply's page
+   * list, so they are cut (with a marker) here; the page's state keeps them whole.
+   */
   infos(): PageInfo[] {
     const selected = this.selected;
     return this.list().map(page => ({
       id: page.id,
-      url: page.url,
-      title: page.title,
+      url: cutText(page.url, SHOWN_URL_CHARS),
+      title: cutText(page.title, SHOWN_TITLE_CHARS),
       selected: page === selected,
       ...(page.isolatedContext === undefined ? {} : {isolatedContext: page.isolatedContext}),
     }));

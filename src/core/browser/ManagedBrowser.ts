@@ -17,7 +17,7 @@ import {PageRegistry} from './PageRegistry.js';
 import {createRunProfile, isProfileInUse, removeRunProfile} from './runProfile.js';
 import type {AttachableFeature} from './PageState.js';
 import {errorText} from '../../shared/values.js';
-import {withoutUrlSecrets} from '../../shared/urlSecrets.js';
+import {urlSecrets, withoutSecretsOf, withoutUrlSecrets} from '../../shared/urlSecrets.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
@@ -355,7 +355,11 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     } catch (error) {
       const message = errorText(error);
       if (!isProfileInUse(message)) {
-        throw new Error(`Could not start ${executablePath}: ${firstLine(message)}`, {cause: error});
+        const shown = this.#withoutSecrets(message);
+        throw new Error(`Could not start ${executablePath}: ${firstLine(shown)}`, {
+          // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
+          cause: new Error(shown),
+        });
       }
       if (config.userDataDir !== undefined || userDataDir === undefined || this.#runProfile) {
         throw new Error(
@@ -385,8 +389,10 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     try {
       return await launch(profile);
     } catch (error) {
-      throw new Error(`Could not start the browser on ${profile}: ${firstLine(errorText(error))}`, {
-        cause: error,
+      const shown = this.#withoutSecrets(errorText(error));
+      throw new Error(`Could not start the browser on ${profile}: ${firstLine(shown)}`, {
+        // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
+        cause: new Error(shown),
       });
     }
   }
@@ -397,6 +403,15 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
       removeRunProfile(this.#runProfile);
       this.#runProfile = undefined;
     }
+  }
+
+  /** A browser error as the agent may read it: without what the endpoint and proxy flags carry. */
+  #withoutSecrets(text: string): string {
+    const {browserUrl, wsEndpoint, proxyServer, wsHeaders} = this.options.config;
+    return withoutSecretsOf(text, [
+      ...[browserUrl, wsEndpoint, proxyServer].flatMap(flag => urlSecrets(flag ?? '')),
+      ...Object.values(wsHeaders ?? {}),
+    ]);
   }
 
   async #connect(): Promise<Browser> {
@@ -414,10 +429,13 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     } catch (error) {
       // Shown without its credentials and query values (hosted browsers put a token there).
       const endpoint = this.endpoint ?? '';
-      const message = errorText(error);
+      // Puppeteer's own text may quote the endpoint whole (credentials, a token in its query);
+      // the agent reads the cause too, so it gets the cleaned text, never the original error.
+      const message = this.#withoutSecrets(errorText(error));
       throw new Error(
         `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,
-        {cause: error},
+        // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
+        {cause: new Error(message)},
       );
     }
   }

@@ -14,6 +14,7 @@ import {
   type Protocol,
   type Target,
 } from 'puppeteer-core';
+import {cutText, SHOWN_TITLE_CHARS, SHOWN_URL_CHARS} from '../../shared/boundedValue.js';
 import type {ClientRef, PageInfo} from '../../shared/protocol.js';
 import {ClientPages, type ClientPagesOptions, type PageSource} from './ClientPages.js';
 import {LOCK_WAIT_MS, Semaphore, withTimeout} from './lock.js';
@@ -328,7 +329,10 @@ export class PageRegistry
     return this.#focus?.selected ?? this.list()[0];
   }
 
-  /** Every page, for the inspector: who opened it, whose selection it is, the person's own mark. */
+  /**
+   * Every page, for the inspector: who opened it, whose selection it is, the person's own mark.
+   * URLs and titles are cut as in every listing (a page may set them to megabytes).
+   */
   inspectorInfos(person: ClientPages): PageInfo[] {
     const selectedBy = new Map<PageState, string[]>();
     for (const view of this.#views) {
@@ -344,8 +348,8 @@ export class PageRegistry
       const by = selectedBy.get(state);
       return {
         id: state.id,
-        url: state.url,
-        title: state.title,
+        url: cutText(state.url, SHOWN_URL_CHARS),
+        title: cutText(state.title, SHOWN_TITLE_CHARS),
         selected: state === mine,
         ...(state.isolatedContext === undefined ? {} : {isolatedContext: state.isolatedContext}),
         ...(owner === undefined

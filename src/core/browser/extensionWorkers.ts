@@ -6,10 +6,12 @@
 import {
   TargetType,
   type Browser,
+  type CDPSession,
   type ConsoleMessage,
   type Protocol,
   type Target,
 } from 'puppeteer-core';
+import {withTimeout} from './lock.js';
 
 export const EXTENSION_URL_PREFIX = 'chrome-extension://';
 
@@ -32,8 +34,17 @@ const MAX_WORKER_MESSAGES = 1000;
 
 let nextWorkerId = 1;
 
+/**
+ * How long a worker has to answer a trivial evaluation before code is sent to it. A running one
+ * answers in milliseconds; one the browser stopped never does, and code sent to it would wait
+ * for the whole script timeout.
+ */
+const WORKER_PROBE_MS = 3_000;
+
 export class ExtensionWorkers {
   readonly #ids = new Map<Target, string>();
+  /** Cdps opened again to workers whose first one closed (a stop and a start). */
+  readonly #reopened = new Map<Target, CDPSession>();
   readonly #messages = new Map<Target, WorkerConsoleEntry[]>();
   #nextMessageId = 1;
 
@@ -48,7 +59,10 @@ export class ExtensionWorkers {
       }
     };
     browser.on('targetcreated', onTarget);
-    browser.on('targetdestroyed', target => this.#messages.delete(target));
+    browser.on('targetdestroyed', target => {
+      this.#messages.delete(target);
+      this.#reopened.delete(target);
+    });
     for (const target of browser.targets()) {
       onTarget(target);
     }
@@ -106,6 +120,67 @@ export class ExtensionWorkers {
       }
       return {id, url: target.url(), target};
     });
+  }
+
+  /**
+   * A cdp to the worker that is ready to run code now. A service worker the browser stopped
+   * and started again while this server held a cdp to it waits at its start for a debugger
+   * (puppeteer resumes only the workers it attached itself), with no timer or fetch running: it
+   * is resumed here. One that does not answer at all (stopped: the browser stops idle extension
+   * workers, or replaced by a reload) is refused at once with what to do, instead of letting the
+   * script wait out its whole timeout.
+   */
+  async runningCdp(worker: ExtensionWorker): Promise<CDPSession> {
+    const notRunning = (why: string): Error =>
+      new Error(
+        `The service worker ${worker.id} (${worker.url}) ${why}: the browser stopped it (it stops idle extension workers) or a reload replaced it. Wake it by using the extension (trigger_extension_action, or open one of its pages), call list_pages for its current id, and retry.`,
+      );
+    const cdp = await this.#cdpOf(worker.target);
+    if (cdp === undefined) {
+      throw notRunning('is gone');
+    }
+    await withTimeout(
+      cdp.send('Runtime.runIfWaitingForDebugger'),
+      WORKER_PROBE_MS,
+      'Runtime.runIfWaitingForDebugger',
+    ).catch(() => undefined);
+    const answered = await withTimeout(
+      cdp.send('Runtime.evaluate', {expression: '0', returnByValue: true}),
+      WORKER_PROBE_MS,
+      'the worker did not answer',
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (!answered) {
+      throw notRunning(`did not answer within ${WORKER_PROBE_MS / 1000} s`);
+    }
+    return cdp;
+  }
+
+  /** The worker's open cdp: puppeteer's, or one opened again when that one closed. */
+  async #cdpOf(target: Target): Promise<CDPSession | undefined> {
+    const handle = await withTimeout(
+      target.worker(),
+      WORKER_PROBE_MS,
+      'reading the worker timed out',
+    ).catch(() => null);
+    if (handle && !handle.client.detached) {
+      return handle.client;
+    }
+    const reopened = this.#reopened.get(target);
+    if (reopened && !reopened.detached) {
+      return reopened;
+    }
+    const fresh = await withTimeout(
+      target.createCDPSession(),
+      WORKER_PROBE_MS,
+      'opening a cdp for the worker timed out',
+    ).catch(() => undefined);
+    if (fresh) {
+      this.#reopened.set(target, fresh);
+    }
+    return fresh;
   }
 
   find(browser: Browser | undefined, id: string): ExtensionWorker | undefined {

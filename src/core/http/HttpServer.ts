@@ -35,7 +35,9 @@ import {
   type TrackedClientSession,
   type ClientSessionLimits,
 } from './ClientSessionTable.js';
+import {jsonHoldsMoreValuesThan} from './jsonValues.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
+import {REQUEST_VALUE_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -160,6 +162,44 @@ function jsonRpcError(
   headers: Record<string, string> = {},
 ): void {
   sendJson(response, status, {jsonrpc: '2.0', error: {code, message}, id: null}, headers);
+}
+
+/**
+ * The JSON body of an MCP POST, or an error already sent: too large, holding too many values (see
+ * jsonValues.ts), or not JSON.
+ */
+async function readJsonBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<{ok: true; body: unknown} | {ok: false}> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      jsonRpcError(response, 413, -32600, `Request body larger than ${MAX_BODY_BYTES} bytes.`, {
+        Connection: 'close',
+      });
+      return {ok: false};
+    }
+    throw error;
+  }
+  // Before anything parses or walks it.
+  if (jsonHoldsMoreValuesThan(raw, REQUEST_VALUE_LIMIT)) {
+    jsonRpcError(
+      response,
+      413,
+      -32600,
+      `Request holds more than ${REQUEST_VALUE_LIMIT} JSON values (items, keys and containers); nothing ran. Send smaller arguments.`,
+    );
+    return {ok: false};
+  }
+  try {
+    return {ok: true, body: JSON.parse(raw.toString('utf8'))};
+  } catch {
+    jsonRpcError(response, 400, -32700, 'Parse error: the body is not valid JSON.');
+    return {ok: false};
+  }
 }
 
 export class HttpServer {
@@ -323,24 +363,11 @@ export class HttpServer {
     }
     let body: unknown;
     if (request.method === 'POST') {
-      let raw: Buffer;
-      try {
-        raw = await readBody(request, MAX_BODY_BYTES);
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) {
-          jsonRpcError(response, 413, -32600, `Request body larger than ${MAX_BODY_BYTES} bytes.`, {
-            Connection: 'close',
-          });
-          return;
-        }
-        throw error;
-      }
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        jsonRpcError(response, 400, -32700, 'Parse error: the body is not valid JSON.');
+      const read = await readJsonBody(request, response);
+      if (!read.ok) {
         return;
       }
+      body = read.body;
     }
     const sessionIdHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionIdHeader) ? sessionIdHeader[0] : sessionIdHeader;

@@ -24,6 +24,11 @@ const DEFAULT_EVENT_CAPACITY = 100_000;
 const DEFAULT_EVENT_BUDGET_CHARS = 64 * 1024 * 1024;
 /** An event's own fields nest a few levels; values from outside inside it get the usual bound. */
 const EVENT_DEPTH_LIMIT = VALUE_DEPTH_LIMIT + 16;
+/**
+ * Values one event keeps: a client's arguments or a page's value with more is cut with a marker,
+ * so copying, checking and recording any event stays cheap (real ones hold a few thousand).
+ */
+const EVENT_NODE_LIMIT = 50_000;
 /** Screenshots dominate memory; above this total, the oldest events lose their image data. */
 const IMAGE_BUDGET_CHARS = 96 * 1024 * 1024;
 const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
@@ -165,6 +170,7 @@ export class InspectorHub {
     const redact = this.#redact;
     const walked = boundValue(boundImages(event), {
       maxDepth: EVENT_DEPTH_LIMIT,
+      maxNodes: EVENT_NODE_LIMIT,
       ...(redact === undefined
         ? {}
         : {mapString: (text, key, parent) => (isImageData(key, parent) ? text : redact(text))}),

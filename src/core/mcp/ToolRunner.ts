@@ -5,8 +5,9 @@
  *  1. The call is announced: a `toolCallStarted` inspector event as it arrives (callEvents.ts).
  *  2. Checks (#check): an unknown tool → an error listing the tools; a disabled category or
  *     condition → an error naming the switch that enables it; arguments nested deeper than
- *     VALUE_DEPTH_LIMIT → refused before any schema walks them; an unknown or invalid argument →
- *     an error listing the expected ones. Progress heartbeats start here and cover the rest.
+ *     VALUE_DEPTH_LIMIT or holding more than REQUEST_VALUE_LIMIT values → refused before any
+ *     schema walks them; an unknown or invalid argument → an error listing the expected ones
+ *     (the first few of many). Progress heartbeats start here and cover the rest.
  *  3. The browser (#execute): unless the tool works offline, a lazy start or reconnect
  *     (ManagedBrowser.ensure, bounded), and once per client the note that page ids changed.
  *  4. The hold gate, before any lock: a call a hold rule matches waits for a person without
@@ -36,7 +37,12 @@
  *     as this call's error (call()), never beyond it.
  */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {
+  holdsMoreValuesThan,
+  nestsDeeperThan,
+  REQUEST_VALUE_LIMIT,
+  VALUE_DEPTH_LIMIT,
+} from '../../shared/boundedValue.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/ClientPages.js';
 import type {ManagedBrowser, BrowserView} from '../browser/ManagedBrowser.js';
@@ -185,6 +191,12 @@ export class ToolRunner {
         message: `The arguments of ${name} nest deeper than ${VALUE_DEPTH_LIMIT} levels of objects and arrays; nothing ran. Send flatter arguments.`,
       };
     }
+    if (holdsMoreValuesThan(args, REQUEST_VALUE_LIMIT)) {
+      return {
+        ok: false,
+        message: `The arguments of ${name} hold more than ${REQUEST_VALUE_LIMIT} values; nothing ran. Send smaller arguments.`,
+      };
+    }
     const valid = tool.validate(args, catalog.schemaOptions());
     return valid.ok ? {ok: true, tool, valid} : valid;
   }
@@ -323,7 +335,8 @@ export class ToolRunner {
       if (page && tool.blockedByDialog) {
         page.throwIfDialogOpen();
       }
-      if (page && !tool.readsOnly(valid.params)) {
+      // A page's own tool runs the page's code, whatever its readOnlyHint says: always watched.
+      if (page && (!tool.readsOnly(valid.params) || tool.pageTool !== undefined)) {
         await navigations.watch(page);
       }
       await valid.run(

@@ -8,10 +8,21 @@ import type {ClientPages} from '../browser/ClientPages.js';
 import {takeSnapshot} from '../browser/snapshot.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
-import {boundValue, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
+import {
+  boundValue,
+  cutText,
+  SHOWN_URL_CHARS,
+  VALUE_DEPTH_LIMIT,
+} from '../../shared/boundedValue.js';
 import {errorText, isRecord} from '../../shared/values.js';
 
 const TITLE_LIMIT = 50;
+/**
+ * About this many characters of structuredContent: it repeats the text's key fields as data, and
+ * a 50 MB script result sent twice (text and copy) doubled the seconds every other client waited
+ * while it was written. The text carries the whole value; the copy is cut with a marker.
+ */
+const STRUCTURED_CONTENT_CHARS = 1024 * 1024;
 
 /**
  * What the page list of a reply is read from: the caller's view of the pages (its selection, the
@@ -67,7 +78,7 @@ export async function renderResponse(
 
   out.push(...response.lines);
   if (response.navigatedTo !== undefined) {
-    out.push(`Page navigated to ${response.navigatedTo}.`);
+    out.push(`Page navigated to ${cutText(response.navigatedTo, SHOWN_URL_CHARS)}.`);
   }
   pushSections(0, 50);
   out.push(...dialogLines(response));
@@ -104,7 +115,10 @@ function resultFlags(
   if (Object.keys(response.structured).length === 0) {
     return {};
   }
-  const bounded = boundValue(response.structured, {maxDepth: VALUE_DEPTH_LIMIT});
+  const bounded = boundValue(response.structured, {
+    maxDepth: VALUE_DEPTH_LIMIT,
+    maxChars: STRUCTURED_CONTENT_CHARS,
+  });
   return isRecord(bounded.value) ? {structuredContent: bounded.value} : {};
 }
 

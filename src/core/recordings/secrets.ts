@@ -2,8 +2,8 @@
  * Keeps secrets out of the inspector's events and recordings: the bearer token, header values
  * given on the command line (--wsHeaders), the credentials and query values of the endpoint and
  * proxy flags, any Authorization value and the user info of every URL (plain, ws/wss, or
- * percent-encoded inside another), wherever they appear (arguments, results, console text, URLs,
- * errors). The hub applies it to every string of every event; the recorder once more to each
+ * percent-encoded inside another), the OAuth tokens and API keys URLs carry (`#access_token=`),
+ * wherever they appear (arguments, results, console text, URLs, errors). The hub applies it to every string of every event; the recorder once more to each
  * serialized line, and the header's flags are stripped of the same secrets before they are written.
  */
 import {
@@ -27,6 +27,12 @@ const ID_KEYS = new Set(['uid', 'reqid', 'msgid']);
  */
 const AUTHORIZATION_VALUE = /((?:proxy-)?authorization)(\\*"?\s*[:=]\s*\\*"?)([^"\\]+)/gi;
 const BEARER_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+/**
+ * The credentials OAuth and API keys put in URLs (a query or a fragment: `#access_token=…` after
+ * a sign-in), as `name=value` up to the next `&`, `#`, quote, escape or space.
+ */
+const URL_CREDENTIAL =
+  /\b(access_token|id_token|refresh_token|client_secret|api_key)=([^&#\s"'\\]+)/gi;
 
 export class SecretScrubber {
   readonly #secrets: string[];
@@ -61,6 +67,9 @@ export class SecretScrubber {
     }
     if (out.includes('Bearer') || out.includes('Basic')) {
       out = out.replace(BEARER_VALUE, `$1 ${REDACTED}`);
+    }
+    if (/(?:_token|client_secret|api_key)=/i.test(out)) {
+      out = out.replace(URL_CREDENTIAL, `$1=${REDACTED}`);
     }
     if (out.includes('@') || out.includes('%40')) {
       out = scrubUrlCredentials(out);

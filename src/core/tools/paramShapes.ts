@@ -154,6 +154,17 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/** An error names at most this many arguments or problems (a client can send thousands). */
+const LISTED_ITEMS = 20;
+const LISTED_NAME_CHARS = 100;
+
+/** The first LISTED_ITEMS of `items`, joined, and how many more there were. */
+function listSome(items: readonly string[], separator: string): string {
+  const shown = items.slice(0, LISTED_ITEMS).join(separator);
+  const more = items.length - LISTED_ITEMS;
+  return more > 0 ? `${shown}${separator}and ${more} more` : shown;
+}
+
 /** chrome-devtools-mcp's self-healing wording, so agents trained on it recover the same way. */
 function unknownArgumentsMessage(
   tool: string,
@@ -161,7 +172,10 @@ function unknownArgumentsMessage(
   expected: readonly string[],
 ): string {
   const plural = unknown.length > 1;
-  const list = unknown.map(key => `"${key}"`).join(', ');
+  const named = unknown.map(key =>
+    key.length > LISTED_NAME_CHARS ? `"${key.slice(0, LISTED_NAME_CHARS)}…"` : `"${key}"`,
+  );
+  const list = listSome(named, ', ');
   const expectation =
     expected.length === 0
       ? 'This tool does not accept any arguments.'
@@ -257,7 +271,8 @@ export class ParamShapes<S extends z.ZodRawShape> {
     const tool = this.rules.name;
     const {active, routed, pageIdOptional} = this.#shapeFor(options);
     const known = routed ? [...active, 'pageId'] : active;
-    const unknown = Object.keys(args).filter(key => !known.includes(key));
+    const knownNames = new Set(known);
+    const unknown = Object.keys(args).filter(key => !knownNames.has(key));
     if (unknown.length > 0) {
       return {ok: false, message: unknownArgumentsMessage(tool, unknown, known)};
     }
@@ -279,7 +294,7 @@ export class ParamShapes<S extends z.ZodRawShape> {
         : '';
       return {
         ok: false,
-        message: `Invalid arguments for tool "${tool}": ${issues.join('; ')}.${hint}`,
+        message: `Invalid arguments for tool "${tool}": ${listSome(issues, '; ')}.${hint}`,
       };
     }
     const data = parsed.data;

@@ -265,11 +265,7 @@ async function evaluateInServiceWorker(
       'Service worker not found. Call list_pages to see extension service worker ids.',
     );
   }
-  const worker = await found.target.worker();
-  if (!worker) {
-    throw new Error('Service worker target not found.');
-  }
-  const host = workerScriptHost(worker.client, run);
+  const host = workerScriptHost(await call.browser.extensionWorkers.runningCdp(found), run);
   return format === 'script' ? evaluateScript(host, source) : evaluateFunction(host, source, []);
 }
 

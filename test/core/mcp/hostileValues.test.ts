@@ -1,16 +1,20 @@
 /**
  * No value from a page or a client can take the server down: a script result nested 7,000 deep,
- * a tools/call whose arguments nest 6,000 deep (a 12 KB body), and WebMCP tools with a schema and
- * a result nested thousands deep. Each call answers (a result with a marker, or a short error),
+ * a tools/call whose arguments nest 6,000 deep (a 12 KB body) or hold 200,000 keys (2 MB), WebMCP
+ * tools with a schema and a result nested thousands deep, and a page whose URL and title are
+ * megabytes long. Each call answers (a result with a marker, or a short error),
  * the recording and a UI's WebSocket stay readable, and another client keeps being served.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it, vi} from 'vitest';
 import {
   deeperMarker,
   nestsDeeperThan,
+  REQUEST_VALUE_LIMIT,
+  SHOWN_TITLE_CHARS,
+  SHOWN_URL_CHARS,
   VALUE_DEPTH_LIMIT,
 } from '../../../src/shared/boundedValue.js';
 import {LOCK_WAIT_MS} from '../../../src/core/browser/lock.js';
@@ -47,6 +51,14 @@ async function expectStillServing(): Promise<void> {
   const last = fx.engine.engine.hub.nextSeq - 1;
   await waitFor(() => (ui.events.at(-1)?.seq ?? 0) >= last, 10_000, 'the UI stream');
   expect(ui.open).toBe(true);
+}
+
+/** How long another client's list_pages takes, started now (while a hostile request runs). */
+async function timedListPages(): Promise<number> {
+  const started = performance.now();
+  const listed = await call(other, 'list_pages');
+  expect(listed.isError, listed.text).toBe(false);
+  return performance.now() - started;
 }
 
 /** The recording so far, flushed and parsed: every line readable. */
@@ -144,6 +156,81 @@ describe('a value nested far deeper than any real one', () => {
       event.type === 'webmcpToolsChanged' ? event.tools : [],
     );
     expect(JSON.stringify(uiTools.filter(tool => tool.name === 'deep_schema'))).toContain(MARKER);
+  });
+
+  it('a tools/call with 200,000 argument keys (2 MB) is refused before anything parses it', async () => {
+    const sessionId = await rawClientSession(fx.engine, 'wide-args');
+    const keys = Array.from({length: 200_000}, (_, index) => `"k${index}":1`).join(',');
+    const body = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"list_pages","arguments":{${keys}}}}`;
+    expect(body.length).toBeLessThan(4 * 1024 * 1024);
+    const bystander = timedListPages();
+    const {status, messages} = await rawRequest(fx.engine, sessionId, body);
+    // Parsed and walked, it kept every client waiting for seconds (an object's keys are slow).
+    expect(status).toBe(413);
+    expect(JSON.stringify(messages)).toContain(
+      `Request holds more than ${REQUEST_VALUE_LIMIT} JSON values`,
+    );
+    // Answered while the hostile request was refused, not after it (the bound of its neighbours).
+    expect(await bystander).toBeLessThan(LOCK_WAIT_MS / 3);
+    await expectStillServing();
+  });
+
+  it("arguments of the inspector's own calls over the value bound are refused too", async () => {
+    const reply = await fx.engine.engine.handleCommand({
+      type: 'runTool',
+      tool: 'list_pages',
+      args: {x: Array.from({length: REQUEST_VALUE_LIMIT + 1}, () => 1)},
+    });
+    expect(JSON.stringify(reply)).toContain(
+      `The arguments of list_pages hold more than ${REQUEST_VALUE_LIMIT} values; nothing ran.`,
+    );
+  });
+
+  it("a page's URL and title of megabytes are cut in every page list and event", async () => {
+    const pageId = await fx.openPage('/index.html');
+    const firstSeq = fx.engine.engine.hub.nextSeq;
+    await call(fx.client, 'evaluate_script', {
+      pageId,
+      function: `() => { history.pushState(null, '', '/' + 'u'.repeat(2_000_000)); document.title = 't'.repeat(3_000_000); return 1; }`,
+    });
+    const listed = await waitFor(async () => {
+      const result = await call(other, 'list_pages');
+      return result.text.includes('more characters]') ? result : undefined;
+    });
+    // Every reply with a page list (and every pagesChanged event) carried the 2 MB URL.
+    expect(listed.text.length).toBeLessThan(SHOWN_URL_CHARS + SHOWN_TITLE_CHARS + 2_000);
+    const line = listed.text.split('\n').find(text => text.startsWith(`${pageId}: `)) ?? '';
+    const urlLength = fx.server.url('/').length + 2_000_000;
+    expect(line).toContain(`u[… ${urlLength - SHOWN_URL_CHARS} more characters]`);
+    const changes = fx.engine.engine.hub
+      .range(firstSeq, 10_000)
+      .flatMap(({event}) => (event.type === 'pagesChanged' ? event.pages : []));
+    expect(changes.length).toBeGreaterThan(0);
+    for (const page of changes) {
+      expect(page.url.length).toBeLessThan(SHOWN_URL_CHARS + 40);
+      expect(page.title.length).toBeLessThan(SHOWN_TITLE_CHARS + 40);
+    }
+    // The page itself keeps its whole URL (hold rules look at all of it).
+    expect(fx.engine.engine.browser.pages.byId(pageId).url.length).toBeGreaterThan(2_000_000);
+    await expectStillServing();
+  });
+
+  it("an exception no step of a call expected ends as that call's error; the next is served", async () => {
+    const telemetry = fx.engine.engine.telemetry;
+    // Outside the handler's own guard: the telemetry record after the handler ran.
+    const record = vi.spyOn(telemetry, 'record').mockImplementationOnce(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    try {
+      const failed = await call(fx.client, 'list_pages');
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toBe(
+        'Internal error in list_pages: Maximum call stack size exceeded. The server keeps running; retry the call, and if it fails again report it with the arguments that caused it.',
+      );
+    } finally {
+      record.mockRestore();
+    }
+    await expectStillServing();
   });
 
   it('keeps the recording free of anything over the depth bound', () => {

@@ -18,6 +18,8 @@ const QUERY_TOKEN = 'qs-token-secret-9911';
 const USER_ONLY = 'ghp_useronlytoken1234';
 const AT_PASSWORD_TAIL = 'tail-after-at-3344';
 const ENCODED_PASSWORD = 'encoded-pw-secret-66';
+const OAUTH_TOKEN = 'oauth-access-token-secret-88';
+const BROWSER_URL_PASSWORD = 'browser-url-pw-secret-99';
 
 const CONFIGURED = [
   '--token',
@@ -36,6 +38,8 @@ const SECRETS = [
   USER_ONLY,
   AT_PASSWORD_TAIL,
   ENCODED_PASSWORD,
+  OAUTH_TOKEN,
+  BROWSER_URL_PASSWORD,
 ];
 
 /** Text holding every secret in every form a page or an agent could give it. */
@@ -46,6 +50,7 @@ const HOSTILE_TEXT = [
   `go?next=https%3A%2F%2Fu%3A${ENCODED_PASSWORD}%40evil.example%2Fp`,
   `configured: ${TOKEN} ${HEADER_VALUE} ${encodeURIComponent(PROXY_PASSWORD)}`,
   `proxy http://${PROXY_USER}:${PROXY_PASSWORD}@127.0.0.1:9`,
+  `signed in: https://app.example/callback#access_token=${OAUTH_TOKEN}&token_type=bearer`,
 ].join('\n');
 
 function recordingOf(engine: TestEngine): string {
@@ -78,7 +83,7 @@ describe('a server launching its browser', () => {
     await call(fx.client, 'list_pages');
     await call(fx.client, 'navigate_page', {
       pageId,
-      url: `http://${USER_ONLY}@127.0.0.1:1/login?next=${encodeURIComponent(`https://u:${ENCODED_PASSWORD}@x.example/`)}`,
+      url: `http://${USER_ONLY}@127.0.0.1:1/login?next=${encodeURIComponent(`https://u:${ENCODED_PASSWORD}@x.example/`)}#id_token=${OAUTH_TOKEN}`,
     });
     const recorded = recordingOf(fx.engine);
     expect(recorded).toContain('[redacted]');
@@ -122,5 +127,33 @@ describe('a server attached to a browser by --wsEndpoint', () => {
     expectNoSecret(recorded, 'the recording');
     const status = engine.engine.state().browser;
     expect(status.error).toContain('token=[redacted]');
+  });
+});
+
+describe('a server attached to a browser by --browserUrl with credentials', () => {
+  let engine: TestEngine;
+
+  beforeAll(async () => {
+    engine = await startEngine([
+      '--token',
+      TOKEN,
+      '--browserUrl',
+      `http://admin:${BROWSER_URL_PASSWORD}@127.0.0.1:1/`,
+    ]);
+  });
+
+  afterAll(async () => {
+    await engine.stop();
+  });
+
+  it("tells the agent why it cannot connect without the endpoint's password", async () => {
+    const client = await engine.connect('attached-by-url');
+    const listed = await call(client, 'list_pages');
+    expect(listed.isError).toBe(true);
+    expect(listed.text).toContain('Could not connect to the browser at http://127.0.0.1:1/');
+    // Puppeteer's own message quoted the whole URL, password and all.
+    expect(listed.text, listed.text).not.toContain(BROWSER_URL_PASSWORD);
+    expect(listed.text).not.toContain('admin:');
+    expectNoSecret(recordingOf(engine), 'the recording');
   });
 });

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type {Protocol} from 'puppeteer-core';
 import {describe, expect, it} from 'vitest';
 import {call, ROOT, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {makeOutsideDir} from '../../helpers/outsideDir.js';
@@ -190,6 +191,90 @@ describe('with --categoryExtensions', () => {
     expect(gone.isError).toBe(true);
     expect(gone.text).toContain(`Extension with ID ${id} not found.`);
   });
+
+  it('runs code in a worker the browser stopped and started again; refuses a stopped one at once', async () => {
+    const folder = path.join(fx.tmp, 'restarted');
+    fs.cpSync(FIXTURE, folder, {recursive: true});
+    const installed = await call(fx.client, 'install_extension', {path: folder});
+    const id = /Id: ([a-p]{32})/.exec(installed.text)?.[1] ?? '';
+    const workerId = await workerOf(id);
+    const timer = `() => new Promise(resolve => setTimeout(() => resolve('timer ran'), 50))`;
+    const first = await call(fx.client, 'evaluate_script', {
+      serviceWorkerId: workerId,
+      function: timer,
+    });
+    expect(first.text, first.text).toContain('"timer ran"');
+    const workers = await serviceWorkerDomain();
+    try {
+      const scopeURL = `chrome-extension://${id}/`;
+      const version = await workers.version(scopeURL, 'running');
+      await workers.cdp.send('ServiceWorker.stopWorker', {versionId: version.versionId});
+      await workers.version(scopeURL, 'stopped');
+      // Stopped: code sent to it would wait out the whole script timeout.
+      const stopped = await call(fx.client, 'evaluate_script', {
+        serviceWorkerId: workerId,
+        function: timer,
+        timeout: 20_000,
+      });
+      expect(stopped.isError).toBe(true);
+      expect(stopped.text).toContain(
+        `The service worker ${workerId} (chrome-extension://${id}/worker.js)`,
+      );
+      expect(stopped.text).toContain('Wake it by using the extension');
+      // Started again while this server held a cdp to it: it waits at its start for a
+      // debugger, with no timer running, until it is resumed.
+      await workers.cdp.send('ServiceWorker.startWorker', {scopeURL});
+      await workers.version(scopeURL, 'starting', 'running');
+      const restarted = await call(fx.client, 'evaluate_script', {
+        serviceWorkerId: workerId,
+        function: timer,
+        timeout: 20_000,
+      });
+      expect(restarted.isError, restarted.text).toBe(false);
+      expect(restarted.text).toContain('"timer ran"');
+    } finally {
+      await workers.close();
+      await call(fx.client, 'uninstall_extension', {id});
+    }
+  });
+
+  /** The ServiceWorker domain on a page cdp of its own: versions and their running status. */
+  async function serviceWorkerDomain() {
+    const page = fx.engine.engine.browser.pages.list()[0];
+    if (page === undefined) {
+      throw new Error('no page');
+    }
+    const cdp = await page.page.createCDPSession();
+    let versions: Protocol.ServiceWorker.ServiceWorkerVersion[] = [];
+    let registrations: Protocol.ServiceWorker.ServiceWorkerRegistration[] = [];
+    cdp.on('ServiceWorker.workerVersionUpdated', event => {
+      versions = [
+        ...versions.filter(old => !event.versions.some(v => v.versionId === old.versionId)),
+        ...event.versions,
+      ];
+    });
+    cdp.on('ServiceWorker.workerRegistrationUpdated', event => {
+      registrations = [...registrations, ...event.registrations];
+    });
+    await cdp.send('ServiceWorker.enable');
+    return {
+      cdp,
+      version: (scopeURL: string, ...statuses: string[]) =>
+        waitFor(
+          () => {
+            const registration = registrations.find(each => each.scopeURL === scopeURL);
+            return versions.find(
+              each =>
+                each.registrationId === registration?.registrationId &&
+                statuses.includes(each.runningStatus),
+            );
+          },
+          10_000,
+          `a ${statuses.join(' or ')} worker of ${scopeURL}`,
+        ),
+      close: () => cdp.detach().catch(() => undefined),
+    };
+  }
 
   it('refuses a folder outside the allowed roots', async () => {
     // Outside the temp dir and outside --workspace (the checkout).

@@ -63,6 +63,19 @@ describe('structured output', () => {
     expect(scalar.data).toEqual({result: 'plain'});
   });
 
+  it('evaluate_script of 8 MB: the text carries it whole, the structured copy is cut and marked', async () => {
+    const pageId = await fx.openPage('/index.html?big');
+    const chars = 8 * 1024 * 1024;
+    const {text, data} = await structured('evaluate_script', {
+      pageId,
+      function: `() => 'z'.repeat(${chars})`,
+    });
+    expect(text).toContain(`"${'z'.repeat(chars)}"`);
+    // Sent twice, it doubled the time every other client waited while the reply was written.
+    expect(JSON.stringify(data).length).toBeLessThan(1.1 * 1024 * 1024);
+    expect(String(data.result)).toMatch(/^z+\[… \d+ more characters\]$/);
+  });
+
   it('list_console_messages: msgid, type and text of the messages shown', async () => {
     const pageId = await fx.openPage('/console-all.html');
     const {text, data} = await structured('list_console_messages', {pageId, pageSize: 5});

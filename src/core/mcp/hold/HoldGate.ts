@@ -7,6 +7,7 @@
  * call held, a call's target found, a call's end, the rules), never the whole queue again. Each
  * call goes through its own CallHold (CallHold.ts); with no rules, its first check returns at once.
  */
+import {cutText, SHOWN_URL_CHARS} from '../../../shared/boundedValue.js';
 import {
   parseHoldRules,
   type HeldCall,
@@ -201,7 +202,7 @@ export class HoldGate implements HoldQueue {
       tool: tool.name,
       args: params,
       client: request.client,
-      ...(page ? {pageId: page.id, pageUrl: page.url} : {}),
+      ...(page ? {pageId: page.id, pageUrl: cutText(page.url, SHOWN_URL_CHARS)} : {}),
       rule: match.rule.text,
       reason: match.reason,
       heldAt,

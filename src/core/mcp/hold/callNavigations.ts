@@ -33,8 +33,9 @@ export class CallNavigations {
     let stopped: string | undefined;
     for (const settled of guards) {
       if (settled.status === 'fulfilled') {
-        stopped ??= settled.value.stopped;
+        // Released first: a request the call set in motion may still be stopped meanwhile.
         await settled.value.release();
+        stopped ??= settled.value.stopped;
       }
     }
     return stopped;

@@ -62,6 +62,8 @@ export function tooManyHeldText(clientName: string, max: number): string {
 export interface StoppedNavigation {
   url: string;
   redirectedFrom: string | undefined;
+  /** A new tab the page opened, not the page itself. */
+  newTab?: true;
   rule: string;
   page: {id: number; url: string};
 }
@@ -69,11 +71,17 @@ export interface StoppedNavigation {
 /** A navigation into a held URL the user did not approve, stopped before the page loaded it. */
 export function stoppedNavigationText(stopped: StoppedNavigation): string {
   const target = shownUrl(stopped.url);
+  const opened = stopped.newTab === true;
   const how =
-    stopped.redirectedFrom === undefined
-      ? `this call made page ${stopped.page.id} navigate to ${target}`
-      : `${shownUrl(stopped.redirectedFrom)} redirected to ${target}`;
-  return `Stopped: ${how}, which the hold rule ${shownUrl(stopped.rule)} holds and the user has not approved for this call. The page did not load it and stays at ${shownUrl(stopped.page.url)}. To go there, call navigate_page with that URL: the user is asked first in the inspector.`;
+    stopped.redirectedFrom !== undefined
+      ? `${shownUrl(stopped.redirectedFrom)} redirected ${opened ? `a tab page ${stopped.page.id} opened ` : ''}to ${target}`
+      : opened
+        ? `this call made page ${stopped.page.id} open a new tab at ${target}`
+        : `this call made page ${stopped.page.id} navigate to ${target}`;
+  const stays = opened
+    ? 'The new tab did not load it and stays blank'
+    : `The page did not load it and stays at ${shownUrl(stopped.page.url)}`;
+  return `Stopped: ${how}, which the hold rule ${shownUrl(stopped.rule)} holds and the user has not approved for this call. ${stays}. To go there, call navigate_page with that URL: the user is asked first in the inspector.`;
 }
 
 function shownUrl(url: string): string {
