@@ -60,6 +60,11 @@ export class RawStdioClient {
     }
   }
 
+  /** The server process (for its memory). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   #send(message: unknown): void {
     this.#child.stdin.write(`${JSON.stringify(message)}\n`);
   }
@@ -144,8 +149,11 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
   return {...env, ...extra};
 }
 
-/** This server's headless entry as built in this checkout. */
-export const OURS_BIN = path.join(ROOT, 'out/node/cli/index.js');
+/**
+ * This server's headless entry as built in this checkout (`BENCH_OURS_BIN` runs another build,
+ * an older commit's, for before/after numbers).
+ */
+export const OURS_BIN = process.env.BENCH_OURS_BIN ?? path.join(ROOT, 'out/node/cli/index.js');
 
 /**
  * Both servers over stdio (the peer has no HTTP transport), headless, isolated, same Chromium.

@@ -7,18 +7,42 @@
  * TEXT ("action:" for the hard cases); `--ours=PATH` runs another build of this server (an older
  * commit's out/node/cli/index.js, for before/after numbers). Like a real agent it takes a snapshot, looks for the line it
  * needs, and when the line is missing follows the snapshot's own hint or falls back to a verbose
- * snapshot.
+ * snapshot. `--diffs` adds a third run of this server with --snapshotDiffs, where the agent keeps
+ * the last whole snapshot of its page and applies the changes it is answered with.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
+import {applySnapshotDiff, isSnapshotDiff} from '../test/helpers/snapshotDiff.js';
 import {callTool, ROOT, selectedPageId, startServer, type Server} from './lib.js';
+
+const SNAPSHOT_HEADER = '## Latest page snapshot\n';
 
 class Agent {
   chars = 0;
+  /** Characters of the snapshots taken after the first (what diffs can save). */
+  repeatChars = 0;
   snapshot = '';
   id = 0;
+  /** The last whole snapshot of the page, default and verbose (what a diff applies to). */
+  readonly #known = new Map<string, string>();
   constructor(readonly server: Server) {}
+
+  /** take_snapshot, with a diff answer turned into the whole snapshot it stands for. */
+  async snapshotOf(args: Record<string, unknown>): Promise<string> {
+    const text = await this.tool('take_snapshot', args);
+    const at = text.indexOf(SNAPSHOT_HEADER);
+    if (at < 0 || args.uid !== undefined) {
+      return text;
+    }
+    const body = text.slice(at + SNAPSHOT_HEADER.length);
+    const kind = args.verbose === true ? 'verbose' : 'default';
+    const whole = isSnapshotDiff(body)
+      ? applySnapshotDiff(this.#known.get(kind) ?? '', body)
+      : body;
+    this.#known.set(kind, whole);
+    return `${text.slice(0, at)}${SNAPSHOT_HEADER}${whole}`;
+  }
 
   async tool(name: string, args: Record<string, unknown>): Promise<string> {
     const {text, isError} = await this.attempt(name, args);
@@ -35,6 +59,9 @@ class Agent {
   ): Promise<{text: string; isError: boolean}> {
     const answer = await callTool(this.server.client, name, {pageId: this.id, ...args});
     this.chars += answer.text.length;
+    if (name === 'take_snapshot' && this.snapshot !== '' && args.uid === undefined) {
+      this.repeatChars += answer.text.length;
+    }
     return answer;
   }
 
@@ -46,7 +73,7 @@ class Agent {
   }
 
   async look(): Promise<string> {
-    this.snapshot = await this.tool('take_snapshot', {});
+    this.snapshot = await this.snapshotOf({});
     return this.snapshot;
   }
 
@@ -70,13 +97,13 @@ class Agent {
     }
     const hint = /take_snapshot with uid (\d+) lists all/.exec(this.snapshot)?.[1];
     if (hint !== undefined) {
-      const scoped = await this.tool('take_snapshot', {uid: hint});
+      const scoped = await this.snapshotOf({uid: hint});
       const found = Agent.uidIn(scoped, fragments, after);
       if (found !== undefined) {
         return found;
       }
     }
-    const verbose = await this.tool('take_snapshot', {verbose: true});
+    const verbose = await this.snapshotOf({verbose: true});
     const found = Agent.uidIn(verbose, fragments, after);
     if (found === undefined) {
       throw new Error(`not found: ${fragments.join(' ')}`);
@@ -109,7 +136,7 @@ class Agent {
     if (Agent.uidIn(this.snapshot, fragments) !== undefined) {
       return true;
     }
-    const verbose = await this.tool('take_snapshot', {verbose: true});
+    const verbose = await this.snapshotOf({verbose: true});
     return Agent.uidIn(verbose, fragments) !== undefined;
   }
 
@@ -289,6 +316,20 @@ const TASKS: Task[] = [
     },
   },
   {
+    // A large app: one row changes at a time on a 2,000-row table (~300,000 characters a snapshot).
+    name: 'large table: tick orders 3 and 1500',
+    path: '/big-table.html',
+    run: async a => {
+      await a.click(['checkbox "Select order 3"']);
+      await a.click(['checkbox "Select order 1500"']);
+      return (
+        (await a.check(
+          '() => [...document.querySelectorAll("#rows input:checked")].map(box => box.getAttribute("aria-label")).join()',
+        )) === 'Select order 3,Select order 1500'
+      );
+    },
+  },
+  {
     name: 'messy markup: add to cart',
     path: '/aria/messy.html',
     run: async a => {
@@ -454,23 +495,31 @@ const tasks = [...TASKS, ...ACTION_TASKS].filter(
 const fixtures = await new FixtureServer().start();
 interface Totals {
   chars: number;
+  /** Of those, the snapshots after each task's first. */
+  repeatChars: number;
   passed: number;
 }
-const totals: Record<'ours' | 'peer', Totals> = {
-  ours: {chars: 0, passed: 0},
-  peer: {chars: 0, passed: 0},
+/** The runs: the peer, this server, and with `--diffs` this server with --snapshotDiffs. */
+type Column = 'ours' | 'peer' | 'oursDiffs';
+const diffs = process.argv.includes('--diffs');
+const columns: Column[] = diffs ? ['peer', 'ours', 'oursDiffs'] : ['peer', 'ours'];
+const totals: Record<Column, Totals> = {
+  ours: {chars: 0, repeatChars: 0, passed: 0},
+  peer: {chars: 0, repeatChars: 0, passed: 0},
+  oursDiffs: {chars: 0, repeatChars: 0, passed: 0},
 };
 /** Per task: passes per server, and the first failure's note. */
 const rows = tasks.map(task => ({
   task: task.name,
   ours: {passed: 0, chars: 0, note: ''},
   peer: {passed: 0, chars: 0, note: ''},
+  oursDiffs: {passed: 0, chars: 0, note: ''},
 }));
 
 async function runTask(
   server: Server,
   task: Task,
-): Promise<{ok: boolean; chars: number; note: string}> {
+): Promise<{ok: boolean; chars: number; repeatChars: number; note: string}> {
   const agent = new Agent(server);
   try {
     await agent.open(fixtures.url(task.path));
@@ -479,17 +528,22 @@ async function runTask(
       await new Promise(resolve => setTimeout(resolve, 1_000));
       await agent.look();
     }
-    return {ok: await task.run(agent), chars: agent.chars, note: ''};
+    const ok = await task.run(agent);
+    return {ok, chars: agent.chars, repeatChars: agent.repeatChars, note: ''};
   } catch (error) {
     const note = error instanceof Error ? error.message.slice(0, 100) : String(error);
-    return {ok: false, chars: agent.chars, note};
+    return {ok: false, chars: agent.chars, repeatChars: agent.repeatChars, note};
   } finally {
     await agent.close();
   }
 }
 
-for (const kind of ['peer', 'ours'] as const) {
-  const server = await startServer(kind, [], ...(oursBin === undefined ? [] : [oursBin]));
+for (const kind of columns) {
+  const server = await startServer(
+    kind === 'peer' ? 'peer' : 'ours',
+    kind === 'oursDiffs' ? ['--snapshotDiffs'] : [],
+    ...(oursBin === undefined ? [] : [oursBin]),
+  );
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const [index, task] of tasks.entries()) {
@@ -503,6 +557,7 @@ for (const kind of ['peer', 'ours'] as const) {
         cell.chars += result.chars;
         cell.note ||= result.ok ? '' : result.note || 'check failed';
         totals[kind].chars += result.chars;
+        totals[kind].repeatChars += result.repeatChars;
         totals[kind].passed += result.ok ? 1 : 0;
       }
     }
@@ -514,15 +569,21 @@ await fixtures.stop();
 const cellText = (cell: {passed: number; chars: number; note: string}): string =>
   `${cell.passed}/${RUNS} ${Math.round(cell.chars / RUNS)}${cell.note ? ` (${cell.note.slice(0, 60)})` : ''}`;
 for (const row of rows) {
+  const withDiffs = diffs ? ` diffs ${cellText(row.oursDiffs).padEnd(16)}` : '';
   console.log(
-    `${row.task.padEnd(62)} ours ${cellText(row.ours).padEnd(16)} peer ${cellText(row.peer)}`,
+    `${row.task.padEnd(62)} ours ${cellText(row.ours).padEnd(16)}${withDiffs} peer ${cellText(row.peer)}`,
   );
 }
 const attempts = tasks.length * RUNS;
-const {ours, peer} = totals;
+const {ours, peer, oursDiffs} = totals;
 console.log(
   `\nTasks finished: ours ${ours.passed}/${attempts}, peer ${peer.passed}/${attempts} (${tasks.length} tasks, ${RUNS} runs). Characters read: ours ${ours.chars}, peer ${peer.chars}, ratio ${(ours.chars / peer.chars).toFixed(2)} (target ≤ 0.8×).`,
 );
+if (diffs) {
+  console.log(
+    `With --snapshotDiffs: ${oursDiffs.passed}/${attempts} finished, ${oursDiffs.chars} characters read, ${(oursDiffs.chars / ours.chars).toFixed(2)}× without (target ≤ 0.5×); the snapshots after each task's first: ${oursDiffs.repeatChars} against ${ours.repeatChars} (${(oursDiffs.repeatChars / ours.repeatChars).toFixed(2)}×).`,
+  );
+}
 // A run of some tasks or of another build goes to a local file, not over the committed numbers.
 const out = path.join(
   ROOT,
@@ -530,5 +591,5 @@ const out = path.join(
 );
 fs.writeFileSync(
   out,
-  `${JSON.stringify({date: new Date().toISOString(), tasks: tasks.length, runs: RUNS, ours, peer, rows}, null, 2)}\n`,
+  `${JSON.stringify({date: new Date().toISOString(), tasks: tasks.length, runs: RUNS, ours, peer, ...(diffs ? {oursDiffs} : {}), rows}, null, 2)}\n`,
 );

@@ -24,7 +24,7 @@ import {emulationFeatures} from './browser/emulationState.js';
 import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
-import type {ServerConfig} from './config/serverConfig.js';
+import {toolConditions, type ServerConfig} from './config/serverConfig.js';
 import {removeOwnReadyFile, writeReadyFile} from './config/readyFiles.js';
 import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
@@ -129,12 +129,7 @@ export class Engine {
       slim: config.slim,
       pageIdRouting: config.pageIdRouting,
       categories: config.categories,
-      conditions: {
-        experimentalVision: config.experimentalVision,
-        memoryDebugging: config.memoryDebugging,
-        webmcpTools: config.webmcpTools,
-        javascriptEvaluation: config.javascriptEvaluation,
-      },
+      conditions: toolConditions(config),
     });
     this.telemetry = new TelemetryRecorder(options.version, config.telemetryLog, options.log);
     this.hold = this.#createHoldGate();

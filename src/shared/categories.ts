@@ -44,12 +44,16 @@ export function categoryFlagName(category: ToolCategory): string {
   return `category${category.charAt(0).toUpperCase()}${category.slice(1)}`;
 }
 
-/** Feature flags that gate single tools (chrome-devtools-mcp calls them conditions). */
+/**
+ * Feature flags that gate single tools (chrome-devtools-mcp calls them conditions), or a
+ * parameter and what tools answer (snapshotDiffs).
+ */
 export const TOOL_CONDITIONS = [
   'experimentalVision',
   'memoryDebugging',
   'javascriptEvaluation',
   'webmcpTools',
+  'snapshotDiffs',
 ] as const;
 export type ToolCondition = (typeof TOOL_CONDITIONS)[number];
 
@@ -58,6 +62,13 @@ export const CONDITION_LABELS: Record<ToolCondition, string> = {
   memoryDebugging: 'Memory debugging',
   javascriptEvaluation: 'JavaScript evaluation',
   webmcpTools: 'Page WebMCP tools as MCP tools',
+  snapshotDiffs: 'Snapshot diffs',
+};
+
+/** What a flag that gates no tool changes (shown by its switch in the Tools panel). */
+export const CONDITION_EFFECTS: Partial<Record<ToolCondition, string>> = {
+  snapshotDiffs:
+    "A repeat take_snapshot of a page (and a snapshot appended to an action's reply) answers with only the lines that changed since that client's last snapshot of it. The first snapshot per page and client, and the first after a navigation, stay whole; full=true asks for the whole tree.",
 };
 
 /**
@@ -68,4 +79,5 @@ export const SWITCHABLE_CONDITIONS: readonly ToolCondition[] = [
   'experimentalVision',
   'memoryDebugging',
   'webmcpTools',
+  'snapshotDiffs',
 ];

@@ -165,6 +165,36 @@ describe('tools and categories (e2e)', () => {
     expect(await clientToolNames()).not.toContain('get_heapsnapshot_summary');
   });
 
+  it('switches snapshot diffs: off by default, on gives take_snapshot its full parameter', async () => {
+    const snapshotParams = async (): Promise<string[]> => {
+      const {tools} = await agent.client.listTools();
+      const schema = tools.find(tool => tool.name === 'take_snapshot')?.inputSchema;
+      return Object.keys(schema?.properties ?? {});
+    };
+    expect(await switchState('Snapshot diffs')).toBe(false);
+    expect(await snapshotParams()).not.toContain('full');
+    const effect = await page.$eval(
+      '[data-condition=snapshotDiffs] .category__effect',
+      element => element.textContent,
+    );
+    expect(effect).toContain('only the lines that changed');
+    expect(effect).toContain('full=true');
+    const changes = agent.listChanged();
+    await page.click('aria/Snapshot diffs[role="switch"]');
+    await waitFor(() => agent.listChanged() > changes, 10_000, 'tools/list_changed');
+    expect(await snapshotParams()).toContain('full');
+    await waitFor(async () => await switchState('Snapshot diffs'), 5_000, 'the switch to show on');
+    await page.$eval('[data-condition=snapshotDiffs]', element => element.scrollIntoView());
+    await screenshot(page, 'tools-snapshot-diffs');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
+    await screenshot(page, 'tools-snapshot-diffs-dark');
+    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
+    const changesOff = agent.listChanged();
+    await page.click('aria/Snapshot diffs[role="switch"]');
+    await waitFor(() => agent.listChanged() > changesOff, 10_000, 'second tools/list_changed');
+    expect(await snapshotParams()).not.toContain('full');
+  });
+
   it('shows exactly the tools/list a client receives', async () => {
     await page.click('aria/Show tools/list');
     const pre = await page.waitForSelector('[data-testid=tools-list]');

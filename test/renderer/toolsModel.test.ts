@@ -104,6 +104,25 @@ describe('Tools view model', () => {
       flagHint: '--no-javascript-evaluation',
       note: ' · set when the server starts',
     });
+    expect(fixed[0]?.effect).toBeUndefined();
+    const [diffs] = conditionCards(
+      [
+        {
+          condition: {
+            id: 'snapshotDiffs',
+            label: 'Snapshot diffs',
+            enabled: false,
+            flag: '--snapshotDiffs',
+            switchable: true,
+          },
+          tools: [],
+          enabledCount: 0,
+        },
+      ],
+      new Set(),
+    );
+    // A flag that gates no tool says what it changes.
+    expect(diffs?.effect).toMatch(/only the lines that changed.*full=true/);
   });
 
   it('totals only what clients are offered', () => {

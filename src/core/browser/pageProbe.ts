@@ -2,168 +2,27 @@
  * What the snapshot reads from each document besides its accessibility tree, in an isolated world
  * (the page's own scripts cannot see or tamper with it):
  *
- * - a change probe: a counter of DOM mutations (document and open shadow roots) and of events
- *   that can change what the tree shows (input, focus, toggles, hover, scroll, animations…), plus
- *   a fingerprint of state that changes without either (form values set by script, the focused
- *   element, viewport size, style sheet rules). Equal readings mean the tree is still the same.
+ * - the probe's reading (probeScript.ts): equal readings mean the tree is still the same.
+ * - the change log's take (changeScript.ts): what changed since the tree the engine keeps.
  * - the elements with `aria-current`, `aria-sort` or `aria-valuetext`, which the AX properties do
  *   not carry (or, for the last, not always).
  */
 import {z} from 'zod';
+import {takeChangesExpression} from './changeScript.js';
 import {evaluateInDocument, sendsAtOnce, type DocumentRef} from './documentWorld.js';
 import {inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {PageState} from './PageState.js';
-
-const OBJECT_GROUP = 'mcp-browser-inspector-marks';
-
-const EVENTS = [
-  'input',
-  'change',
-  'beforeinput',
-  'focusin',
-  'focusout',
-  'focus',
-  'blur',
-  'toggle',
-  'beforetoggle',
-  'close',
-  'cancel',
-  'scroll',
-  'wheel',
-  'resize',
-  'transitionrun',
-  'transitionstart',
-  'transitionend',
-  'transitioncancel',
-  'animationstart',
-  'animationend',
-  'animationiteration',
-  'animationcancel',
-  'mouseover',
-  'mouseout',
-  'mousedown',
-  'mouseup',
-  'click',
-  'dblclick',
-  'contextmenu',
-  'pointerdown',
-  'pointerup',
-  'pointerover',
-  'pointerout',
-  'keydown',
-  'keyup',
-  'compositionend',
-  'paste',
-  'cut',
-  'dragstart',
-  'dragend',
-  'drop',
-  'touchstart',
-  'touchend',
-  'load',
-  'error',
-  'hashchange',
-  'popstate',
-  'pageshow',
-  'visibilitychange',
-  'fullscreenchange',
-  'submit',
-  'reset',
-  'invalid',
-  'play',
-  'pause',
-  'ended',
-  'seeked',
-  'timeupdate',
-  'volumechange',
-  'ratechange',
-  'durationchange',
-  'loadedmetadata',
-];
-
-const MEDIA_QUERIES = [
-  '(prefers-color-scheme: dark)',
-  '(prefers-reduced-motion: reduce)',
-  '(prefers-contrast: more)',
-  '(forced-colors: active)',
-  'print',
-];
+import {READ_PROBE} from './probeScript.js';
 
 /**
- * Installs the probe once per document and returns `document:counter:fingerprint`. The document
- * part is drawn when the probe is installed, so a new document never reads like the one before
- * (a fresh probe on two quiet documents would otherwise read the same).
+ * Each read releases its own group of remote objects: reads of two documents on one cdp (a
+ * page and its same-site frame) run at once, and one must not release the other's objects.
  */
-const READ_PROBE = `(() => {
-  const g = globalThis;
-  let probe = g.__mbiProbe;
-  if (!probe) {
-    probe = {n: 0, roots: new Set(), ids: new WeakMap(), next: 1, undefinedElements: new Set(), doc: Math.random().toString(36).slice(2)};
-    const bump = () => { probe.n++; };
-    const options = {subtree: true, childList: true, attributes: true, characterData: true};
-    const scan = start => {
-      const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
-      for (let el = walker.currentNode; el; el = walker.nextNode()) {
-        if (el.shadowRoot && !probe.roots.has(el.shadowRoot)) watch(el.shadowRoot);
-        // A custom element not defined yet changes when it is upgraded, without a mutation.
-        if (el.localName && el.localName.includes('-') && !el.matches(':defined')) probe.undefinedElements.add(el);
-      }
-    };
-    const observer = new MutationObserver(records => {
-      probe.n += records.length;
-      for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) scan(node);
-    });
-    const watch = root => { probe.roots.add(root); observer.observe(root, options); scan(root); };
-    probe.observer = observer;
-    // Live collections: Chromium keeps their contents until the DOM changes, so reading the form
-    // state of a quiet page does not walk the document.
-    probe.fields = ['input', 'textarea', 'select'].map(tag => document.getElementsByTagName(tag));
-    watch(document);
-    for (const type of ${JSON.stringify(EVENTS)}) g.addEventListener(type, bump, {capture: true, passive: true});
-    for (const query of ${JSON.stringify(MEDIA_QUERIES)}) g.matchMedia(query).addEventListener('change', bump);
-    g.__mbiProbe = probe;
-  }
-  probe.n += probe.observer.takeRecords().length;
-  let h = 0x811c9dc5;
-  const mix = text => {
-    const s = String(text);
-    for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
-    h ^= 10; h = Math.imul(h, 16777619);
-  };
-  const idOf = el => {
-    if (!el) return 0;
-    let id = probe.ids.get(el);
-    if (!id) { id = probe.next++; probe.ids.set(el, id); }
-    return id;
-  };
-  let active = document.activeElement;
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-  mix(idOf(active));
-  mix(g.innerWidth + 'x' + g.innerHeight);
-  const mixField = el => {
-    mix(el.value);
-    mix((el.checked ? 'c' : '') + (el.indeterminate ? 'i' : '') + (el.disabled ? 'd' : ''));
-    if (el.selectedOptions) for (const option of el.selectedOptions) mix(idOf(option));
-  };
-  for (const collection of probe.fields) for (const el of collection) mixField(el);
-  let rules = 0;
-  for (const root of probe.roots) {
-    if (root !== document) {
-      if (!root.host.isConnected) continue;
-      for (const el of root.querySelectorAll('input,textarea,select')) mixField(el);
-    }
-    for (const sheet of [...root.styleSheets, ...(root.adoptedStyleSheets || [])]) {
-      try { rules += sheet.cssRules.length + (sheet.disabled ? 0.5 : 0); } catch { rules += 0.25; }
-    }
-  }
-  let undefinedElements = 0;
-  for (const el of probe.undefinedElements) {
-    if (!el.isConnected || el.matches(':defined')) { probe.undefinedElements.delete(el); probe.n++; }
-    else undefinedElements++;
-  }
-  mix(rules + '/' + undefinedElements);
-  return probe.doc + ':' + probe.n + ':' + (h >>> 0);
-})()`;
+let groups = 0;
+function objectGroup(what: string): string {
+  groups = (groups + 1) % Number.MAX_SAFE_INTEGER;
+  return `mcp-browser-inspector-${what}-${groups}`;
+}
 
 /** The elements whose aria-current or aria-sort the snapshot shows, or null. */
 /**
@@ -260,6 +119,105 @@ export async function readProbe(state: PageState, doc: ProbeTarget): Promise<str
   }
 }
 
+/** How a root of a change is read again: its subtree, its own node and child list, or its node. */
+export type ChangeKind = 'tree' | 'children' | 'self';
+
+export interface ChangeRoot {
+  backendNodeId: number;
+  kind: ChangeKind;
+  /** A small child of a `children` or `self` root, whose ancestors are the root's. */
+  anchor?: number | undefined;
+}
+
+/** What changed in a document since the tree kept of it (changeScript.ts). */
+export interface TakenChanges {
+  /** The log's epoch after this take: the next take expects it. */
+  epoch: number;
+  /** The probe reading at the take (for the snapshot cache). */
+  reading: string;
+  /** Why the change cannot be scoped ('' when it can). */
+  full: string;
+  /** A root holds a frame: the documents inside it may have changed too. */
+  frames: boolean;
+  roots: ChangeRoot[];
+}
+
+const takenSchema = z.object({
+  epoch: z.number(),
+  reading: z.string(),
+  full: z.string(),
+  frames: z.boolean(),
+  kinds: z.string(),
+});
+
+const KINDS: Record<string, ChangeKind> = {t: 'tree', c: 'children', s: 'self'};
+
+/**
+ * Takes the document's change log (installing the probe if needed): the roots of what changed
+ * since `expectedEpoch`, or why it cannot be scoped. Undefined when the document cannot be read.
+ */
+export async function takeChanges(
+  state: PageState,
+  doc: ProbeTarget,
+  expectedEpoch: number,
+): Promise<TakenChanges | undefined> {
+  const group = objectGroup('changes');
+  try {
+    const {objectId} = await evaluateInDocument(state, doc, {
+      expression: takeChangesExpression(expectedEpoch),
+      returnByValue: false,
+      objectGroup: group,
+    });
+    if (objectId === undefined) {
+      return undefined;
+    }
+    const {result} = await raceDialog(
+      state,
+      doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
+    );
+    const byIndex = new Map(result.map(property => [property.name, property.value]));
+    const info = takenSchema.parse(JSON.parse(String(byIndex.get('0')?.value)));
+    const taken: TakenChanges = {...info, roots: []};
+    if (info.full !== '') {
+      return taken;
+    }
+    const describe = async (objectId: string | undefined): Promise<number | undefined> => {
+      if (objectId === undefined) {
+        return undefined;
+      }
+      const node = describeSchema.safeParse(
+        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId})),
+      );
+      return node.success ? node.data.node.backendNodeId : undefined;
+    };
+    const described = await Promise.all(
+      Array.from({length: info.kinds.length}, (_, index) => info.kinds.charAt(index)).map(
+        async (letter, index) => {
+          const kind = KINDS[letter];
+          const rootId = byIndex.get(String(2 * index + 1))?.objectId;
+          const anchorId = byIndex.get(String(2 * index + 2))?.objectId;
+          const [backendNodeId, anchor] = await Promise.all([describe(rootId), describe(anchorId)]);
+          if (backendNodeId === undefined || kind === undefined) {
+            return undefined;
+          }
+          return {backendNodeId, kind, anchor};
+        },
+      ),
+    );
+    for (const root of described) {
+      if (!root) {
+        return {...taken, full: 'a changed node could not be read'};
+      }
+      taken.roots.push(root);
+    }
+    return taken;
+  } catch {
+    return undefined;
+  } finally {
+    void doc.cdp.send('Runtime.releaseObjectGroup', {objectGroup: group}).catch(() => undefined);
+  }
+}
+
 export interface HiddenControl {
   role: string;
   name: string;
@@ -297,11 +255,12 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
     valueText: new Map(),
     hiddenControls: new Map(),
   };
+  const group = objectGroup('marks');
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
       expression: FIND_MARKED,
       returnByValue: false,
-      objectGroup: OBJECT_GROUP,
+      objectGroup: group,
     });
     if (objectId === undefined) {
       return marks;
@@ -354,9 +313,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
   } catch {
     // Without the marks the snapshot still shows everything the AX tree has.
   } finally {
-    void doc.cdp
-      .send('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP})
-      .catch(() => undefined);
+    void doc.cdp.send('Runtime.releaseObjectGroup', {objectGroup: group}).catch(() => undefined);
   }
   return marks;
 }

@@ -6,19 +6,22 @@
  * uid across snapshots as long as its document lives. When nothing changed since the last snapshot
  * (see pageProbe.ts), the last one is answered again without walking the tree.
  */
-import type {CDPSession} from 'puppeteer-core';
-import {buildTree, type DocumentTree, type TreeNode} from './axTree.js';
+import type {TreeNode} from './axTree.js';
 import {frameTargetsFeature, type FrameDocument} from './frames.js';
+import {keptTreesFeature} from './keptTree.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
-import {IN_PAGE_TIMEOUT_MS} from './evaluation.js';
-import {probeSendsAtOnce, raceDialog, readMarks, readProbe} from './pageProbe.js';
+import {readProbe} from './pageProbe.js';
 import {PageFeature, type PageState} from './PageState.js';
+import {
+  readDocuments,
+  stitch,
+  type DocumentsRead,
+  type LoadedDocument,
+} from './snapshotDocuments.js';
 import {formatNode} from './snapshotFormat.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
 import {snapshotFeature, type ElementIdentity, type UidTarget} from './snapshotStore.js';
-
-/** Bound on Chromium building one document's accessibility tree (seconds on a very large page). */
-const AX_TREE_TIMEOUT_MS = IN_PAGE_TIMEOUT_MS * 2;
+import type {SnapshotDocument} from './snapshotViews.js';
 
 export {normalizeUid, snapshotFeature, SnapshotStore} from './snapshotStore.js';
 
@@ -26,6 +29,11 @@ export interface SnapshotOptions {
   verbose: boolean;
   /** Show only this element's subtree, with every option of its lists. */
   rootUid?: string | undefined;
+  /**
+   * Read every document whole into throwaway trees, without the cache, the kept trees or the
+   * change logs (a check of the incremental path against a full read).
+   */
+  fresh?: boolean;
 }
 
 export interface SnapshotResult {
@@ -33,6 +41,12 @@ export interface SnapshotResult {
   nodeCount: number;
   /** Answered from the previous snapshot because nothing changed. */
   cached: boolean;
+  /** How the trees were read: only what changed, or some document whole. */
+  read: DocumentsRead | 'cached';
+  /** Why a document was read whole. */
+  why?: string | undefined;
+  /** The page's main document the snapshot is of (undefined when there was none to read). */
+  document?: SnapshotDocument | undefined;
 }
 
 /** A cached snapshot older than this is rebuilt even if no change was seen (a safety net). */
@@ -41,6 +55,7 @@ const CACHE_MAX_AGE_MS = 30_000;
 interface CachedSnapshot {
   verbose: boolean;
   text: string;
+  document: SnapshotDocument;
   nodeCount: number;
   actionCount: number;
   frameGeneration: number;
@@ -73,98 +88,15 @@ async function fromCache(
   const unchanged = readings.every(
     (reading, index) => reading !== undefined && reading === last.probes[index]?.reading,
   );
-  return unchanged ? {text: last.text, nodeCount: last.nodeCount, cached: true} : undefined;
-}
-
-interface LoadedDocument {
-  doc: FrameDocument;
-  tree: DocumentTree;
-  ownerBackendId: number | undefined;
-}
-
-async function loadDocument(
-  state: PageState,
-  doc: FrameDocument,
-  isMain: boolean,
-  verbose: boolean,
-): Promise<LoadedDocument | undefined> {
-  try {
-    const [ax, owner, marks] = await Promise.all([
-      raceDialog(
-        state,
-        doc.cdp.send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId}),
-        AX_TREE_TIMEOUT_MS,
-      ),
-      doc.ownerCdp
-        ? raceDialog(state, doc.ownerCdp.send('DOM.getFrameOwner', {frameId: doc.frameId}))
-        : Promise.resolve(undefined),
-      readMarks(state, doc),
-    ]);
-    const tree = buildTree(ax.nodes, doc, !verbose);
-    if (!tree) {
-      return undefined;
-    }
-    for (const [backendId, current] of marks.current) {
-      const node = tree.byBackendId.get(backendId);
-      if (node) {
-        node.current = current;
+  return unchanged
+    ? {
+        text: last.text,
+        nodeCount: last.nodeCount,
+        cached: true,
+        read: 'cached',
+        document: last.document,
       }
-    }
-    for (const [backendId, sort] of marks.sort) {
-      const node = tree.byBackendId.get(backendId);
-      if (node) {
-        node.sort = sort;
-      }
-    }
-    for (const [backendId, control] of marks.hiddenControls) {
-      const node = tree.byBackendId.get(backendId);
-      if (node?.ax.ignored === true) {
-        node.ariaHidden = control;
-        node.role = control.role;
-        node.name = control.name;
-        node.focusable = true;
-      }
-    }
-    for (const [backendId, text] of marks.valueText) {
-      const node = tree.byBackendId.get(backendId);
-      if (node) {
-        node.valueText = text;
-      }
-    }
-    return {doc, tree, ownerBackendId: owner?.backendNodeId};
-  } catch (error) {
-    // Without the main document there is no snapshot: say why (a dialog, a page that does not
-    // answer) instead of answering with an empty one.
-    if (isMain) {
-      throw error;
-    }
-    // A frame that went away (or a slow one) is left out; the rest of the page is still shown.
-    return undefined;
-  }
-}
-
-/** Hangs each iframe's document under its `Iframe` node in the document that holds it. */
-function stitch(loaded: readonly LoadedDocument[]): void {
-  const byCdp = new Map<CDPSession, LoadedDocument[]>();
-  for (const entry of loaded) {
-    const list = byCdp.get(entry.doc.cdp) ?? [];
-    list.push(entry);
-    byCdp.set(entry.doc.cdp, list);
-  }
-  for (const entry of loaded.slice(1)) {
-    const ownerCdp = entry.doc.ownerCdp;
-    const backendId = entry.ownerBackendId;
-    if (!ownerCdp || backendId === undefined) {
-      continue;
-    }
-    for (const candidate of byCdp.get(ownerCdp) ?? []) {
-      const owner = candidate.tree.byBackendId.get(backendId);
-      if (owner && candidate !== entry) {
-        owner.children.push(entry.tree.root);
-        break;
-      }
-    }
-  }
+    : undefined;
 }
 
 function findNode(loaded: readonly LoadedDocument[], target: UidTarget): TreeNode | undefined {
@@ -186,29 +118,27 @@ export async function takeSnapshot(
 ): Promise<SnapshotResult> {
   const frames = frameTargetsFeature.get(state);
   await frames.ensure();
-  const cached = await fromCache(state, options);
+  const fresh = options.fresh === true;
+  const cached = fresh ? undefined : await fromCache(state, options);
   if (cached) {
     return cached;
   }
   const actionCount = state.actionCount;
   const frameGeneration = frames.generation;
   const docs = await frames.documents();
-  // Probe before reading the trees: a change in between then shows up at the next comparison.
-  // When every probe goes out at once, it is ahead of the tree read on its cdp anyway.
-  const probing = Promise.all(docs.map(doc => readProbe(state, doc)));
-  if (!docs.every(probeSendsAtOnce)) {
-    await probing;
-  }
-  const [readings, loadedDocs] = await Promise.all([
-    probing,
-    Promise.all(docs.map((doc, index) => loadDocument(state, doc, index === 0, options.verbose))),
-  ]);
-  const loaded = loadedDocs.flatMap(entry => (entry ? [entry] : []));
+  const {loaded, readings, read, why} = await readDocuments(state, docs, {
+    verbose: options.verbose,
+    fresh,
+    frameGeneration,
+  });
   const main = loaded[0];
   if (!main || main.doc !== docs[0]) {
-    return {text: '', nodeCount: 0, cached: false};
+    return {text: '', nodeCount: 0, cached: false, read};
   }
-  stitch(loaded);
+  const owners = stitch(loaded);
+  if (!fresh) {
+    keptTreesFeature.get(state).stitched = owners;
+  }
 
   const store = snapshotFeature.get(state);
   let start = main.tree.root;
@@ -229,11 +159,13 @@ export async function takeSnapshot(
     }
   }
   const result = render(state, {start, main, quietLabels}, options);
-  if (options.rootUid === undefined) {
+  const document = {loaderId: main.doc.loaderId, url: main.doc.url};
+  if (options.rootUid === undefined && !fresh) {
     cacheFeature.get(state).last = readings.every(reading => reading !== undefined)
       ? {
           verbose: options.verbose,
           text: result.text,
+          document,
           nodeCount: result.nodeCount,
           actionCount,
           frameGeneration,
@@ -242,7 +174,7 @@ export async function takeSnapshot(
         }
       : undefined;
   }
-  return {...result, cached: false};
+  return {...result, cached: false, read, why, document};
 }
 
 /** The lines of the tree below `start`, and the uids they hand out. */
@@ -266,20 +198,15 @@ function render(
     base = undefined;
   }
   const emit = (node: TreeNode, depth: number): void => {
-    const backendNodeId = node.ax.backendDOMNodeId;
-    const uid =
-      backendNodeId === undefined
-        ? store.freshUid()
-        : store.uidFor(
-            {
-              backendNodeId,
-              frameId: node.doc.frameId,
-              loaderId: node.doc.loaderId,
-              cdp: node.doc.cdp,
-            },
-            seen,
-            targets,
-          );
+    const backendNodeId = node.backendId;
+    let uid: string;
+    if (backendNodeId === undefined) {
+      uid = store.uidForKey(`${node.doc.loaderId}:ax${node.id}`, seen);
+    } else {
+      const {frameId, loaderId, cdp} = node.doc;
+      node.target ??= {backendNodeId, frameId, loaderId, cdp, key: `${loaderId}:${backendNodeId}`};
+      uid = store.uidFor(node.target, seen, targets);
+    }
     uidOfNode.set(node, uid);
     identities.add(node, uid, depth, backendNodeId !== undefined);
     lines.push(`${' '.repeat(depth)}${formatNode(node, uid, isDocumentRoot(node), base)}`);

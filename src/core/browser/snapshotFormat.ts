@@ -61,7 +61,7 @@ function isDefault(node: TreeNode, property: string, text: string): boolean {
 /** aria-valuetext (Chrome may leave the AX property empty), unless it only repeats the value. */
 function valueText(node: TreeNode): string {
   const text = axString(node.properties.get('valuetext')) || (node.valueText ?? '');
-  return text === axString(node.ax.value) ? '' : text;
+  return text === node.value ? '' : text;
 }
 
 /** Roles whose live region is implied, so `live=` would only repeat the role. */
@@ -171,37 +171,37 @@ function stateWords(node: TreeNode, isRoot: boolean, base: URL | undefined): str
 /** Containers whose content is printed below them: a name taken from that content says it twice. */
 const ROLES_NAMED_BY_CHILDREN = new Set(['row']);
 
-function nameFromContents(node: TreeNode): boolean {
-  const used = (node.ax.name?.sources ?? []).find(
-    source =>
-      source.superseded !== true &&
-      (source.value !== undefined || source.attributeValue !== undefined),
-  );
-  return used?.type === 'contents';
-}
-
 export function formatNode(
   node: TreeNode,
   uid: string,
   isRoot: boolean,
   base: URL | undefined,
 ): string {
+  // The rest of the line depends only on the node, whether it is the root and the page's address.
+  const key = `${isRoot ? 'root ' : ''}${base?.href ?? ''}`;
+  if (node.line?.key !== key) {
+    node.line = {key, text: lineAfterUid(node, isRoot, base)};
+  }
+  return `${uid}${node.line.text}`;
+}
+
+function lineAfterUid(node: TreeNode, isRoot: boolean, base: URL | undefined): string {
   const role = node.ariaHidden
     ? node.role
-    : node.ax.ignored || node.role === 'none'
+    : node.ignored || node.role === 'none'
       ? 'ignored'
       : node.role === 'StaticText'
         ? ''
         : node.role;
-  let line = role ? `${uid} ${role}` : uid;
-  if (node.name && !(ROLES_NAMED_BY_CHILDREN.has(node.role) && nameFromContents(node))) {
+  let line = role ? ` ${role}` : '';
+  if (node.name && !(ROLES_NAMED_BY_CHILDREN.has(node.role) && node.nameFromContents)) {
     line += ` ${quote(node.name)}`;
   }
-  const value = axString(node.ax.value);
+  const value = node.value;
   if (value && value !== node.name) {
     line += ` value=${/^-?\d+(\.\d+)?$/.test(value) ? value : quote(value)}`;
   }
-  const description = axString(node.ax.description);
+  const description = node.description;
   if (description && description !== node.name) {
     line += ` description=${quote(description)}`;
   }

@@ -104,7 +104,7 @@ function isHidden(node: TreeNode): boolean {
   if (node.ariaHidden) {
     return false;
   }
-  return node.ax.ignored || node.hidden || node.role === 'Ignored';
+  return node.ignored || node.hidden || node.role === 'Ignored';
 }
 
 /** A state worth a line of its own even on a node that is otherwise plain structure. */
@@ -131,22 +131,28 @@ function carriesState(node: TreeNode): boolean {
   );
 }
 
-const leafCache = new WeakMap<TreeNode, boolean>();
-const focusableBelowCache = new WeakMap<TreeNode, boolean>();
+/**
+ * What one selection learns about subtrees, remembered for that selection only: a kept tree's
+ * nodes outlive it, and their subtrees may have changed by the next one.
+ */
+interface Facts {
+  leaf: Map<TreeNode, boolean>;
+  focusableBelow: Map<TreeNode, boolean>;
+}
 
-function hasFocusableDescendant(node: TreeNode): boolean {
-  const cached = focusableBelowCache.get(node);
+function hasFocusableDescendant(node: TreeNode, facts: Facts): boolean {
+  const cached = facts.focusableBelow.get(node);
   if (cached !== undefined) {
     return cached;
   }
   let found = false;
   for (const child of node.children) {
-    if (child.focusable || hasFocusableDescendant(child)) {
+    if (child.focusable || hasFocusableDescendant(child, facts)) {
       found = true;
       break;
     }
   }
-  focusableBelowCache.set(node, found);
+  facts.focusableBelow.set(node, found);
   return found;
 }
 
@@ -183,24 +189,24 @@ function contentRepeatsName(node: TreeNode): boolean {
 }
 
 /** A node whose children add nothing for an agent (a link's text, a heading's text…). */
-function isLeaf(node: TreeNode): boolean {
-  const cached = leafCache.get(node);
+function isLeaf(node: TreeNode, facts: Facts): boolean {
+  const cached = facts.leaf.get(node);
   if (cached !== undefined) {
     return cached;
   }
-  const leaf = computeLeaf(node);
-  leafCache.set(node, leaf);
+  const leaf = computeLeaf(node, facts);
+  facts.leaf.set(node, leaf);
   return leaf;
 }
 
-function computeLeaf(node: TreeNode): boolean {
+function computeLeaf(node: TreeNode, facts: Facts): boolean {
   if (node.children.length === 0) {
     return true;
   }
   if (isPlainTextField(node) || isTextOnly(node) || LEAF_ROLES.has(node.role)) {
     return true;
   }
-  if (node.role === 'Iframe' || isDocumentRoot(node) || hasFocusableDescendant(node)) {
+  if (node.role === 'Iframe' || isDocumentRoot(node) || hasFocusableDescendant(node, facts)) {
     return false;
   }
   if ((node.focusable || node.role === 'heading') && node.name !== '') {
@@ -209,7 +215,7 @@ function computeLeaf(node: TreeNode): boolean {
   return false;
 }
 
-function isInteresting(node: TreeNode, insideControl: boolean): boolean {
+function isInteresting(node: TreeNode, insideControl: boolean, facts: Facts): boolean {
   if (isHidden(node)) {
     return false;
   }
@@ -223,7 +229,7 @@ function isInteresting(node: TreeNode, insideControl: boolean): boolean {
     return true;
   }
   // A table row whose cells hold controls ("Edit" in every row) says which record a control is for.
-  if (node.role === 'row' && hasFocusableDescendant(node)) {
+  if (node.role === 'row' && hasFocusableDescendant(node, facts)) {
     return true;
   }
   if (NAMED_CONTAINERS.has(node.role) && node.name !== '') {
@@ -232,10 +238,9 @@ function isInteresting(node: TreeNode, insideControl: boolean): boolean {
   if (insideControl) {
     return false;
   }
-  return isLeaf(node) && node.name !== '';
+  return isLeaf(node, facts) && node.name !== '';
 }
 
-/** The nodes the default snapshot shows. */
 /** The text of a label, as its static text nodes spell it (not the text of a field inside it). */
 function textOf(node: TreeNode): string {
   if (node.role === 'StaticText') {
@@ -254,11 +259,12 @@ function textOf(node: TreeNode): string {
 export function redundantLabels(byBackendId: ReadonlyMap<number, TreeNode>): Set<TreeNode> {
   const labels = new Set<TreeNode>();
   for (const node of byBackendId.values()) {
-    const name = squash(node.name);
+    const labelledBy = node.properties.get('labelledby');
+    const name = labelledBy === undefined ? '' : squash(node.name);
     if (name === '') {
       continue;
     }
-    for (const id of relatedNodeIds(node.properties.get('labelledby'))) {
+    for (const id of relatedNodeIds(labelledBy)) {
       const label = byBackendId.get(id);
       if (label?.role === 'LabelText' && name.includes(squash(textOf(label)))) {
         labels.add(label);
@@ -274,12 +280,13 @@ export function selectInteresting(
   quietLabels: ReadonlySet<TreeNode> = new Set(),
 ): Set<TreeNode> {
   const shown = new Set<TreeNode>();
+  const facts: Facts = {leaf: new Map(), focusableBelow: new Map()};
   const mark = (node: TreeNode, insideControl: boolean, inQuietLabel: boolean): void => {
     const quiet = inQuietLabel || quietLabels.has(node);
-    if (isInteresting(node, insideControl) && !(quiet && isTextOnly(node))) {
+    if (isInteresting(node, insideControl, facts) && !(quiet && isTextOnly(node))) {
       shown.add(node);
     }
-    if (isLeaf(node) && !isDocumentRoot(node)) {
+    if (isLeaf(node, facts) && !isDocumentRoot(node)) {
       return;
     }
     const inside = insideControl || isControl(node);

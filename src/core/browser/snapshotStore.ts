@@ -12,6 +12,8 @@ export interface UidTarget {
   loaderId: string;
   /** The cdp of the element's document (backend node ids are only unique per renderer). */
   cdp: CDPSession;
+  /** `${loaderId}:${backendNodeId}`, when the caller has it at hand. */
+  key?: string;
 }
 
 /** Accepts "12" and the labelled forms agents copy from other servers' snapshots ("uid=12"). */
@@ -67,7 +69,7 @@ export class SnapshotStore {
     seen: Map<string, string>,
     seenTargets: Map<string, UidTarget>,
   ): string {
-    const key = keyOf(target);
+    const key = target.key ?? keyOf(target);
     let uid = this.#uidByKey.get(key);
     if (uid === undefined || seen.has(key)) {
       uid = String(this.#nextUid++);
@@ -77,8 +79,17 @@ export class SnapshotStore {
     return uid;
   }
 
-  freshUid(): string {
-    return String(this.#nextUid++);
+  /**
+   * The uid of a node without a DOM node (a line box, a list marker's text), by its accessibility
+   * id: the same while Chromium keeps the node, but nothing a tool can act on.
+   */
+  uidForKey(key: string, seen: Map<string, string>): string {
+    let uid = this.#uidByKey.get(key);
+    if (uid === undefined || seen.has(key)) {
+      uid = String(this.#nextUid++);
+    }
+    seen.set(key, uid);
+    return uid;
   }
 
   /**

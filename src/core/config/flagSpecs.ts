@@ -220,6 +220,14 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
       "Offer the selected page's WebMCP tools as top-level tools named webmcp_<name> (untrusted).",
   },
   {
+    name: 'snapshotDiffs',
+    kind: 'boolean',
+    defaultValue: false,
+    group: 'Tools',
+    description:
+      "A client's repeat snapshot of a page answers with the lines that changed (take_snapshot full=true: the whole tree).",
+  },
+  {
     name: 'pageIdRouting',
     kind: 'boolean',
     defaultValue: true,

@@ -300,6 +300,7 @@ function toolsPart(
   | 'experimentalVision'
   | 'memoryDebugging'
   | 'webmcpTools'
+  | 'snapshotDiffs'
   | 'pageIdRouting'
   | 'javascriptEvaluation'
   | 'redactNetworkHeaders'
@@ -313,6 +314,7 @@ function toolsPart(
     experimentalVision: booleanFlag(args, 'experimentalVision'),
     memoryDebugging: booleanFlag(args, 'memoryDebugging'),
     webmcpTools: booleanFlag(args, 'webmcpTools'),
+    snapshotDiffs: booleanFlag(args, 'snapshotDiffs'),
     pageIdRouting: booleanFlag(args, 'pageIdRouting'),
     javascriptEvaluation: booleanFlag(args, 'javascriptEvaluation'),
     redactNetworkHeaders: booleanFlag(args, 'redactNetworkHeaders'),

@@ -4,7 +4,7 @@
  * the schema's own field, so the rules and the types cannot drift apart.
  */
 import {z} from 'zod';
-import {TOOL_CATEGORIES} from '../../shared/categories.js';
+import {TOOL_CATEGORIES, type ToolCondition} from '../../shared/categories.js';
 import {TOKEN_PATTERN} from '../../shared/constants.js';
 
 export const CHROME_CHANNELS = ['stable', 'beta', 'dev', 'canary'] as const;
@@ -60,6 +60,8 @@ export const serverConfigSchema = z.object({
   memoryDebugging: z.boolean(),
   /** Offer the selected page's WebMCP tools as top-level `webmcp_<name>` tools. */
   webmcpTools: z.boolean(),
+  /** A client's repeat snapshot of a page answers with the changes (switchable at run time). */
+  snapshotDiffs: z.boolean(),
   pageIdRouting: z.boolean(),
   javascriptEvaluation: z.boolean(),
   redactNetworkHeaders: z.boolean(),
@@ -77,3 +79,14 @@ export const serverConfigSchema = z.object({
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type BrowserConfig = z.infer<typeof browserConfigSchema>;
+
+/** The flags that gate single tools or what tools answer, by condition (shared/categories.ts). */
+export function toolConditions(config: ServerConfig): Record<ToolCondition, boolean> {
+  return {
+    experimentalVision: config.experimentalVision,
+    memoryDebugging: config.memoryDebugging,
+    webmcpTools: config.webmcpTools,
+    javascriptEvaluation: config.javascriptEvaluation,
+    snapshotDiffs: config.snapshotDiffs,
+  };
+}

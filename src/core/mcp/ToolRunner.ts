@@ -66,7 +66,7 @@ import {CallNavigations} from './hold/callNavigations.js';
 import type {HoldGate} from './hold/HoldGate.js';
 import {lockChecked} from './hold/lockChecked.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
-import {renderResponse} from './render.js';
+import {renderResponse, type SnapshotAudience} from './render.js';
 
 /** After a cancel, the lock is held at most this long for the handler to wind down. */
 const CANCEL_GRACE_MS = 10_000;
@@ -286,7 +286,12 @@ export class ToolRunner {
         .map(({id, url}) => ({id, url}));
     }
     catalog.addPageStateSections(response);
-    return renderResponse(response, origin.pages, origin.files);
+    return renderResponse(response, origin.pages, origin.files, this.#audience(origin));
+  }
+
+  /** Who the reply's snapshot is for (snapshot diffs are kept per client session). */
+  #audience(origin: CallOrigin): SnapshotAudience {
+    return {client: origin.client.id, diffs: this.deps.catalog.isConditionEnabled('snapshotDiffs')};
   }
 
   /** The page a call is routed to: the one it is bound to or names (pageId routing on). */

@@ -6,6 +6,7 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/ClientPages.js';
 import {takeSnapshot} from '../browser/snapshot.js';
+import {snapshotViewsFeature} from '../browser/snapshotViews.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import {
@@ -30,6 +31,15 @@ const STRUCTURED_CONTENT_CHARS = 1024 * 1024;
  */
 export type PageListSource = Pick<ClientPages, 'infos' | 'takeSelectionNote'>;
 
+/**
+ * Who a reply's snapshot is for: with snapshot diffs on, a client session that has a snapshot of
+ * the page gets the changes since (snapshotViews.ts).
+ */
+export interface SnapshotAudience {
+  client: string;
+  diffs: boolean;
+}
+
 function formatPageLine(page: PageInfo): string {
   const title =
     page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title;
@@ -44,6 +54,7 @@ export async function renderResponse(
   response: ResponseBuilder,
   pages: PageListSource,
   files: FileAccess,
+  audience?: SnapshotAudience,
 ): Promise<CallToolResult> {
   const out: string[] = [...response.notes];
   if (response.slim) {
@@ -59,7 +70,7 @@ export async function renderResponse(
 
   // A snapshot added to an action fails in place (the action itself succeeded); one the call
   // exists for (take_snapshot), or one that could not be saved, fails the call.
-  const snapshotPromise = renderSnapshot(response, files).catch((error: unknown) => {
+  const snapshotPromise = renderSnapshot(response, files, audience).catch((error: unknown) => {
     const request = response.snapshot;
     if (request?.required || request?.filePath !== undefined) {
       response.error ??= error instanceof Error ? error : new Error(errorText(error));
@@ -176,6 +187,7 @@ function pageListLines(response: ResponseBuilder, pages: PageListSource): string
 async function renderSnapshot(
   response: ResponseBuilder,
   files: FileAccess,
+  audience: SnapshotAudience | undefined,
 ): Promise<string | undefined> {
   const request = response.snapshot;
   const page = response.page;
@@ -186,6 +198,16 @@ async function renderSnapshot(
   if (request.filePath !== undefined) {
     const saved = await files.writeFile(request.filePath, snapshot.text);
     return `Saved snapshot to ${saved}.`;
+  }
+  if (audience?.diffs === true && request.rootUid === undefined && snapshot.document) {
+    const text = snapshotViewsFeature
+      .get(page)
+      .answer(
+        audience.client,
+        {text: snapshot.text, document: snapshot.document, verbose: request.verbose},
+        request.full === true,
+      );
+    return `## Latest page snapshot\n${text}`;
   }
   return `## Latest page snapshot\n${snapshot.text}`;
 }

@@ -72,6 +72,7 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     return {
       pageIdRouting: this.pageIdRouting,
       categoryOn: category => !this.options.slim && this.#categories[category],
+      conditionOn: condition => this.#conditions[condition],
     };
   }
 

@@ -83,6 +83,8 @@ interface ToolSpecBase<S extends z.ZodRawShape, N extends string = string> {
   slim?: boolean;
   /** Parameters that exist only while a category is on (others reject them as unknown). */
   categoryParams?: Partial<Record<keyof S & string, ToolCategory>>;
+  /** Parameters that exist only while a condition is on. */
+  conditionParams?: Partial<Record<keyof S & string, ToolCondition>>;
   /** With this category on, pageId becomes optional (chrome-devtools-mcp's evaluate_script). */
   pageIdOptionalWith?: ToolCategory;
   /**

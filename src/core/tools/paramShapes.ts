@@ -4,7 +4,7 @@
  * schema tools/list shows, and the check of a call's arguments with self-healing errors.
  */
 import {z} from 'zod';
-import type {ToolCategory} from '../../shared/categories.js';
+import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import {ITEMS, type ElementPath} from '../../shared/elementParams.js';
 import {isRecord} from '../../shared/values.js';
 import type {ParamKind} from '../telemetry/sanitize.js';
@@ -14,6 +14,8 @@ export interface SchemaOptions {
   pageIdRouting: boolean;
   /** Whether a category is on now; omitted = every category-bound parameter is hidden. */
   categoryOn?: (category: ToolCategory) => boolean;
+  /** Whether a condition is on now; omitted = every condition-bound parameter is hidden. */
+  conditionOn?: (condition: ToolCondition) => boolean;
 }
 
 /** The parameter rules of a tool spec. */
@@ -21,6 +23,8 @@ export interface ParamRules<S extends z.ZodRawShape> {
   name: string;
   schema: S;
   categoryParams?: Partial<Record<keyof S & string, ToolCategory>>;
+  /** Parameters that exist only while a condition is on (take_snapshot's full: snapshotDiffs). */
+  conditionParams?: Partial<Record<keyof S & string, ToolCondition>>;
   pageIdOptionalWith?: ToolCategory;
 }
 
@@ -232,9 +236,15 @@ export class ParamShapes<S extends z.ZodRawShape> {
   /** The parameters, page id rule and zod shape in force for these options. */
   #shapeFor(options: SchemaOptions) {
     const categoryParams: Partial<Record<string, ToolCategory>> = this.rules.categoryParams ?? {};
+    const conditionParams: Partial<Record<string, ToolCondition>> =
+      this.rules.conditionParams ?? {};
     const active = this.names.filter(name => {
       const category = categoryParams[name];
-      return category === undefined || (options.categoryOn?.(category) ?? false);
+      const condition = conditionParams[name];
+      return (
+        (category === undefined || (options.categoryOn?.(category) ?? false)) &&
+        (condition === undefined || (options.conditionOn?.(condition) ?? false))
+      );
     });
     const shape: Record<string, z.ZodType> = {};
     for (const name of active) {

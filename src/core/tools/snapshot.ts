@@ -26,13 +26,21 @@ export const takeSnapshot = definePageTool({
       .string()
       .optional()
       .describe('Save the snapshot to this file instead of returning it.'),
+    full: z
+      .boolean()
+      .optional()
+      .describe(
+        'The whole tree. Default false: a page you took a snapshot of before answers with what changed since.',
+      ),
   },
+  conditionParams: {full: 'snapshotDiffs'},
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {
     response.includeSnapshot({
       verbose: call.params.verbose ?? false,
       rootUid: call.params.uid,
       filePath: call.params.filePath,
+      full: call.params.full,
       required: true,
     });
     return Promise.resolve();

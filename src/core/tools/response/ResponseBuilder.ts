@@ -34,6 +34,8 @@ export interface SnapshotRequest {
   required?: boolean;
   /** Only this element's subtree, with every option of its lists. */
   rootUid?: string | undefined;
+  /** The whole tree even where the client could get the changes since its last (snapshot diffs). */
+  full?: boolean | undefined;
 }
 
 export class ResponseBuilder {

@@ -102,6 +102,7 @@ function SwitchCard(props: {card: SwitchCardView; flip: ToolsModel['flip']}): Re
           {card.note}
         </span>
       </header>
+      {card.effect !== undefined ? <p className="muted category__effect">{card.effect}</p> : null}
       {card.tools.length > 0 ? <ToolList tools={card.tools} /> : null}
     </section>
   );

@@ -3,7 +3,11 @@
  * the totals a client pays for, the switches in flight, and the exact tools/list a client receives.
  * The hook (useToolsModel.ts) only wires it to the store and the engine.
  */
-import type {ToolCategory, ToolCondition} from '../../../../shared/categories.js';
+import {
+  CONDITION_EFFECTS,
+  type ToolCategory,
+  type ToolCondition,
+} from '../../../../shared/categories.js';
 import type {CategoryState, ConditionState, ToolInfo} from '../../../../shared/protocol.js';
 import type {CommandResult} from '../../../../shared/replies.js';
 import type {ToolsSlice} from '../../store/InspectorStore.js';
@@ -131,6 +135,8 @@ export interface SwitchCardView {
   flagHint: string;
   /** What else to know about its default. */
   note: string;
+  /** What the switch changes, for a flag that gates no tool. */
+  effect?: string | undefined;
   tools: ToolInfo[];
   enabledCount: number;
 }
@@ -168,6 +174,7 @@ export function conditionCards(
         ? `--${condition.id}=false`
         : condition.flag,
     note: condition.switchable ? ' · off by default' : ' · set when the server starts',
+    effect: CONDITION_EFFECTS[condition.id],
     tools,
     enabledCount,
   }));
