@@ -33,7 +33,6 @@ function gateWith(rules: string[]): HoldGate {
     hub: new InspectorHub(),
     rules,
     timeoutMs: 300_000,
-    pages: () => ({list: () => [], selected: undefined}),
     webmcp: {toolsOf: () => Promise.resolve([])},
     toolNames: () => allTools().tools.map(candidate => candidate.name),
     validate: (target, args) => target.validate(args, {pageIdRouting: true}),
@@ -58,12 +57,13 @@ function measure(gate: HoldGate, request: BenchCall): number {
 const signal = new AbortController().signal;
 const progress = {report: () => undefined};
 const client = {id: 'bench', name: 'bench', version: '1', transport: 'http' as const};
+const pages = {list: () => [], selected: undefined};
 interface BenchCall {
   info: HoldCallInfo;
   params: Record<string, unknown>;
 }
 const request = (name: string, params: Record<string, unknown>): BenchCall => ({
-  info: {callId: 'c', tool: tool(name), client, signal, progress},
+  info: {callId: 'c', tool: tool(name), client, pages, signal, progress},
   params,
 });
 

@@ -52,7 +52,7 @@ async function record(recorder: Engine, fixtures: FixtureServer): Promise<EventE
     recorder.runToolAs(AGENT, tool, args);
   for (let round = 0; round < ROUNDS; round++) {
     await run('new_page', {url: fixtures.url('/shop.html')});
-    const shop = recorder.browser.pages.selected?.id ?? 0;
+    const shop = recorder.inProcess.of(AGENT).selected?.id ?? 0;
     const snapshot = (await run('take_snapshot', {pageId: shop})).text;
     await run('click', {pageId: shop, uid: uidAfter(snapshot, 'region "Books"', 'button "Buy"')});
     await run('fill', {
@@ -66,7 +66,10 @@ async function record(recorder: Engine, fixtures: FixtureServer): Promise<EventE
       function: "() => document.querySelector('output').textContent",
     });
     await run('new_page', {url: fixtures.url('/next.html')});
-    await run('wait_for', {pageId: recorder.browser.pages.selected?.id ?? 0, text: ['Next page']});
+    await run('wait_for', {
+      pageId: recorder.inProcess.of(AGENT).selected?.id ?? 0,
+      text: ['Next page'],
+    });
     await run('select_page', {pageId: shop});
     await run('click', {pageId: shop, uid: uidAfter(snapshot, '', 'link "Next"')});
   }

@@ -13,6 +13,7 @@ import {spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
+import {runAgentsLoad, startHttpServer} from './agentsLoad.js';
 import {measureInspectorLoad} from './inspector-load.js';
 import {measureReplayOverhead} from './replay.js';
 import {
@@ -24,6 +25,7 @@ import {
 } from './snapshots.js';
 import {
   callTool,
+  CHROMIUM,
   RawHttpClient,
   median,
   ROOT,
@@ -528,6 +530,41 @@ await section('replay overhead', async () => {
     );
   } finally {
     fs.rmSync(configDir, {recursive: true, force: true});
+  }
+});
+
+// --- Several agents on one server ----------------------------------------------------------------
+
+await section('agents: 50 clients on one server', async () => {
+  const clients = Number(process.env.BENCH_AGENTS ?? '50');
+  const server = await startHttpServer(ROOT, CHROMIUM, ['--maxSessions', String(clients + 10)]);
+  try {
+    const result = await runAgentsLoad({
+      mcpUrl: server.mcpUrl,
+      token: server.token,
+      pageUrl: fixtures.url('/bench/a.html'),
+      clients,
+      serverPid: server.pid,
+    });
+    const load = `load average ${result.loadAverage.join(' ')} on ${os.cpus().length} cores`;
+    console.log(JSON.stringify(result, null, 2));
+    record(`agents: errors of ${result.calls} calls`, 'calls', result.errors, null, '0', load);
+    record('agents: hung calls', 'calls', result.hangs, null, '0');
+    record('agents: pages left open', 'pages', result.pagesLeft, null, '0');
+    record('agents: list_pages p95', 'ms', result.listPagesMs.p95, null, '< 250', load);
+    record('agents: list_pages p50', 'ms', result.listPagesMs.p50, null, '—');
+    if (result.rssMb) {
+      record(
+        'agents: server RSS growth after the clients left',
+        'MB',
+        result.rssMb.growth,
+        null,
+        '< 100',
+        `baseline ${result.rssMb.baseline} MB, peak ${result.rssMb.peak} MB`,
+      );
+    }
+  } finally {
+    await server.stop();
   }
 });
 

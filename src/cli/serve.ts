@@ -68,6 +68,7 @@ function stopOnSignals(engine: Engine): (code: number) => void {
   process.on('exit', () => {
     engine.removeReadyFiles();
     engine.temporaryFiles.removeAll();
+    engine.browser.removeRunProfile();
   });
   watchNpmParent(process.env, () => {
     log('The npm process that started the server is gone; stopping.');

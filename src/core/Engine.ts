@@ -10,12 +10,13 @@ import type {Readable, Writable} from 'node:stream';
 import type {WebSocket} from 'ws';
 import type {
   ClientRef,
-  ConnectedClient,
   InspectorCommand,
   InspectorState,
   LiveFrame,
+  PageInfo,
 } from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
+import {INSPECTOR_CLIENT, InProcessViews} from './browser/ClientPages.js';
 import {ManagedBrowser, type BrowserView} from './browser/ManagedBrowser.js';
 import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
@@ -35,7 +36,8 @@ import {BrowserFileRoots} from './files/roots.js';
 import {TemporaryFiles} from './files/temporary.js';
 import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
 import {HoldGate} from './mcp/hold/HoldGate.js';
-import {ClientSession} from './mcp/ClientSession.js';
+import type {ClientSession} from './mcp/ClientSession.js';
+import {ClientRoster} from './mcp/clientRoster.js';
 import {resultView} from './mcp/callResult.js';
 import {ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
@@ -64,13 +66,6 @@ export interface EngineOptions {
   openHoldOnHeld?: boolean;
 }
 
-export const INSPECTOR_CLIENT: ClientRef = {
-  id: 'inspector',
-  name: 'Inspector',
-  version: '',
-  transport: 'inspector',
-};
-
 export class PortInUseError extends Error {}
 
 export class Engine {
@@ -88,7 +83,11 @@ export class Engine {
   readonly heapSnapshots = new HeapSnapshotStore();
   /** This run's recording and the recordings folder. */
   readonly recordings: Recordings;
-  readonly #clients = new Map<string, {clientSession: ClientSession; client: ConnectedClient}>();
+  /** The client sessions: live ones, and the ones that ended (for the Connection panel). */
+  readonly roster: ClientRoster;
+  /** In-process callers (the Run panel, each replay), each with its own selected page. */
+  readonly inProcess: InProcessViews;
+
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   #http: HttpServer | undefined;
   #stdioClientSession: ClientSession | undefined;
@@ -120,6 +119,7 @@ export class Engine {
       this.token.file === undefined ? [] : [path.dirname(this.token.file)],
     );
     this.browser = this.#createManagedBrowser();
+    this.inProcess = new InProcessViews(this.browser.pages);
     this.webmcp = new WebMcpService({
       browser: this.browser,
       hub: this.hub,
@@ -151,6 +151,21 @@ export class Engine {
         pages: this.browser.pages,
       }),
     });
+
+    this.roster = new ClientRoster({
+      hub: this.hub,
+      pages: this.browser.pages,
+      isolateClients: config.isolateClients,
+      sessions: {
+        catalog: this.catalog,
+        runner: this.runner,
+        version: options.version,
+        workspaceRoots: config.workspaceRoots,
+        files: this.#fileShared(),
+        browserGeneration: () => this.browser.generation,
+        log: options.log,
+      },
+    });
     this.pageTools = new PageToolBridge({
       catalog: this.catalog,
       pages: this.browser.pages,
@@ -168,6 +183,7 @@ export class Engine {
       catalog: this.catalog,
       // The Run panel's calls go through the pipeline as the inspector's own client.
       runTool: (tool, args) => this.runToolAs(INSPECTOR_CLIENT, tool, args),
+      setIsolateClients: enabled => this.roster.setIsolateClients(enabled),
       token: this.token.token,
       liveView: this.liveView,
       webmcp: this.webmcp,
@@ -201,13 +217,18 @@ export class Engine {
   /** Tool, browser and page changes go to every MCP client (tools only) and to the inspector. */
   #forwardChanges(): void {
     this.catalog.on('changed', () => {
-      for (const {clientSession} of this.#clients.values()) {
+      for (const clientSession of this.roster.sessions()) {
         clientSession.notifyToolsChanged();
       }
       this.#publishTools();
     });
-    this.browser.on('status', status => this.hub.publish({type: 'browserStatus', status}));
-    this.browser.pages.on('changed', pages => this.hub.publish({type: 'pagesChanged', pages}));
+    // The status now: WebMCP's listener (before this one) may have updated it meanwhile.
+    this.browser.on('status', () =>
+      this.hub.publish({type: 'browserStatus', status: this.browser.status}),
+    );
+    this.browser.pages.on('changed', () =>
+      this.hub.publish({type: 'pagesChanged', pages: this.#pageInfos()}),
+    );
   }
 
   #createHoldGate(): HoldGate {
@@ -216,7 +237,6 @@ export class Engine {
       rules: this.config.hold.rules,
       timeoutMs: this.config.hold.timeoutMs,
       openOnHeld: this.options.openHoldOnHeld ?? false,
-      pages: () => this.browser.pages,
       webmcp: this.webmcp,
       toolNames: () => this.catalog.all().map(tool => tool.name),
       validate: (tool, args) => tool.validate(args, this.catalog.schemaOptions()),
@@ -245,7 +265,12 @@ export class Engine {
     return new LiveReplays({
       hub: this.hub,
       recordings: this.recordings,
-      pages: this.browser.pages,
+      pagesOf: client => this.inProcess.of(client),
+      releasePages: client => this.inProcess.release(client),
+      onPageAdded: listener => {
+        this.browser.pages.on('pageAdded', listener);
+        return () => this.browser.pages.off('pageAdded', listener);
+      },
       runTool: (client, tool, args) => this.runToolAs(client, tool, args),
       elementPaths: tool => this.catalog.get(tool)?.elementPaths,
       ensureBrowser: () => this.browser.ensure().then(() => undefined),
@@ -264,32 +289,7 @@ export class Engine {
   }
 
   createClientSession(kind: 'http' | 'stdio'): ClientSession {
-    return new ClientSession(
-      {
-        catalog: this.catalog,
-        runner: this.runner,
-        version: this.options.version,
-        workspaceRoots: this.config.workspaceRoots,
-        files: this.#fileShared(),
-        browserGeneration: () => this.browser.generation,
-        log: this.options.log,
-        onConnected: clientSession => {
-          const client: ConnectedClient = {
-            ...clientSession.client,
-            connectedAt: clientSession.connectedAt,
-            calls: 0,
-          };
-          this.#clients.set(clientSession.id, {clientSession, client});
-          this.hub.publish({type: 'clientConnected', client: clientSession.client});
-        },
-        onClosed: clientSession => {
-          if (this.#clients.delete(clientSession.id)) {
-            this.hub.publish({type: 'clientDisconnected', clientId: clientSession.id});
-          }
-        },
-      },
-      kind,
-    );
+    return this.roster.create(kind);
   }
 
   #fileShared(): FileAccessShared {
@@ -320,8 +320,8 @@ export class Engine {
         onInspectorSocket: socket => this.attachSocket(socket),
         log: this.options.log,
         clientSessionLimits: this.config.clientSessions,
-        onClientSessionReaped: ({client}, reason, idleMs) =>
-          this.hub.publish({type: 'clientSessionExpired', client, reason, idleMs}),
+        onClientSessionReaped: (clientSession, reason, idleMs) =>
+          this.roster.ending(clientSession, reason, idleMs),
       });
     let server = create(this.config.port);
     try {
@@ -370,6 +370,8 @@ export class Engine {
     const clientSession = this.createClientSession('stdio');
     this.#stdioClientSession = clientSession;
     await clientSession.connect(new StdioServerTransport(stdin, stdout));
+    // The stdio peer is live while its stream is open (it ends with the session).
+    clientSession.beginActivity();
     return clientSession;
   }
 
@@ -418,13 +420,11 @@ export class Engine {
       categories: this.catalog.categoryStates(),
       conditions: this.catalog.conditionStates(),
       tools: this.catalog.toolInfos(),
-      pages: this.browser.pages.infos(),
+      pages: this.#pageInfos(),
       browser: this.browser.status,
-      clients: [...this.#clients.values()].map(({clientSession, client}) => ({
-        ...client,
-        ...clientSession.client,
-        calls: clientSession.calls,
-      })),
+      clients: this.roster.clients(),
+      closedClients: this.roster.closedClients(),
+      isolateClients: this.roster.isolateClients,
       webmcpTools: this.webmcp.tools(),
     };
   }
@@ -458,17 +458,20 @@ export class Engine {
     tool: string,
     args: Record<string, unknown>,
   ): Promise<ReplyMap['runTool']> {
-    const files = new FileAccess(
-      this.config.workspaceRoots,
-      {clientRoots: () => Promise.resolve([])},
-      this.#fileShared(),
-    );
+    const noClientRoots = {clientRoots: () => Promise.resolve([])};
+    const files = new FileAccess(this.config.workspaceRoots, noClientRoots, this.#fileShared());
     const result = await this.runner.call(tool, args, {
       client,
+      pages: this.inProcess.of(client),
       files,
       browserView: this.#inspectorView,
     });
     return {...resultView(result), isError: result.isError === true};
+  }
+
+  /** Every page for the inspector: who opened it, who selected it, the Run panel's selection. */
+  #pageInfos(): PageInfo[] {
+    return this.browser.pages.inspectorInfos(this.inProcess.of(INSPECTOR_CLIENT));
   }
 
   async stop(): Promise<void> {
@@ -480,6 +483,7 @@ export class Engine {
     this.removeReadyFiles();
     this.pageTools.dispose();
     this.replays.stop();
+    this.roster.stop();
     await this.liveView.stop();
     await this.#stdioClientSession?.close();
     await this.#http?.close();

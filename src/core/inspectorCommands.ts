@@ -23,6 +23,8 @@ export interface CommandContext {
   /** Runs a tool through the pipeline as the inspector's own client. */
   runTool(tool: string, args: Record<string, unknown>): Promise<ReplyMap['runTool']>;
   token: string;
+  /** Client sessions started after this get a browser context of their own (or no longer). */
+  setIsolateClients(enabled: boolean): ReplyMap['setIsolateClients'];
   liveView: LiveView;
   webmcp: WebMcpService;
   hold: HoldGate;
@@ -75,8 +77,9 @@ function webmcpHandlers(
   context: CommandContext,
 ): Pick<CommandHandlers, Extract<InspectorCommandType, `webmcp${string}`>> {
   const {webmcp, pages} = context;
+  // Without a page: the one selected last (by any client or the Run panel).
   const pageOrSelected = (pageId: number | undefined): PageState | undefined =>
-    pageId === undefined ? pages.selected : pages.byId(pageId);
+    pageId === undefined ? pages.focused : pages.byId(pageId);
   return {
     webmcpListTools: command =>
       command.pageId === undefined ? webmcp.tools() : webmcp.toolsOf(pages.byId(command.pageId)),
@@ -132,6 +135,7 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
     getToolsList: () => ({tools: catalog.listDefinitions()}),
     runTool: command => context.runTool(command.tool, command.args),
     getToken: () => ({token: context.token}),
+    setIsolateClients: command => context.setIsolateClients(command.enabled),
     startLiveView: async (command, watcher) => {
       await liveView.start(command.pageId, watcher ?? DEFAULT_WATCHER);
       return {pageId: liveView.pageId ?? null};

@@ -18,19 +18,20 @@ import {
   recordingImageFileSchema,
 } from './recordingSchemas.js';
 
+import {
+  clientEndReasonSchema,
+  clientRefSchema,
+  closedClientSchema,
+  connectedClientSchema,
+} from './clients.js';
+import {webmcpInvocationSchema, webmcpToolSchema} from './webmcpSchemas.js';
+
 export * from './recordingSchemas.js';
+export * from './clients.js';
+export * from './webmcpSchemas.js';
 
 const categorySchema = z.enum(TOOL_CATEGORIES);
 const conditionSchema = z.enum(TOOL_CONDITIONS);
-
-const clientRefSchema = z.object({
-  /** Stable id of the connection (one client session over HTTP, the stdio peer, or an inspector UI). */
-  id: z.string(),
-  name: z.string(),
-  version: z.string(),
-  transport: z.enum(['http', 'stdio', 'inspector']),
-});
-export type ClientRef = z.infer<typeof clientRefSchema>;
 
 const imageContentSchema = z.object({
   mimeType: z.string(),
@@ -102,10 +103,15 @@ const pageInfoSchema = z.object({
   id: z.number(),
   url: z.string(),
   title: z.string(),
+  /** For an agent: its own selection. For the inspector: the Run panel's own selection. */
   selected: z.boolean(),
   isolatedContext: z.string().optional(),
   /** The page that opened this one (a popup: window.open, a target=_blank link). */
   openedBy: z.number().optional(),
+  /** Inspector only: the client session that opened the page (absent: the person or the browser). */
+  owner: z.object({id: z.string(), name: z.string(), isolated: z.boolean()}).optional(),
+  /** Inspector only: the client sessions that have this page selected. */
+  selectedBy: z.array(z.string()).optional(),
 });
 export type PageInfo = z.infer<typeof pageInfoSchema>;
 
@@ -119,142 +125,6 @@ const browserStatusSchema = z.object({
   webmcp: z.object({available: z.boolean(), reason: z.string().optional()}).optional(),
 });
 export type BrowserStatus = z.infer<typeof browserStatusSchema>;
-
-const connectedClientSchema = clientRefSchema.extend({
-  connectedAt: z.number(),
-  calls: z.number(),
-});
-export type ConnectedClient = z.infer<typeof connectedClientSchema>;
-
-// --- WebMCP -----------------------------------------------------------------------------------
-
-const webmcpAnnotationsSchema = z
-  .object({
-    readOnly: z.boolean().optional(),
-    untrustedContent: z.boolean().optional(),
-    autosubmit: z.boolean().optional(),
-    consequential: z.boolean().optional(),
-    /** Meant for developer tooling (listed by list_3p_developer_tools, not list_webmcp_tools). */
-    debugging: z.boolean().optional(),
-  })
-  // Newer browsers add annotations; they are kept (and shown) rather than dropped.
-  .catchall(z.unknown());
-
-export const webmcpToolSchema = z.object({
-  pageId: z.number(),
-  frameId: z.string(),
-  frameUrl: z.string(),
-  origin: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: webmcpAnnotationsSchema,
-  declarative: z.boolean(),
-  location: z.object({url: z.string(), line: z.number(), column: z.number()}).optional(),
-  /** The tool's frame is the page's main frame. */
-  mainFrame: z.boolean().optional(),
-  /** Declarative tools: the <form> element (DOM backend node id in the tool's frame). */
-  formBackendNodeId: z.number().optional(),
-});
-export type WebMcpToolView = z.infer<typeof webmcpToolSchema>;
-
-/**
- * `Interrupted`: the page navigated, closed or lost the frame before the tool answered.
- * `TimedOut`: the page did not answer a cancel within the grace period.
- */
-const webmcpStatusSchema = z.enum([
-  'running',
-  'Completed',
-  'Canceled',
-  'Error',
-  'TimedOut',
-  'Interrupted',
-]);
-export type WebMcpStatus = z.infer<typeof webmcpStatusSchema>;
-
-const webmcpInvokerSchema = z.discriminatedUnion('kind', [
-  z.object({kind: z.literal('inspector')}),
-  z.object({kind: z.literal('mcp'), client: clientRefSchema}),
-  z.object({kind: z.literal('page')}),
-]);
-
-export const webmcpInvocationSchema = z.object({
-  invocationId: z.string(),
-  pageId: z.number(),
-  frameId: z.string(),
-  toolName: z.string(),
-  input: z.string(),
-  invoker: webmcpInvokerSchema,
-  status: webmcpStatusSchema,
-  startedAt: z.number(),
-  endedAt: z.number().optional(),
-  /** Untrusted: produced by the page. JSON text of the tool's result. */
-  output: z.string().optional(),
-  /** The output was cut to keep the event stream bounded; MCP callers get all of it. */
-  outputTruncated: z.boolean().optional(),
-  errorText: z.string().optional(),
-  /** The exception's description (message and stack) when the tool threw. */
-  exception: z.string().optional(),
-  /** A cancel was sent and the page has not answered it yet. */
-  cancelRequested: z.boolean().optional(),
-  timeoutMs: z.number().optional(),
-});
-export type WebMcpInvocation = z.infer<typeof webmcpInvocationSchema>;
-
-const webmcpProblemSchema = z.object({
-  code: z.enum([
-    'browser-not-running',
-    'browser-too-old',
-    'domain-missing',
-    'feature-disabled',
-    'insecure-context',
-    'iframe-not-allowed',
-    'iframe-insecure',
-  ]),
-  /** What is wrong, in one sentence. */
-  message: z.string(),
-  /** The exact next step. */
-  fix: z.string(),
-  frameId: z.string().optional(),
-  frameUrl: z.string().optional(),
-});
-export type WebMcpProblem = z.infer<typeof webmcpProblemSchema>;
-
-// WebMCP authoring lint: per tool, what makes it hard for an agent to use, and the fix.
-export const webmcpLintFindingSchema = z.object({
-  code: z.enum([
-    'no-description',
-    'param-no-description',
-    'param-no-type',
-    'schema-no-type',
-    'schema-unknown-keyword',
-    'schema-invalid',
-    'required-not-property',
-    'duplicate-name',
-    'form-no-tooldescription',
-  ]),
-  toolName: z.string(),
-  frameId: z.string(),
-  /** Set when the tool is an iframe's. */
-  frameUrl: z.string().optional(),
-  message: z.string(),
-  fix: z.string(),
-});
-export type WebMcpLintFinding = z.infer<typeof webmcpLintFindingSchema>;
-
-export const webmcpDoctorReportSchema = z.object({
-  available: z.boolean(),
-  pageId: z.number().optional(),
-  pageUrl: z.string().optional(),
-  browserVersion: z.string().optional(),
-  problems: z.array(webmcpProblemSchema),
-  /** Facts that are not problems (tool count, frames checked). */
-  notes: z.array(z.string()),
-  /** Authoring lint of the page's tools and declarative forms (page doctor only). */
-  lint: z.array(webmcpLintFindingSchema).optional(),
-});
-export type WebMcpDoctorReport = z.infer<typeof webmcpDoctorReportSchema>;
 
 // --- Events ---------------------------------------------------------------------------------
 
@@ -289,7 +159,22 @@ export const inspectorEventSchema = z.discriminatedUnion('type', [
   z.object({type: z.literal('pagesChanged'), pages: z.array(pageInfoSchema)}),
   z.object({type: z.literal('browserStatus'), status: browserStatusSchema}),
   z.object({type: z.literal('clientConnected'), client: clientRefSchema}),
-  z.object({type: z.literal('clientDisconnected'), clientId: z.string()}),
+  z.object({
+    type: z.literal('clientDisconnected'),
+    clientId: z.string(),
+    /** Older recordings have neither. */
+    reason: clientEndReasonSchema.optional(),
+    at: z.number().optional(),
+  }),
+  /** A client became live (a stream or request opened) or stopped being live (none for a while). */
+  z.object({
+    type: z.literal('clientActivity'),
+    clientId: z.string(),
+    live: z.boolean(),
+    lastActivityAt: z.number(),
+  }),
+  /** Client sessions started from now on get (or no longer get) a browser context of their own. */
+  z.object({type: z.literal('isolateClientsChanged'), enabled: z.boolean()}),
   /** The server closed a client session: idle past the expiry, or the oldest idle over the cap. */
   z.object({
     type: z.literal('clientSessionExpired'),
@@ -387,6 +272,10 @@ export const inspectorStateSchema = z.object({
   pages: z.array(pageInfoSchema),
   browser: browserStatusSchema,
   clients: z.array(connectedClientSchema),
+  /** Client sessions that ended, newest first (bounded). */
+  closedClients: z.array(closedClientSchema).optional(),
+  /** New client sessions get a browser context of their own (--isolateClients or the switch). */
+  isolateClients: z.boolean().optional(),
   webmcpTools: z.array(webmcpToolSchema),
 });
 export type InspectorState = z.infer<typeof inspectorStateSchema>;
@@ -409,6 +298,8 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     args: z.record(z.string(), z.unknown()),
   }),
   z.object({type: z.literal('getToken')}),
+  /** Client sessions started after this get (or no longer get) a browser context of their own. */
+  z.object({type: z.literal('setIsolateClients'), enabled: z.boolean()}),
   z.object({type: z.literal('startLiveView'), pageId: z.number().int().optional()}),
   z.object({type: z.literal('stopLiveView')}),
   z.object({type: z.literal('webmcpListTools'), pageId: z.number().int().optional()}),

@@ -74,6 +74,7 @@ const replySchemaTable = {
   /** The tool's result as the log shows it, and whether the tool reported an error. */
   runTool: toolResultSchema.extend({isError: z.boolean()}),
   getToken: z.object({token: z.string()}),
+  setIsolateClients: z.object({enabled: z.boolean()}),
   /** The page the live view watches now (null: no page to watch yet). */
   startLiveView: z.object({pageId: z.number().nullable()}),
   stopLiveView: z.null(),

@@ -146,3 +146,14 @@ export function urlSecrets(raw: string): string[] {
   }
   return out.filter(secret => secret !== '');
 }
+
+/** `text` without URL credentials and without any of `secrets` (each at least 4 characters). */
+export function withoutSecretsOf(text: string, secrets: readonly string[]): string {
+  let out = scrubUrlCredentials(text);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= 4) {
+      out = out.split(secret).join(REDACTED);
+    }
+  }
+  return out;
+}

@@ -226,6 +226,15 @@ describe('run a tool by hand (e2e)', () => {
       {timeout: 30_000},
     );
     expect(await outcome?.evaluate(element => element.textContent)).toContain('By hand');
+    // The panel's own selection: the page it opened.
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[data-testid=run-selected-page]')
+        ?.textContent.startsWith('Selected here: page '),
+    );
+    expect(
+      await page.$eval('[data-testid=run-selected-page]', element => element.textContent),
+    ).toContain('By hand');
     await screenshot(page, 'run-result');
 
     await openPanel(page, 'Log');
@@ -263,6 +272,10 @@ describe('run a tool by hand (e2e)', () => {
         document.querySelector<HTMLInputElement>('#run_url')?.value ===
         'data:text/html,<title>By hand</title>hand-run',
     );
+    // The agent's new_page selected its page for the agent only: the panel keeps its own.
+    expect(
+      await page.$eval('[data-testid=run-selected-page]', element => element.textContent),
+    ).toContain('By hand');
     const url = await page.$('#run_url');
     await url?.click({count: 3});
     await url?.type('data:text/html,<title>Again</title>edited');

@@ -62,13 +62,18 @@ afterAll(async () => {
 });
 
 describe('pages and live view (e2e)', () => {
-  it('shows the open pages, the selected one, and a live view of it', async () => {
+  it('shows the open pages, who selected each, and a live view of the page selected last', async () => {
     await openPanel(page, 'Pages');
     await page.waitForFunction(() => document.body.textContent.includes('No pages yet'));
     livePageId = await openPage(agent.client, PAGE_URL, 'Live page');
     await page.waitForSelector('[data-testid=live-view] img', {timeout: 30_000});
-    const selected = await page.$eval('.page-item--selected', element => element.textContent);
-    expect(selected).toContain('Live page');
+    // Selected by the agent that opened it (each client has its own selection).
+    const selectors = await page.waitForSelector(
+      `[data-page-id="${livePageId}"] .page-item__selectors`,
+    );
+    expect(await selectors?.evaluate(element => element.textContent)).toMatch(/^selected by/);
+    const item = await page.$eval(`[data-page-id="${livePageId}"]`, element => element.textContent);
+    expect(item).toContain('Live page');
     const src = await page.$eval('[data-testid=live-view] img', image =>
       image instanceof HTMLImageElement ? image.src : '',
     );

@@ -2,6 +2,7 @@
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_PAGES,
+  pageGroups,
   reducePages,
   selectLiveView,
 } from '../../src/renderer/src/features/pages/pagesModel.js';
@@ -64,5 +65,58 @@ describe('Pages view model', () => {
     const failed = reducePages(INITIAL_PAGES, {type: 'liveView', error: 'No page.'});
     expect(failed.liveError).toBe('No page.');
     expect(reducePages(failed, {type: 'liveView', error: undefined}).liveError).toBeUndefined();
+  });
+});
+
+describe('pages grouped by the client that opened them', () => {
+  it("puts the person's pages first, then each client's, and says who selected what", () => {
+    const pages: PageInfo[] = [
+      {id: 1, url: 'about:blank', title: '', selected: true, selectedBy: ['b']},
+      {
+        id: 2,
+        url: 'https://a/',
+        title: 'A',
+        selected: false,
+        owner: {id: 'a', name: 'alice', isolated: true},
+        selectedBy: ['a', 'gone-client'],
+      },
+      {
+        id: 3,
+        url: 'https://b/',
+        title: 'B',
+        selected: false,
+        owner: {id: 'b', name: 'bob', isolated: false},
+      },
+      {
+        id: 4,
+        url: 'https://a/2',
+        title: 'A2',
+        selected: false,
+        owner: {id: 'a', name: 'alice', isolated: true},
+      },
+      {
+        id: 5,
+        url: 'https://c/',
+        title: 'C',
+        selected: false,
+        owner: {id: 'c', name: 'carol', isolated: false},
+      },
+    ];
+    const clients = [
+      {id: 'a', name: 'alice'},
+      {id: 'b', name: 'bob'},
+    ];
+    const groups = pageGroups(pages, clients);
+    expect(
+      groups.map(group => [group.owner?.name, group.gone, group.pages.map(p => p.id)]),
+    ).toEqual([
+      [undefined, false, [1]],
+      ['alice', false, [2, 4]],
+      ['bob', false, [3]],
+      ['carol', true, [5]],
+    ]);
+    expect(groups[0]?.pages[0]?.selectedByClients).toEqual([{id: 'b', name: 'bob'}]);
+    // A client that is gone is not named as selecting anything.
+    expect(groups[1]?.pages[0]?.selectedByClients).toEqual([{id: 'a', name: 'alice'}]);
   });
 });

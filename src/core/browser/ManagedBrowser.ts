@@ -3,26 +3,21 @@
  * first tool call, notices when it goes away, and brings it back on the next call with a one-time
  * note. Close what we launched; disconnect from what we attached to.
  */
-import path from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {EventEmitter} from 'node:events';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/serverConfig.js';
 import {defaultProfileDir} from '../config/paths.js';
-import {findExecutable, mergeEnableFeatures} from './executable.js';
+import {findExecutable} from './executable.js';
+import {launchArguments, launchFileUrl} from './launchArguments.js';
 import {EXTENSION_URL_PREFIX, ExtensionWorkers} from './extensionWorkers.js';
 import {FileNavigationGuard, type FileUrlPolicy} from './fileGuard.js';
 import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
+import {createRunProfile, isProfileInUse, removeRunProfile} from './runProfile.js';
 import type {AttachableFeature} from './PageState.js';
 import {errorText} from '../../shared/values.js';
-import {
-  REDACTED,
-  scrubUrlCredentials,
-  urlSecrets,
-  withoutUrlSecrets,
-} from '../../shared/urlSecrets.js';
+import {urlSecrets, withoutSecretsOf, withoutUrlSecrets} from '../../shared/urlSecrets.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
@@ -59,52 +54,6 @@ export interface BrowserView {
   generation: number;
 }
 
-/** The final Chromium argument list for a launch (exported for tests). */
-export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): string[] {
-  const args = ['--disable-component-update', '--hide-crash-restore-bubble', ...config.chromeArgs];
-  if (runningAsRoot && !args.includes('--no-sandbox')) {
-    args.push('--no-sandbox');
-  }
-  if (config.proxyServer !== undefined) {
-    args.push(`--proxy-server=${config.proxyServer}`);
-  }
-  if (
-    config.headless &&
-    config.viewport === undefined &&
-    !args.some(arg => arg.startsWith('--window-size'))
-  ) {
-    args.push('--window-size=1280,720');
-  }
-  return mergeEnableFeatures(args, ['WebMCP']);
-}
-
-/** The file a launch argument makes Chromium open at start (a `file:` URL or a path), if any. */
-function launchFileUrl(arg: string): string | undefined {
-  if (arg.startsWith('-')) {
-    return undefined;
-  }
-  const url = arg.replace(/^view-source:/i, '');
-  if (/^file:/i.test(url)) {
-    return url;
-  }
-  // A bare path (Chromium opens it as a file); other plain words are left alone.
-  if (/^(?:\/|\.{1,2}\/|~\/|[a-z]:[\\/])/i.test(url)) {
-    return pathToFileURL(path.resolve(url)).href;
-  }
-  return undefined;
-}
-
-/** `text` without URL credentials and without any of `secrets` (each at least 4 characters). */
-function withoutSecretsOf(text: string, secrets: readonly string[]): string {
-  let out = scrubUrlCredentials(text);
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= 4) {
-      out = out.split(secret).join(REDACTED);
-    }
-  }
-  return out;
-}
-
 export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
   readonly pages: PageRegistry;
   readonly extensionWorkers = new ExtensionWorkers();
@@ -120,6 +69,8 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
   #webmcp: BrowserStatus['webmcp'];
   readonly #env: Record<string, string | undefined>;
   readonly #platform: NodeJS.Platform;
+  /** This run's own profile, when the default one was in use by another browser. */
+  #runProfile: string | undefined;
 
   constructor(private readonly options: ManagedBrowserOptions) {
     super();
@@ -374,18 +325,19 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     }
     const userDataDir = config.isolated
       ? undefined
-      : (config.userDataDir ?? defaultProfileDir(config.channel, this.#env));
+      : (this.#runProfile ?? config.userDataDir ?? defaultProfileDir(config.channel, this.#env));
     // Set before launch: the target filter reads it for the targets that exist at start.
     this.#launchedWithExtensions = this.options.extensionsEnabled?.() ?? false;
-    try {
-      return await puppeteer.launch({
+    const args = launchArguments(
+      {...config, chromeArgs: await this.#withoutForbiddenFiles(config.chromeArgs)},
+      runningAsRoot,
+    );
+    const launch = (profile: string | undefined): Promise<Browser> =>
+      puppeteer.launch({
         executablePath,
         headless: config.headless,
         pipe: true,
-        args: launchArguments(
-          {...config, chromeArgs: await this.#withoutForbiddenFiles(config.chromeArgs)},
-          runningAsRoot,
-        ),
+        args,
         ignoreDefaultArgs: config.ignoreDefaultChromeArgs,
         defaultViewport: config.viewport ?? null,
         acceptInsecureCerts: config.acceptInsecureCerts,
@@ -396,21 +348,60 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
         handleSIGHUP: false,
         // Drops --disable-extensions and adds --enable-unsafe-extension-debugging (for Extensions.*).
         enableExtensions: this.#launchedWithExtensions,
-        ...(userDataDir === undefined ? {} : {userDataDir}),
+        ...(profile === undefined ? {} : {userDataDir: profile}),
       });
+    try {
+      return await launch(userDataDir);
     } catch (error) {
       const message = errorText(error);
-      if (/already running|ProcessSingleton|SingletonLock/i.test(message)) {
+      if (!isProfileInUse(message)) {
+        const shown = this.#withoutSecrets(message);
+        throw new Error(`Could not start ${executablePath}: ${firstLine(shown)}`, {
+          // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
+          cause: new Error(shown),
+        });
+      }
+      if (config.userDataDir !== undefined || userDataDir === undefined || this.#runProfile) {
         throw new Error(
-          `The browser is already running for ${userDataDir ?? 'this profile'}. Use --isolated to run several browser instances, or close the other one.`,
+          config.userDataDir === undefined
+            ? `The browser is already running for ${userDataDir ?? 'this profile'}. Use --isolated to run several browser instances, or close the other one.`
+            : `The browser is already running for --userDataDir ${config.userDataDir}. Close the browser that uses it, or start this server with another --userDataDir (or --isolated for a temporary profile).`,
           {cause: error},
         );
       }
-      const shown = this.#withoutSecrets(message);
-      throw new Error(`Could not start ${executablePath}: ${firstLine(shown)}`, {
+      return this.#launchOnRunProfile(userDataDir, launch);
+    }
+  }
+
+  /**
+   * The default profile is in use (another server's browser, e.g. a second agent with the same
+   * stdio setup): this run uses a fresh profile next to it, removed when it exits.
+   */
+  async #launchOnRunProfile(
+    defaultDir: string,
+    launch: (profile: string) => Promise<Browser>,
+  ): Promise<Browser> {
+    const profile = createRunProfile(defaultDir);
+    this.#runProfile = profile;
+    this.options.log(
+      `The profile ${defaultDir} is in use by another browser (another MCP Browser Inspector?); this run uses its own profile ${profile}, removed when it exits.`,
+    );
+    try {
+      return await launch(profile);
+    } catch (error) {
+      const shown = this.#withoutSecrets(errorText(error));
+      throw new Error(`Could not start the browser on ${profile}: ${firstLine(shown)}`, {
         // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
         cause: new Error(shown),
       });
+    }
+  }
+
+  /** Removes this run's own profile, if it needed one (synchronous: also runs on exit). */
+  removeRunProfile(): void {
+    if (this.#runProfile !== undefined) {
+      removeRunProfile(this.#runProfile);
+      this.#runProfile = undefined;
     }
   }
 
@@ -487,6 +478,7 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
       browser.process()?.kill('SIGKILL');
     }
     this.#browser = undefined;
+    this.removeRunProfile();
     this.#setStatus({state: 'idle', mode: this.mode});
   }
 }

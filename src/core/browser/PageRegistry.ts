@@ -1,7 +1,8 @@
 /**
  * The open pages of the browser with numeric ids that are never reused (not even after a browser
- * restart, so a stale id fails instead of silently hitting another tab), the selected page, and
- * named isolated browser contexts.
+ * restart, so a stale id fails instead of silently hitting another tab), who opened each, the
+ * views of the client sessions (each with its own selected page: ClientPages), and the browser
+ * contexts: named isolated ones, and one per client session with --isolateClients.
  */
 import {EventEmitter} from 'node:events';
 import {
@@ -14,39 +15,50 @@ import {
   type Target,
 } from 'puppeteer-core';
 import {cutText, SHOWN_TITLE_CHARS, SHOWN_URL_CHARS} from '../../shared/boundedValue.js';
-import type {PageInfo} from '../../shared/protocol.js';
+import type {ClientRef, PageInfo} from '../../shared/protocol.js';
+import {ClientPages, type ClientPagesOptions, type PageSource} from './ClientPages.js';
 import {LOCK_WAIT_MS, Semaphore, withTimeout} from './lock.js';
 import {PageState, type AttachableFeature} from './PageState.js';
 
 /** Creating a tab is quick; bounded well below the lock wait so new_page never stalls others. */
 const TAB_CREATE_TIMEOUT_MS = 15_000;
 
-class PageNotFoundError extends Error {}
-
 interface TargetInfoChanged {
   targetInfo: {targetId: string; title: string; url: string; type: string};
 }
 
-export class PageRegistry extends EventEmitter<{
-  changed: [PageInfo[]];
-  pageAdded: [PageState];
-  pageRemoved: [PageState];
-}> {
+export class PageRegistry
+  extends EventEmitter<{
+    /** Pages opened, closed, navigated, retitled, or a selection moved. */
+    changed: [];
+    pageAdded: [PageState];
+    pageRemoved: [PageState];
+  }>
+  implements PageSource
+{
   #nextId = 1;
   readonly #byPage = new Map<Page, PageState>();
   readonly #pending = new Map<Page, Promise<PageState>>();
   readonly #byTargetId = new Map<string, PageState>();
-  #selected: PageState | undefined;
-  #selectionNote: string | undefined;
+  /** Every live view (client sessions, the Run panel, replays); each has its own selection. */
+  readonly #views = new Set<ClientPages>();
+  /** The view that selected a page last: the live view and the page-tool bridge follow it. */
+  #focus: ClientPages | undefined;
   readonly #contextNames = new Map<BrowserContext, string>();
   readonly #contextsByName = new Map<string, BrowserContext>();
+  /** Contexts created for an isolated client session (its own and its named ones). */
+  readonly #contextOwners = new Map<BrowserContext, ClientPages>();
+  /** Pages close_page is closing now (not yet gone from the list). */
+  readonly #closing = new Set<PageState>();
+  /** How many new_page creations are under way per context (their tabs are not yet claimed). */
+  readonly #creating = new Map<BrowserContext, number>();
   #autoContextCounter = 0;
   #browser: Browser | undefined;
   #browserCdp: CDPSession | undefined;
   #detachListeners: (() => void)[] = [];
   #changeScheduled = false;
   /** A few tabs are created at once; a burst of new_page calls queues here (bounded). */
-  readonly #creating = new Semaphore('Opening tabs', 4);
+  readonly #tabSlots = new Semaphore('Opening tabs', 4);
 
   readonly #features: AttachableFeature[];
 
@@ -121,10 +133,14 @@ export class PageRegistry extends EventEmitter<{
       this.#unregister(state, {quiet: true});
     }
     this.#pending.clear();
-    this.#selected = undefined;
-    this.#selectionNote = undefined;
+    for (const view of this.#views) {
+      view.lose(undefined, {quiet: true});
+      view.browserGone();
+    }
     this.#contextNames.clear();
     this.#contextsByName.clear();
+    this.#contextOwners.clear();
+    this.#creating.clear();
     this.#browser = undefined;
     void this.#browserCdp?.detach().catch(() => undefined);
     this.#browserCdp = undefined;
@@ -147,12 +163,15 @@ export class PageRegistry extends EventEmitter<{
 
   async #register(page: Page): Promise<PageState> {
     const cdp = await page.createCDPSession();
-    const state = new PageState(
-      this.#nextId++,
-      page,
-      cdp,
-      this.#contextName(page.browserContext()),
-    );
+    const context = page.browserContext();
+    const state = new PageState(this.#nextId++, page, cdp, this.#contextName(context));
+    const contextOwner = this.#contextOwners.get(context);
+    const ownerClient = contextOwner?.client;
+    if (ownerClient) {
+      state.owner = {client: ownerClient, isolated: true};
+    }
+    // A tab opened while a new_page creates one in this context may be that one: claimed below.
+    state.unclaimed = !ownerClient && (this.#creating.get(context) ?? 0) > 0;
     // Subscribe before asking for the frame tree so no navigation falls in between.
     cdp.on('Page.frameNavigated', event => {
       state.loaderIds.set(event.frame.id, event.frame.loaderId);
@@ -174,6 +193,11 @@ export class PageRegistry extends EventEmitter<{
     state.targetId = targetInfo.targetId;
     state.openedBy =
       targetInfo.openerId === undefined ? undefined : this.#byTargetId.get(targetInfo.openerId)?.id;
+    // A popup belongs to the client whose page opened it.
+    state.owner ??=
+      targetInfo.openerId === undefined
+        ? undefined
+        : this.#byTargetId.get(targetInfo.openerId)?.owner;
     state.title = targetInfo.title;
     state.url = targetInfo.url;
     state.mainFrameId = frameTree.frame.id;
@@ -203,7 +227,6 @@ export class PageRegistry extends EventEmitter<{
         feature.attach(state);
       }
     }
-    this.#selected ??= state;
     this.emit('pageAdded', state);
     this.#scheduleChanged();
     return state;
@@ -213,17 +236,16 @@ export class PageRegistry extends EventEmitter<{
     if (state.closed) {
       return;
     }
+    // Whose selection it was, asked while it is still open (a default selection resolves to it).
+    const selectors = [...this.#views].filter(view => view.selected === state);
     state.closed = true;
     this.#byPage.delete(state.page);
     this.#byTargetId.delete(state.targetId);
     for (const feature of this.#features) {
       feature.detach(state);
     }
-    if (this.#selected === state) {
-      this.#selected = this.list()[0];
-      if (!quiet && this.#selected) {
-        this.#selectionNote = `Note: the previously selected page was closed. Page ${this.#selected.id} is now selected.`;
-      }
+    for (const view of selectors) {
+      view.lose(state, {quiet});
     }
     this.emit('pageRemoved', state);
     this.#scheduleChanged();
@@ -234,6 +256,10 @@ export class PageRegistry extends EventEmitter<{
       return undefined;
     }
     let name = this.#contextNames.get(context);
+    if (name === undefined && this.#contextOwners.has(context)) {
+      // An isolated client's own context: its pages are its default, shown without a label.
+      return undefined;
+    }
     if (name === undefined) {
       name = `isolated-context-${++this.#autoContextCounter}`;
       this.#contextNames.set(context, name);
@@ -250,7 +276,7 @@ export class PageRegistry extends EventEmitter<{
     this.#changeScheduled = true;
     queueMicrotask(() => {
       this.#changeScheduled = false;
-      this.emit('changed', this.infos());
+      this.emit('changed');
     });
   }
 
@@ -258,63 +284,98 @@ export class PageRegistry extends EventEmitter<{
     return [...this.#byPage.values()].sort((a, b) => a.id - b.id);
   }
 
-  /**
-   * The pages as listings and events show them: a page sets its own URL and title (pushState,
-   * document.title) to megabytes if it likes, and they ride in every reply's page list and every
-   * change event, so they are cut (with a marker) here; the page's state keeps them whole.
-   */
-  infos(): PageInfo[] {
-    return this.list().map(state => ({
-      id: state.id,
-      url: cutText(state.url, SHOWN_URL_CHARS),
-      title: cutText(state.title, SHOWN_TITLE_CHARS),
-      selected: state === this.#selected,
-      ...(state.isolatedContext === undefined ? {} : {isolatedContext: state.isolatedContext}),
-      ...(state.openedBy === undefined ? {} : {openedBy: state.openedBy}),
-    }));
-  }
-
+  /** Any open page by id (the person's view: every page). */
   byId(id: number): PageState {
     const state = this.list().find(candidate => candidate.id === id);
     if (!state) {
       const ids = this.list().map(p => p.id);
-      throw new PageNotFoundError(
+      throw new Error(
         `No page with id ${id}. Open pages: ${ids.length ? ids.join(', ') : 'none'}. Call list_pages to see them.`,
       );
     }
     return state;
   }
 
-  get selected(): PageState | undefined {
-    if (this.#selected?.closed) {
-      this.#selected = this.list()[0];
-    }
-    return this.#selected;
+  /** A view of the pages for one client session (or, without a client, for the person). */
+  view(options: ClientPagesOptions): ClientPages {
+    const view = new ClientPages(this, options);
+    this.#views.add(view);
+    return view;
   }
 
-  select(state: PageState): void {
-    if (this.#selected !== state) {
-      this.#selected = state;
-      this.#selectionNote = undefined;
-      this.#scheduleChanged();
-    }
+  /** How many views are live (client sessions, the Run panel, replays): none leaks. */
+  get viewCount(): number {
+    return this.#views.size;
   }
 
-  takeSelectionNote(): string | undefined {
-    const note = this.#selectionNote;
-    this.#selectionNote = undefined;
-    return note;
+  forget(view: ClientPages): void {
+    this.#views.delete(view);
+    if (this.#focus === view) {
+      this.#focus = undefined;
+    }
+    for (const [context, owner] of this.#contextOwners) {
+      if (owner === view) {
+        this.#contextOwners.delete(context);
+      }
+    }
+    this.#scheduleChanged();
+  }
+
+  selectionChanged(view: ClientPages): void {
+    this.#focus = view;
+    this.#scheduleChanged();
+  }
+
+  /** The page selected last by anyone (the live view and the page-tool bridge follow it). */
+  get focused(): PageState | undefined {
+    return this.#focus?.selected ?? this.list()[0];
   }
 
   /**
-   * Opens a tab. Tab creation is serialized and bounded here (the only browser-wide step of
-   * new_page); loading it is the caller's business and holds no browser-wide lock.
+   * Every page, for the inspector: who opened it, whose selection it is, the person's own mark.
+   * URLs and titles are cut as in every listing (a page may set them to megabytes).
    */
-  async newPage(options: {isolatedContext?: string}): Promise<PageState> {
-    const release = await this.#creating.acquire(LOCK_WAIT_MS);
+  inspectorInfos(person: ClientPages): PageInfo[] {
+    const selectedBy = new Map<PageState, string[]>();
+    for (const view of this.#views) {
+      const client = view.client;
+      const selected = client === undefined ? undefined : view.selected;
+      if (client !== undefined && selected !== undefined) {
+        selectedBy.set(selected, [...(selectedBy.get(selected) ?? []), client.id]);
+      }
+    }
+    const mine = person.selected;
+    return this.list().map(state => {
+      const owner = state.owner;
+      const by = selectedBy.get(state);
+      return {
+        id: state.id,
+        url: cutText(state.url, SHOWN_URL_CHARS),
+        title: cutText(state.title, SHOWN_TITLE_CHARS),
+        selected: state === mine,
+        ...(state.isolatedContext === undefined ? {} : {isolatedContext: state.isolatedContext}),
+        ...(state.openedBy === undefined ? {} : {openedBy: state.openedBy}),
+        ...(owner === undefined
+          ? {}
+          : {owner: {id: owner.client.id, name: owner.client.name, isolated: owner.isolated}}),
+        ...(by === undefined ? {} : {selectedBy: by}),
+      };
+    });
+  }
+
+  /**
+   * Opens a tab for a view. Tab creation is serialized and bounded here (the only browser-wide
+   * step of new_page); loading it is the caller's business and holds no browser-wide lock.
+   */
+  async openPage(request: {
+    opener: ClientPages;
+    context: BrowserContext | undefined;
+    isolatedContext: string | undefined;
+  }): Promise<PageState> {
+    const release = await this.#tabSlots.acquire(LOCK_WAIT_MS);
     try {
       return await withTimeout(
-        this.#createPage(options),
+        this.#createPage(request),
         TAB_CREATE_TIMEOUT_MS,
         `The browser did not open a tab within ${TAB_CREATE_TIMEOUT_MS / 1000} s. Retry; if it keeps failing, close some tabs (close_page).`,
       );
@@ -323,26 +384,84 @@ export class PageRegistry extends EventEmitter<{
     }
   }
 
-  async #createPage(options: {isolatedContext?: string}): Promise<PageState> {
+  async #createPage(request: {
+    opener: ClientPages;
+    context: BrowserContext | undefined;
+    isolatedContext: string | undefined;
+  }): Promise<PageState> {
     const browser = this.#browser;
     if (!browser) {
       throw new Error('The browser is not running.');
     }
-    let context: BrowserContext | undefined;
-    if (options.isolatedContext !== undefined) {
-      context = this.#contextsByName.get(options.isolatedContext);
+    let context = request.context;
+    if (context === undefined && request.isolatedContext !== undefined) {
+      context = this.#contextsByName.get(request.isolatedContext);
       if (!context) {
         context = await browser.createBrowserContext();
-        this.#contextNames.set(context, options.isolatedContext);
-        this.#contextsByName.set(options.isolatedContext, context);
+        this.#contextNames.set(context, request.isolatedContext);
+        this.#contextsByName.set(request.isolatedContext, context);
       }
     }
-    const page = context ? await context.newPage() : await browser.newPage();
-    return this.register(page);
+    const target = context ?? browser.defaultBrowserContext();
+    this.#creating.set(target, (this.#creating.get(target) ?? 0) + 1);
+    let state: PageState | undefined;
+    try {
+      state = await this.register(await target.newPage());
+      const client = request.opener.client;
+      state.owner ??=
+        client === undefined ? undefined : {client, isolated: request.opener.isolated};
+      state.unclaimed = false;
+      this.#scheduleChanged();
+      return state;
+    } finally {
+      this.#claimed(target);
+    }
   }
 
-  async close(state: PageState): Promise<void> {
-    await state.page.close({runBeforeUnload: false});
-    this.#unregister(state, {quiet: false});
+  /** One creation in the context is over; once none is left, no tab there waits to be claimed. */
+  #claimed(context: BrowserContext): void {
+    const left = (this.#creating.get(context) ?? 1) - 1;
+    if (left > 0) {
+      this.#creating.set(context, left);
+      return;
+    }
+    this.#creating.delete(context);
+    for (const state of this.#byPage.values()) {
+      if (state.unclaimed && state.page.browserContext() === context) {
+        state.unclaimed = false;
+      }
+    }
+  }
+
+  async createContext(owner: ClientPages, name: string | undefined): Promise<BrowserContext> {
+    const browser = this.#browser;
+    if (!browser) {
+      throw new Error('The browser is not running.');
+    }
+    const context = await browser.createBrowserContext();
+    this.#contextOwners.set(context, owner);
+    if (name !== undefined) {
+      this.#contextNames.set(context, name);
+    }
+    return context;
+  }
+
+  /**
+   * Closes the page unless it is the browser's last open one (false then). Counted with the
+   * closes under way, so two clients closing the last two pages at once cannot end the browser.
+   */
+  async closeUnlessLast(state: PageState, closer: ClientRef | undefined): Promise<boolean> {
+    if (this.list().length - this.#closing.size <= 1) {
+      return false;
+    }
+    this.#closing.add(state);
+    try {
+      state.closedBy = closer;
+      await state.page.close({runBeforeUnload: false});
+      this.#unregister(state, {quiet: false});
+      return true;
+    } finally {
+      this.#closing.delete(state);
+    }
   }
 }

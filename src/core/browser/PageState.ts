@@ -3,7 +3,14 @@
  * waits on the browser), the dialog it shows, and the lock that serializes tool calls on it.
  */
 import type {CDPSession, Dialog, Page} from 'puppeteer-core';
+import type {ClientRef} from '../../shared/protocol.js';
 import {Mutex} from './lock.js';
+
+/** The client session that opened a page; `isolated` when it had a browser context of its own. */
+export interface PageOwner {
+  client: ClientRef;
+  isolated: boolean;
+}
 
 export interface OpenDialog {
   type: string;
@@ -32,6 +39,15 @@ export class PageState {
    * taken before the latest one is never answered again from the cache.
    */
   actionCount = 0;
+  /** The client that opened the page; undefined for pages the person (or the browser) opened. */
+  owner: PageOwner | undefined;
+  /**
+   * Opened while a new_page was creating a tab in the same context: not yet known whose it is, so
+   * no one's selection falls back to it until the creation has claimed it (or given up).
+   */
+  unclaimed = false;
+  /** Who closed the page with close_page (or by ending an isolated session); undefined: the person or the browser. */
+  closedBy: ClientRef | undefined;
 
   constructor(
     readonly id: number,

@@ -292,6 +292,14 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     accepts: 'a positive integer',
     description: `Most client sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_CLIENT_SESSIONS}).`,
   },
+  {
+    name: 'isolateClients',
+    kind: 'boolean',
+    defaultValue: false,
+    group: 'Server',
+    description:
+      'Give each client session its own browser context (cookies, storage, cache) and show it only its own pages; closed when the session ends.',
+  },
   // Hold rules: agent calls that wait for a person in the inspector.
   {
     name: 'hold',

@@ -160,6 +160,7 @@ function buildConfig(
     screenshot: screenshotPart(args),
     workspaceRoots: stringArray(args, 'workspace'),
     clientSessions: clientSessionLimits(args),
+    isolateClients: booleanFlag(args, 'isolateClients'),
     hold: holdPart(args),
     recording: {
       enabled: booleanFlag(args, 'record'),

@@ -69,6 +69,8 @@ export const serverConfigSchema = z.object({
   workspaceRoots: z.array(z.string()),
   /** Client sessions over HTTP: idle expiry and how many may be open at once. */
   clientSessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
+  /** Each client session gets its own browser context and sees only its own pages. */
+  isolateClients: z.boolean(),
   /** Hold rules as written (checked by the shared parser) and how long a held call may wait. */
   hold: z.object({rules: z.array(z.string()), timeoutMs: z.number().int().positive()}),
   /** Recording: on by default; `dir` unset means the recordings folder `<config dir>/sessions`. */

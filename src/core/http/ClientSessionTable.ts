@@ -72,9 +72,11 @@ export class ClientSessionTable {
   track(entry: TrackedClientSession, response: ServerResponse): void {
     entry.inFlight++;
     entry.lastActive = this.now();
+    const ended = entry.clientSession.beginActivity();
     response.once('close', () => {
       entry.inFlight--;
       entry.lastActive = this.now();
+      ended();
     });
   }
 

@@ -101,8 +101,9 @@ export class LiveView {
         return page;
       }
     }
-    const selected = pages.selected;
-    return selected && !selected.closed ? selected : undefined;
+    // Unpicked, the view follows the page selected last (by any client or the Run panel).
+    const focused = pages.focused;
+    return focused && !focused.closed ? focused : undefined;
   }
 
   #reconcile(): Promise<void> {

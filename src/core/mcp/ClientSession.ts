@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import type {BrowserView} from '../browser/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
@@ -46,9 +47,13 @@ export interface ClientSessionDeps {
   files: FileAccessShared;
   /** The browser generation now, so a session created after a restart gets no reconnect note. */
   browserGeneration: () => number;
+  /** This client's view of the pages (its own selection; its own context when isolated). */
+  pagesFor: (client: () => ClientRef) => ClientPages;
   log: (line: string) => void;
   onConnected: (clientSession: ClientSession) => void;
   onClosed: (clientSession: ClientSession) => void;
+  /** Its first request or stream started, or its last one ended. */
+  onActivity?: (clientSession: ClientSession) => void;
 }
 
 /**
@@ -108,8 +113,14 @@ export class ClientSession {
   #client: ClientRef;
   calls = 0;
   readonly connectedAt = Date.now();
+  /** When its last request or stream started or ended. */
+  lastActivityAt = Date.now();
+  /** Requests and streams in flight (HTTP), or 1 while the stdio stream is open. */
+  #open = 0;
   /** What this client last saw of the browser; each client is told once about a restart. */
   readonly browserView: BrowserView;
+  /** The pages as this client sees them; its own selected page. */
+  readonly pages: ClientPages;
   #closed = false;
   /** Tool calls in flight, by JSON-RPC request id. */
   readonly #running = new Map<string | number, AbortController>();
@@ -120,6 +131,7 @@ export class ClientSession {
   ) {
     this.#client = {id: this.id, name: 'unknown', version: '', transport: transportKind};
     this.browserView = {generation: deps.browserGeneration()};
+    this.pages = deps.pagesFor(() => this.client);
     this.server = new Server(
       {name: APP_ID, title: 'MCP Browser Inspector', version: deps.version},
       {capabilities: {tools: {listChanged: true}, logging: {}}, instructions: INSTRUCTIONS},
@@ -144,6 +156,7 @@ export class ClientSession {
       try {
         return await deps.runner.call(request.params.name, request.params.arguments ?? {}, {
           client: this.#client,
+          pages: this.pages,
           files: new FileAccess(deps.workspaceRoots, roots, deps.files),
           signal: running.signal,
           browserView: this.browserView,
@@ -186,6 +199,32 @@ export class ClientSession {
     return this.#client;
   }
 
+  /** A request or stream in flight now. */
+  get busy(): boolean {
+    return this.#open > 0;
+  }
+
+  /** One request (or stream) of this client starts; the function returned ends it (once). */
+  beginActivity(): () => void {
+    this.#open++;
+    this.lastActivityAt = Date.now();
+    if (this.#open === 1) {
+      this.deps.onActivity?.(this);
+    }
+    let ended = false;
+    return () => {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      this.#open--;
+      this.lastActivityAt = Date.now();
+      if (this.#open === 0) {
+        this.deps.onActivity?.(this);
+      }
+    };
+  }
+
   log(line: string): void {
     this.deps.log(line);
   }
@@ -218,6 +257,8 @@ export class ClientSession {
       return;
     }
     this.#closed = true;
+    // Its selection goes; an isolated client's context closes with its pages (bounded).
+    void this.pages.dispose().catch(() => undefined);
     this.deps.onClosed(this);
   }
 

@@ -44,6 +44,7 @@ import {
   VALUE_DEPTH_LIMIT,
 } from '../../shared/boundedValue.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import type {ManagedBrowser, BrowserView} from '../browser/ManagedBrowser.js';
 import {ReadWriteLock} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
@@ -72,6 +73,8 @@ const CANCEL_GRACE_MS = 10_000;
 
 export interface CallOrigin {
   client: ClientRef;
+  /** The pages as this caller sees them: its own selected page (one per client session). */
+  pages: ClientPages;
   files: FileAccess;
   signal?: AbortSignal | undefined;
   /** What this client last saw of the browser (one per client session), for the reconnect note. */
@@ -131,6 +134,11 @@ export class ToolRunner {
     }
     const {tool, valid} = checked;
     const response = new ResponseBuilder(this.deps.catalog.slim);
+    // Another client closed the page this one had selected: said first, once, whatever happens.
+    const lostNote = origin.pages.takeLostNote();
+    if (lostNote) {
+      response.notes.push(lostNote);
+    }
     // Heartbeats cover the whole call: lock waits, the handler, rendering.
     const progress = new CallProgress(origin.progressToken, origin.sendNotification, name);
     const stopProgress = progress.start();
@@ -143,7 +151,7 @@ export class ToolRunner {
       outcome = result.isError ? 'error' : 'ok';
     } catch (error) {
       outcome = 'error';
-      result = errorResult(errorMessage(error));
+      result = errorResult(lostNote ? `${lostNote}\n${errorMessage(error)}` : errorMessage(error));
     } finally {
       stopProgress();
     }
@@ -201,7 +209,7 @@ export class ToolRunner {
     track: {progress: CallProgress; events: CallEvents},
   ): Promise<CallToolResult> {
     const {progress, events} = track;
-    const {browser, catalog} = this.deps;
+    const {browser} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
     if (!tool.offline) {
@@ -215,6 +223,7 @@ export class ToolRunner {
       callId: events.callId,
       tool,
       client: origin.client,
+      pages: origin.pages,
       signal,
       progress,
     });
@@ -231,7 +240,7 @@ export class ToolRunner {
         acquireCallLocks({
           tool,
           pageId: this.#routedPageId(valid),
-          browser,
+          pages: origin.pages,
           browserLock: this.#browserLock,
           signal,
           onPage: page => response.setPage(page),
@@ -262,16 +271,22 @@ export class ToolRunner {
       return errorResult('The call was cancelled by the client.');
     }
     try {
-      if (response.includePagesList && catalog.isCategoryEnabled('extensions')) {
-        response.extensionWorkers = browser.extensionWorkers
-          .list(browser.chromium)
-          .map(({id, url}) => ({id, url}));
-      }
-      catalog.addPageStateSections(response);
-      return await renderResponse(response, browser.pages, origin.files, this.#audience(origin));
+      return await this.#render(response, origin);
     } finally {
       locks.release();
     }
+  }
+
+  /** Step 10, under the locks: the page-state sections, the caller's pages list, the content. */
+  async #render(response: ResponseBuilder, origin: CallOrigin): Promise<CallToolResult> {
+    const {browser, catalog} = this.deps;
+    if (response.includePagesList && catalog.isCategoryEnabled('extensions')) {
+      response.extensionWorkers = browser.extensionWorkers
+        .list(browser.chromium)
+        .map(({id, url}) => ({id, url}));
+    }
+    catalog.addPageStateSections(response);
+    return renderResponse(response, origin.pages, origin.files, this.#audience(origin));
   }
 
   /** Who the reply's snapshot is for (snapshot diffs are kept per client session). */
@@ -333,6 +348,7 @@ export class ToolRunner {
         {
           page,
           browser,
+          pages: origin.pages,
           config,
           files: origin.files,
           client: origin.client,

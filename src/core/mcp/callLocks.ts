@@ -1,11 +1,13 @@
 /**
  * The locks a call holds for its whole run: the browser lock (browser-wide tools) and the page's
- * own lock (page-scoped tools). A page-scoped call that names no page acts on the page selected
- * when it RUNS, not the one selected when it was queued. The lock to take depends on the page, so
- * the page is resolved, locked, and the selection checked again under the lock; if it moved while
- * the call waited, the call follows it, a bounded number of times and within one lock wait.
+ * own lock (page-scoped tools). A page-scoped call that names no page acts on the page its caller
+ * has selected when the call RUNS, not the one selected when it was queued (each client session
+ * has its own selection; another client's select_page never moves it). The lock to take depends
+ * on the page, so the page is resolved, locked, and the caller's selection checked again under the
+ * lock; if it moved while the call waited, the call follows it, a bounded number of times and
+ * within one lock wait. A named page is looked up among the pages the caller may see.
  */
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import {LOCK_WAIT_MS, type ReadWriteLock, type Release} from '../browser/lock.js';
 import type {PageState} from '../browser/PageState.js';
 import type {Tool} from '../tools/definition.js';
@@ -15,9 +17,10 @@ const SELECTION_FOLLOWS = 5;
 
 export interface LockRequest {
   tool: Tool;
-  /** The page the client named (pageId routing on); undefined = the selected page. */
+  /** The page the client named (pageId routing on); undefined = the caller's selected page. */
   pageId: number | undefined;
-  browser: ManagedBrowser;
+  /** The caller's view of the pages. */
+  pages: ClientPages;
   browserLock: ReadWriteLock;
   signal: AbortSignal;
   /** Told the page the call waits for (and then acts on), before and after each wait. */
@@ -59,10 +62,10 @@ export async function acquireCallLocks(request: LockRequest): Promise<HeldLocks>
 }
 
 async function lockPage(request: LockRequest): Promise<{page: PageState; release: Release}> {
-  const {tool, pageId, browser, signal, onPage} = request;
+  const {tool, pageId, pages, signal, onPage} = request;
   const deadline = performance.now() + LOCK_WAIT_MS;
   for (let follows = 0; ; follows++) {
-    const page = pageId === undefined ? selectedPage(browser) : browser.pages.byId(pageId);
+    const page = pageId === undefined ? selectedPage(pages) : pages.byId(pageId);
     onPage(page);
     const release = await page.lock.acquire(tool.name, deadline - performance.now(), signal);
     if (pageId !== undefined) {
@@ -74,7 +77,7 @@ async function lockPage(request: LockRequest): Promise<{page: PageState; release
       }
       return {page, release};
     }
-    if (!page.closed && browser.pages.selected === page) {
+    if (!page.closed && pages.selected === page) {
       return {page, release};
     }
     // The selection moved (or the page closed) while this call waited: lock the page selected now.
@@ -87,8 +90,8 @@ async function lockPage(request: LockRequest): Promise<{page: PageState; release
   }
 }
 
-function selectedPage(browser: ManagedBrowser): PageState {
-  const page = browser.pages.selected;
+function selectedPage(pages: ClientPages): PageState {
+  const page = pages.selected;
   if (!page) {
     throw new Error(
       'No page selected. Call list_pages to see open pages, then select_page or new_page.',

@@ -4,7 +4,7 @@
  */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import {takeSnapshot} from '../browser/snapshot.js';
 import {snapshotViewsFeature} from '../browser/snapshotViews.js';
 import type {FileAccess} from '../files/FileAccess.js';
@@ -25,8 +25,11 @@ const TITLE_LIMIT = 50;
  */
 const STRUCTURED_CONTENT_CHARS = 1024 * 1024;
 
-/** What the page list of a reply is read from (the registry; a plain object in unit tests). */
-export type PageListSource = Pick<PageRegistry, 'infos' | 'takeSelectionNote'>;
+/**
+ * What the page list of a reply is read from: the caller's view of the pages (its selection, the
+ * pages it may see); a plain object in unit tests.
+ */
+export type PageListSource = Pick<ClientPages, 'infos' | 'takeSelectionNote'>;
 
 /**
  * Who a reply's snapshot is for: with snapshot diffs on, a client session that has a snapshot of

@@ -111,8 +111,8 @@ export function createCallActivityTracker(deps: {
 }): CallActivityTracker {
   const screens = new CallScreens({capture: deps.capture, streamingPageId: deps.streamingPageId});
   deps.onFrame(frame => screens.onFrame(frame));
-  deps.pages.on('changed', pages => {
-    screens.keepOnly(pages.map(page => page.id));
+  deps.pages.on('changed', () => {
+    screens.keepOnly(deps.pages.list().map(page => page.id));
   });
   return new CallActivityTracker(deps.hub, screens);
 }

@@ -6,11 +6,16 @@
  */
 import {withElementArgument, type ElementPath} from '../../shared/elementParams.js';
 import type {RecordedElement} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
 import type {PageState} from '../browser/PageState.js';
 import {snapshotFeature, takeSnapshot} from '../browser/snapshot.js';
 import type {RecordedCall} from './replayCalls.js';
 import type {ReplayPageMap} from './replayPages.js';
+
+/** The replay's own view of the pages: those it sees, and its own selected page. */
+export interface ReplayPages {
+  list(): PageState[];
+  readonly selected: PageState | undefined;
+}
 
 export class ReplayMappingError extends Error {
   override name = 'ReplayMappingError';
@@ -52,7 +57,7 @@ export interface MappedCall {
 export async function mapCallArguments(
   call: RecordedCall,
   pageMap: ReplayPageMap,
-  pages: PageRegistry,
+  pages: ReplayPages,
   elementPaths: readonly ElementPath[] | undefined,
 ): Promise<MappedCall> {
   let args: Record<string, unknown> = {...call.args};

@@ -71,6 +71,8 @@ function pageIdsOf(envelope: EventEnvelope): {id: number; openedBy?: number}[] {
     case 'clientConnected':
     case 'clientDisconnected':
     case 'clientSessionExpired':
+    case 'clientActivity':
+    case 'isolateClientsChanged':
     case 'telemetry':
     case 'callElements':
     case 'holdRulesChanged':

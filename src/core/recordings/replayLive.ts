@@ -13,7 +13,7 @@ import {
   type ParsedRecording,
 } from '../../shared/recordingFile.js';
 import {errorText} from '../../shared/values.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {ReplayPages} from './replayArgs.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {Recordings} from './Recordings.js';
 import {EXPORT_EXTENSIONS, exportRecording} from './exportRecording.js';
@@ -31,7 +31,11 @@ export interface LiveReplayDeps {
   hub: InspectorHub;
   /** The recordings folder (--recordDir, else <config dir>/sessions) and what retention keeps. */
   recordings: Pick<Recordings, 'dir' | 'keep'>;
-  pages: PageRegistry;
+  /** The view of the pages a replay client runs with (its own selection), and its release. */
+  pagesOf(client: ClientRef): ReplayPages;
+  releasePages(client: ClientRef): void;
+  /** Calls the listener when a page is added (whoever opened it); returns the unsubscribe. */
+  onPageAdded(listener: () => void): () => void;
   /** Runs a tool through the engine's pipeline as `client`. */
   runTool(
     client: ClientRef,
@@ -84,9 +88,10 @@ export class LiveReplays {
   targetFor(client: ClientRef): ReplayTarget {
     return {
       runTool: (tool, args) => this.deps.runTool(client, tool, args),
-      pages: this.deps.pages,
+      pages: this.deps.pagesOf(client),
       elementPaths: this.deps.elementPaths,
       ensureBrowser: this.deps.ensureBrowser,
+      onPageAdded: listener => this.deps.onPageAdded(listener),
     };
   }
 
@@ -116,6 +121,7 @@ export class LiveReplays {
     const finish = (summary: ReplaySummary, error?: string): void => {
       release();
       this.#running = undefined;
+      this.deps.releasePages(client);
       this.deps.hub.publish({
         type: 'replayFinished',
         replayId,

@@ -9,9 +9,8 @@
  */
 import type {ElementPath} from '../../shared/elementParams.js';
 import type {ReplayCallReportView, ReplaySummaryView} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
 import {errorText} from '../../shared/values.js';
-import {mapCallArguments, ReplayMappingError} from './replayArgs.js';
+import {mapCallArguments, ReplayMappingError, type ReplayPages} from './replayArgs.js';
 import type {recordedCalls} from './replayCalls.js';
 import {type RecordedCall} from './replayCalls.js';
 import {comparableTexts, normaliseResultText, lineDiff} from './replayCompare.js';
@@ -31,11 +30,14 @@ export type ReplaySummary = ReplaySummaryView;
 export interface ReplayTarget {
   /** Runs one call through the tool pipeline as the replay's client. */
   runTool(tool: string, args: Record<string, unknown>): Promise<{text: string; isError: boolean}>;
-  pages: PageRegistry;
+  /** The replay client's view of the pages (its own selection). */
+  pages: ReplayPages;
   /** Where a tool takes element uids, from its record (undefined: no such tool). */
   elementPaths(tool: string): readonly ElementPath[] | undefined;
   /** Starts the browser if it is not running (a call that names a page needs it first). */
   ensureBrowser(): Promise<void>;
+  /** Calls the listener when a page is added (a popup the call opened); returns the unsubscribe. */
+  onPageAdded(listener: () => void): () => void;
 }
 
 export interface ReplayOptions {
@@ -106,7 +108,7 @@ async function waitForOpenedPages(
   await new Promise<void>(resolve => {
     const done = (): void => {
       clearTimeout(timer);
-      target.pages.off('pageAdded', check);
+      unsubscribe();
       resolve();
     };
     const check = (): void => {
@@ -115,7 +117,7 @@ async function waitForOpenedPages(
       }
     };
     const timer = setTimeout(done, OPENED_PAGE_WAIT_MS);
-    target.pages.on('pageAdded', check);
+    const unsubscribe = target.onPageAdded(check);
   });
 }
 

@@ -7,6 +7,7 @@ import {z} from 'zod';
 import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import type {ElementPath} from '../../shared/elementParams.js';
 import type {ClientRef} from '../../shared/protocol.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
 import type {NavigationGuard} from '../browser/navigationGuard.js';
 import type {PageState} from '../browser/PageState.js';
@@ -20,6 +21,8 @@ import type {EngineServices} from './services.js';
 export interface ToolCall<P> {
   params: P;
   browser: ManagedBrowser;
+  /** The pages as the caller sees them: its own selection, the pages it may address. */
+  pages: ClientPages;
   config: ServerConfig;
   files: FileAccess;
   client: ClientRef;

@@ -121,7 +121,7 @@ const triggerExtensionAction = defineTool({
   handler: async (call, response) => {
     const browser = await extensionBrowser(call.browser);
     const extension = await extensionById(browser, call.params.id);
-    const page = call.browser.pages.selected;
+    const page = call.pages.selected;
     if (!page) {
       throw new Error('No page selected. Call list_pages, then select_page or new_page.');
     }

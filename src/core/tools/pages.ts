@@ -23,8 +23,8 @@ export const listPages = defineTool({
   outputSchema: LIST_PAGES_OUTPUT,
   handler: async (call, response) => {
     response.includePages();
-    response.structured.pages = call.browser.pages.infos();
-    call.addPageToolSections(response, call.browser.pages.selected);
+    response.structured.pages = call.pages.infos();
+    call.addPageToolSections(response, call.pages.selected);
     return Promise.resolve();
   },
 });
@@ -39,8 +39,8 @@ export const selectPage = defineTool({
     bringToFront: z.boolean().optional().describe('Also focus the tab. Default false.'),
   },
   handler: async (call, response) => {
-    const page = call.browser.pages.byId(call.params.pageId);
-    call.browser.pages.select(page);
+    const page = call.pages.byId(call.params.pageId);
+    call.pages.select(page);
     if (call.params.bringToFront) {
       await page.page.bringToFront();
     }
@@ -69,15 +69,18 @@ export const newPage = defineTool({
   },
   handler: async (call, response) => {
     await checkNavigableUrl(call, call.params.url);
-    const page = await call.browser.pages.newPage(
+    const page = await call.pages.newPage(
       call.params.isolatedContext === undefined
         ? {}
         : {isolatedContext: call.params.isolatedContext},
     );
+    // First line: the page it opened, so the agent never has to infer it from the marker.
+    response.appendLine(`Opened page ${page.id}.`);
     // Other calls on the new tab (its id is listed at once) wait until it has loaded.
     const release = await page.lock.acquire('new_page', LOCK_WAIT_MS, call.signal);
     try {
-      call.browser.pages.select(page);
+      // Selected for the client that opened it, and only for it.
+      call.pages.select(page);
       response.setPage(page);
       if (!call.params.background) {
         await page.page.bringToFront().catch(() => undefined);
@@ -101,16 +104,24 @@ export const closePage = defineTool({
   description: 'Close a page by id. The last open page cannot be closed.',
   category: 'navigation',
   readOnly: false,
-  browserLock: 'exclusive',
+  // Only its own page waits: calls on other pages (and page lists) go on while it closes.
+  browserLock: 'shared',
   schema: {
     pageId: z.number().describe('Id of the page to close (from list_pages).'),
   },
   handler: async (call, response) => {
-    const page = call.browser.pages.byId(call.params.pageId);
-    if (call.browser.pages.list().length <= 1) {
-      response.appendLine('The last open page cannot be closed. It is fine to keep it open.');
-    } else {
-      await call.browser.pages.close(page);
+    const page = call.pages.byId(call.params.pageId);
+    // Calls running on the page finish first (bounded, as every page lock).
+    const release = await page.lock.acquire('close_page', LOCK_WAIT_MS, call.signal);
+    try {
+      // Closed while this call waited: answered as any page that is gone.
+      call.pages.byId(page.id);
+      // The browser's last page (closing it would end the browser), whoever sees which pages.
+      if (!(await call.pages.closeUnlessLast(page))) {
+        response.appendLine('The last open page cannot be closed. It is fine to keep it open.');
+      }
+    } finally {
+      release();
     }
     response.includePages();
   },

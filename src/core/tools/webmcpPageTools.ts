@@ -81,13 +81,12 @@ export class PageToolBridge {
   }
 
   /**
-   * The selected page, read without PageRegistry.selected's fallback: that getter moves the
-   * selection off a closing page silently, before the registry can note the move for the agent.
+   * The page selected last, by any client (each has its own selection; the tool list is one for
+   * the whole server). Calls of these tools are bound to their page and still go through the
+   * caller's view, so a page the caller may not see answers as a closed one.
    */
   #selectedPage(): PageState | undefined {
-    const {pages} = this.deps;
-    const id = pages.infos().find(info => info.selected)?.id;
-    const page = id === undefined ? undefined : pages.list().find(state => state.id === id);
+    const page = this.deps.pages.focused;
     return page?.closed === false ? page : undefined;
   }
 

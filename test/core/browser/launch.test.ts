@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {launchArguments} from '../../../src/core/browser/ManagedBrowser.js';
+import {launchArguments} from '../../../src/core/browser/launchArguments.js';
 import {
   ExecutableNotFoundError,
   findExecutable,

@@ -31,6 +31,7 @@ describe('parseFlags', () => {
     expect(c.pageIdRouting).toBe(true);
     expect(c.javascriptEvaluation).toBe(true);
     expect(c.slim).toBe(false);
+    expect(c.isolateClients).toBe(false);
     expect(c.screenshot.format).toBe('png');
     expect(c.browser.headless).toBe(false);
     expect(c.categories).toEqual({
@@ -79,6 +80,7 @@ describe('parseFlags', () => {
       '--acceptInsecureCerts',
       '--proxyServer',
       'http://127.0.0.1:3128',
+      '--isolate-clients',
     ]);
     expect(c.port).toBe(0);
     expect(c.readyFile).toBe('/tmp/r.json');
@@ -98,6 +100,8 @@ describe('parseFlags', () => {
     expect(c.browser.isolated).toBe(true);
     expect(c.browser.acceptInsecureCerts).toBe(true);
     expect(c.browser.proxyServer).toBe('http://127.0.0.1:3128');
+    expect(c.isolateClients).toBe(true);
+    expect(config(['--isolateClients']).isolateClients).toBe(true);
   });
 
   it('takes --memoryDebugging (off by default) and its peer alias --experimentalMemory', () => {

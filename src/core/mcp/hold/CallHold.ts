@@ -35,6 +35,8 @@ export interface HoldCallInfo {
   callId: string;
   tool: Tool;
   client: ClientRef;
+  /** The caller's view of the pages: a call without pageId is matched on its caller's selection. */
+  pages: {list(): PageState[]; readonly selected: PageState | undefined};
   signal: AbortSignal;
   progress: {report(status: string): void};
 }
@@ -50,7 +52,10 @@ export interface HeldCallRequest extends HoldCallInfo {
 export interface HoldQueue {
   readonly rules: readonly CompiledRule[];
   readonly hasWebMcpRule: boolean;
-  pageOf(pageId: number | undefined): PageState | undefined;
+  pageOf(
+    pageId: number | undefined,
+    pages: {list(): PageState[]; readonly selected: PageState | undefined},
+  ): PageState | undefined;
   /** A step rule holds one call: it is used up. */
   consumeStep(rule: CompiledRule): void;
   matchWebMcp(
@@ -99,7 +104,7 @@ export class CallHold {
       return undefined;
     }
     const {tool} = this.info;
-    const page = tool.pageScoped ? this.queue.pageOf(pageId) : undefined;
+    const page = tool.pageScoped ? this.queue.pageOf(pageId, this.info.pages) : undefined;
     this.#seen = page ? {pageId: page.id, pageUrl: page.url} : undefined;
     const match = matchSyncRule(rules, {tool, args: params, pageUrl: page?.url});
     if (match) {

@@ -45,7 +45,6 @@ export interface HoldGateDeps {
   timeoutMs: number;
   /** Whether UIs open their Hold tab when a call is held (default: no). */
   openOnHeld?: boolean;
-  pages: () => {list(): PageState[]; readonly selected: PageState | undefined};
   webmcp: WebMcpLookup;
   /** Every tool name the server has (enabled or not), to catch a misspelled tool rule. */
   toolNames: () => readonly string[];
@@ -149,8 +148,10 @@ export class HoldGate implements HoldQueue {
     return info.client.transport === 'inspector' ? undefined : new CallHold(this, info);
   }
 
-  pageOf(pageId: number | undefined): PageState | undefined {
-    const pages = this.deps.pages();
+  pageOf(
+    pageId: number | undefined,
+    pages: {list(): PageState[]; readonly selected: PageState | undefined},
+  ): PageState | undefined {
     return pageId === undefined ? pages.selected : pages.list().find(page => page.id === pageId);
   }
 

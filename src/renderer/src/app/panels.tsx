@@ -16,6 +16,7 @@ import {lazyComponent} from '../ui/lazyComponent.js';
 import {PANEL_IDS, type PanelId} from '../ui/panelIds.js';
 import {preloadSchemaForm} from '../ui/SchemaForm.js';
 import {panelPlaceholder} from './PanelPlaceholder.js';
+import {liveClients} from '../store/clients.js';
 
 export interface PanelDefinition {
   id: PanelId;
@@ -87,7 +88,11 @@ const REGISTRY: Readonly<Record<PanelId, Omit<PanelDefinition, 'id'>>> = {
     ...lazyPanel('Connection', () =>
       import('../features/connection/ConnectionPanel.js').then(m => m.ConnectionPanel),
     ),
-    badge: snapshot => (snapshot.clients.length > 0 ? String(snapshot.clients.length) : undefined),
+    // Live clients only: a finished run whose session has not expired yet does not count.
+    badge: snapshot => {
+      const live = liveClients(snapshot.clients).length;
+      return live > 0 ? String(live) : undefined;
+    },
   },
   webmcp: {
     label: 'WebMCP',

@@ -7,8 +7,8 @@
 import type {ConnectionStatus} from '../../../shared/connection.js';
 import type {
   BrowserStatus,
-  ClientRef,
   CategoryState,
+  ClosedClient,
   ConditionState,
   ConnectedClient,
   EventBatch,
@@ -23,6 +23,7 @@ import type {
 import type {HoldState} from '../../../shared/hold.js';
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
+import {applyClientEvent, type ClientEvent, type ClientsSlice} from './clients.js';
 import {HoldTracker} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 import {applyReplayEvent, type ReplayProgress} from './replays.js';
@@ -86,9 +87,12 @@ export interface InspectorSnapshot {
   tools: ToolsSlice;
   pages: readonly PageInfo[];
   browser: BrowserStatus | undefined;
+  /** Open client sessions (live or not), store/clients.ts. */
   clients: readonly ConnectedClient[];
-  /** Client sessions the server closed (idle expiry or the cap), newest last (bounded). */
-  expiredClientSessions: readonly ExpiredClientSession[];
+  /** Client sessions that ended, with when and why, newest first (bounded). */
+  closedClients: readonly ClosedClient[];
+  /** New client sessions get a browser context of their own (--isolateClients or the switch). */
+  isolateClients: boolean;
   webmcpTools: readonly WebMcpToolView[];
   /** Latest state of each WebMCP invocation, oldest first (bounded). */
   webmcpInvocations: readonly WebMcpInvocation[];
@@ -104,16 +108,7 @@ export interface InspectorSnapshot {
   lastSeq: number;
 }
 
-export interface ExpiredClientSession {
-  client: ClientRef;
-  reason: 'idle' | 'limit';
-  idleMs: number;
-  /** Server time of the event. */
-  at: number;
-}
-
 const TELEMETRY_CAPACITY = 5_000;
-const EXPIRED_CLIENT_SESSION_CAPACITY = 20;
 const WEBMCP_INVOCATION_CAPACITY = 1_000;
 
 const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], tools: []};
@@ -121,7 +116,7 @@ const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], to
 /** What one batch changes, gathered so the snapshot is replaced (and React told) once. */
 interface BatchChanges {
   patch: Partial<InspectorSnapshot>;
-  clients?: ConnectedClient[];
+  clients?: ClientsSlice;
   telemetry?: TelemetryEntry[];
   invocations?: WebMcpInvocation[];
   webmcpTools?: WebMcpToolView[];
@@ -138,6 +133,17 @@ function upsertInvocation(invocations: WebMcpInvocation[], invocation: WebMcpInv
   } else {
     invocations[index] = invocation;
   }
+}
+
+function toolsSlice(
+  event: Omit<ToolsSlice, 'conditions'> & {conditions?: ConditionState[]},
+): ToolsSlice {
+  return {
+    slim: event.slim,
+    categories: event.categories,
+    conditions: event.conditions ?? [],
+    tools: event.tools,
+  };
 }
 
 function lastActedOn(actedOn: ActedOn, call: {callId: string; tool: string}): LastActedOn {
@@ -188,7 +194,8 @@ export class InspectorStore {
       pages: [],
       browser: undefined,
       clients: [],
-      expiredClientSessions: [],
+      closedClients: [],
+      isolateClients: false,
       webmcpTools: [],
       webmcpInvocations: [],
       telemetry: [],
@@ -245,18 +252,15 @@ export class InspectorStore {
         ...(state.inspectorUrl === undefined ? {} : {inspectorUrl: state.inspectorUrl}),
         ...(state.telemetryLogPath === undefined ? {} : {telemetryLogPath: state.telemetryLogPath}),
       },
-      tools: {
-        slim: state.slim,
-        categories: state.categories,
-        conditions: state.conditions ?? [],
-        tools: state.tools,
-      },
+      tools: toolsSlice(state),
       pages: state.pages,
       browser: state.browser,
       clients: state.clients.map(client => ({
         ...client,
         calls: Math.max(client.calls, this.#callsByClient.get(client.id) ?? 0),
       })),
+      closedClients: state.closedClients ?? [],
+      isolateClients: state.isolateClients ?? false,
       webmcpTools: state.webmcpTools,
     });
   }
@@ -280,7 +284,7 @@ export class InspectorStore {
         this.log.abandonRunning('The server restarted before this call ended.');
         this.#callsByClient.clear();
         this.#stateCalls.clear();
-        changes.clients = [];
+        changes.clients = {clients: [], closed: this.#snapshot.closedClients};
         changes.replays = this.#snapshot.replays.map(replay =>
           replay.finished
             ? replay
@@ -305,7 +309,8 @@ export class InspectorStore {
       patch.webmcpInvocations = invocations.slice(-WEBMCP_INVOCATION_CAPACITY);
     }
     if (clients) {
-      patch.clients = clients;
+      patch.clients = clients.clients;
+      patch.closedClients = clients.closed;
     }
     if (webmcpTools) {
       patch.webmcpTools = webmcpTools;
@@ -323,7 +328,7 @@ export class InspectorStore {
     switch (event.type) {
       case 'toolCallStarted':
         this.log.started(event, seq, time);
-        this.#countCall(changes, event.client.id);
+        this.#applyClientEvent(changes, event, time);
         return;
       case 'toolCallEnded':
         this.log.ended(event, seq, time);
@@ -332,12 +337,7 @@ export class InspectorStore {
         }
         return;
       case 'toolsChanged':
-        patch.tools = {
-          slim: event.slim,
-          categories: event.categories,
-          conditions: event.conditions ?? [],
-          tools: event.tools,
-        };
+        patch.tools = toolsSlice(event);
         return;
       case 'pagesChanged':
         patch.pages = event.pages;
@@ -348,6 +348,8 @@ export class InspectorStore {
       case 'clientConnected':
       case 'clientDisconnected':
       case 'clientSessionExpired':
+      case 'clientActivity':
+      case 'isolateClientsChanged':
         this.#applyClientEvent(changes, event, time);
         return;
       case 'telemetry':
@@ -399,50 +401,29 @@ export class InspectorStore {
     }
   }
 
-  /** A call started: one more for its client (never fewer than the state said). */
-  #countCall(changes: BatchChanges, clientId: string): void {
-    const count = (this.#callsByClient.get(clientId) ?? 0) + 1;
-    this.#callsByClient.set(clientId, count);
-    const clients = (changes.clients ??= this.#snapshot.clients.slice());
-    const index = clients.findIndex(client => client.id === clientId);
-    const existing = clients[index];
-    if (existing) {
-      clients[index] = {
-        ...existing,
-        calls: Math.max(this.#stateCalls.get(existing.id) ?? 0, count),
-      };
-    }
-  }
-
+  /** A client event (a call started counts too: its client's calls and last activity). */
   #applyClientEvent(
     changes: BatchChanges,
-    event: Extract<
-      InspectorEvent,
-      {type: 'clientConnected' | 'clientDisconnected' | 'clientSessionExpired'}
-    >,
+    event: ClientEvent | Extract<InspectorEvent, {type: 'isolateClientsChanged'}>,
     time: number,
   ): void {
-    const clients = changes.clients ?? this.#snapshot.clients.slice();
-    switch (event.type) {
-      case 'clientConnected':
-        if (!clients.some(client => client.id === event.client.id)) {
-          clients.push({
-            ...event.client,
-            connectedAt: time,
-            calls: this.#callsByClient.get(event.client.id) ?? 0,
-          });
-        }
-        changes.clients = clients;
-        return;
-      case 'clientDisconnected':
-        changes.clients = clients.filter(client => client.id !== event.clientId);
-        return;
-      case 'clientSessionExpired':
-        changes.clients = clients.filter(client => client.id !== event.client.id);
-        changes.patch.expiredClientSessions = [
-          ...(changes.patch.expiredClientSessions ?? this.#snapshot.expiredClientSessions),
-          {client: event.client, reason: event.reason, idleMs: event.idleMs, at: time},
-        ].slice(-EXPIRED_CLIENT_SESSION_CAPACITY);
+    if (event.type === 'isolateClientsChanged') {
+      changes.patch.isolateClients = event.enabled;
+      return;
+    }
+    if (event.type === 'toolCallStarted') {
+      const count = (this.#callsByClient.get(event.client.id) ?? 0) + 1;
+      this.#callsByClient.set(event.client.id, count);
+    }
+    const slice = changes.clients ?? {
+      clients: this.#snapshot.clients,
+      closed: this.#snapshot.closedClients,
+    };
+    const next = applyClientEvent(slice, event, time, clientId =>
+      Math.max(this.#stateCalls.get(clientId) ?? 0, this.#callsByClient.get(clientId) ?? 0),
+    );
+    if (next !== slice) {
+      changes.clients = next;
     }
   }
 

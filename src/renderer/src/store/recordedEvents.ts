@@ -36,6 +36,8 @@ export function addRecordedEvent(
     case 'clientConnected':
     case 'clientDisconnected':
     case 'clientSessionExpired':
+    case 'clientActivity':
+    case 'isolateClientsChanged':
     case 'webmcpToolsChanged':
     case 'webmcpInvocation':
     case 'holdRulesChanged':

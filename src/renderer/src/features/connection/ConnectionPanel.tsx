@@ -1,10 +1,12 @@
 /**
  * Connect an agent in one step: the MCP endpoint, the token (hidden until revealed), setup for
- * common clients, who is connected, and the browser's state.
+ * common clients, who is connected (and who is not, with why), client isolation, and the
+ * browser's state.
  */
 import {CopyButton} from '../../ui/CopyButton.js';
 import {EmptyState} from '../../ui/EmptyState.js';
-import {formatClock, formatDuration} from '../../ui/format.js';
+import {ClientBadge} from '../../ui/ClientBadge.js';
+import {formatClock} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import {type ConnectionModel, useConnectionModel} from './useConnectionModel.js';
 import './connection.css';
@@ -37,9 +39,12 @@ export function ConnectionPanel(): React.JSX.Element {
           </section>
         ))
       )}
-      <h2>Connected clients</h2>
+      <h2>
+        Connected clients <span className="muted">({model.clients.live.length})</span>
+      </h2>
+      <Isolation model={model} />
       <Clients model={model} />
-      <ExpiredClientSessions model={model} />
+      <NotConnected model={model} />
       <h2>Browser</h2>
       <Browser model={model} />
     </div>
@@ -82,42 +87,40 @@ function Endpoint(props: {model: ConnectionModel}): React.JSX.Element {
   );
 }
 
-/** Client sessions the server closed itself, so a vanished client is explained. */
-function ExpiredClientSessions(props: {model: ConnectionModel}): React.JSX.Element | null {
-  const {expiredClientSessions} = props.model;
-  if (expiredClientSessions.length === 0) {
-    return null;
-  }
+/** Several agents on one browser: new client sessions get a browser context of their own. */
+function Isolation(props: {model: ConnectionModel}): React.JSX.Element {
+  const {model} = props;
   return (
-    <section className="expired-client-sessions" aria-label="Client sessions closed by the server">
-      <h3>Client sessions closed by the server</h3>
-      <ul>
-        {[...expiredClientSessions].reverse().map(expired => (
-          <li key={`${expired.client.id}-${expired.at}`} data-client-id={expired.client.id}>
-            <span className="mono">{formatClock(expired.at)}</span>{' '}
-            {revealInvisible(expired.client.name)}
-            {expired.client.version ? ` ${revealInvisible(expired.client.version)}` : ''}:{' '}
-            {expired.reason === 'idle'
-              ? `idle for ${formatDuration(expired.idleMs)}`
-              : `closed to make room (client session limit), idle for ${formatDuration(expired.idleMs)}`}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <div className="isolation">
+      <label className="isolation__switch">
+        <input
+          type="checkbox"
+          checked={model.isolateClients}
+          onChange={event => model.setIsolateClients(event.currentTarget.checked)}
+        />
+        Isolate clients <span className="muted mono">--isolateClients</span>
+      </label>
+      <p className="muted isolation__hint">
+        Each client session that starts from now on gets its own browser context (cookies, storage,
+        cache) and sees only its own pages; it closes with the session. Sessions open now keep what
+        they have.
+      </p>
+      {model.isolateError ? <p className="status--error">{model.isolateError}</p> : null}
+    </div>
   );
 }
 
 function Clients(props: {model: ConnectionModel}): React.JSX.Element {
-  const {clients} = props.model;
-  if (clients.length === 0) {
+  const {live} = props.model.clients;
+  if (live.length === 0) {
     return (
       <EmptyState title="No client connected">
-        Add the setup above to your MCP client and start it; it shows up here when it connects.
+        Add the setup above to your MCP client and start it; it shows up here while it is connected.
       </EmptyState>
     );
   }
   return (
-    <table className="clients">
+    <table className="clients" aria-label="Connected clients">
       <thead>
         <tr>
           <th scope="col">Client</th>
@@ -125,20 +128,57 @@ function Clients(props: {model: ConnectionModel}): React.JSX.Element {
           <th scope="col">Transport</th>
           <th scope="col">Calls</th>
           <th scope="col">Connected at</th>
+          <th scope="col">Last activity</th>
         </tr>
       </thead>
       <tbody>
-        {clients.map(client => (
+        {live.map(client => (
           <tr key={client.id} data-client-id={client.id}>
-            <td>{revealInvisible(client.name)}</td>
+            <td>
+              <ClientBadge client={client} note={client.isolated ? 'own context' : undefined} />
+            </td>
             <td className="mono">{revealInvisible(client.version)}</td>
             <td>{client.transport}</td>
             <td className="mono">{client.calls}</td>
             <td className="mono">{formatClock(client.connectedAt)}</td>
+            <td className="mono">
+              {client.lastActivityAt === undefined ? '—' : formatClock(client.lastActivityAt)}
+            </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Clients that are not connected: quiet ones (session still open) and ended ones, with why. */
+function NotConnected(props: {model: ConnectionModel}): React.JSX.Element | null {
+  const rows = props.model.clients.notConnected;
+  if (rows.length === 0) {
+    return null;
+  }
+  return (
+    <section className="not-connected" aria-labelledby="not-connected-heading">
+      <h3 id="not-connected-heading">
+        Not connected <span className="muted">({rows.length}, newest first)</span>
+      </h3>
+      <ul className="not-connected__list">
+        {rows.map(row => (
+          <li
+            key={`${row.client.id}-${row.open ? 'open' : 'ended'}`}
+            data-client-id={row.client.id}
+            data-ended={!row.open}
+          >
+            <span className="mono">{row.at === undefined ? '—' : formatClock(row.at)}</span>
+            <ClientBadge client={row.client} />
+            <span className="muted">
+              {row.client.version ? `${revealInvisible(row.client.version)} · ` : ''}
+              {row.client.calls} call{row.client.calls === 1 ? '' : 's'} · {row.why}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -183,13 +223,7 @@ function Browser(props: {model: ConnectionModel}): React.JSX.Element {
         </>
       ) : null}
       <dt>WebMCP</dt>
-      <dd>
-        {browser.webmcp === undefined
-          ? 'Unknown until the browser runs'
-          : browser.webmcp.available
-            ? 'Available'
-            : `Not available${browser.webmcp.reason ? `: ${browser.webmcp.reason}` : ''}`}
-      </dd>
+      <dd data-testid="webmcp-line">{props.model.webmcp}</dd>
     </dl>
   );
 }

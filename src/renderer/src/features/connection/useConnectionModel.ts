@@ -1,12 +1,13 @@
 /**
  * The Connection panel's hook: MCP URL, the token (connectionModel.ts), client setup snippets,
- * connected clients and browser status.
+ * live clients and the ones that are not (clientsModel.ts), the isolation switch and the
+ * browser's status.
  */
-import {useReducer} from 'react';
-import type {BrowserStatus, ConnectedClient} from '../../../../shared/protocol.js';
-import type {ExpiredClientSession} from '../../store/InspectorStore.js';
+import {useMemo, useReducer, useState} from 'react';
+import type {BrowserStatus} from '../../../../shared/protocol.js';
 import {useRequest, useSnapshot} from '../../context/InspectorContext.js';
 import type {ClientSetup} from './clientSetup.js';
+import {clientLists, webmcpLine, type ClientLists} from './clientsModel.js';
 import {
   INITIAL_CONNECTION,
   reduceConnection,
@@ -27,10 +28,15 @@ export interface ConnectionModel {
   setups: ClientSetup[];
   /** The same setups with the real token, for copying. */
   setupText: (id: string) => Promise<string>;
-  clients: readonly ConnectedClient[];
-  /** Client sessions the server closed itself (idle or over the cap), newest last. */
-  expiredClientSessions: readonly ExpiredClientSession[];
+  /** Live clients, and the ones that are not (quiet or ended) with when and why. */
+  clients: ClientLists;
+  /** New client sessions get a browser context of their own. */
+  isolateClients: boolean;
+  setIsolateClients: (enabled: boolean) => void;
+  isolateError: string | undefined;
   browser: BrowserStatus | undefined;
+  /** The WebMCP line, in agreement with the WebMCP tab. */
+  webmcp: string | undefined;
   serverVersion: string | undefined;
 }
 
@@ -38,8 +44,12 @@ export function useConnectionModel(): ConnectionModel {
   const request = useRequest();
   const server = useSnapshot(snapshot => snapshot.server);
   const clients = useSnapshot(snapshot => snapshot.clients);
-  const expiredClientSessions = useSnapshot(snapshot => snapshot.expiredClientSessions);
+  const closedClients = useSnapshot(snapshot => snapshot.closedClients);
+  const isolateClients = useSnapshot(snapshot => snapshot.isolateClients);
+  const listedTools = useSnapshot(snapshot => snapshot.webmcpTools.length);
   const browser = useSnapshot(snapshot => snapshot.browser);
+  const lists = useMemo(() => clientLists(clients, closedClients), [clients, closedClients]);
+  const [isolateError, setIsolateError] = useState<string | undefined>(undefined);
   const [state, dispatch] = useReducer(reduceConnection, INITIAL_CONNECTION);
   const mcpUrl = server?.mcpUrl;
 
@@ -70,9 +80,16 @@ export function useConnectionModel(): ConnectionModel {
     tokenError: state.tokenError,
     setups: shownSetups(mcpUrl, state),
     setupText: async id => setupWithToken(mcpUrl, await fetchToken(), id),
-    clients,
-    expiredClientSessions,
+    clients: lists,
+    isolateClients,
+    setIsolateClients: enabled => {
+      void request({type: 'setIsolateClients', enabled}).then(result =>
+        setIsolateError(result.ok ? undefined : result.error),
+      );
+    },
+    isolateError,
     browser,
+    webmcp: browser === undefined ? undefined : webmcpLine(browser, listedTools),
     serverVersion: server?.serverVersion,
   };
 }

@@ -14,6 +14,7 @@ import {HOLD_KEYS, secondsLeft} from './holdModel.js';
 import {type HoldModel, useHoldModel} from './useHoldModel.js';
 import './hold.css';
 import {boxStyle} from '../../ui/boxStyle.js';
+import {ClientBadge} from '../../ui/ClientBadge.js';
 
 const PRESETS: readonly {label: string; rules: string[]}[] = [
   {label: 'Off', rules: []},
@@ -155,8 +156,8 @@ function Queue(props: {model: HoldModel}): React.JSX.Element {
                 onClick={() => model.pick(call.callId)}
               >
                 <span className="mono">{call.tool}</span>
-                <span className="muted">
-                  {revealInvisible(call.client.name)}
+                <span className="muted hold-queue__who">
+                  <ClientBadge client={call.client} />
                   {call.pageId === undefined ? '' : ` · page ${call.pageId}`}
                 </span>
               </button>
@@ -204,13 +205,19 @@ function Detail(props: {model: HoldModel}): React.JSX.Element | null {
       <dl className="hold-detail__facts">
         <dt>Client</dt>
         <dd>
-          {revealInvisible(call.client.name)}{' '}
+          <ClientBadge client={call.client} />{' '}
           <span className="muted">({call.client.transport})</span>
         </dd>
         <dt>Page</dt>
         <dd className="mono">
           {call.pageId === undefined ? '—' : `${call.pageId} `}
           {call.pageUrl ? revealInvisible(call.pageUrl) : ''}
+          {model.pageOwner && model.pageOwner.id !== call.client.id ? (
+            <span className="hold-detail__owner">
+              {' '}
+              opened by <ClientBadge client={model.pageOwner} />
+            </span>
+          ) : null}
         </dd>
         <dt>Why</dt>
         <dd>

@@ -32,6 +32,8 @@ export interface HoldModel extends HoldActions {
   mode: HoldMode;
   panel: HoldPanelState;
   outline: TargetOutline | undefined;
+  /** The client that opened the held call's page (undefined: the person, or no page). */
+  pageOwner: {id: string; name: string} | undefined;
   now: number;
   /** After "Hold rules": on (which) or off. */
   rulesSummary: string;
@@ -52,6 +54,7 @@ export function useHoldModel(): HoldModel {
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const hold = useSnapshot(snapshot => snapshot.hold);
   const tools = useSnapshot(snapshot => snapshot.tools.tools);
+  const pages = useSnapshot(snapshot => snapshot.pages);
   const active = useUi(snapshot => snapshot.panel === 'hold');
   const [panel, dispatch] = useReducer(reduceHoldPanel, INITIAL_HOLD_PANEL);
   const [now, setNow] = useState(() => Date.now());
@@ -109,6 +112,7 @@ export function useHoldModel(): HoldModel {
     mode: modeFor(panel, call),
     panel,
     outline: targetOutline(call, panel.frame),
+    pageOwner: ownerOfPage(pages, call?.pageId),
     now,
     rulesSummary: rulesSummary(hold),
     heldWhileOff: heldWhileOff(hold, now),
@@ -123,4 +127,12 @@ export function useHoldModel(): HoldModel {
     },
     setRulesText: text => dispatch({type: 'rulesText', text}),
   };
+}
+
+/** The client that opened a page (undefined: the person or the browser, or no page). */
+function ownerOfPage(
+  pages: readonly {id: number; owner?: {id: string; name: string}}[],
+  pageId: number | undefined,
+): {id: string; name: string} | undefined {
+  return pageId === undefined ? undefined : pages.find(page => page.id === pageId)?.owner;
 }

@@ -9,6 +9,7 @@ import {memo, useCallback, useLayoutEffect, useMemo, useReducer, useRef, useStat
 import type {CallRecord} from '../../store/CallLog.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
+import {ClientBadge} from '../../ui/ClientBadge.js';
 import {logLayout, type LogColumn, type LogColumnId} from './logColumns.js';
 import {
   anchoredScrollTop,
@@ -385,7 +386,7 @@ function cell(column: LogColumnId, record: CallRecord): React.JSX.Element {
           {record.client.transport === 'inspector' ? (
             <span className="badge badge--inspector">Inspector</span>
           ) : (
-            revealInvisible(record.client.name)
+            <ClientBadge client={record.client} title={clientTitle(record)} />
           )}
         </span>
       );

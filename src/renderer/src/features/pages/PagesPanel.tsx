@@ -1,6 +1,11 @@
-/** Open pages (which one is selected) and a live view of the selected or chosen page. */
+/**
+ * Open pages grouped by the client that opened them (who has each selected; the Run panel's own
+ * selection), and a live view of the page selected last or of a chosen one.
+ */
 import {EmptyState} from '../../ui/EmptyState.js';
 import {imageDataUrl} from '../../ui/ImageView.js';
+import {ClientBadge} from '../../ui/ClientBadge.js';
+import type {PageView} from './pagesModel.js';
 import {type PagesModel, usePagesModel} from './usePagesModel.js';
 import './pages.css';
 import {revealInvisible} from '../../ui/revealInvisible.js';
@@ -28,7 +33,7 @@ export function PagesPanel(): React.JSX.Element {
           <span className="muted">
             {' '}
             {model.watchPageId === undefined
-              ? '· following the selected page'
+              ? '· following the page selected last'
               : `· page ${model.watchPageId}`}
           </span>
         </h2>
@@ -41,40 +46,83 @@ export function PagesPanel(): React.JSX.Element {
 function PageList(props: {model: PagesModel}): React.JSX.Element {
   const {model} = props;
   return (
-    <ul className="page-list">
-      {model.pages.map(page => {
-        const watched = model.watchPageId === page.id;
-        return (
-          <li
-            key={page.id}
-            className={`page-item${page.selected ? ' page-item--selected' : ''}`}
-            data-page-id={page.id}
-          >
-            <div className="page-item__main">
-              <span className="page-item__id mono">{page.id}</span>
-              <span className="page-item__title">{revealInvisible(page.title) || 'Untitled'}</span>
-              {page.selected ? <span className="badge badge--selected">selected</span> : null}
-              {page.isolatedContext ? (
-                <span className="badge" title="Isolated browser context">
-                  {revealInvisible(page.isolatedContext)}
-                </span>
-              ) : null}
-            </div>
-            <div className="page-item__url mono muted">{revealInvisible(page.url)}</div>
-            <button
-              type="button"
-              aria-pressed={watched}
-              aria-label={
-                watched ? `Stop watching page ${page.id}` : `Watch page ${page.id} in the live view`
-              }
-              onClick={() => model.watch(watched ? undefined : page.id)}
-            >
-              {watched ? 'Follow selected' : 'Watch'}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <div className="page-groups">
+      {model.groups.map(group => (
+        <section
+          key={group.owner?.id ?? 'unowned'}
+          className="page-group"
+          aria-label={
+            group.owner
+              ? `Pages opened by ${revealInvisible(group.owner.name)}`
+              : 'Pages opened by you or the browser'
+          }
+          data-owner-id={group.owner?.id ?? ''}
+        >
+          <h3 className="page-group__heading">
+            {group.owner ? (
+              <ClientBadge
+                client={group.owner}
+                note={[group.owner.isolated ? 'own context' : '', group.gone ? 'session ended' : '']
+                  .filter(Boolean)
+                  .join(' · ')}
+              />
+            ) : (
+              <span className="muted">Opened by you or the browser</span>
+            )}
+          </h3>
+          <ul className="page-list">
+            {group.pages.map(page => (
+              <PageItem key={page.id} page={page} model={model} />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function PageItem(props: {page: PageView; model: PagesModel}): React.JSX.Element {
+  const {page, model} = props;
+  const watched = model.watchPageId === page.id;
+  return (
+    <li
+      className={`page-item${page.selected ? ' page-item--selected' : ''}`}
+      data-page-id={page.id}
+    >
+      <div className="page-item__main">
+        <span className="page-item__id mono">{page.id}</span>
+        <span className="page-item__title">{revealInvisible(page.title) || 'Untitled'}</span>
+        {page.selected ? (
+          <span className="badge badge--selected" title="Run panel calls without pageId act here">
+            selected in Run
+          </span>
+        ) : null}
+        {page.isolatedContext ? (
+          <span className="badge" title="Isolated browser context">
+            {revealInvisible(page.isolatedContext)}
+          </span>
+        ) : null}
+      </div>
+      <div className="page-item__url mono muted">{revealInvisible(page.url)}</div>
+      {page.selectedByClients.length > 0 ? (
+        <div className="page-item__selectors">
+          <span className="muted">selected by</span>
+          {page.selectedByClients.map(client => (
+            <ClientBadge key={client.id} client={client} />
+          ))}
+        </div>
+      ) : null}
+      <button
+        type="button"
+        aria-pressed={watched}
+        aria-label={
+          watched ? `Stop watching page ${page.id}` : `Watch page ${page.id} in the live view`
+        }
+        onClick={() => model.watch(watched ? undefined : page.id)}
+      >
+        {watched ? 'Follow selected' : 'Watch'}
+      </button>
+    </li>
   );
 }
 
@@ -88,8 +136,8 @@ function LiveView(props: {model: PagesModel}): React.JSX.Element {
     return (
       <div className="live-view live-view--empty">
         <p className="muted">
-          No frames yet. The live view shows the selected page as soon as one is open; it updates
-          when the page changes.
+          No frames yet. The live view shows the page selected last (by an agent or the Run panel)
+          as soon as one is open; it updates when the page changes.
         </p>
       </div>
     );

@@ -107,3 +107,50 @@ export function selectLiveView(
     outline: candidate && candidate.key !== state.expiredKey ? candidate : undefined,
   };
 }
+
+export interface PageGroup {
+  /** The client that opened these pages; undefined: the person (inspector) or the browser. */
+  owner: {id: string; name: string; isolated: boolean} | undefined;
+  /** The owner's session has ended (its pages stay unless it had a context of its own). */
+  gone: boolean;
+  pages: PageView[];
+}
+
+export interface PageView extends PageInfo {
+  /** The clients that have it selected, by name (those still connected). */
+  selectedByClients: {id: string; name: string}[];
+}
+
+/**
+ * The pages grouped by the client that opened them: the person's and the browser's first, then
+ * each client's in the order its first page was opened. Each page says who has it selected.
+ */
+export function pageGroups(
+  pages: readonly PageInfo[],
+  clients: readonly {id: string; name: string}[],
+): PageGroup[] {
+  const names = new Map(clients.map(client => [client.id, client.name]));
+  const unowned: PageGroup = {owner: undefined, gone: false, pages: []};
+  const groups = new Map<string, PageGroup>();
+  for (const page of pages) {
+    const view: PageView = {
+      ...page,
+      selectedByClients: (page.selectedBy ?? []).flatMap(id => {
+        const name = names.get(id);
+        return name === undefined ? [] : [{id, name}];
+      }),
+    };
+    const owner = page.owner;
+    if (owner === undefined) {
+      unowned.pages.push(view);
+      continue;
+    }
+    let group = groups.get(owner.id);
+    if (!group) {
+      group = {owner, gone: !names.has(owner.id), pages: []};
+      groups.set(owner.id, group);
+    }
+    group.pages.push(view);
+  }
+  return [...(unowned.pages.length > 0 ? [unowned] : []), ...groups.values()];
+}

@@ -1,21 +1,26 @@
 /**
- * The Pages panel's hook: the open pages, and the live view (pagesModel.ts). The screencast runs
- * only while this panel is open (the engine stops it when no UI watches); it follows the selected
- * page unless the user picks one.
+ * The Pages panel's hook: the open pages grouped by the client that opened them, and the live view
+ * (pagesModel.ts). The screencast runs only while this panel is open (the engine stops it when no
+ * UI watches); it follows the page selected last (by any client or the Run panel) unless the user
+ * picks one.
  */
-import {useEffect, useReducer} from 'react';
+import {useEffect, useMemo, useReducer} from 'react';
 import type {LiveFrame, PageInfo} from '../../../../shared/protocol.js';
 import {useInspector, useRequest, useSnapshot, useUi} from '../../context/InspectorContext.js';
 import {
   HIGHLIGHT_MS,
   INITIAL_PAGES,
+  pageGroups,
   reducePages,
   selectLiveView,
   type Outline,
+  type PageGroup,
 } from './pagesModel.js';
 
 export interface PagesModel {
   pages: readonly PageInfo[];
+  /** The pages by the client that opened them. */
+  groups: PageGroup[];
   browserState: string;
   watchPageId: number | undefined;
   watch: (pageId: number | undefined) => void;
@@ -28,6 +33,8 @@ export function usePagesModel(): PagesModel {
   const {connection} = useInspector();
   const request = useRequest();
   const pages = useSnapshot(snapshot => snapshot.pages);
+  const clients = useSnapshot(snapshot => snapshot.clients);
+  const groups = useMemo(() => pageGroups(pages, clients), [pages, clients]);
   const browserState = useSnapshot(snapshot => snapshot.browser?.state ?? 'idle');
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const acted = useSnapshot(snapshot => snapshot.lastActedOn);
@@ -65,6 +72,7 @@ export function usePagesModel(): PagesModel {
 
   return {
     pages,
+    groups,
     browserState,
     ...selectLiveView(state, pages, acted),
     watch: pageId => dispatch({type: 'watch', pageId}),

@@ -7,6 +7,7 @@ import {EmptyState} from '../../ui/EmptyState.js';
 import {ImageView} from '../../ui/ImageView.js';
 import {JsonView} from '../../ui/JsonView.js';
 import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
+import {revealInvisible} from '../../ui/revealInvisible.js';
 import type {RunOutcome} from './runModel.js';
 import {type RunModel, useRunModel} from './useRunModel.js';
 import './run.css';
@@ -28,6 +29,17 @@ export function RunPanel(): React.JSX.Element {
       <p className="muted">
         Runs exactly like an agent&apos;s call (same checks, same page locks) and shows in the Log
         as coming from the <strong>Inspector</strong>.
+      </p>
+      <p className="muted" data-testid="run-selected-page">
+        {model.selectedPage ? (
+          <>
+            Selected here: page <span className="mono">{model.selectedPage.id}</span>{' '}
+            {revealInvisible(model.selectedPage.title || model.selectedPage.url)}. Agents each have
+            their own selection; select_page here moves only this one.
+          </>
+        ) : (
+          'No page selected here yet: new_page or select_page from this panel selects one.'
+        )}
       </p>
       <label className="run-panel__pick">
         <span>Tool</span>

@@ -30,6 +30,8 @@ export interface RunModel {
   /** Runs the tool with the form's values (on submit) or the draft's. */
   run: (formValues?: Record<string, unknown>) => void;
   outcome: RunOutcome | undefined;
+  /** The Run panel's own selected page (calls from here without a pageId act on it). */
+  selectedPage: {id: number; title: string; url: string} | undefined;
 }
 
 export function useRunModel(): RunModel {
@@ -37,6 +39,7 @@ export function useRunModel(): RunModel {
   const ready = useSnapshot(snapshot => snapshot.ready);
   const allTools = useSnapshot(snapshot => snapshot.tools.tools);
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
+  const pages = useSnapshot(snapshot => snapshot.pages);
   const handOver = useUi(snapshot => snapshot.runDraft);
   const [state, dispatch] = useReducer(reduceRun, INITIAL_RUN);
 
@@ -47,6 +50,7 @@ export function useRunModel(): RunModel {
 
   const {tools, tool} = selectTools(allTools, state.toolName);
   return {
+    selectedPage: pages.find(page => page.selected),
     ready,
     connected,
     tools,

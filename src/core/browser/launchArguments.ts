@@ -1,0 +1,43 @@
+/**
+ * The Chromium command line of a launch: our defaults, the user's --chromeArg values, sandbox and
+ * window size, and the files among the arguments Chromium would open at start.
+ */
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+import type {BrowserConfig} from '../config/serverConfig.js';
+import {mergeEnableFeatures} from './executable.js';
+
+/** The final Chromium argument list for a launch (exported for tests). */
+export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): string[] {
+  const args = ['--disable-component-update', '--hide-crash-restore-bubble', ...config.chromeArgs];
+  if (runningAsRoot && !args.includes('--no-sandbox')) {
+    args.push('--no-sandbox');
+  }
+  if (config.proxyServer !== undefined) {
+    args.push(`--proxy-server=${config.proxyServer}`);
+  }
+  if (
+    config.headless &&
+    config.viewport === undefined &&
+    !args.some(arg => arg.startsWith('--window-size'))
+  ) {
+    args.push('--window-size=1280,720');
+  }
+  return mergeEnableFeatures(args, ['WebMCP']);
+}
+
+/** The file a launch argument makes Chromium open at start (a `file:` URL or a path), if any. */
+export function launchFileUrl(arg: string): string | undefined {
+  if (arg.startsWith('-')) {
+    return undefined;
+  }
+  const url = arg.replace(/^view-source:/i, '');
+  if (/^file:/i.test(url)) {
+    return url;
+  }
+  // A bare path (Chromium opens it as a file); other plain words are left alone.
+  if (/^(?:\/|\.{1,2}\/|~\/|[a-z]:[\\/])/i.test(url)) {
+    return pathToFileURL(path.resolve(url)).href;
+  }
+  return undefined;
+}

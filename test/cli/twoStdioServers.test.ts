@@ -1,0 +1,127 @@
+/**
+ * Two agents set up with the README's stdio snippet each start their own server on the same
+ * default profile. The second uses a fresh profile next to the default one for that run (saying
+ * so in one stderr line) and removes it when it exits; an explicit --userDataDir in use still
+ * fails, saying what to do. Real server processes (out/node/cli), real MCP clients over stdio.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {afterEach, describe, expect, it} from 'vitest';
+import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+
+const CLI = path.join(ROOT, 'out/node/cli/index.js');
+const tempDirs: string[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) {
+    await client.close().catch(() => undefined);
+  }
+  for (const dir of tempDirs.splice(0)) {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+interface Agent {
+  client: Client;
+  stderr: () => string;
+}
+
+/** One agent's server, started as the README's snippet does (`--stdio`), on a shared cache dir. */
+async function startAgent(cacheDir: string, name: string, flags: string[] = []): Promise<Agent> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined) {
+      env[key] = value;
+    }
+  }
+  Object.assign(env, {
+    XDG_CACHE_HOME: cacheDir,
+    MCP_BROWSER_INSPECTOR_CONFIG_DIR: tempDir(`mbi-${name}-config-`),
+    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    // No display: the browser runs headless, as on a CI box.
+    DISPLAY: '',
+  });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--stdio', ...flags],
+    env,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({name, version: '1'});
+  await client.connect(transport);
+  clients.push(client);
+  return {client, stderr: () => stderr};
+}
+
+async function listPages(agent: Agent): Promise<{text: string; isError: boolean}> {
+  const result = await agent.client.callTool({name: 'list_pages', arguments: {}});
+  return {text: textOf(result), isError: result.isError === true};
+}
+
+describe('two stdio servers on one default profile', () => {
+  it('the second runs on a fresh profile of its own, says so once, and removes it on exit', async () => {
+    const cache = tempDir('mbi-cache-');
+    const defaultProfile = path.join(cache, 'mcp-browser-inspector', 'chrome-profile');
+    const first = await startAgent(cache, 'first-agent');
+    const firstPages = await listPages(first);
+    expect(firstPages.isError, firstPages.text).toBe(false);
+    // Chromium's lock: a symlink to <host>-<pid> (existsSync would follow it).
+    expect(fs.lstatSync(path.join(defaultProfile, 'SingletonLock')).isSymbolicLink()).toBe(true);
+
+    const second = await startAgent(cache, 'second-agent');
+    const secondPages = await listPages(second);
+    expect(secondPages.isError, secondPages.text).toBe(false);
+    expect(secondPages.text).toContain('## Pages');
+    const lines = second
+      .stderr()
+      .split('\n')
+      .filter(line => line.includes('is in use by another browser'));
+    expect(lines).toHaveLength(1);
+    const runProfile = /uses its own profile (\S+), removed when it exits/.exec(
+      lines[0] ?? '',
+    )?.[1];
+    expect(runProfile).toBeDefined();
+    expect(path.dirname(runProfile ?? '')).toBe(path.dirname(defaultProfile));
+    expect(fs.existsSync(runProfile ?? '')).toBe(true);
+    expect(first.stderr()).not.toContain('is in use by another browser');
+
+    // Both keep working side by side.
+    expect((await listPages(first)).isError).toBe(false);
+    expect((await listPages(second)).isError).toBe(false);
+
+    await second.client.close();
+    await waitFor(
+      () => !fs.existsSync(runProfile ?? ''),
+      20_000,
+      "the second run's profile to be removed",
+    );
+    expect(fs.existsSync(defaultProfile)).toBe(true);
+    expect((await listPages(first)).isError).toBe(false);
+  });
+
+  it('an explicit --userDataDir in use fails clearly', async () => {
+    const cache = tempDir('mbi-cache-');
+    const profile = tempDir('mbi-explicit-profile-');
+    const first = await startAgent(cache, 'first-agent', ['--userDataDir', profile]);
+    expect((await listPages(first)).isError).toBe(false);
+    const second = await startAgent(cache, 'second-agent', ['--userDataDir', profile]);
+    const refused = await listPages(second);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain(
+      `The browser is already running for --userDataDir ${profile}. Close the browser that uses it, or start this server with another --userDataDir (or --isolated for a temporary profile).`,
+    );
+    expect(second.stderr()).not.toContain('is in use by another browser');
+  });
+});
