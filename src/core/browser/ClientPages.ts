@@ -106,7 +106,6 @@ export class ClientPages {
       title: cutText(page.title, SHOWN_TITLE_CHARS),
       selected: page === selected,
       ...(page.isolatedContext === undefined ? {} : {isolatedContext: page.isolatedContext}),
-      ...(page.openedBy === undefined ? {} : {openedBy: page.openedBy}),
     }));
   }
 
