@@ -8,6 +8,7 @@ import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
+import {collectRun, type CliRun} from '../helpers/cliRun.js';
 import {ROOT, useEngineWithFixtures} from '../helpers/engine.js';
 import {recordHub} from '../helpers/hubRecording.js';
 import {runShopCalls, serveShop, type ShopVariant} from '../helpers/shopCalls.js';
@@ -28,36 +29,21 @@ beforeAll(async () => {
   recording.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 /** Runs a command to its end (bounded), with its own config dir and no display. */
 function run(command: string, args: string[], cwd = ROOT): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: {
-        ...process.env,
-        MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(fixture.tmp, 'config'),
-        CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        DISPLAY: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({code, stdout, stderr});
-    });
+  const child = spawn(command, args, {
+    cwd,
+    env: {
+      ...process.env,
+      MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(fixture.tmp, 'config'),
+      CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      DISPLAY: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collectRun(child, 90_000);
 }
 
 const cli = (...args: string[]): Promise<Run> => run(process.execPath, [CLI, ...args]);

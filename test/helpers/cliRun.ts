@@ -2,7 +2,8 @@
  * The headless entry as users run it (`node out/node/cli/index.js …`), to its end (bounded), with
  * its own config dir and no display.
  */
-import {spawn} from 'node:child_process';
+import {spawn, type ChildProcessByStdio} from 'node:child_process';
+import type {Readable} from 'node:stream';
 import path from 'node:path';
 import {ROOT} from './engine.js';
 
@@ -14,18 +15,12 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], configDir: string, timeoutMs = 120_000): Promise<CliRun> {
+/** A child process's exit code and everything it printed, once it ended (killed after `timeoutMs`). */
+export function collectRun(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  timeoutMs: number,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-        CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        DISPLAY: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -37,4 +32,18 @@ export function runCli(args: string[], configDir: string, timeoutMs = 120_000): 
       resolve({code, stdout, stderr});
     });
   });
+}
+
+export function runCli(args: string[], configDir: string, timeoutMs = 120_000): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
+      CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      DISPLAY: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collectRun(child, timeoutMs);
 }

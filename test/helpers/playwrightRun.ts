@@ -7,29 +7,16 @@ import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
+import {collectRun, type CliRun} from './cliRun.js';
 import {ROOT} from './engine.js';
 
-export interface ProcessRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+/** How a process ended and what it printed. */
+export type ProcessRun = CliRun;
 
 /** Runs `node <args>` in `cwd` to its end (killed after `timeoutMs`). */
 export function runNode(args: string[], cwd: string, timeoutMs = 240_000): Promise<ProcessRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {cwd, stdio: ['ignore', 'pipe', 'pipe']});
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({code, stdout, stderr});
-    });
-  });
+  const child = spawn(process.execPath, args, {cwd, stdio: ['ignore', 'pipe', 'pipe']});
+  return collectRun(child, timeoutMs);
 }
 
 /** A fresh folder for exported tests under <checkout>/scratch, with a Playwright config. */
