@@ -41,6 +41,11 @@ export interface AgentsLoadResult {
   listPagesMs: {p50: number; p95: number; max: number};
   seconds: number;
   rssMb?: {baseline: number; peak: number; after: number; growth: number};
+  /**
+   * CPU time used during the load by the server process (given its pid) and by this process (the
+   * clients): where list_pages time goes on a loaded machine besides Chromium.
+   */
+  cpuMs?: {server: number; clients: number};
   loadAverage: number[];
 }
 
@@ -48,6 +53,12 @@ function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** CPU time (user + system) a process used so far (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = (fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
 }
 
 function percentile(values: number[], p: number): number {
@@ -191,12 +202,22 @@ export async function runAgentsLoad(options: AgentsLoadOptions): Promise<AgentsL
       ? undefined
       : setInterval(() => (peak = Math.max(peak, rssMb(options.serverPid ?? 0))), 250);
   const tally: Tally = {errors: [], hangs: 0, calls: 0, listPagesMs: []};
+  const serverCpu = options.serverPid === undefined ? 0 : cpuMs(options.serverPid);
+  const clientsCpu = process.cpuUsage();
   const started = performance.now();
   const clients = await Promise.all(
     Array.from({length: options.clients}, (_, index) => connect(options, `agent-${index}`)),
   );
   await Promise.all(clients.map((client, index) => agent(client, index, settings, tally)));
   const seconds = Math.round((performance.now() - started) / 100) / 10;
+  const clientsCpuUsed = process.cpuUsage(clientsCpu);
+  const cpu =
+    options.serverPid === undefined
+      ? undefined
+      : {
+          server: cpuMs(options.serverPid) - serverCpu,
+          clients: Math.round((clientsCpuUsed.user + clientsCpuUsed.system) / 1000),
+        };
   await Promise.all(clients.map(leave));
   clearInterval(sampler);
   const after = textOf((await checker.callTool({name: 'list_pages'})) as CallToolResult);
@@ -219,6 +240,7 @@ export async function runAgentsLoad(options: AgentsLoadOptions): Promise<AgentsL
     ...(rss === undefined
       ? {}
       : {rssMb: {baseline, peak, after: rss, growth: Math.round((rss - baseline) * 10) / 10}}),
+    ...(cpu === undefined ? {} : {cpuMs: cpu}),
     loadAverage: os.loadavg().map(value => Math.round(value * 100) / 100),
   };
 }

@@ -173,13 +173,18 @@ class BoundedWalk {
     const key = frame.keys[index] ?? '';
     const copied = this.#copy(frame.source[key], key, frame.source, frame.depth + 1);
     if (copied.keep) {
-      // Defined, not assigned: a "__proto__" key from JSON stays a key, never the prototype.
-      Object.defineProperty(frame.target, key, {
-        value: copied.value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (key === '__proto__') {
+        // Defined, not assigned: a "__proto__" key from JSON stays a key, never the prototype.
+        Object.defineProperty(frame.target, key, {
+          value: copied.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        // Assigned: as defining it (a fresh plain object), without the slow path of defining.
+        frame.target[key] = copied.value;
+      }
       this.chars += key.length + 4;
     }
   }

@@ -149,4 +149,29 @@ describe('keys from outside', () => {
     expect('polluted' in copy).toBe(false);
     expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":true},"a":1}');
   });
+
+  it("keeps keys named like Object.prototype's members as own keys, in order", () => {
+    const value: unknown = JSON.parse(
+      '{"constructor": 1, "toString": "x", "hasOwnProperty": [2], "valueOf": {"b": null}, "__proto__": 3}',
+    );
+    const copy = boundValue(value, {maxDepth: 4}).value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual([
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      '__proto__',
+    ]);
+    expect(Object.getOwnPropertyDescriptor(copy, 'toString')).toEqual({
+      value: 'x',
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    expect(JSON.stringify(copy)).toBe(
+      '{"constructor":1,"toString":"x","hasOwnProperty":[2],"valueOf":{"b":null},"__proto__":3}',
+    );
+    expect(Object.prototype.toString.call({})).toBe('[object Object]');
+  });
 });
