@@ -150,7 +150,7 @@ describe('invisible characters in every panel', () => {
 
     await openPanel(page, 'Pages');
     await waitFor(
-      async () => (await panelText('.page-list')).includes('hostile-invisible'),
+      async () => (await panelText('.page-groups')).includes('hostile-invisible'),
       10_000,
       'the page',
     );
@@ -184,7 +184,7 @@ function textOfResult(result: unknown): string {
 }
 
 describe('client sessions the server closes', () => {
-  it('are listed under "Client sessions closed by the server" in the Connection panel', async () => {
+  it('are listed as ended, with why, under "Not connected" in the Connection panel', async () => {
     const response = await fetch(serve.mcpUrl, {
       method: 'POST',
       headers: {
@@ -204,16 +204,31 @@ describe('client sessions the server closes', () => {
       }),
     });
     await response.text();
+    // It finishes the handshake, then never sends anything again: the server expires it.
+    const initialized = await fetch(serve.mcpUrl, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${serve.token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': response.headers.get('mcp-session-id') ?? '',
+        'Mcp-Protocol-Version': '2025-06-18',
+      },
+      body: JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'}),
+    });
+    expect(initialized.status).toBe(202);
     await openPanel(page, 'Connection');
+    const endedRow = '.not-connected__list li[data-ended=true]';
     await waitFor(
-      async () => (await panelText()).includes('Client sessions closed by the server'),
+      async () =>
+        (await page.$$eval(endedRow, rows => rows.map(row => row.textContent))).length > 0,
       15_000,
       'the expired client session',
     );
-    const text = await panelText('.expired-client-sessions');
+    const text = await panelText(endedRow);
     expect(text).toContain('forgetful-client');
-    expect(text).toMatch(/idle for/);
-    await page.$eval('.expired-client-sessions', element => element.scrollIntoView());
+    expect(text).toContain('expired: no request for the idle timeout');
+    await page.$eval('.not-connected', element => element.scrollIntoView());
     await screenshot(page, 'expired-client-sessions');
   });
 });

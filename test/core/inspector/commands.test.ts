@@ -121,6 +121,7 @@ describe('inspector commands', () => {
     await accepted({type: 'holdAllowAll'});
     await accepted({type: 'holdDenyAll', reason: 'nothing is held'});
     await accepted({type: 'holdSetOpenOnHeld', openOnHeld: true});
+    await accepted({type: 'setIsolateClients', enabled: false});
     await recordingCommands();
     // Replay and export of a recording (one list_pages call).
     const recordingsDir = path.join(fx.engine.configDir, 'sessions');
