@@ -74,3 +74,23 @@ export async function runPlaywright(dir: string): Promise<PlaywrightOutcome> {
     output: result.stdout.slice(0, 20_000) + result.stderr.slice(0, 5_000),
   };
 }
+
+/** A tsconfig that type-checks the folder's exported specs as a user's strict project would. */
+export function writeStrictTsconfig(dir: string): void {
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        skipLibCheck: true,
+      },
+      include: ['*.spec.ts'],
+    }),
+  );
+}

@@ -15,6 +15,7 @@ import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
 import type {EventEnvelope, InspectorEvent} from '../../../src/shared/protocol.js';
 import {RECORDING_FORMAT, type ParsedRecording} from '../../../src/shared/recordingFile.js';
 import {ROOT} from '../../helpers/engine.js';
+import {writeStrictTsconfig} from '../../helpers/playwrightRun.js';
 
 const HOSTILE = 'a"b\'c`d${process.exit(3)}e*/f\ng\u2028h\u2029i\\j</script>//k';
 const client = {id: 'c1', name: 'agent', version: '1', transport: 'http'} as const;
@@ -275,22 +276,7 @@ describe('hostile names', () => {
         exportRecording(hostileRecording, 'playwright'),
       );
       fs.writeFileSync(path.join(checkDir, 'sized.spec.ts'), sized);
-      fs.writeFileSync(
-        path.join(checkDir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            target: 'ES2022',
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            lib: ['ES2023', 'DOM'],
-            types: ['node'],
-            skipLibCheck: true,
-          },
-          include: ['*.spec.ts'],
-        }),
-      );
+      writeStrictTsconfig(checkDir);
       const tsc = spawnSync(
         process.execPath,
         [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],

@@ -14,7 +14,12 @@ import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {ROOT, useEngineWithFixtures} from '../../helpers/engine.js';
 import {recordHub} from '../../helpers/hubRecording.js';
-import {playwrightFolder, runNode, runPlaywright} from '../../helpers/playwrightRun.js';
+import {
+  playwrightFolder,
+  runNode,
+  runPlaywright,
+  writeStrictTsconfig,
+} from '../../helpers/playwrightRun.js';
 import {serveWidgets, type WidgetVariant} from '../../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../../helpers/widgetSessions.js';
 
@@ -81,22 +86,7 @@ describe('an exported recording', () => {
   });
 
   it('type-checks with TypeScript in strict mode', async () => {
-    fs.writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'ES2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          lib: ['ES2023', 'DOM'],
-          types: ['node'],
-          skipLibCheck: true,
-        },
-        include: ['*.spec.ts'],
-      }),
-    );
+    writeStrictTsconfig(dir);
     const tsc = await runNode(
       [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
       dir,
