@@ -8,10 +8,8 @@
  * Used by `npm run bench -- agents` (50 clients) and by the suite (10 clients). Node flags for the
  * server process (a CPU profile: `--cpu-prof`) go in BENCH_SERVER_NODE_ARGS.
  */
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
@@ -243,53 +241,4 @@ export async function runAgentsLoad(options: AgentsLoadOptions): Promise<AgentsL
     ...(cpu === undefined ? {} : {cpuMs: cpu}),
     loadAverage: os.loadavg().map(value => Math.round(value * 100) / 100),
   };
-}
-
-/** The real headless server as a child process over HTTP (`out/node`), for the bench. */
-export async function startHttpServer(
-  root: string,
-  chromium: string,
-  flags: string[] = [],
-): Promise<{mcpUrl: string; token: string; pid: number; stop: () => Promise<void>}> {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-agents-'));
-  const readyFile = path.join(work, 'ready.json');
-  const server = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      path.join(root, 'out/node/cli/index.js'),
-      '--headless',
-      '--isolated',
-      '--port',
-      '0',
-      '--readyFile',
-      readyFile,
-      ...flags,
-    ],
-    {
-      env: {...process.env, CHROME_PATH: chromium, MCP_BROWSER_INSPECTOR_CONFIG_DIR: work},
-      stdio: 'ignore',
-    },
-  );
-  const stop = async (): Promise<void> => {
-    if (server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise(resolve => server.once('exit', resolve));
-    }
-    fs.rmSync(work, {recursive: true, force: true});
-  };
-  const deadline = Date.now() + 30_000;
-  while (!fs.existsSync(readyFile)) {
-    if (Date.now() > deadline || server.exitCode !== null) {
-      await stop();
-      throw new Error('the server did not start');
-    }
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  const ready = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as {
-    mcpUrl: string;
-    token: string;
-    pid: number;
-  };
-  return {...ready, stop};
 }

@@ -5,7 +5,6 @@
  *
  *   npx tsx bench/load.ts [--clients 50] [--calls 26]
  */
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -13,6 +12,7 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {startHttpServer} from './httpServer.js';
 import {CHROMIUM, ROOT} from './lib.js';
 
 function option(name: string, fallback: number): number {
@@ -49,39 +49,8 @@ async function main(): Promise<void> {
   const address = site.address();
   const pageUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
 
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-load-'));
-  const readyFile = path.join(work, 'ready.json');
-  const server = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'out/node/cli/index.js'),
-      '--headless',
-      '--isolated',
-      '--port',
-      '0',
-      '--readyFile',
-      readyFile,
-      '--maxSessions',
-      String(CLIENTS + 10),
-    ],
-    {
-      env: {...process.env, CHROME_PATH: CHROMIUM, MCP_BROWSER_INSPECTOR_CONFIG_DIR: work},
-      stdio: 'ignore',
-    },
-  );
+  const ready = await startHttpServer(ROOT, CHROMIUM, ['--maxSessions', String(CLIENTS + 10)]);
   try {
-    const deadline = Date.now() + 30_000;
-    while (!fs.existsSync(readyFile)) {
-      if (Date.now() > deadline) {
-        throw new Error('the server did not start');
-      }
-      await new Promise(resolve => setTimeout(resolve, 50));
-    }
-    const ready = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as {
-      mcpUrl: string;
-      token: string;
-      pid: number;
-    };
     const connect = async (name: string): Promise<Client> => {
       const client = new Client({name, version: '1'});
       await client.connect(
@@ -174,10 +143,8 @@ async function main(): Promise<void> {
     );
     process.exitCode = result.ok ? 0 : 1;
   } finally {
-    server.kill('SIGTERM');
-    await new Promise(resolve => server.once('exit', resolve));
+    await ready.stop();
     site.close();
-    fs.rmSync(work, {recursive: true, force: true});
   }
 }
 

@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
-import {runAgentsLoad, startHttpServer} from './agentsLoad.js';
+import {runAgentsLoad} from './agentsLoad.js';
+import {startHttpServer} from './httpServer.js';
 import {measureInspectorLoad} from './inspector-load.js';
 import {measureReplayOverhead} from './replay.js';
 import {
@@ -303,31 +303,8 @@ await section('tool definitions', async () => {
 });
 
 await section('list_pages over HTTP', async () => {
-  const readyFile = path.join(ROOT, 'bench/results/.ready.json');
-  fs.mkdirSync(path.dirname(readyFile), {recursive: true});
-  fs.rmSync(readyFile, {force: true});
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'out/node/cli/index.js'),
-      '--headless',
-      '--isolated',
-      '--port',
-      '0',
-      '--readyFile',
-      readyFile,
-    ],
-    {stdio: 'ignore'},
-  );
+  const ready = await startHttpServer(ROOT, CHROMIUM);
   try {
-    const deadline = Date.now() + 20_000;
-    while (!fs.existsSync(readyFile)) {
-      if (Date.now() > deadline) {
-        throw new Error('server did not start');
-      }
-      await new Promise(resolve => setTimeout(resolve, 50));
-    }
-    const ready = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as {mcpUrl: string; token: string};
     const client = new Client({name: 'bench-http', version: '1'});
     await client.connect(
       new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
@@ -354,7 +331,7 @@ await section('list_pages over HTTP', async () => {
     raw.close();
     await client.close();
   } finally {
-    child.kill('SIGTERM');
+    await ready.stop();
   }
 });
 
