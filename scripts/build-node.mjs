@@ -17,6 +17,18 @@ const root = path.resolve(import.meta.dirname, '..');
 
 const inliner = await createLighthouseInliner();
 
+/** puppeteer-core's `debug` import gets scripts/debug-once.mjs (one logger per name; see there). */
+const debugOncePlugin = {
+  name: 'debug-once',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({filter: /^debug$/}, args =>
+      args.importer.includes(`${path.sep}puppeteer-core${path.sep}`)
+        ? {path: path.join(root, 'scripts/debug-once.mjs')}
+        : undefined,
+    );
+  },
+};
+
 async function bundle({entry, entryName, outdir, target}) {
   // Chunk names carry a hash: stale chunks from an earlier build must not linger (or be packed).
   fs.rmSync(outdir, {recursive: true, force: true});
@@ -41,7 +53,7 @@ async function bundle({entry, entryName, outdir, target}) {
     banner: {
       js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);",
     },
-    plugins: [lighthouseEsbuildPlugin(inliner)],
+    plugins: [lighthouseEsbuildPlugin(inliner), debugOncePlugin],
     metafile: true,
     logLevel: 'warning',
   });

@@ -4,6 +4,7 @@
  * note. Close what we launched; disconnect from what we attached to.
  */
 import {EventEmitter} from 'node:events';
+import {batchPipeWrites} from './pipeWrites.js';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/serverConfig.js';
@@ -332,8 +333,8 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
       {...config, chromeArgs: await this.#withoutForbiddenFiles(config.chromeArgs)},
       runningAsRoot,
     );
-    const launch = (profile: string | undefined): Promise<Browser> =>
-      puppeteer.launch({
+    const launch = async (profile: string | undefined): Promise<Browser> => {
+      const browser = await puppeteer.launch({
         executablePath,
         headless: config.headless,
         pipe: true,
@@ -350,6 +351,9 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
         enableExtensions: this.#launchedWithExtensions,
         ...(profile === undefined ? {} : {userDataDir: profile}),
       });
+      batchPipeWrites(browser.process());
+      return browser;
+    };
     try {
       return await launch(userDataDir);
     } catch (error) {
