@@ -4,7 +4,6 @@
  * note. Close what we launched; disconnect from what we attached to.
  */
 import {EventEmitter} from 'node:events';
-import {batchPipeWrites} from './pipeWrites.js';
 import puppeteer, {type Browser, type Target} from 'puppeteer-core';
 import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/serverConfig.js';
@@ -17,6 +16,7 @@ import {withTimeout} from './lock.js';
 import {PageRegistry} from './PageRegistry.js';
 import {createRunProfile, isProfileInUse, removeRunProfile} from './runProfile.js';
 import type {AttachableFeature} from './PageState.js';
+import {batchPipeWrites} from './pipeWrites.js';
 import {errorText} from '../../shared/values.js';
 import {urlSecrets, withoutSecretsOf, withoutUrlSecrets} from '../../shared/urlSecrets.js';
 
