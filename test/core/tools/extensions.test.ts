@@ -118,7 +118,6 @@ describe('with --categoryExtensions', () => {
   }
 
   it('installs, lists, triggers, reloads and uninstalls an unpacked extension', async () => {
-    const pageId = await fx.openPage('/index.html');
     const installed = await call(fx.client, 'install_extension', {path: FIXTURE});
     expect(installed.isError, installed.text).toBe(false);
     const id = /Extension installed\. Id: ([a-p]{32})/.exec(installed.text)?.[1];
@@ -140,35 +139,49 @@ describe('with --categoryExtensions', () => {
     )?.[1];
     expect(workerId, pages).toBeDefined();
 
+    const pageId = await fx.openPage('/index.html');
     await call(fx.client, 'select_page', {pageId});
     const triggered = await call(fx.client, 'trigger_extension_action', {id});
     expect(triggered.text).toContain(`Extension action triggered for ID ${id}`);
-    const clicks = await call(fx.client, 'evaluate_script', {
-      serviceWorkerId: workerId,
-      function: '() => self.actionClicks',
+    // The click reaches the worker as an event, not through DevTools: counted once it ran.
+    const clicks = await waitFor(async () => {
+      const {text} = await call(fx.client, 'evaluate_script', {
+        serviceWorkerId: workerId,
+        function: '() => self.actionClicks',
+      });
+      return text.includes('```json\n0\n```') ? undefined : text;
     });
-    expect(clicks.isError, clicks.text).toBe(false);
-    expect(clicks.text).toContain('```json\n1\n```');
+    expect(clicks).toContain('```json\n1\n```');
     // The worker says when its script ran on the tab (or why not); the wait ends on that line.
-    const consoleList = await waitFor(
-      async () => {
-        const {text} = await call(fx.client, 'list_console_messages', {
-          pageId,
-          serviceWorkerId: workerId,
-        });
-        return /action (done|failed) 1/.test(text) ? text : undefined;
-      },
-      30_000,
-      "the worker's report on the action",
-    );
+    const report = (click: number) =>
+      waitFor(
+        async () => {
+          const {text} = await call(fx.client, 'list_console_messages', {
+            pageId,
+            serviceWorkerId: workerId,
+          });
+          return new RegExp(`action (done|failed) ${click}`).test(text) ? text : undefined;
+        },
+        30_000,
+        `the worker's report on click ${click}`,
+      );
+    let consoleList = await report(1);
     expect(consoleList).toMatch(/msgid=\d+ \[log\] action clicked 1/);
+    // Chromium itself sometimes refuses the activeTab grant of the first action after an
+    // install (about 1 in 5 with puppeteer alone, no server between); the next action has it.
+    let click = 1;
+    if (consoleList.includes('action failed 1: Cannot access contents of the page')) {
+      click = 2;
+      await call(fx.client, 'trigger_extension_action', {id});
+      consoleList = await report(click);
+    }
     // The action ran on the selected page (activeTab + scripting).
-    expect(consoleList).toContain(`action done 1 on ${fx.server.url('/index.html')}`);
+    expect(consoleList).toContain(`action done ${click} on ${fx.server.url('/index.html')}`);
     const marked = await call(fx.client, 'evaluate_script', {
       pageId,
       function: '() => document.documentElement.dataset.mbiAction ?? null',
     });
-    expect(marked.text).toContain('"1"');
+    expect(marked.text).toContain(`"${click}"`);
 
     const both = await call(fx.client, 'evaluate_script', {
       pageId,
