@@ -8,8 +8,8 @@
  */
 import http from 'node:http';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-
-const PROTOCOL_VERSION = '2025-06-18';
+import {isRecord} from '../src/shared/values.js';
+import {messagesOf, PROTOCOL_VERSION} from '../test/helpers/rawMcp.js';
 
 interface RpcReply {
   id?: unknown;
@@ -17,39 +17,23 @@ interface RpcReply {
   error?: {message?: unknown};
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /** The tool result's text items (an answer without them is reported as an error). */
 export function toolResult(result: unknown): CallToolResult {
-  if (!isObject(result) || !Array.isArray(result.content)) {
+  if (!isRecord(result) || !Array.isArray(result.content)) {
     return {content: [{type: 'text', text: 'The answer had no content.'}], isError: true};
   }
   const content = result.content.flatMap(item =>
-    isObject(item) && item.type === 'text' && typeof item.text === 'string'
+    isRecord(item) && item.type === 'text' && typeof item.text === 'string'
       ? [{type: 'text' as const, text: item.text}]
       : [],
   );
   return {content, isError: result.isError === true};
 }
 
-/** The JSON-RPC answer with this id in a JSON body or an SSE stream of `data:` lines. */
-function replyIn(body: string, contentType: string, id: number): RpcReply | undefined {
-  const messages: unknown[] = [];
-  if (contentType.includes('text/event-stream')) {
-    for (const line of body.split('\n')) {
-      if (line.startsWith('data:')) {
-        messages.push(JSON.parse(line.slice(5)));
-      }
-    }
-  } else if (body.trim()) {
-    const parsed: unknown = JSON.parse(body);
-    const batch: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-    messages.push(...batch);
-  }
-  for (const message of messages) {
-    if (isObject(message) && message.id === id) {
+/** The JSON-RPC answer with this id in a response body (JSON or an SSE stream). */
+function replyIn(body: string, id: number): RpcReply | undefined {
+  for (const message of messagesOf(body)) {
+    if (isRecord(message) && message.id === id) {
       return message;
     }
   }
@@ -68,10 +52,7 @@ export class LeanHttpClient {
     this.#token = token;
   }
 
-  #request(
-    method: 'POST' | 'DELETE',
-    body: unknown,
-  ): Promise<{status: number; contentType: string; text: string}> {
+  #request(method: 'POST' | 'DELETE', body: unknown): Promise<{status: number; text: string}> {
     const payload = body === undefined ? '' : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const request = http.request(
@@ -98,13 +79,7 @@ export class LeanHttpClient {
           response.setEncoding('utf8');
           let text = '';
           response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              contentType: response.headers['content-type'] ?? '',
-              text,
-            }),
-          );
+          response.on('end', () => resolve({status: response.statusCode ?? 0, text}));
           response.on('error', reject);
         },
       );
@@ -116,7 +91,7 @@ export class LeanHttpClient {
   async #call(method: string, params: unknown): Promise<unknown> {
     const id = this.#nextId++;
     const answer = await this.#request('POST', {jsonrpc: '2.0', id, method, params});
-    const reply = replyIn(answer.text, answer.contentType, id);
+    const reply = replyIn(answer.text, id);
     if (!reply) {
       throw new Error(
         `${method}: HTTP ${answer.status} without an answer (${answer.text.slice(0, 200)})`,

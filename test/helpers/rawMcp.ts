@@ -53,7 +53,7 @@ export async function rawClientSession(
 }
 
 /** The JSON-RPC messages of a response, whether sent as JSON or as an event stream. */
-function messagesOf(text: string): unknown[] {
+export function messagesOf(text: string): unknown[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
     return [JSON.parse(trimmed)];
