@@ -460,7 +460,7 @@ export class Engine {
   ): Promise<ReplyMap['runTool']> {
     const noClientRoots = {clientRoots: () => Promise.resolve([])};
     const files = new FileAccess(this.config.workspaceRoots, noClientRoots, this.#fileShared());
-    const result = await this.runner.call(tool, args, {
+    const result = await this.runner.callInProcess(tool, args, {
       client,
       pages: this.inProcess.of(client),
       files,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {afterAll, beforeAll, expect} from 'vitest';
 import {parseFlags} from '../../src/core/config/flags.js';
 import {Engine} from '../../src/core/Engine.js';
@@ -82,6 +82,27 @@ export async function call(
 ): Promise<{text: string; isError: boolean; result: CallToolResult}> {
   const result = (await client.callTool({name, arguments: args})) as CallToolResult;
   return {text: textOf(result), isError: result.isError === true, result};
+}
+
+/**
+ * The JSON-RPC error a tools/call is answered with (a tool that is not listed): its code and its
+ * message as the server sent it. Fails when the call is answered with a result instead.
+ */
+export async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{code: number; message: string}> {
+  try {
+    const result = await client.callTool({name, arguments: args});
+    throw new Error(`${name} was answered with a result, not an error: ${textOf(result)}`);
+  } catch (error) {
+    if (!(error instanceof McpError)) {
+      throw error;
+    }
+    // The client's McpError prefixes the server's message with "MCP error <code>: ".
+    return {code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '')};
+  }
 }
 
 /** Polls a condition without fixed sleeps (bounded). */

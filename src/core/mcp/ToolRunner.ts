@@ -3,8 +3,9 @@
  * code below does it (docs/architecture.md points here).
  *
  *  1. The call is announced: a `toolCallStarted` inspector event as it arrives (callEvents.ts).
- *  2. Checks (#check): an unknown tool → an error listing the tools; a disabled category or
- *     condition → an error naming the switch that enables it; arguments nested deeper than
+ *  2. Checks (#check): an unknown tool → a JSON-RPC error -32602 listing the tools; a disabled
+ *     category or condition (a tool missing from tools/list, so unknown to the client) → the same
+ *     JSON-RPC error, naming the switch that enables it (ToolNotListedError); arguments nested deeper than
  *     VALUE_DEPTH_LIMIT or holding more than REQUEST_VALUE_LIMIT values → refused before any
  *     schema walks them; an unknown or invalid argument → an error listing the expected ones
  *     (the first few of many). Progress heartbeats start here and cover the rest.
@@ -36,7 +37,7 @@
  *     activity and screenshots (recordings/callActivity.ts). Anything unexpected on the way ends
  *     as this call's error (call()), never beyond it.
  */
-import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {ErrorCode, type CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {
   holdsMoreValuesThan,
   nestsDeeperThan,
@@ -67,6 +68,8 @@ import type {HoldGate} from './hold/HoldGate.js';
 import {lockChecked} from './hold/lockChecked.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse, type SnapshotAudience} from './render.js';
+
+const INVALID_PARAMS: number = ErrorCode.InvalidParams;
 
 /** After a cancel, the lock is held at most this long for the handler to wind down. */
 const CANCEL_GRACE_MS = 10_000;
@@ -99,12 +102,25 @@ export interface ToolRunnerDeps {
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
 
+/**
+ * A call of a tool the client's tools/list does not offer (unknown, or switched off). The MCP
+ * specification answers it with a JSON-RPC error, not a tool result (as chrome-devtools-mcp does);
+ * the SDK's Protocol sends `code` and `message` as they are. Invalid arguments of a listed tool stay
+ * tool results, so the model can correct itself.
+ */
+export class ToolNotListedError extends Error {
+  readonly code = INVALID_PARAMS;
+}
+
 export class ToolRunner {
   readonly #browserLock = new ReadWriteLock('The browser');
 
   constructor(private readonly deps: ToolRunnerDeps) {}
 
-  /** Runs one call; whatever goes wrong in it ends as this call's error, never beyond it. */
+  /**
+   * Runs one call; whatever goes wrong in it ends as this call's error, never beyond it, except a
+   * tool that is not listed: ToolNotListedError (after the inspector saw the call fail).
+   */
   async call(
     name: string,
     args: Record<string, unknown>,
@@ -115,10 +131,29 @@ export class ToolRunner {
       events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callActivity);
       return await this.#call(name, args, origin, events);
     } catch (error) {
+      if (error instanceof ToolNotListedError) {
+        throw error;
+      }
       const result = errorResult(
         `Internal error in ${name}: ${errorMessage(error)}. The server keeps running; retry the call, and if it fails again report it with the arguments that caused it.`,
       );
       return events?.finish(result, 'error') ?? result;
+    }
+  }
+
+  /** For in-process callers (the Run panel, replays): a tool that is not listed is a failed call. */
+  async callInProcess(
+    name: string,
+    args: Record<string, unknown>,
+    origin: CallOrigin,
+  ): Promise<CallToolResult> {
+    try {
+      return await this.call(name, args, origin);
+    } catch (error) {
+      if (error instanceof ToolNotListedError) {
+        return errorResult(error.message);
+      }
+      throw error;
     }
   }
 
@@ -130,7 +165,11 @@ export class ToolRunner {
   ): Promise<CallToolResult> {
     const checked = this.#check(name, args);
     if (!checked.ok) {
-      return events.finish(errorResult(checked.message), 'error');
+      events.finish(errorResult(checked.message), 'error');
+      if (checked.notListed) {
+        throw new ToolNotListedError(checked.message);
+      }
+      return errorResult(checked.message);
     }
     const {tool, valid} = checked;
     const response = new ResponseBuilder(this.deps.catalog.slim);
@@ -174,15 +213,15 @@ export class ToolRunner {
   #check(
     name: string,
     args: Record<string, unknown>,
-  ): {ok: true; tool: Tool; valid: ValidCall} | {ok: false; message: string} {
+  ): {ok: true; tool: Tool; valid: ValidCall} | {ok: false; message: string; notListed?: true} {
     const {catalog} = this.deps;
     const tool = catalog.get(name);
     if (!tool) {
-      return {ok: false, message: catalog.unknownToolMessage(name)};
+      return {ok: false, message: catalog.unknownToolMessage(name), notListed: true};
     }
     const status = catalog.status(tool);
     if (!status.enabled) {
-      return {ok: false, message: status.reason};
+      return {ok: false, message: status.reason, notListed: true};
     }
     // Before the schema (and any page tool's JSON Schema) walks them.
     if (nestsDeeperThan(args, VALUE_DEPTH_LIMIT)) {

@@ -13,6 +13,7 @@ import {beforeAll, describe, expect, it} from 'vitest';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {
   call,
+  callError,
   openPage,
   pageIdFrom,
   startEngine,
@@ -41,10 +42,11 @@ describe('step 1: disabled tools', () => {
     try {
       const {tools} = await fx.client.listTools();
       expect(tools.map(tool => tool.name)).not.toContain('take_snapshot');
-      const {isError, text} = await call(fx.client, 'take_snapshot', {pageId: 1});
-      expect(isError).toBe(true);
-      expect(text).toContain('Tool take_snapshot is in category Debugging, which is off.');
-      expect(text).toContain('--categoryDebugging');
+      // Not in tools/list, so unknown to the client: a JSON-RPC error that names the switch.
+      const {code, message} = await callError(fx.client, 'take_snapshot', {pageId: 1});
+      expect(code).toBe(-32602);
+      expect(message).toContain('Tool take_snapshot is in category Debugging, which is off.');
+      expect(message).toContain('--categoryDebugging');
     } finally {
       await fx.engine.engine.handleCommand({
         type: 'setCategoryEnabled',
@@ -60,8 +62,8 @@ describe('step 1: disabled tools', () => {
       const c = await restricted.connect();
       const {tools} = await c.listTools();
       expect(tools.map(tool => tool.name)).not.toContain('evaluate_script');
-      const result = await call(c, 'evaluate_script', {pageId: 1, function: '() => 1'});
-      expect(result.text).toBe(
+      const result = await callError(c, 'evaluate_script', {pageId: 1, function: '() => 1'});
+      expect(result.message).toBe(
         'Tool evaluate_script is disabled by --no-javascript-evaluation. Restart without that flag to use it.',
       );
       const nav = await call(c, 'new_page', {url: 'javascript:alert(1)'});
@@ -101,9 +103,26 @@ describe('step 2: argument checks', () => {
     expect(wrongType.text).toContain('Invalid arguments for tool "new_page": url:');
     const badEnum = await call(fx.client, 'navigate_page', {pageId: 1, type: 'sideways'});
     expect(badEnum.text).toContain('type:');
-    const unknownTool = await call(fx.client, 'teleport', {});
-    expect(unknownTool.isError).toBe(true);
-    expect(unknownTool.text).toContain('Unknown tool "teleport". Available tools:');
+    // By the specification (and as chrome-devtools-mcp answers): a JSON-RPC error, -32602, that
+    // still lists the tools; the invalid arguments above stay tool results.
+    const unknownTool = await callError(fx.client, 'teleport', {});
+    expect(unknownTool.code).toBe(-32602);
+    expect(unknownTool.message).toMatch(
+      /^Unknown tool "teleport"\. Available tools: .*navigate_page/,
+    );
+    // The inspector still shows the call, as failed.
+    const teleport = events.find(
+      e => e.event.type === 'toolCallStarted' && e.event.tool === 'teleport',
+    );
+    expect(
+      events.some(
+        e =>
+          e.event.type === 'toolCallEnded' &&
+          teleport?.event.type === 'toolCallStarted' &&
+          e.event.callId === teleport.event.callId &&
+          e.event.status === 'error',
+      ),
+    ).toBe(true);
     const unknownPage = await call(fx.client, 'navigate_page', {
       pageId: 4242,
       url: fx.server.url('/index.html'),
@@ -456,10 +475,10 @@ describe('runtime tool switches', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       notified++;
     });
-    const refused = await call(client, 'get_heapsnapshot_summary', {
+    const refused = await callError(client, 'get_heapsnapshot_summary', {
       filePath: '/tmp/none.heapsnapshot',
     });
-    expect(refused.text).toBe(
+    expect(refused.message).toBe(
       'Tool get_heapsnapshot_summary requires the --memoryDebugging flag, which is off. Turn it on with the "Memory debugging" switch in the inspector\'s Tools panel, or start the server with --memoryDebugging.',
     );
     const on = await fx.engine.engine.handleCommand({
@@ -516,8 +535,8 @@ describe('--slim', () => {
       const shot = await call(c, 'screenshot', {});
       expect(shot.text).toMatch(/screenshot\.png$/);
       expect(fs.readFileSync(shot.text).subarray(1, 4).toString()).toBe('PNG');
-      const full = await call(c, 'take_snapshot', {});
-      expect(full.text).toBe(
+      const full = await callError(c, 'take_snapshot', {});
+      expect(full.message).toBe(
         'Tool take_snapshot is not available with --slim. Restart without --slim to use it.',
       );
     } finally {

@@ -16,7 +16,7 @@ import {beforeAll, describe, expect, it} from 'vitest';
 import type {InspectorEvent, WebMcpInvocation} from '../../../src/shared/protocol.js';
 import type {PageState} from '../../../src/core/browser/PageState.js';
 import {HEARTBEAT_MS} from '../../../src/core/mcp/progress.js';
-import {call, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {call, callError, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 const fx = useEngineWithFixtures({flags: ['--webmcpTools'], clientName: 'page-tools-test'});
 const events: InspectorEvent[] = [];
@@ -178,9 +178,9 @@ describe('tools/list_changed', () => {
       5_000,
       'the catalog to drop them',
     );
-    const refused = await call(fx.client, 'webmcp_checkout');
-    expect(refused.isError).toBe(true);
-    expect(refused.text).toContain('webmcp_ tools need the --webmcpTools flag, which is off.');
+    const refused = await callError(fx.client, 'webmcp_checkout');
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toContain('webmcp_ tools need the --webmcpTools flag, which is off.');
     fx.engine.engine.catalog.setConditionEnabled('webmcpTools', true);
     await waitForTools(fx.client, names => names.includes('webmcp_checkout'), 'tools after switch');
 
