@@ -77,7 +77,7 @@ export class ClientPages {
   }
 
   /** Whether this view may see and address the page. */
-  sees(page: PageState): boolean {
+  sees(page: Pick<PageState, 'owner'>): boolean {
     const client = this.client;
     if (client === undefined) {
       return true;

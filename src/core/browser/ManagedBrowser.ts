@@ -9,7 +9,7 @@ import type {BrowserStatus} from '../../shared/protocol.js';
 import type {BrowserConfig} from '../config/serverConfig.js';
 import {defaultProfileDir} from '../config/paths.js';
 import {findExecutable} from './executable.js';
-import {launchArguments, launchFileUrl} from './launchArguments.js';
+import {launchArguments, withoutForbiddenFiles} from './launchArguments.js';
 import {EXTENSION_URL_PREFIX, ExtensionWorkers} from './extensionWorkers.js';
 import {FileNavigationGuard, type FileUrlPolicy} from './fileGuard.js';
 import {withTimeout} from './lock.js';
@@ -19,6 +19,7 @@ import type {AttachableFeature} from './PageState.js';
 import {batchPipeWrites} from './pipeWrites.js';
 import {errorText} from '../../shared/values.js';
 import {urlSecrets, withoutSecretsOf, withoutUrlSecrets} from '../../shared/urlSecrets.js';
+import {attachFailureAdvice, EndedSessions, type LostPage} from './remoteBrowser.js';
 
 /** Acquiring the browser (not the tool's own work) is bounded, as in chrome-devtools-mcp 1.11. */
 const BROWSER_ACQUIRE_TIMEOUT_MS = 60_000;
@@ -33,6 +34,11 @@ const PROTOCOL_TIMEOUT_MS = 30_000;
 
 const RECONNECT_NOTE =
   'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
+
+const BROWSER_GONE = {
+  log: 'The browser went away; it will be started again on the next tool call.',
+  note: 'The browser closed or crashed. The next tool call starts it again.',
+};
 
 const HIDDEN_TARGET_PREFIXES = ['chrome://', 'chrome-untrusted://', 'devtools://'];
 
@@ -72,6 +78,7 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
   readonly #platform: NodeJS.Platform;
   /** This run's own profile, when the default one was in use by another browser. */
   #runProfile: string | undefined;
+  readonly #endedSessions = new EndedSessions();
 
   constructor(private readonly options: ManagedBrowserOptions) {
     super();
@@ -225,11 +232,20 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     return undefined;
   }
 
-  /** The one-time note for a client that last saw an older browser; updates what it saw. */
-  reconnectNoteFor(view: BrowserView): string | undefined {
-    const due = view.generation >= 1 && this.#generation > view.generation;
+  /**
+   * The one-time note for a client that last saw an older browser; updates what it saw. When the
+   * remote end closed the session it saw, the note says so and lists the lost pages it `sees`.
+   */
+  reconnectNoteFor(
+    view: BrowserView,
+    sees: (page: LostPage) => boolean = () => true,
+  ): string | undefined {
+    const seen = view.generation;
     view.generation = this.#generation;
-    return due ? RECONNECT_NOTE : undefined;
+    if (seen < 1 || this.#generation <= seen) {
+      return undefined;
+    }
+    return this.#endedSessions.noteFor(seen, sees) ?? RECONNECT_NOTE;
   }
 
   async #start(abandoned: () => boolean): Promise<Browser> {
@@ -265,9 +281,11 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
       await this.pages.register(await browser.newPage());
     }
     const version = await versionReady;
-    const note = config.headlessBecauseNoDisplay
-      ? 'No display found, so the browser runs headless. Set DISPLAY or pass --headless to silence this.'
-      : undefined;
+    // Only a browser this server launches runs headless for want of a display.
+    const note =
+      this.mode === 'launch' && config.headlessBecauseNoDisplay
+        ? 'No display found, so the browser runs headless. Set DISPLAY or pass --headless to silence this.'
+        : undefined;
     if (note) {
       log(note);
     }
@@ -289,29 +307,6 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     return !HIDDEN_TARGET_PREFIXES.some(prefix => url.startsWith(prefix));
   };
 
-  /**
-   * Drops the pages Chromium would open at launch that show a file outside the allowed roots (a
-   * `file:` URL or a bare path among the arguments): they would load before any guard can attach.
-   */
-  async #withoutForbiddenFiles(args: readonly string[]): Promise<string[]> {
-    const policy = this.options.fileUrls;
-    if (!policy) {
-      return [...args];
-    }
-    const kept: string[] = [];
-    for (const arg of args) {
-      const url = launchFileUrl(arg);
-      if (url !== undefined && !(await policy.allowsUrl(url).catch(() => false))) {
-        this.options.log(
-          `Not opening ${arg} at launch: it is outside the allowed roots (start the server with --workspace <dir> to allow a folder).`,
-        );
-        continue;
-      }
-      kept.push(arg);
-    }
-    return kept;
-  }
-
   async #launch(): Promise<Browser> {
     const {config, log} = this.options;
     const executablePath = findExecutable({
@@ -330,7 +325,10 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     // Set before launch: the target filter reads it for the targets that exist at start.
     this.#launchedWithExtensions = this.options.extensionsEnabled?.() ?? false;
     const args = launchArguments(
-      {...config, chromeArgs: await this.#withoutForbiddenFiles(config.chromeArgs)},
+      {
+        ...config,
+        chromeArgs: await withoutForbiddenFiles(config.chromeArgs, this.options.fileUrls, log),
+      },
       runningAsRoot,
     );
     const launch = async (profile: string | undefined): Promise<Browser> => {
@@ -436,8 +434,9 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
       // Puppeteer's own text may quote the endpoint whole (credentials, a token in its query);
       // the agent reads the cause too, so it gets the cleaned text, never the original error.
       const message = this.#withoutSecrets(errorText(error));
+      const advice = attachFailureAdvice(error, config, firstLine(message));
       throw new Error(
-        `Could not connect to the browser at ${endpoint}: ${firstLine(message)}. Start Chrome with --remote-debugging-port=9222 --user-data-dir=<a non-default profile> and check the address.`,
+        `Could not connect to the browser at ${endpoint}: ${advice}`,
         // eslint-disable-next-line preserve-caught-error -- the agent reads the cause: a cleaned copy
         {cause: new Error(message)},
       );
@@ -457,15 +456,16 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     }
     this.#browser = undefined;
     this.#fileGuard?.detach();
-    this.pages.detachAll();
     if (!this.#closing) {
-      this.options.log('The browser went away; it will be started again on the next tool call.');
-      this.#setStatus({
-        state: 'disconnected',
-        mode: this.mode,
-        note: 'The browser closed or crashed. The next tool call starts it again.',
-      });
+      // Before the pages go: the clients of a remote session that ended hear which were lost.
+      const {log, note} =
+        this.mode === 'connect'
+          ? this.#endedSessions.ended(this.#generation, this.pages.list(), this.endpoint)
+          : BROWSER_GONE;
+      this.options.log(log);
+      this.#setStatus({state: 'disconnected', mode: this.mode, note});
     }
+    this.pages.detachAll();
   }
 
   /** Closes a browser we launched, disconnects from one we attached to. Bounded at 5 s. */

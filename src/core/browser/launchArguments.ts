@@ -6,6 +6,7 @@ import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import type {BrowserConfig} from '../config/serverConfig.js';
 import {mergeEnableFeatures} from './executable.js';
+import type {FileUrlPolicy} from './fileGuard.js';
 
 /** The final Chromium argument list for a launch (exported for tests). */
 export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): string[] {
@@ -40,4 +41,30 @@ export function launchFileUrl(arg: string): string | undefined {
     return pathToFileURL(path.resolve(url)).href;
   }
   return undefined;
+}
+
+/**
+ * Drops the pages Chromium would open at launch that show a file outside the allowed roots (a
+ * `file:` URL or a bare path among the arguments): they would load before any guard can attach.
+ */
+export async function withoutForbiddenFiles(
+  args: readonly string[],
+  policy: FileUrlPolicy | undefined,
+  log: (line: string) => void,
+): Promise<string[]> {
+  if (!policy) {
+    return [...args];
+  }
+  const kept: string[] = [];
+  for (const arg of args) {
+    const url = launchFileUrl(arg);
+    if (url !== undefined && !(await policy.allowsUrl(url).catch(() => false))) {
+      log(
+        `Not opening ${arg} at launch: it is outside the allowed roots (start the server with --workspace <dir> to allow a folder).`,
+      );
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
 }

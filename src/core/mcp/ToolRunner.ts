@@ -253,7 +253,9 @@ export class ToolRunner {
     signal.throwIfAborted();
     if (!tool.offline) {
       await browser.ensure();
-      const reconnectNote = browser.reconnectNoteFor(origin.browserView);
+      const reconnectNote = browser.reconnectNoteFor(origin.browserView, page =>
+        origin.pages.sees(page),
+      );
       if (reconnectNote) {
         response.notes.push(reconnectNote);
       }
