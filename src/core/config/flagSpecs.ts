@@ -14,6 +14,7 @@ import {
   CHROME_CHANNELS,
   DEFAULT_HOLD_TIMEOUT_SECONDS,
   DEFAULT_MAX_CLIENT_SESSIONS,
+  DEFAULT_RESUME_WINDOW_SECONDS,
   DEFAULT_CLIENT_SESSION_IDLE_SECONDS,
   SCREENSHOT_FORMATS,
 } from './serverConfig.js';
@@ -291,6 +292,13 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     group: 'Server',
     accepts: 'a positive integer',
     description: `Most client sessions open at once; a new one closes the longest idle (default ${DEFAULT_MAX_CLIENT_SESSIONS}).`,
+  },
+  {
+    name: 'resumeWindow',
+    kind: 'string',
+    group: 'Server',
+    accepts: 'seconds, 0 to 3600',
+    description: `How long a tool call whose HTTP stream dropped keeps running for its client to resume the stream (Last-Event-ID) before it is cancelled; 0 cancels at once (default ${DEFAULT_RESUME_WINDOW_SECONDS}).`,
   },
   {
     name: 'isolateClients',

@@ -29,6 +29,7 @@ import {
   browserConfigSchema,
   DEFAULT_HOLD_TIMEOUT_SECONDS,
   DEFAULT_MAX_CLIENT_SESSIONS,
+  DEFAULT_RESUME_WINDOW_SECONDS,
   DEFAULT_CLIENT_SESSION_IDLE_SECONDS,
   screenshotConfigSchema,
   serverConfigSchema,
@@ -341,6 +342,7 @@ function screenshotPart(args: FlagArgs): ServerConfig['screenshot'] {
 function clientSessionLimits(args: FlagArgs): ServerConfig['clientSessions'] {
   const idleRaw = optionalString(args, 'sessionIdleTimeout');
   const maxRaw = optionalString(args, 'maxSessions');
+  const resumeRaw = optionalString(args, 'resumeWindow');
   // The flag is in seconds (fractions allowed); the config keeps milliseconds.
   const idleSeconds =
     idleRaw === undefined
@@ -352,6 +354,11 @@ function clientSessionLimits(args: FlagArgs): ServerConfig['clientSessions'] {
       maxRaw === undefined
         ? DEFAULT_MAX_CLIENT_SESSIONS
         : parseWith('maxSessions', serverShape.clientSessions.shape.max, maxRaw),
+    resumeWindowMs: Math.round(
+      (resumeRaw === undefined
+        ? DEFAULT_RESUME_WINDOW_SECONDS
+        : parseWith('resumeWindow', z.coerce.number().nonnegative().max(3600), resumeRaw)) * 1000,
+    ),
   };
 }
 

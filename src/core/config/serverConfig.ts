@@ -14,6 +14,7 @@ export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
 
 export const DEFAULT_CLIENT_SESSION_IDLE_SECONDS = 30 * 60;
 export const DEFAULT_MAX_CLIENT_SESSIONS = 100;
+export const DEFAULT_RESUME_WINDOW_SECONDS = 10;
 export const DEFAULT_HOLD_TIMEOUT_SECONDS = 300;
 
 const positiveInt = z.coerce.number().int().positive();
@@ -68,7 +69,12 @@ export const serverConfigSchema = z.object({
   screenshot: screenshotConfigSchema,
   workspaceRoots: z.array(z.string()),
   /** Client sessions over HTTP: idle expiry and how many may be open at once. */
-  clientSessions: z.object({idleTimeoutMs: z.number().int().positive(), max: positiveInt}),
+  clientSessions: z.object({
+    idleTimeoutMs: z.number().int().positive(),
+    max: positiveInt,
+    /** How long a call whose stream dropped waits for its client to resume it (0: cancel at once). */
+    resumeWindowMs: z.number().int().nonnegative(),
+  }),
   /** Each client session gets its own browser context and sees only its own pages. */
   isolateClients: z.boolean(),
   /** Hold rules as written (checked by the shared parser) and how long a held call may wait. */

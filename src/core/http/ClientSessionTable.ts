@@ -7,10 +7,12 @@
 import type {ServerResponse} from 'node:http';
 import type {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type {ClientSession} from '../mcp/ClientSession.js';
+import type {SessionStreams} from './SessionStreams.js';
 
 export interface ClientSessionLimits {
   idleTimeoutMs: number;
   max: number;
+  resumeWindowMs: number;
 }
 
 export type ReapReason = 'idle' | 'limit';
@@ -18,8 +20,17 @@ export type ReapReason = 'idle' | 'limit';
 export interface TrackedClientSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly clientSession: ClientSession;
+  /** Its SSE streams' stored events, for resuming them. */
+  readonly streams: SessionStreams;
+  /** The protocol version agreed at initialize. */
+  readonly protocolVersion: string;
   lastActive: number;
   inFlight: number;
+}
+
+/** No request or stream open, and no call running (one whose stream dropped may be resumed). */
+function isIdle(entry: TrackedClientSession): boolean {
+  return entry.inFlight === 0 && entry.clientSession.runningCalls === 0;
 }
 
 export class ClientSessionTable {
@@ -50,12 +61,13 @@ export class ClientSessionTable {
 
   add(
     id: string,
-    transport: StreamableHTTPServerTransport,
-    clientSession: ClientSession,
+    session: Pick<
+      TrackedClientSession,
+      'transport' | 'clientSession' | 'streams' | 'protocolVersion'
+    >,
   ): TrackedClientSession {
     const entry: TrackedClientSession = {
-      transport,
-      clientSession,
+      ...session,
       lastActive: this.now(),
       inFlight: 0,
     };
@@ -65,6 +77,7 @@ export class ClientSessionTable {
   }
 
   delete(id: string): void {
+    this.#entries.get(id)?.streams.dispose();
     this.#entries.delete(id);
   }
 
@@ -90,7 +103,7 @@ export class ClientSessionTable {
     }
     let oldest: [string, TrackedClientSession] | undefined;
     for (const item of this.#entries) {
-      if (item[1].inFlight === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) {
+      if (isIdle(item[1]) && (!oldest || item[1].lastActive < oldest[1].lastActive)) {
         oldest = item;
       }
     }
@@ -103,6 +116,7 @@ export class ClientSessionTable {
 
   async #reap(id: string, entry: TrackedClientSession, reason: ReapReason): Promise<void> {
     this.#entries.delete(id);
+    entry.streams.dispose();
     this.onReap(entry.clientSession, reason, this.now() - entry.lastActive);
     await entry.clientSession.close();
   }
@@ -120,7 +134,7 @@ export class ClientSessionTable {
   async #sweep(): Promise<void> {
     const now = this.now();
     for (const [id, entry] of [...this.#entries]) {
-      if (entry.inFlight === 0 && now - entry.lastActive >= this.limits.idleTimeoutMs) {
+      if (isIdle(entry) && now - entry.lastActive >= this.limits.idleTimeoutMs) {
         await this.#reap(id, entry, 'idle');
       }
     }
@@ -138,6 +152,7 @@ export class ClientSessionTable {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     for (const entry of entries) {
+      entry.streams.dispose();
       await entry.clientSession.close();
     }
   }

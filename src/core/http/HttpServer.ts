@@ -7,7 +7,6 @@ import crypto from 'node:crypto';
 import http, {type IncomingMessage, type ServerResponse} from 'node:http';
 import type {Duplex} from 'node:stream';
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {cancelOnClosedStream} from './closedStream.js';
 import {isInitializeRequest} from '@modelcontextprotocol/sdk/types.js';
 import {WebSocketServer, type WebSocket} from 'ws';
 import {
@@ -36,11 +35,16 @@ import {
   type ClientSessionLimits,
 } from './ClientSessionTable.js';
 import {jsonHoldsMoreValuesThan} from './jsonValues.js';
+import {DEFAULT_EVENT_STORE_LIMITS} from './SessionEventStore.js';
+import {lastEventIdOf, negotiatedVersion, sessionRequestRefusal} from './sessionRequests.js';
+import {SessionStreams} from './SessionStreams.js';
 import {contentSecurityPolicy, isStaticFile, serveStatic} from './static.js';
 import {REQUEST_VALUE_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The SSE `retry` the server suggests: how soon a client whose stream dropped should resume it. */
+const SSE_RETRY_MS = 1_000;
 
 export interface HttpServerOptions {
   host: string;
@@ -338,16 +342,30 @@ export class HttpServer {
     );
   }
 
-  /** A request of a known client session; a closed stream cancels the tool calls it carried. */
+  /**
+   * A request of a known client session. Its streams are resumable (SessionStreams): a closed one
+   * cancels the tool calls it carried unless the client resumes it in time.
+   */
   async #dispatch(
     entry: TrackedClientSession,
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
   ): Promise<void> {
+    const {streams} = entry;
+    const refusal = sessionRequestRefusal(
+      {...entry, eventStore: streams.eventStore, maxEvents: DEFAULT_EVENT_STORE_LIMITS.maxEvents},
+      request,
+      body,
+    );
+    if (refusal) {
+      jsonRpcError(response, refusal.status, refusal.code, refusal.message);
+      return;
+    }
     this.#table.track(entry, response);
-    cancelOnClosedStream(response, body, entry.clientSession);
-    await entry.transport.handleRequest(request, response, body);
+    await streams.handle(response, body, lastEventIdOf(request), () =>
+      entry.transport.handleRequest(request, response, body),
+    );
   }
 
   async #handleMcp(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
@@ -399,10 +417,20 @@ export class HttpServer {
       return;
     }
     const clientSession = this.options.createClientSession();
+    const streams = new SessionStreams({
+      resumeWindowMs: this.options.clientSessionLimits.resumeWindowMs,
+      cancel: (ids, reason) => ids.forEach(id => clientSession.cancelRequest(id, reason)),
+    });
+    const protocolVersion = negotiatedVersion(body);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
+      // Every message gets an event id, and (protocol 2025-11-25) each stream a priming event
+      // with this retry, so a client whose connection dropped resumes with Last-Event-ID.
+      eventStore: streams.eventStore,
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: id => {
-        this.#table.track(this.#table.add(id, transport, clientSession), response);
+        const entry = this.#table.add(id, {transport, clientSession, streams, protocolVersion});
+        this.#table.track(entry, response);
       },
       onsessionclosed: id => {
         this.#table.delete(id);
@@ -414,7 +442,9 @@ export class HttpServer {
       }
     };
     await clientSession.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await streams.handle(response, body, undefined, () =>
+      transport.handleRequest(request, response, body),
+    );
   }
 
   #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -1,12 +1,9 @@
 /**
- * A closed HTTP stream cancels the tool calls it carried: when a client drops the POST whose
- * response stream was to bring a tools/call answer (a killed agent, a user's Esc that only aborts
- * the fetch), nobody can read the answer any more, so the call is cancelled as if the client had
- * sent notifications/cancelled (page tools get WebMCP.cancelInvocation, locks are freed).
+ * The tools/call requests a POST carried: when its stream closes before their answer and the
+ * client does not resume it (SessionStreams), nobody can read the answer any more, so the calls are
+ * cancelled as if the client had sent notifications/cancelled.
  */
-import type {ServerResponse} from 'node:http';
 import {z} from 'zod';
-import type {ClientSession} from '../mcp/ClientSession.js';
 
 const toolCallSchema = z.object({
   method: z.literal('tools/call'),
@@ -19,24 +16,5 @@ export function toolCallIds(body: unknown): (string | number)[] {
   return messages.flatMap(message => {
     const parsed = toolCallSchema.safeParse(message);
     return parsed.success ? [parsed.data.id] : [];
-  });
-}
-
-export function cancelOnClosedStream(
-  response: ServerResponse,
-  body: unknown,
-  clientSession: ClientSession,
-): void {
-  const ids = toolCallIds(body);
-  if (ids.length === 0) {
-    return;
-  }
-  response.once('close', () => {
-    if (response.writableFinished) {
-      return;
-    }
-    for (const id of ids) {
-      clientSession.cancelRequest(id, 'The client closed the HTTP stream before the answer came.');
-    }
   });
 }

@@ -199,6 +199,11 @@ export class ClientSession {
     return this.#client;
   }
 
+  /** Tool calls running now (a call whose stream dropped runs on while its client may resume). */
+  get runningCalls(): number {
+    return this.#running.size;
+  }
+
   /** A request or stream in flight now. */
   get busy(): boolean {
     return this.#open > 0;
