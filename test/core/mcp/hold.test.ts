@@ -22,7 +22,8 @@ const PAGE = `<!doctype html><title>hold</title>
 <input aria-label="Name">`;
 
 const fx = useEngineWithFixtures({
-  flags: ['--categoryExperimentalWebmcp'],
+  // A closed stream's call waits this long for the client to resume it before it is cancelled.
+  flags: ['--categoryExperimentalWebmcp', '--resumeWindow', '1'],
   clientName: 'hold-test',
   routes: server => {
     server.html('/hold-a.html', PAGE);
