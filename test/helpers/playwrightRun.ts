@@ -9,6 +9,7 @@ import path from 'node:path';
 import {z} from 'zod';
 import {collectRun, type CliRun} from './cliRun.js';
 import {ROOT} from './engine.js';
+import {scaled} from './loadFactor.js';
 
 /** How a process ended and what it printed. */
 export type ProcessRun = CliRun;
@@ -19,7 +20,10 @@ export function runNode(args: string[], cwd: string, timeoutMs = 240_000): Promi
   return collectRun(child, timeoutMs);
 }
 
-/** A fresh folder for exported tests under <checkout>/scratch, with a Playwright config. */
+/**
+ * A fresh folder for exported tests under <checkout>/scratch, with a Playwright config whose time
+ * limits grow with the run's load factor (an exported test's own waits are what is tested).
+ */
 export function playwrightFolder(prefix: string): string {
   fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
   const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', prefix));
@@ -30,10 +34,10 @@ export function playwrightFolder(prefix: string): string {
   testMatch: /\\.spec\\.ts$/,
   workers: 1,
   retries: 0,
-  timeout: 30000,
-  expect: {timeout: 4000},
+  timeout: ${scaled(30_000)},
+  expect: {timeout: ${scaled(4_000)}},
   outputDir: './results',
-  use: {headless: true, actionTimeout: 4000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+  use: {headless: true, actionTimeout: ${scaled(4_000)}, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
 };
 `,
   );
