@@ -5,9 +5,10 @@
  */
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {ManagedBrowser} from '../../../src/core/browser/ManagedBrowser.js';
+import {ManagedBrowser, type ManagedBrowserOptions} from '../../../src/core/browser/ManagedBrowser.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {call, startEngine, waitFor} from '../../helpers/engine.js';
+import {scaled} from '../../helpers/loadFactor.js';
 import {restartablePort} from '../../helpers/ports.js';
 
 /** Forwards to `target`, except that connections are held (unanswered) while `hold` is true. */
@@ -91,7 +92,9 @@ describe('a hung browser connect', () => {
     const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
     await new Promise<void>(resolve => relay.server.listen(0, '127.0.0.1', resolve));
     const logs: string[] = [];
-    const browser = new ManagedBrowser({
+    // The first attempt is held unanswered, so it times out however fast the machine is; the
+    // retry then gets as long as a real connect may take on this machine (read per call).
+    const options: ManagedBrowserOptions = {
       config: {
         headless: true,
         headlessBecauseNoDisplay: false,
@@ -104,7 +107,8 @@ describe('a hung browser connect', () => {
       features: [],
       log: line => logs.push(line),
       acquireTimeoutMs: 1_000,
-    });
+    };
+    const browser = new ManagedBrowser(options);
     try {
       await expect(browser.ensure()).rejects.toThrow(
         /Timed out after 1 s waiting for the browser to connect.*The next call will try again/,
@@ -114,6 +118,7 @@ describe('a hung browser connect', () => {
 
       // The next call starts a new attempt (a new connection), instead of waiting on the old one.
       relay.hold.value = false;
+      options.acquireTimeoutMs = scaled(20_000);
       const attached = await browser.ensure();
       expect(relay.accepted()).toBeGreaterThan(afterFirst);
       expect(attached.connected).toBe(true);
@@ -174,5 +179,5 @@ describe('a hung browser connect', () => {
       }
       await engine.stop();
     }
-  }, 60_000);
+  }, scaled(60_000));
 });
