@@ -17,6 +17,7 @@ import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
 import {launchDebuggableChromium} from '../helpers/chromium.js';
 import {ROOT} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 /** Just enough of Electron's main-process API for the bundle's top level; nothing ever opens. */
 const ELECTRON_STUB = `
@@ -216,7 +217,7 @@ describe('desktop main bundle (out/main)', () => {
       await chromium.stop();
       await fixtures.stop();
     }
-  }, 90_000);
+  }, scaled(90_000));
 
   it('imports nothing but electron and Node built-ins from outside the bundle', () => {
     const files = fs
