@@ -6,9 +6,16 @@ import {LOAD_FACTOR_ENV, loadFactor} from './test/helpers/loadFactor.js';
 const factor = loadFactor();
 process.env[LOAD_FACTOR_ENV] = String(factor);
 
+/**
+ * Pure unit tests (no browser, no process, no module mocks or global state): they share worker
+ * processes and module instances, which saves a process start and a module load per file.
+ * Everything else keeps a fresh process per file. renderer/connection fakes timers and globals, so
+ * it keeps its own.
+ */
+const SHARED_WORKER_TESTS = ['test/renderer/!(connection).test.{ts,tsx}', 'test/shared/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: Math.ceil(60_000 * factor),
     hookTimeout: Math.ceil(120_000 * factor),
@@ -17,5 +24,19 @@ export default defineConfig({
     fileParallelism: true,
     pool: 'forks',
     env: {MCP_BROWSER_INSPECTOR_TEST: '1', [LOAD_FACTOR_ENV]: String(factor)},
+    projects: [
+      {
+        extends: true,
+        test: {name: 'unit', include: SHARED_WORKER_TESTS, isolate: false},
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: SHARED_WORKER_TESTS,
+        },
+      },
+    ],
   },
 });

@@ -50,7 +50,7 @@ function npm(args: string[], cwd: string): string {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false'},
-    timeout: 120_000,
+    timeout: scaled(120_000),
   });
 }
 
