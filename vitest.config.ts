@@ -24,6 +24,8 @@ export default defineConfig({
     fileParallelism: true,
     pool: 'forks',
     env: {MCP_BROWSER_INSPECTOR_TEST: '1', [LOAD_FACTOR_ENV]: String(factor)},
+    // MBI_TEST_CPU_LOG=<file>: CPU seconds per test file, appended there (comparable under load).
+    setupFiles: process.env.MBI_TEST_CPU_LOG ? ['test/helpers/cpuTimeLog.ts'] : [],
     projects: [
       {
         extends: true,
