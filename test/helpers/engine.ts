@@ -81,7 +81,10 @@ export async function call(
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<{text: string; isError: boolean; result: CallToolResult}> {
-  const result = (await client.callTool({name, arguments: args})) as CallToolResult;
+  // The SDK gives up on a request after 60 s; a busy machine's Lighthouse run takes longer.
+  const result = (await client.callTool({name, arguments: args}, undefined, {
+    timeout: scaled(60_000),
+  })) as CallToolResult;
   return {text: textOf(result), isError: result.isError === true, result};
 }
 
