@@ -9,7 +9,7 @@ import path from 'node:path';
 import {z} from 'zod';
 import {collectRun, type CliRun} from './cliRun.js';
 import {ROOT} from './engine.js';
-import {scaled} from './loadFactor.js';
+import {LOAD_FACTOR_ENV, scaled} from './loadFactor.js';
 
 /** How a process ended and what it printed. */
 export type ProcessRun = CliRun;
@@ -44,12 +44,14 @@ export function playwrightFolder(prefix: string): string {
   fs.writeFileSync(
     path.join(dir, 'playwright.config.mjs'),
     `const factor = Math.max(1, Number(process.env.${TIMEOUT_FACTOR_ENV}) || 1);
+// A whole test's limit always grows with the load: a failing test fails at its step's limit.
+const load = Math.max(1, Number(process.env.${LOAD_FACTOR_ENV}) || 1);
 export default {
   testDir: '.',
   testMatch: /\\.spec\\.ts$/,
   workers: 1,
   retries: 0,
-  timeout: Math.ceil(30000 * factor),
+  timeout: Math.ceil(30000 * load),
   expect: {timeout: Math.ceil(4000 * factor)},
   outputDir: './results',
   use: {headless: true, actionTimeout: Math.ceil(4000 * factor), launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
