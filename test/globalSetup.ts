@@ -63,6 +63,11 @@ function isStale(): boolean {
 }
 
 export default function setup(): void {
+  // Each Vitest project runs this; say it once.
+  if (process.env.MBI_TEST_SETUP_DONE === '1') {
+    return;
+  }
+  process.env.MBI_TEST_SETUP_DONE = '1';
   process.stderr.write(
     `[tests] load factor ${loadFactor()} (load average ${os.loadavg()[0]?.toFixed(1) ?? '?'} on ${os.availableParallelism()} cores): time limits are scaled by it\n`,
   );
