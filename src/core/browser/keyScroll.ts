@@ -28,6 +28,11 @@ const WATCH_KEY = 'mcp-browser-inspector.scrolls';
 const SCROLL_MAX_MS = 1_500;
 /** A scroll with no scroll event for this long has ended (where scrollend does not come). */
 const SCROLL_IDLE_MS = 100;
+/**
+ * After a scrollend, still no scroll event for this long: a page that animates its own scrolling
+ * sets it frame by frame, and each set may end with a scrollend of its own.
+ */
+const SCROLLEND_IDLE_MS = 50;
 /** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
 const START_FRAMES = 3;
 const STEP_TIMEOUT_MS = SCROLL_MAX_MS + 1_000;
@@ -59,7 +64,7 @@ function waitExpression(mark: Mark): string {
       const now = performance.now();
       if (watch.scrolls === ${mark.scrolls}) {
         if (++frames >= ${START_FRAMES}) { resolve('none'); return; }
-      } else if ((watch.ends > ${mark.ends} && watch.lastEnd >= watch.last) || now - watch.last >= ${SCROLL_IDLE_MS}) {
+      } else if ((watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS}) {
         resolve('ended'); return;
       }
       if (now - start >= ${SCROLL_MAX_MS}) { resolve('bounded'); return; }
