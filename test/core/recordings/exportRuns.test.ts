@@ -22,6 +22,7 @@ import {
 } from '../../helpers/playwrightRun.js';
 import {serveWidgets, type WidgetVariant} from '../../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../../helpers/widgetSessions.js';
+import {scaled} from '../../helpers/loadFactor.js';
 
 let variant: WidgetVariant = {};
 const fixture = useEngineWithFixtures({
@@ -45,7 +46,7 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dir, `${name}.spec.ts`), text);
     exported.set(name, text);
   }
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(() => {
   if (dir !== '') {
@@ -54,8 +55,8 @@ afterAll(() => {
 });
 
 /** Runs every exported test once; the outcome per exported file (true: passed). */
-async function playwright(): Promise<Map<string, boolean>> {
-  return (await runPlaywright(dir)).passed;
+async function playwright(expected: 'pass' | 'fail'): Promise<Map<string, boolean>> {
+  return (await runPlaywright(dir, expected)).passed;
 }
 
 describe('an exported recording', () => {
@@ -95,20 +96,24 @@ describe('an exported recording', () => {
     expect(tsc.code).toBe(0);
   });
 
-  it('passes on the pages, and fails on the same pages without their scripts', async () => {
-    variant = {};
-    const real = await playwright();
-    expect(Object.fromEntries(real)).toEqual(
-      Object.fromEntries(Object.keys(WIDGET_SESSIONS).map(name => [name, true])),
-    );
-    variant = {withoutScripts: true};
-    try {
-      const stripped = await playwright();
-      expect(Object.fromEntries(stripped)).toEqual(
-        Object.fromEntries(Object.keys(WIDGET_SESSIONS).map(name => [name, false])),
-      );
-    } finally {
+  it(
+    'passes on the pages, and fails on the same pages without their scripts',
+    async () => {
       variant = {};
-    }
-  }, 300_000);
+      const real = await playwright('pass');
+      expect(Object.fromEntries(real)).toEqual(
+        Object.fromEntries(Object.keys(WIDGET_SESSIONS).map(name => [name, true])),
+      );
+      variant = {withoutScripts: true};
+      try {
+        const stripped = await playwright('fail');
+        expect(Object.fromEntries(stripped)).toEqual(
+          Object.fromEntries(Object.keys(WIDGET_SESSIONS).map(name => [name, false])),
+        );
+      } finally {
+        variant = {};
+      }
+    },
+    scaled(300_000),
+  );
 });
