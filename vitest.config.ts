@@ -1,15 +1,44 @@
 import {defineConfig} from 'vitest/config';
+import {LOAD_FACTOR_ENV, loadFactor} from './test/helpers/loadFactor.js';
+
+// Measured once for the whole run, before any worker starts, and handed to every worker (and the
+// processes tests start) by the environment: time limits grow with the machine's load.
+const factor = loadFactor();
+process.env[LOAD_FACTOR_ENV] = String(factor);
+
+/**
+ * Pure unit tests (no browser, no process, no module mocks or global state): they share worker
+ * processes and module instances, which saves a process start and a module load per file.
+ * Everything else keeps a fresh process per file. renderer/connection fakes timers and globals, so
+ * it keeps its own.
+ */
+const SHARED_WORKER_TESTS = ['test/renderer/!(connection).test.{ts,tsx}', 'test/shared/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     globalSetup: ['test/globalSetup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: Math.ceil(60_000 * factor),
+    hookTimeout: Math.ceil(120_000 * factor),
     // Each file launches its own Chromium; two cores run two files at once comfortably.
     maxWorkers: 2,
     fileParallelism: true,
     pool: 'forks',
-    env: {MCP_BROWSER_INSPECTOR_TEST: '1'},
+    env: {MCP_BROWSER_INSPECTOR_TEST: '1', [LOAD_FACTOR_ENV]: String(factor)},
+    // MBI_TEST_CPU_LOG=<file>: CPU seconds per test file, appended there (comparable under load).
+    setupFiles: process.env.MBI_TEST_CPU_LOG ? ['test/helpers/cpuTimeLog.ts'] : [],
+    projects: [
+      {
+        extends: true,
+        test: {name: 'unit', include: SHARED_WORKER_TESTS, isolate: false},
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: SHARED_WORKER_TESTS,
+        },
+      },
+    ],
   },
 });

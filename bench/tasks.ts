@@ -12,8 +12,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import {execFileSync} from 'node:child_process';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {applySnapshotDiff, isSnapshotDiff} from '../test/helpers/snapshotDiff.js';
+import {LIBRARY_TASKS, MECHANISM_TASKS} from './corpusTasks.js';
 import {callTool, ROOT, selectedPageId, startServer, type Server} from './lib.js';
 
 const SNAPSHOT_HEADER = '## Latest page snapshot\n';
@@ -145,6 +147,18 @@ class Agent {
     await callTool(this.server.client, 'close_page', {pageId: this.id}).catch(() => undefined);
   }
 
+  /** Waits (bounded) until a library page marked itself ready, then looks again (the harness). */
+  async whenReady(): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while ((await this.check('() => document.body.dataset.ready === "true"')) !== true) {
+      if (Date.now() > deadline) {
+        throw new Error('the page did not become ready');
+      }
+      await new Promise(resolve => setTimeout(resolve, 100));
+    }
+    await this.look();
+  }
+
   /** Checks the page's state without counting it as reading (the test harness, not the agent). */
   async check(source: string): Promise<unknown> {
     const {text} = await callTool(this.server.client, 'evaluate_script', {
@@ -162,6 +176,8 @@ interface Task {
   path: string;
   /** The page embeds a cross-site frame: give it a moment to load before the agent looks. */
   frames?: boolean;
+  /** The page is built from a library: wait until it marked itself ready (the harness). */
+  ready?: boolean;
   run: (agent: Agent) => Promise<boolean>;
 }
 
@@ -488,10 +504,14 @@ const argument = (name: string): string | undefined =>
 const RUNS = Number(argument('runs') ?? '1');
 const only = argument('only');
 const oursBin = argument('ours');
-const tasks = [...TASKS, ...ACTION_TASKS].filter(
+const tasks = [...TASKS, ...ACTION_TASKS, ...MECHANISM_TASKS, ...LIBRARY_TASKS].filter(
   task => only === undefined || task.name.includes(only),
 );
 
+// The library pages' bundles (cached; built as the tests build them).
+execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-library-fixtures.mjs')], {
+  stdio: 'inherit',
+});
 const fixtures = await new FixtureServer().start();
 interface Totals {
   chars: number;
@@ -523,6 +543,9 @@ async function runTask(
   const agent = new Agent(server);
   try {
     await agent.open(fixtures.url(task.path));
+    if (task.ready === true) {
+      await agent.whenReady();
+    }
     if (task.frames === true) {
       // Let the cross-site frame load before the agent looks (both servers alike).
       await new Promise(resolve => setTimeout(resolve, 1_000));

@@ -1,10 +1,14 @@
 /**
- * Before any test: make sure the build the tests spawn (out/) is current, and that a Chromium is
- * installed. Rebuilding only when a source file is newer keeps `npm test` fast after `npm run build`.
+ * Before any test: make sure the build the tests spawn (out/) is current, that the pages built from
+ * npm component libraries are bundled (cached by scripts/build-library-fixtures.mjs), and that a
+ * Chromium is installed. Rebuilding only when a source file is newer keeps `npm test` fast after
+ * `npm run build`.
  */
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import {loadFactor, scaled} from './helpers/loadFactor.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -28,14 +32,15 @@ function outputMtime(file: string): number {
 /** Several test runs may start at once (parallel workers, several checkouts of work): build once at a time. */
 function withBuildLock(build: () => void): void {
   const lock = path.join(root, '.build-lock');
-  const deadline = Date.now() + 180_000;
+  // A build under load takes minutes: the bounds grow with the run's load factor.
+  const deadline = Date.now() + scaled(180_000);
   for (;;) {
     try {
       fs.mkdirSync(lock);
       break;
     } catch {
       const age = Date.now() - (fs.statSync(lock, {throwIfNoEntry: false})?.mtimeMs ?? Date.now());
-      if (age > 120_000 || Date.now() > deadline) {
+      if (age > scaled(120_000) || Date.now() > deadline) {
         fs.rmSync(lock, {recursive: true, force: true});
         continue;
       }
@@ -60,6 +65,14 @@ function isStale(): boolean {
 }
 
 export default function setup(): void {
+  // Each Vitest project runs this; say it once.
+  if (process.env.MBI_TEST_SETUP_DONE === '1') {
+    return;
+  }
+  process.env.MBI_TEST_SETUP_DONE = '1';
+  process.stderr.write(
+    `[tests] load factor ${loadFactor()} (load average ${os.loadavg()[0]?.toFixed(1) ?? '?'} on ${os.availableParallelism()} cores): time limits are scaled by it\n`,
+  );
   if (isStale() && process.env.MBI_SKIP_BUILD !== '1') {
     withBuildLock(() => {
       // Another run may have built while this one waited for the lock.
@@ -69,6 +82,10 @@ export default function setup(): void {
       }
     });
   }
+  execFileSync(process.execPath, [path.join(root, 'scripts/build-library-fixtures.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!fs.existsSync(chromium)) {
     throw new Error(

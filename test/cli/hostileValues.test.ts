@@ -16,6 +16,7 @@ import type {ReadyFile} from '../../src/shared/readyFile.js';
 import {call, pageIdFrom, ROOT, waitFor} from '../helpers/engine.js';
 import {rawRequest, rawClientSession} from '../helpers/rawMcp.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
+import {boundUnder} from '../helpers/loadFactor.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let dir = '';
@@ -92,8 +93,8 @@ describe('the server process', () => {
       const listed = await call(bystander, 'list_pages');
       expect(listed.isError, listed.text).toBe(false);
       // Not held up by the agent's deep value: a call stuck behind it would wait out the lock
-      // wait; a busy machine answers in far less than a third of it.
-      expect(performance.now() - started).toBeLessThan(LOCK_WAIT_MS / 3);
+      // wait; this machine answers well before (the bound grows with its load, under the wait).
+      expect(performance.now() - started).toBeLessThan(boundUnder(LOCK_WAIT_MS / 3, LOCK_WAIT_MS));
       expect((await call(agent, 'list_pages')).isError).toBe(false);
     };
     const opened = await call(agent, 'new_page', {url: 'about:blank'});

@@ -13,6 +13,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT, waitFor} from '../helpers/engine.js';
 import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const children: ChildProcess[] = [];
@@ -91,30 +92,34 @@ async function startsBrowser(mcpUrl: string, token: string): Promise<void> {
 
 describe('SIGTERM to npm', () => {
   for (const script of ['serve', 'start']) {
-    it(`npm ${script === 'start' ? 'start' : 'run serve'} stops the server and its Chromium`, async () => {
-      const dir = tempDir();
-      const readyFile = path.join(dir, 'ready.json');
-      const args = [
-        ...(script === 'start' ? ['start'] : ['run', 'serve']),
-        '--',
-        '--headless',
-        '--isolated',
-        '--port',
-        '0',
-        '--readyFile',
-        readyFile,
-      ];
-      const npm = spawn('npm', args, {cwd: ROOT, env: env(dir), stdio: 'ignore', detached: true});
-      children.push(npm);
-      const ready = await waitForReadyFile(readyFile, 30_000);
-      await startsBrowser(ready.mcpUrl, ready.token);
-      const browsers = childPids(ready.pid);
-      expect(browsers.length).toBeGreaterThan(0);
+    it(
+      `npm ${script === 'start' ? 'start' : 'run serve'} stops the server and its Chromium`,
+      async () => {
+        const dir = tempDir();
+        const readyFile = path.join(dir, 'ready.json');
+        const args = [
+          ...(script === 'start' ? ['start'] : ['run', 'serve']),
+          '--',
+          '--headless',
+          '--isolated',
+          '--port',
+          '0',
+          '--readyFile',
+          readyFile,
+        ];
+        const npm = spawn('npm', args, {cwd: ROOT, env: env(dir), stdio: 'ignore', detached: true});
+        children.push(npm);
+        const ready = await waitForReadyFile(readyFile, 30_000);
+        await startsBrowser(ready.mcpUrl, ready.token);
+        const browsers = childPids(ready.pid);
+        expect(browsers.length).toBeGreaterThan(0);
 
-      process.kill(npm.pid ?? 0, 'SIGTERM');
-      await waitFor(() => !alive(ready.pid), 15_000, 'the server to stop');
-      await waitFor(() => browsers.every(pid => !alive(pid)), 15_000, 'Chromium to stop');
-    }, 60_000);
+        process.kill(npm.pid ?? 0, 'SIGTERM');
+        await waitFor(() => !alive(ready.pid), 15_000, 'the server to stop');
+        await waitFor(() => browsers.every(pid => !alive(pid)), 15_000, 'Chromium to stop');
+      },
+      scaled(60_000),
+    );
   }
 });
 

@@ -15,6 +15,7 @@ import {parseRecordingText} from '../../src/shared/recordingFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {pageIdFrom, ROOT, textOf, waitFor} from '../helpers/engine.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let dir = '';
@@ -60,86 +61,90 @@ function endedCalls(recordDir: string): string[] {
 }
 
 describe('kill -9 mid-run', () => {
-  it('keeps every flushed call, and reads past a torn line', async () => {
-    const readyFile = path.join(dir, 'ready.json');
-    const recordDir = path.join(dir, 'recorded');
-    child = spawn(
-      process.execPath,
-      [
-        CLI,
-        '--headless',
-        '--isolated',
-        '--port',
-        '0',
-        '--readyFile',
-        readyFile,
-        '--recordDir',
-        recordDir,
-      ],
-      {
-        env: {
-          ...process.env,
-          MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
-          CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-          DISPLAY: '',
+  it(
+    'keeps every flushed call, and reads past a torn line',
+    async () => {
+      const readyFile = path.join(dir, 'ready.json');
+      const recordDir = path.join(dir, 'recorded');
+      child = spawn(
+        process.execPath,
+        [
+          CLI,
+          '--headless',
+          '--isolated',
+          '--port',
+          '0',
+          '--readyFile',
+          readyFile,
+          '--recordDir',
+          recordDir,
+        ],
+        {
+          env: {
+            ...process.env,
+            MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
+            CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+            DISPLAY: '',
+          },
+          stdio: 'ignore',
+          detached: true,
         },
-        stdio: 'ignore',
-        detached: true,
-      },
-    );
-    const ready = await waitForReadyFile(readyFile, 30_000);
-    const client = new Client({name: 'crash-test', version: '1'});
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
-        requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
-      }),
-    );
-    const url = server?.url('/index.html') ?? '';
-    const opened = await client.callTool({name: 'new_page', arguments: {url}});
-    const pageId = pageIdFrom(textOf(opened), '/index.html');
-    for (let i = 0; i < 5; i++) {
-      await client.callTool({
-        name: 'evaluate_script',
-        arguments: {pageId, function: `() => ${i} * 7`},
-      });
-    }
-    // The guarantee under test: what the running server flushed (on its timer) is kept by a kill.
-    await waitFor(() => endedCalls(recordDir).length >= 6, 20_000, 'the calls to reach the disk');
-    // Calls in flight at the kill may be lost or torn; they must not break reading.
-    void client.callTool({name: 'list_pages', arguments: {}}).catch(() => undefined);
-    void client.callTool({name: 'take_snapshot', arguments: {pageId}}).catch(() => undefined);
-    process.kill(ready.pid, 'SIGKILL');
-    await waitFor(() => !alive(ready.pid), 10_000, 'the server to die');
-    if (child.pid !== undefined) {
-      // Its Chromium is orphaned by the kill; the group kill cleans it up.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Gone already.
+      );
+      const ready = await waitForReadyFile(readyFile, 30_000);
+      const client = new Client({name: 'crash-test', version: '1'});
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
+          requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
+        }),
+      );
+      const url = server?.url('/index.html') ?? '';
+      const opened = await client.callTool({name: 'new_page', arguments: {url}});
+      const pageId = pageIdFrom(textOf(opened), '/index.html');
+      for (let i = 0; i < 5; i++) {
+        await client.callTool({
+          name: 'evaluate_script',
+          arguments: {pageId, function: `() => ${i} * 7`},
+        });
       }
-    }
+      // The guarantee under test: what the running server flushed (on its timer) is kept by a kill.
+      await waitFor(() => endedCalls(recordDir).length >= 6, 20_000, 'the calls to reach the disk');
+      // Calls in flight at the kill may be lost or torn; they must not break reading.
+      void client.callTool({name: 'list_pages', arguments: {}}).catch(() => undefined);
+      void client.callTool({name: 'take_snapshot', arguments: {pageId}}).catch(() => undefined);
+      process.kill(ready.pid, 'SIGKILL');
+      await waitFor(() => !alive(ready.pid), 10_000, 'the server to die');
+      if (child.pid !== undefined) {
+        // Its Chromium is orphaned by the kill; the group kill cleans it up.
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      }
 
-    const files = fs.readdirSync(recordDir).filter(name => name.endsWith('.jsonl'));
-    expect(files).toHaveLength(1);
-    const file = path.join(recordDir, files[0] ?? '');
-    const text = fs.readFileSync(file, 'utf8');
-    const recording = parseRecordingText(text);
-    expect(endedCalls(recordDir).slice(0, 6)).toEqual([
-      'new_page',
-      ...Array<string>(5).fill('evaluate_script'),
-    ]);
-    const results = recording.events.flatMap(e =>
-      e.event.type === 'toolCallEnded' && e.event.tool === 'evaluate_script'
-        ? [e.event.result.text]
-        : [],
-    );
-    expect(results.join('\n')).toContain('28');
+      const files = fs.readdirSync(recordDir).filter(name => name.endsWith('.jsonl'));
+      expect(files).toHaveLength(1);
+      const file = path.join(recordDir, files[0] ?? '');
+      const text = fs.readFileSync(file, 'utf8');
+      const recording = parseRecordingText(text);
+      expect(endedCalls(recordDir).slice(0, 6)).toEqual([
+        'new_page',
+        ...Array<string>(5).fill('evaluate_script'),
+      ]);
+      const results = recording.events.flatMap(e =>
+        e.event.type === 'toolCallEnded' && e.event.tool === 'evaluate_script'
+          ? [e.event.result.text]
+          : [],
+      );
+      expect(results.join('\n')).toContain('28');
 
-    // A torn last line (the kill landing mid-write) is counted and skipped.
-    fs.appendFileSync(file, '{"seq":99999,"time":1,"event":{"type":"toolCallSta');
-    const torn = parseRecordingText(fs.readFileSync(file, 'utf8'));
-    expect(torn.skippedLines).toBe(recording.skippedLines + 1);
-    expect(torn.events).toHaveLength(recording.events.length);
-    await client.close().catch(() => undefined);
-  }, 90_000);
+      // A torn last line (the kill landing mid-write) is counted and skipped.
+      fs.appendFileSync(file, '{"seq":99999,"time":1,"event":{"type":"toolCallSta');
+      const torn = parseRecordingText(fs.readFileSync(file, 'utf8'));
+      expect(torn.skippedLines).toBe(recording.skippedLines + 1);
+      expect(torn.events).toHaveLength(recording.events.length);
+      await client.close().catch(() => undefined);
+    },
+    scaled(90_000),
+  );
 });

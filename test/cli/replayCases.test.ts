@@ -27,6 +27,7 @@ import {restartablePort} from '../helpers/ports.js';
 import {serveShop} from '../helpers/shopPages.js';
 import {serveWidgets} from '../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../helpers/widgetSessions.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const fixture = useEngineWithFixtures({
   tmpPrefix: 'mbi-replay-cases-',
@@ -104,7 +105,7 @@ beforeAll(async () => {
   } finally {
     await sized.stop();
   }
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(() => {
   fs.rmSync(configDir, {recursive: true, force: true});
@@ -203,38 +204,42 @@ describe('replay', () => {
 });
 
 describe('export', () => {
-  it('writes tests that pass with Playwright Test: page-first, popup, --viewport, --origin', async () => {
-    const dir = playwrightFolder('replay-cases-');
-    try {
-      const dead = await deadOrigin();
-      const moved = movedRecording(dead, 'moved-export.jsonl');
-      const exports = {
-        'page-first': await cli('export', files.pageFirst),
-        popup: await cli('export', files.popup),
-        viewport: await cli('export', files.viewport),
-        moved: await cli('export', moved, '--origin', `${dead}=${fixture.server.origin}`),
-      };
-      for (const [name, run] of Object.entries(exports)) {
-        expect(run.code, `${name}: ${run.stderr}`).toBe(0);
-        fs.writeFileSync(path.join(dir, `${name}.spec.ts`), run.stdout);
+  it(
+    'writes tests that pass with Playwright Test: page-first, popup, --viewport, --origin',
+    async () => {
+      const dir = playwrightFolder('replay-cases-');
+      try {
+        const dead = await deadOrigin();
+        const moved = movedRecording(dead, 'moved-export.jsonl');
+        const exports = {
+          'page-first': await cli('export', files.pageFirst),
+          popup: await cli('export', files.popup),
+          viewport: await cli('export', files.viewport),
+          moved: await cli('export', moved, '--origin', `${dead}=${fixture.server.origin}`),
+        };
+        for (const [name, run] of Object.entries(exports)) {
+          expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+          fs.writeFileSync(path.join(dir, `${name}.spec.ts`), run.stdout);
+        }
+        // The recorded size is the test's, and what the agent read there is asserted.
+        expect(exports.viewport.stdout).toContain(
+          'test.use({ viewport: { width: 800, height: 600 } });',
+        );
+        expect(exports.viewport.stdout).toContain('.toEqual([800,600]);');
+        expect(exports['page-first'].stdout).toContain('expect(await page.evaluate(');
+        const outcome = await runPlaywright(dir);
+        expect(Object.fromEntries(outcome.passed), outcome.output).toEqual({
+          'page-first': true,
+          popup: true,
+          viewport: true,
+          moved: true,
+        });
+      } finally {
+        fs.rmSync(dir, {recursive: true, force: true});
       }
-      // The recorded size is the test's, and what the agent read there is asserted.
-      expect(exports.viewport.stdout).toContain(
-        'test.use({ viewport: { width: 800, height: 600 } });',
-      );
-      expect(exports.viewport.stdout).toContain('.toEqual([800,600]);');
-      expect(exports['page-first'].stdout).toContain('expect(await page.evaluate(');
-      const outcome = await runPlaywright(dir);
-      expect(Object.fromEntries(outcome.passed), outcome.output).toEqual({
-        'page-first': true,
-        popup: true,
-        viewport: true,
-        moved: true,
-      });
-    } finally {
-      fs.rmSync(dir, {recursive: true, force: true});
-    }
-  }, 300_000);
+    },
+    scaled(300_000),
+  );
 });
 
 describe('usage errors', () => {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {collectRun, type CliRun} from '../helpers/cliRun.js';
+import {scaled} from '../helpers/loadFactor.js';
 import {ROOT, useEngineWithFixtures} from '../helpers/engine.js';
 import {recordHub} from '../helpers/hubRecording.js';
 import {runShopCalls, serveShop, type ShopVariant} from '../helpers/shopCalls.js';
@@ -32,11 +33,17 @@ beforeAll(async () => {
 type Run = CliRun;
 
 /** Runs a command to its end (bounded), with its own config dir and no display. */
-function run(command: string, args: string[], cwd = ROOT): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  cwd = ROOT,
+  env: Record<string, string> = {},
+): Promise<Run> {
   const child = spawn(command, args, {
     cwd,
     env: {
       ...process.env,
+      ...env,
       MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(fixture.tmp, 'config'),
       CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       DISPLAY: '',
@@ -126,22 +133,29 @@ describe('export --format playwright', () => {
       expect(code.filter(line => line.includes('uid'))).toEqual([]);
       fs.writeFileSync(
         path.join(dir, 'playwright.config.mjs'),
-        `export default {
+        `const factor = Math.max(1, Number(process.env.MBI_PLAYWRIGHT_TIMEOUT_FACTOR) || 1);
+// A whole test's limit always grows with the load: a failing test fails at its step's limit.
+const load = Math.max(1, Number(process.env.MBI_TEST_LOAD_FACTOR) || 1);
+export default {
   testDir: '.',
   testMatch: /recording\\.spec\\.ts$/,
   reporter: 'line',
   workers: 1,
   retries: 0,
-  timeout: 30000,
-  expect: {timeout: 10000},
+  timeout: Math.ceil(30000 * load),
+  expect: {timeout: Math.ceil(10000 * factor)},
   outputDir: './results',
-  use: {headless: true, actionTimeout: 10000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+  use: {headless: true, actionTimeout: Math.ceil(10000 * factor), launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
 };
 `,
       );
       const playwright = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
       const config = path.join(dir, 'playwright.config.mjs');
-      const green = await run(process.execPath, [playwright, 'test', '--config', config]);
+      // Must pass: time limits grow with the load. The red run below must fail: an idle
+      // machine's limits (each failure waits its limit out).
+      const green = await run(process.execPath, [playwright, 'test', '--config', config], ROOT, {
+        MBI_PLAYWRIGHT_TIMEOUT_FACTOR: String(scaled(1_000) / 1_000),
+      });
       expect(green.code, green.stdout + green.stderr).toBe(0);
       expect(green.stdout).toContain('1 passed');
 

@@ -13,6 +13,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {_electron, type ElectronApplication} from 'playwright-core';
 import {afterAll, describe, expect, it} from 'vitest';
 import {ROOT, call, waitFor} from '../helpers/engine.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 /** The Electron binary, found without require('electron') (which would start a download). */
 function electronBinary(): {binary: string} | {reason: string} {
@@ -60,75 +61,79 @@ if ('reason' in found) {
       fs.rmSync(configDir, {recursive: true, force: true});
     });
 
-    it('opens the app, and an MCP call shows up in its log', async () => {
-      app = await _electron.launch({
-        executablePath: found.binary,
-        // out/main is the app: its package.json names the bundled main (scripts/build-node.mjs).
-        args: [
-          path.join(ROOT, 'out', 'main'),
-          '--port',
-          '0',
-          '--headless',
-          '--isolated',
-          '--readyFile',
-          readyFile,
-        ],
-        env: {
-          ...process.env,
-          MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-          CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        },
-        timeout: 60_000,
-      });
-      const window = await app.firstWindow();
-      expect(window.url()).toBe('app://inspector/index.html');
+    it(
+      'opens the app, and an MCP call shows up in its log',
+      async () => {
+        app = await _electron.launch({
+          executablePath: found.binary,
+          // out/main is the app: its package.json names the bundled main (scripts/build-node.mjs).
+          args: [
+            path.join(ROOT, 'out', 'main'),
+            '--port',
+            '0',
+            '--headless',
+            '--isolated',
+            '--readyFile',
+            readyFile,
+          ],
+          env: {
+            ...process.env,
+            MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
+            CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+          },
+          timeout: 60_000,
+        });
+        const window = await app.firstWindow();
+        expect(window.url()).toBe('app://inspector/index.html');
 
-      // The renderer is isolated: the bridge's named methods (a port for the wire), and no Node.
-      const surface = await window.evaluate(() => {
-        const bridge = (window as unknown as {inspectorBridge?: Record<string, unknown>})
-          .inspectorBridge;
-        return {
-          methods: bridge ? Object.keys(bridge).sort() : [],
-          frozen: bridge ? Object.isFrozen(bridge) : false,
-          require: typeof (window as unknown as {require?: unknown}).require,
-          process: typeof (window as unknown as {process?: unknown}).process,
-        };
-      });
-      expect(surface).toEqual({
-        methods: ['onMessage', 'send'],
-        frozen: true,
-        require: 'undefined',
-        process: 'undefined',
-      });
+        // The renderer is isolated: the bridge's named methods (a port for the wire), and no Node.
+        const surface = await window.evaluate(() => {
+          const bridge = (window as unknown as {inspectorBridge?: Record<string, unknown>})
+            .inspectorBridge;
+          return {
+            methods: bridge ? Object.keys(bridge).sort() : [],
+            frozen: bridge ? Object.isFrozen(bridge) : false,
+            require: typeof (window as unknown as {require?: unknown}).require,
+            process: typeof (window as unknown as {process?: unknown}).process,
+          };
+        });
+        expect(surface).toEqual({
+          methods: ['onMessage', 'send'],
+          frozen: true,
+          require: 'undefined',
+          process: 'undefined',
+        });
 
-      const ready = await waitFor(
-        () =>
-          fs.existsSync(readyFile)
-            ? (JSON.parse(fs.readFileSync(readyFile, 'utf8')) as {mcpUrl: string; token: string})
-            : undefined,
-        30_000,
-        'the ready file',
-      );
-      const client = new Client({name: 'e2e-agent', version: '1.0.0'});
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
-          requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
-        }),
-      );
-      const result = await call(client, 'list_pages');
-      expect(result.isError).toBe(false);
-      await window.waitForFunction(
-        () => document.body.innerText.includes('list_pages'),
-        undefined,
-        {
-          timeout: 30_000,
-        },
-      );
-      await client.close();
+        const ready = await waitFor(
+          () =>
+            fs.existsSync(readyFile)
+              ? (JSON.parse(fs.readFileSync(readyFile, 'utf8')) as {mcpUrl: string; token: string})
+              : undefined,
+          30_000,
+          'the ready file',
+        );
+        const client = new Client({name: 'e2e-agent', version: '1.0.0'});
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
+            requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
+          }),
+        );
+        const result = await call(client, 'list_pages');
+        expect(result.isError).toBe(false);
+        await window.waitForFunction(
+          () => document.body.innerText.includes('list_pages'),
+          undefined,
+          {
+            timeout: 30_000,
+          },
+        );
+        await client.close();
 
-      await app.close();
-      app = undefined;
-      await expect(fetch(ready.mcpUrl, {method: 'POST'})).rejects.toThrow();
-    }, 180_000);
+        await app.close();
+        app = undefined;
+        await expect(fetch(ready.mcpUrl, {method: 'POST'})).rejects.toThrow();
+      },
+      scaled(180_000),
+    );
   });
 }

@@ -17,6 +17,7 @@ import {
   unnamedControls,
   waitForRows,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixture: InspectorFixture;
 let page: Page;
@@ -153,7 +154,7 @@ describe('the no-token screen (e2e)', () => {
         await bare.page.waitForFunction(
           (expected: string) =>
             document.querySelector('[data-testid=token-location]')?.textContent.includes(expected),
-          {timeout: 10_000},
+          {timeout: scaled(10_000)},
           file,
         );
         await screenshot(bare.page, dark ? 'no-token-dark' : 'no-token');
@@ -166,7 +167,7 @@ describe('the no-token screen (e2e)', () => {
         await bare.page.waitForFunction(
           () =>
             document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-          {timeout: 20_000},
+          {timeout: scaled(20_000)},
         );
         expect(bare.errors.filter(error => !error.includes('401'))).toEqual([]);
       } finally {

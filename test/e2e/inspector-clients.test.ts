@@ -21,6 +21,7 @@ import {
   startInspectorFixture,
   unnamedControls,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const PAGE = (name: string): string =>
   `<!doctype html><title>${name}'s page</title><h1>${name}</h1><button onclick="document.title='clicked'">Go</button>`;
@@ -133,7 +134,7 @@ describe('several agents in the inspector (e2e)', () => {
       () =>
         document.querySelectorAll('.not-connected__list li').length === 2 &&
         document.querySelector('.clients tbody')?.children.length === 2,
-      {timeout: 20_000},
+      {timeout: scaled(20_000)},
     );
     const live = await page.$$eval('.clients tbody tr', rows =>
       rows.map(row => row.querySelector('.client-badge__name')?.textContent ?? ''),
@@ -173,12 +174,14 @@ describe('several agents in the inspector (e2e)', () => {
       uid: uidOf(snapshot, 'button "Go"'),
     }).catch(() => undefined);
     await openPanel(page, 'Hold');
-    await page.waitForSelector('[data-testid=held-call] .hold-detail__owner', {timeout: 15_000});
+    await page.waitForSelector('[data-testid=held-call] .hold-detail__owner', {
+      timeout: scaled(15_000),
+    });
     const text = await panelText();
     expect(text).toContain('opened by claude-code');
     const queue = await page.$eval('.hold-queue__who', element => element.textContent);
     expect(queue).toContain('cursor');
-    await page.waitForSelector('[data-testid=held-target-outline]', {timeout: 15_000});
+    await page.waitForSelector('[data-testid=held-target-outline]', {timeout: scaled(15_000)});
     await screenshots('clients-hold');
     await page.keyboard.press('a');
     await pending;

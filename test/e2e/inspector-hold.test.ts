@@ -18,6 +18,7 @@ import {
   startInspectorFixture,
   unnamedControls,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const BANK = `<!doctype html><title>bank</title><p>bank</p><script>
 window.transfers = [];
@@ -77,7 +78,7 @@ async function heldShown(tool: string): Promise<void> {
   await page.waitForFunction(
     (name: string) =>
       document.querySelector('[data-testid=held-call] h2')?.textContent.includes(name) === true,
-    {timeout: 10_000},
+    {timeout: scaled(10_000)},
     tool,
   );
 }
@@ -91,7 +92,7 @@ describe('hold (e2e)', () => {
     const uid = uidOf(snapshot, 'button "Button A"');
     const pending = call(agent(), 'click', {pageId, uid});
     await heldShown('click');
-    await page.waitForSelector('[data-testid=held-target-outline]', {timeout: 15_000});
+    await page.waitForSelector('[data-testid=held-target-outline]', {timeout: scaled(15_000)});
     const text = await panelText();
     expect(text).toContain('e2e-hold-agent');
     expect(text).toContain('/hold-e2e.html');

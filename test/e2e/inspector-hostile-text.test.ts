@@ -23,6 +23,7 @@ import {
   startInspectorFixture,
   waitForRows,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const RLO = '\u202E';
 const ISOLATE = '\u2066';
@@ -167,7 +168,7 @@ describe('invisible characters in every panel', () => {
       arguments: {pageId, uid: `1_1${HIDDEN}`, value: `pay ${HIDDEN}`},
     });
     await openPanel(page, 'Hold');
-    await page.waitForSelector('[data-testid=held-call]', {timeout: 10_000});
+    await page.waitForSelector('[data-testid=held-call]', {timeout: scaled(10_000)});
     await waitFor(async () => (await panelText()).includes('pay ⟨U+202E⟩'), 10_000, 'held args');
     expect(await invisibleShown(page)).toEqual([]);
     await screenshot(page, 'invisible-hold');

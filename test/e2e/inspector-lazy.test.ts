@@ -16,6 +16,7 @@ import {
   startInspectorFixture,
   startServe,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixture: InspectorFixture;
 let restarted: ServeProcess | undefined;
@@ -72,7 +73,7 @@ describe('panels loaded on first use (e2e)', () => {
     await openPanel(page, 'Run');
     await waitFor(() => fetched('RjsfForm'), 10_000, 'the schema form code');
     await page.select('aria/Tool[role="combobox"]', 'new_page');
-    await page.waitForSelector('#run_url', {timeout: 10_000});
+    await page.waitForSelector('#run_url', {timeout: scaled(10_000)});
     expect(await page.$('[data-form-loading]')).toBeNull();
   });
 
@@ -80,7 +81,9 @@ describe('panels loaded on first use (e2e)', () => {
     const {page, serve} = fixture;
     await serve.stop();
     await page.click('#tab-webmcp');
-    const alert = await page.waitForSelector('#panel-webmcp [role=alert]', {timeout: 10_000});
+    const alert = await page.waitForSelector('#panel-webmcp [role=alert]', {
+      timeout: scaled(10_000),
+    });
     // What failed first (its stylesheet or its code) depends on timing: the text names it.
     expect(await alert?.evaluate(element => element.textContent)).toMatch(
       /^The WebMCP panel could not be loaded: .*(WebMcpPanel|ArgumentsEditor).*It loads by itself once the inspector is connected to the server again\. If the server was updated meanwhile, reload the inspector\.$/,
@@ -96,14 +99,14 @@ describe('panels loaded on first use (e2e)', () => {
     restarted = await startServe({port: serve.port, configDir: serve.configDir});
     await page.waitForFunction(
       () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-      {timeout: 30_000},
+      {timeout: scaled(30_000)},
     );
     await page.waitForFunction(
       () =>
         document.querySelector('#panel-webmcp [role=alert]') === null &&
         document.querySelector('#panel-webmcp [data-panel-loading]') === null &&
         (document.querySelector('#panel-webmcp')?.textContent.length ?? 0) > 0,
-      {timeout: 20_000},
+      {timeout: scaled(20_000)},
     );
     // Its stylesheets (which failed with the server down: no rules, or rules that cannot be
     // read) are applied too.

@@ -18,6 +18,7 @@ import {
   type UiPage,
   waitForRows,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixture: InspectorFixture | undefined;
 let browser: Browser;
@@ -220,10 +221,12 @@ describe('run a tool by hand (e2e)', () => {
     await url?.type('data:text/html,<title>By hand</title>hand-run');
     await screenshot(page, 'run-form');
     await page.click('aria/Run new_page');
-    const outcome = await page.waitForSelector('[data-testid=run-outcome]', {timeout: 30_000});
+    const outcome = await page.waitForSelector('[data-testid=run-outcome]', {
+      timeout: scaled(30_000),
+    });
     await page.waitForFunction(
       () => document.querySelector('[data-testid=run-outcome]')?.textContent.includes('## Pages'),
-      {timeout: 30_000},
+      {timeout: scaled(30_000)},
     );
     expect(await outcome?.evaluate(element => element.textContent)).toContain('By hand');
     // The panel's own selection: the page it opened.
@@ -282,7 +285,7 @@ describe('run a tool by hand (e2e)', () => {
     await page.click('aria/Run new_page');
     await page.waitForFunction(
       () => document.querySelector('[data-testid=run-outcome]')?.textContent.includes('Again'),
-      {timeout: 30_000},
+      {timeout: scaled(30_000)},
     );
     await openPanel(page, 'Log');
     await waitForRows(

@@ -23,6 +23,7 @@ import {
   startServe,
   waitForRows,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const ONE_PIXEL_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -66,7 +67,7 @@ describe('pages and live view (e2e)', () => {
     await openPanel(page, 'Pages');
     await page.waitForFunction(() => document.body.textContent.includes('No pages yet'));
     livePageId = await openPage(agent.client, PAGE_URL, 'Live page');
-    await page.waitForSelector('[data-testid=live-view] img', {timeout: 30_000});
+    await page.waitForSelector('[data-testid=live-view] img', {timeout: scaled(30_000)});
     // Selected by the agent that opened it (each client has its own selection).
     const selectors = await page.waitForSelector(
       `[data-page-id="${livePageId}"] .page-item__selectors`,
@@ -83,7 +84,9 @@ describe('pages and live view (e2e)', () => {
   it('outlines the element the last tool acted on, for a moment', async () => {
     const clicked = await call(agent.client, 'click_at', {pageId: livePageId, x: 200, y: 60});
     expect(clicked.isError, clicked.text).toBe(false);
-    const outline = await page.waitForSelector('[data-testid=acted-on-outline]', {timeout: 10_000});
+    const outline = await page.waitForSelector('[data-testid=acted-on-outline]', {
+      timeout: scaled(10_000),
+    });
     const box = await outline?.evaluate(element => {
       const frame = element.parentElement?.getBoundingClientRect();
       const rect = element.getBoundingClientRect();
@@ -93,7 +96,10 @@ describe('pages and live view (e2e)', () => {
     // 196..204 of a 1280-px-wide default viewport (headless default is 1280x720? the frame says).
     expect(box?.x).toBeGreaterThan(0.05);
     expect(box?.x).toBeLessThan(0.3);
-    await page.waitForSelector('[data-testid=acted-on-outline]', {hidden: true, timeout: 5_000});
+    await page.waitForSelector('[data-testid=acted-on-outline]', {
+      hidden: true,
+      timeout: scaled(5_000),
+    });
   });
 });
 
@@ -243,7 +249,7 @@ describe('token screen (e2e)', () => {
     await wrong.page.waitForFunction(
       (expected: string) =>
         document.querySelector('[data-testid=token-location]')?.textContent.includes(expected),
-      {timeout: 10_000},
+      {timeout: scaled(10_000)},
       file,
     );
     const text = await wrong.page.$eval('main', element => element.textContent);
@@ -276,14 +282,14 @@ describe('reconnect (e2e)', () => {
         document
           .querySelector('[data-testid=connection-status]')
           ?.textContent.startsWith('Reconnecting'),
-      {timeout: 15_000},
+      {timeout: scaled(15_000)},
     );
     await screenshot(page, 'reconnecting');
 
     serve = await startServe({port, configDir: serve.configDir});
     await page.waitForFunction(
       () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-      {timeout: 30_000},
+      {timeout: scaled(30_000)},
     );
     agent = await connectMcp(serve, 'after-restart');
     await agent.client.callTool({name: 'list_pages', arguments: {}});

@@ -15,6 +15,7 @@ import {
   screenshot,
   startInspectorFixture,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixtures: FixtureServer;
 let fixture: InspectorFixture | undefined;
@@ -44,7 +45,7 @@ describe('page WebMCP tools in the UI (e2e)', () => {
     await openPage(agent.client, fixtures.url('/webmcp/page-tools.html'), 'page-tools.html');
     await openPanel(page, 'Tools');
     const card = '[data-condition=webmcpTools]';
-    await page.waitForSelector(card, {timeout: 20_000});
+    await page.waitForSelector(card, {timeout: scaled(20_000)});
     expect(await page.$eval(`${card} input[role=switch]`, element => element.checked)).toBe(false);
     expect((await clientToolNames()).some(name => name.startsWith('webmcp_'))).toBe(false);
 
@@ -77,7 +78,7 @@ describe('page WebMCP tools in the UI (e2e)', () => {
     );
     await openPanel(page, 'WebMCP');
     const diagnose = `aria/Diagnose WebMCP on page ${pageId}[role="button"]`;
-    await page.waitForSelector(diagnose, {timeout: 20_000});
+    await page.waitForSelector(diagnose, {timeout: scaled(20_000)});
     // The iframe's tools arrive a moment after the page's: diagnose once they are all there.
     await page.waitForSelector(
       `section[data-page-id="${pageId}"] li.webmcp-tool[aria-label="child_tool"]`,
@@ -86,7 +87,7 @@ describe('page WebMCP tools in the UI (e2e)', () => {
       },
     );
     await page.click(diagnose);
-    const lint = await page.waitForSelector('[data-testid=webmcp-lint]', {timeout: 20_000});
+    const lint = await page.waitForSelector('[data-testid=webmcp-lint]', {timeout: scaled(20_000)});
     const form = await lint?.$eval('[data-lint-tool=find_flight]', element => element.textContent);
     expect(form).toContain('has no tooldescription, so the browser does not register it');
     expect(form).toContain('Fix: Add tooldescription="…" to the <form>');

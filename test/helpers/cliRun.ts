@@ -6,6 +6,7 @@ import {spawn, type ChildProcessByStdio} from 'node:child_process';
 import type {Readable} from 'node:stream';
 import path from 'node:path';
 import {ROOT} from './engine.js';
+import {scaled} from './loadFactor.js';
 
 export const CLI = path.join(ROOT, 'out/node/cli/index.js');
 
@@ -15,7 +16,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** A child process's exit code and everything it printed, once it ended (killed after `timeoutMs`). */
+/**
+ * A child process's exit code and everything it printed, once it ended (killed after `timeoutMs`,
+ * scaled by the run's load factor).
+ */
 export function collectRun(
   child: ChildProcessByStdio<null, Readable, Readable>,
   timeoutMs: number,
@@ -25,7 +29,7 @@ export function collectRun(
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), scaled(timeoutMs));
     child.on('error', reject);
     child.on('close', code => {
       clearTimeout(timer);

@@ -13,6 +13,7 @@ import {parseFlags} from '../../src/core/config/flags.js';
 import {Engine} from '../../src/core/Engine.js';
 import {findRendererDir} from '../../src/core/http/static.js';
 import {FixtureServer} from './fixtureServer.js';
+import {scaled} from './loadFactor.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -80,17 +81,23 @@ export async function call(
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<{text: string; isError: boolean; result: CallToolResult}> {
-  const result = (await client.callTool({name, arguments: args})) as CallToolResult;
+  // The SDK gives up on a request after 60 s; a busy machine's Lighthouse run takes longer.
+  const result = (await client.callTool({name, arguments: args}, undefined, {
+    timeout: scaled(60_000),
+  })) as CallToolResult;
   return {text: textOf(result), isError: result.isError === true, result};
 }
 
-/** Polls a condition without fixed sleeps (bounded). */
+/**
+ * Polls a condition without fixed sleeps, bounded by `timeoutMs` on an idle machine (scaled by
+ * the run's load factor: a bound here only keeps a broken test from hanging).
+ */
 export async function waitFor<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) {

@@ -4,6 +4,7 @@
  * Bounded in time; the test stops it when done.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
+import {scaled} from './loadFactor.js';
 
 export interface Flipper {
   /** Flips done so far, as last reported (proves the race ran). */
@@ -18,7 +19,7 @@ export interface Flipper {
 export async function startFlipper(
   step: string,
   args: readonly unknown[],
-  maxMs = 20_000,
+  maxMs = scaled(20_000),
 ): Promise<Flipper> {
   const source = `const fs = require('fs');
     const args = ${JSON.stringify(args)};
@@ -39,7 +40,10 @@ export async function startFlipper(
   });
   let flips = 0;
   const started = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('The flipper did not start in 10 s.')), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error('The flipper did not start in time.')),
+      scaled(10_000),
+    );
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
       const last = chunk.trim().split('\n').pop();

@@ -10,31 +10,52 @@ import {stripVTControlCharacters} from 'node:util';
 import {z} from 'zod';
 import {collectRun, type CliRun} from './cliRun.js';
 import {ROOT} from './engine.js';
+import {LOAD_FACTOR_ENV, scaled} from './loadFactor.js';
 
 /** How a process ended and what it printed. */
 export type ProcessRun = CliRun;
 
-/** Runs `node <args>` in `cwd` to its end (killed after `timeoutMs`). */
-export function runNode(args: string[], cwd: string, timeoutMs = 240_000): Promise<ProcessRun> {
-  const child = spawn(process.execPath, args, {cwd, stdio: ['ignore', 'pipe', 'pipe']});
+/** Runs `node <args>` in `cwd` to its end (killed after `timeoutMs`), with `env` added. */
+export function runNode(
+  args: string[],
+  cwd: string,
+  timeoutMs = 240_000,
+  env: Record<string, string> = {},
+): Promise<ProcessRun> {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {...process.env, ...env},
+  });
   return collectRun(child, timeoutMs);
 }
 
-/** A fresh folder for exported tests under <checkout>/scratch, with a Playwright config. */
+/** The environment variable the folder's config reads its time-limit factor from. */
+const TIMEOUT_FACTOR_ENV = 'MBI_PLAYWRIGHT_TIMEOUT_FACTOR';
+
+/**
+ * A fresh folder for exported tests under <checkout>/scratch, with a Playwright config whose time
+ * limits are an idle machine's times a factor runPlaywright gives it: the run's load factor when
+ * the tests must pass, 1 when they must fail (a failure takes its full time limit; a shorter one
+ * cannot make a failing test pass).
+ */
 export function playwrightFolder(prefix: string): string {
   fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
   const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', prefix));
   fs.writeFileSync(
     path.join(dir, 'playwright.config.mjs'),
-    `export default {
+    `const factor = Math.max(1, Number(process.env.${TIMEOUT_FACTOR_ENV}) || 1);
+// A whole test's limit always grows with the load: a failing test fails at its step's limit.
+const load = Math.max(1, Number(process.env.${LOAD_FACTOR_ENV}) || 1);
+export default {
   testDir: '.',
   testMatch: /\\.spec\\.ts$/,
   workers: 1,
   retries: 0,
-  timeout: 90000,
-  expect: {timeout: 4000},
+  timeout: Math.ceil(90000 * load),
+  expect: {timeout: Math.ceil(4000 * factor)},
   outputDir: './results',
-  use: {headless: true, actionTimeout: 4000, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+  use: {headless: true, actionTimeout: Math.ceil(4000 * factor), launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
 };
 `,
   );
@@ -68,13 +89,23 @@ export interface PlaywrightOutcome {
   output: string;
 }
 
-/** Runs every exported test of the folder once (all of them in one run: one start-up). */
-export async function runPlaywright(dir: string, timeoutMs = 240_000): Promise<PlaywrightOutcome> {
+/**
+ * Runs every exported test of the folder once, in one Playwright Test run (one process, one
+ * browser for all the files). `expected` is what the caller asserts: 'fail' runs use an idle
+ * machine's time limits, since every failure waits its limit out.
+ */
+export async function runPlaywright(
+  dir: string,
+  expected: 'pass' | 'fail' = 'pass',
+  timeoutMs = 240_000,
+): Promise<PlaywrightOutcome> {
   const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
+  const factor = expected === 'pass' ? scaled(1_000) / 1_000 : 1;
   const result = await runNode(
     [cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json'],
     dir,
-    timeoutMs,
+    scaled(timeoutMs),
+    {[TIMEOUT_FACTOR_ENV]: String(factor)},
   );
   if (result.stdout.trim() === '') {
     throw new Error(

@@ -13,6 +13,7 @@ import {ToolListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types
 import puppeteer, {type Browser, type Page} from 'puppeteer-core';
 import {hasInvisible} from '../../src/renderer/src/ui/revealInvisible.js';
 import {ROOT, waitFor} from './engine.js';
+import {scaled} from './loadFactor.js';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
 
@@ -141,7 +142,7 @@ export async function openInspector(
   if (options.waitConnected !== false) {
     await page.waitForFunction(
       () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-      {timeout: 20_000},
+      {timeout: scaled(20_000)},
     );
   }
   return {page, errors};

@@ -3,11 +3,12 @@
  * status, and opening its details.
  */
 import type {ElementHandle, Page} from 'puppeteer-core';
+import {scaled} from './loadFactor.js';
 
 /** The list item of a tool on a page (waits for it). */
 export async function toolItem(page: Page, pageId: number, name: string): Promise<ElementHandle> {
   const selector = `section[data-page-id="${pageId}"] li.webmcp-tool[aria-label="${name}"]`;
-  const item = await page.waitForSelector(selector, {timeout: 20_000});
+  const item = await page.waitForSelector(selector, {timeout: scaled(20_000)});
   if (!item) {
     throw new Error(`no item for ${name}`);
   }

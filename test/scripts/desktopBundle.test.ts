@@ -17,6 +17,7 @@ import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
 import {launchDebuggableChromium} from '../helpers/chromium.js';
 import {ROOT} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 /** Just enough of Electron's main-process API for the bundle's top level; nothing ever opens. */
 const ELECTRON_STUB = `
@@ -177,46 +178,54 @@ describe('desktop main bundle (out/main)', () => {
     expect(/left out (.*)/.exec(String(result.stderr))?.[1]).toMatch(/^\S*sentry\S*\.js$/);
   });
 
-  it('audits a page with its own Lighthouse (its page functions run in the page)', async () => {
-    const fixtures = await new FixtureServer().start();
-    const chromium = await launchDebuggableChromium();
-    try {
-      const pageUrl = fixtures.html(
-        '/unnamed-button.html',
-        '<!doctype html><html lang="en"><title>Audit me</title><button></button></html>',
-      );
-      const chunk = fs
-        .readdirSync(path.join(appDir, 'out/main/chunks'))
-        .find(name => name.startsWith('lighthouseRuntime-') && name.endsWith('.js'));
-      expect(chunk).toBeDefined();
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          pathToFileURL(path.join(work, 'register.mjs')).href,
-          path.join(work, 'audit.mjs'),
-          path.join(appDir, 'out/main/chunks', chunk ?? ''),
-          path.join(ROOT, 'node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js'),
-          chromium.browserUrl,
-          pageUrl,
-        ],
-        {cwd: work, env: {PATH: process.env.PATH, HOME: work}, stdio: ['ignore', 'ignore', 'pipe']},
-      );
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>(resolve => child.once('exit', resolve));
-      expect(code, stderr).toBe(0);
-      const result = JSON.parse(/RESULT (.*)/.exec(stderr)?.[1] ?? '{}') as {
-        score?: number;
-        failed?: string[];
-      };
-      expect(result.failed, JSON.stringify(result)).toContain('button-name');
-      expect(result.score).toBeLessThan(1);
-    } finally {
-      await chromium.stop();
-      await fixtures.stop();
-    }
-  }, 90_000);
+  it(
+    'audits a page with its own Lighthouse (its page functions run in the page)',
+    async () => {
+      const fixtures = await new FixtureServer().start();
+      const chromium = await launchDebuggableChromium();
+      try {
+        const pageUrl = fixtures.html(
+          '/unnamed-button.html',
+          '<!doctype html><html lang="en"><title>Audit me</title><button></button></html>',
+        );
+        const chunk = fs
+          .readdirSync(path.join(appDir, 'out/main/chunks'))
+          .find(name => name.startsWith('lighthouseRuntime-') && name.endsWith('.js'));
+        expect(chunk).toBeDefined();
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            pathToFileURL(path.join(work, 'register.mjs')).href,
+            path.join(work, 'audit.mjs'),
+            path.join(appDir, 'out/main/chunks', chunk ?? ''),
+            path.join(ROOT, 'node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js'),
+            chromium.browserUrl,
+            pageUrl,
+          ],
+          {
+            cwd: work,
+            env: {PATH: process.env.PATH, HOME: work},
+            stdio: ['ignore', 'ignore', 'pipe'],
+          },
+        );
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const code = await new Promise<number | null>(resolve => child.once('exit', resolve));
+        expect(code, stderr).toBe(0);
+        const result = JSON.parse(/RESULT (.*)/.exec(stderr)?.[1] ?? '{}') as {
+          score?: number;
+          failed?: string[];
+        };
+        expect(result.failed, JSON.stringify(result)).toContain('button-name');
+        expect(result.score).toBeLessThan(1);
+      } finally {
+        await chromium.stop();
+        await fixtures.stop();
+      }
+    },
+    scaled(90_000),
+  );
 
   it('imports nothing but electron and Node built-ins from outside the bundle', () => {
     const files = fs

@@ -19,6 +19,7 @@ import {call, ROOT} from '../helpers/engine.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {launchUiBrowser, openInspector, waitForRows} from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 /** Budgets from the issue (sizes, not timings: those are measured, not asserted). */
 const MAX_TARBALL_BYTES = 12_000_000;
@@ -49,7 +50,7 @@ function npm(args: string[], cwd: string): string {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false'},
-    timeout: 120_000,
+    timeout: scaled(120_000),
   });
 }
 
@@ -79,7 +80,7 @@ beforeAll(() => {
       ? path.join(prefix, 'node_modules', 'mcp-browser-inspector')
       : path.join(prefix, 'lib', 'node_modules', 'mcp-browser-inspector');
   bin = path.join(prefix, process.platform === 'win32' ? '' : 'bin', 'mcp-browser-inspector');
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(() => fs.rmSync(work, {recursive: true, force: true}));
 
@@ -213,7 +214,7 @@ describe('the installed mcp-browser-inspector --stdio', () => {
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     client = new Client({name: 'npm-package-test', version: '1.0.0'});
     await client.connect(transport);
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await browser?.close();
@@ -239,32 +240,40 @@ describe('the installed mcp-browser-inspector --stdio', () => {
     expect(snapshot.text).toContain('button "Press"');
   });
 
-  it('analyses a heap snapshot with the bundled heap worker', async () => {
-    const file = path.join(os.tmpdir(), `mbi-package-${process.pid}.heapsnapshot`);
-    try {
-      const taken = await call(client, 'take_heapsnapshot', {pageId: 1, filePath: file});
-      expect(taken.isError, taken.text).toBe(false);
-      const summary = await call(client, 'get_heapsnapshot_summary', {filePath: file});
-      expect(summary.isError, summary.text).toBe(false);
-      expect(summary.text).toContain('Statistics');
-    } finally {
-      fs.rmSync(file, {force: true});
-    }
-  }, 60_000);
+  it(
+    'analyses a heap snapshot with the bundled heap worker',
+    async () => {
+      const file = path.join(os.tmpdir(), `mbi-package-${process.pid}.heapsnapshot`);
+      try {
+        const taken = await call(client, 'take_heapsnapshot', {pageId: 1, filePath: file});
+        expect(taken.isError, taken.text).toBe(false);
+        const summary = await call(client, 'get_heapsnapshot_summary', {filePath: file});
+        expect(summary.isError, summary.text).toBe(false);
+        expect(summary.text).toContain('Statistics');
+      } finally {
+        fs.rmSync(file, {force: true});
+      }
+    },
+    scaled(60_000),
+  );
 
-  it('runs Lighthouse and a performance trace from their bundled chunks', async () => {
-    const audit = await call(client, 'lighthouse_audit', {pageId: 1, mode: 'snapshot'});
-    expect(audit.isError, audit.text).toBe(false);
-    expect(audit.text).toMatch(/- Accessibility: \d+/);
-    expect(audit.text).toMatch(/report\.html/);
-    const trace = await call(client, 'performance_start_trace', {
-      pageId: 1,
-      reload: true,
-      autoStop: true,
-    });
-    expect(trace.isError, trace.text).toBe(false);
-    expect(trace.text).toContain('insight set id: NAVIGATION_0');
-  }, 60_000);
+  it(
+    'runs Lighthouse and a performance trace from their bundled chunks',
+    async () => {
+      const audit = await call(client, 'lighthouse_audit', {pageId: 1, mode: 'snapshot'});
+      expect(audit.isError, audit.text).toBe(false);
+      expect(audit.text).toMatch(/- Accessibility: \d+/);
+      expect(audit.text).toMatch(/report\.html/);
+      const trace = await call(client, 'performance_start_trace', {
+        pageId: 1,
+        reload: true,
+        autoStop: true,
+      });
+      expect(trace.isError, trace.text).toBe(false);
+      expect(trace.text).toContain('insight set id: NAVIGATION_0');
+    },
+    scaled(60_000),
+  );
 
   it('serves the inspector UI, which shows the calls', async () => {
     const ready = await waitForReadyFile(readyFile, 10_000);

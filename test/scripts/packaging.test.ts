@@ -13,6 +13,7 @@ import path from 'node:path';
 import {FuseV1Options, getCurrentFuseWire} from '@electron/fuses';
 import {afterAll, describe, expect, it} from 'vitest';
 import {ROOT} from '../helpers/engine.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 const require = createRequire(import.meta.url);
 
@@ -174,54 +175,58 @@ describe('electron-builder --dir with a stand-in Electron (opt-in: MBI_PACKAGE_T
     it.skip(PACKAGE_TEST_SKIPPED, () => undefined);
     return;
   }
-  it('assembles the app into an asar and ships a hardened binary', async () => {
-    const dist = path.join(tempRoot, 'electron-dist');
-    writeFakeBinary(path.join(dist, 'electron'));
-    fs.writeFileSync(path.join(dist, 'version'), '45.5.0');
-    const output = path.join(tempRoot, 'out');
-    const result = spawnSync(
-      'npx',
-      [
-        'electron-builder',
-        '--config',
-        'electron-builder.config.cjs',
-        '--linux',
-        'dir',
-        `-c.electronDist=${dist}`,
-        `-c.directories.output=${output}`,
-      ],
-      {cwd: ROOT, encoding: 'utf8', timeout: 600_000},
-    );
-    expect(result.status, result.stderr + result.stdout).toBe(0);
-    const unpacked = path.join(output, 'linux-unpacked');
-    const asarFile = path.join(unpacked, 'resources', 'app.asar');
-    expect(fs.existsSync(asarFile)).toBe(true);
-    // Self-contained: the bundles, the app manifest with its entry, and no node_modules.
-    const {listPackage, extractFile} = require('@electron/asar') as {
-      listPackage: (archive: string) => string[];
-      extractFile: (archive: string, file: string) => Buffer;
-    };
-    const entries = listPackage(asarFile).map(entry => entry.split(path.sep).join('/'));
-    expect(entries).toEqual(
-      expect.arrayContaining([
-        '/out/main/index.js',
-        '/out/main/package.json',
-        '/out/preload/index.cjs',
-        '/out/renderer/index.html',
-        '/package.json',
-      ]),
-    );
-    expect(entries.some(entry => entry.startsWith('/out/main/chunks/lighthouseRuntime-'))).toBe(
-      true,
-    );
-    expect(entries.filter(entry => entry.includes('node_modules'))).toEqual([]);
-    expect(entries.filter(entry => entry.endsWith('.map'))).toEqual([]);
-    const manifest = JSON.parse(extractFile(asarFile, 'package.json').toString('utf8')) as {
-      main?: string;
-    };
-    expect(manifest.main).toBe('out/main/index.js');
-    expect(await getCurrentFuseWire(path.join(unpacked, 'mcp-browser-inspector'))).toMatchObject(
-      HARDENED,
-    );
-  }, 700_000);
+  it(
+    'assembles the app into an asar and ships a hardened binary',
+    async () => {
+      const dist = path.join(tempRoot, 'electron-dist');
+      writeFakeBinary(path.join(dist, 'electron'));
+      fs.writeFileSync(path.join(dist, 'version'), '45.5.0');
+      const output = path.join(tempRoot, 'out');
+      const result = spawnSync(
+        'npx',
+        [
+          'electron-builder',
+          '--config',
+          'electron-builder.config.cjs',
+          '--linux',
+          'dir',
+          `-c.electronDist=${dist}`,
+          `-c.directories.output=${output}`,
+        ],
+        {cwd: ROOT, encoding: 'utf8', timeout: 600_000},
+      );
+      expect(result.status, result.stderr + result.stdout).toBe(0);
+      const unpacked = path.join(output, 'linux-unpacked');
+      const asarFile = path.join(unpacked, 'resources', 'app.asar');
+      expect(fs.existsSync(asarFile)).toBe(true);
+      // Self-contained: the bundles, the app manifest with its entry, and no node_modules.
+      const {listPackage, extractFile} = require('@electron/asar') as {
+        listPackage: (archive: string) => string[];
+        extractFile: (archive: string, file: string) => Buffer;
+      };
+      const entries = listPackage(asarFile).map(entry => entry.split(path.sep).join('/'));
+      expect(entries).toEqual(
+        expect.arrayContaining([
+          '/out/main/index.js',
+          '/out/main/package.json',
+          '/out/preload/index.cjs',
+          '/out/renderer/index.html',
+          '/package.json',
+        ]),
+      );
+      expect(entries.some(entry => entry.startsWith('/out/main/chunks/lighthouseRuntime-'))).toBe(
+        true,
+      );
+      expect(entries.filter(entry => entry.includes('node_modules'))).toEqual([]);
+      expect(entries.filter(entry => entry.endsWith('.map'))).toEqual([]);
+      const manifest = JSON.parse(extractFile(asarFile, 'package.json').toString('utf8')) as {
+        main?: string;
+      };
+      expect(manifest.main).toBe('out/main/index.js');
+      expect(await getCurrentFuseWire(path.join(unpacked, 'mcp-browser-inspector'))).toMatchObject(
+        HARDENED,
+      );
+    },
+    scaled(700_000),
+  );
 });

@@ -46,7 +46,7 @@ export interface ManagedBrowserOptions {
   platform?: NodeJS.Platform;
   /** Which file: URLs the browser may load (default: none are policed). */
   fileUrls?: FileUrlPolicy;
-  /** Override of the start/attach bound (tests). */
+  /** Override of the start/attach bound (tests); read at every call. */
   acquireTimeoutMs?: number;
 }
 

@@ -86,6 +86,7 @@ const checkSchema = z.discriminatedUnion('state', [
     state: z.literal('covered'),
     by: z.string(),
     pinned: z.boolean(),
+    inside: z.boolean(),
     point: pointSchema,
   }),
   z.object({state: z.enum(['detached', 'option', 'disabled', 'readonly', 'hidden', 'moving'])}),
@@ -102,11 +103,24 @@ const COVERED_WORDING: Record<PressKind, {lands: string; nothing: string}> = {
   focus: {lands: 'A click to focus it would land on', nothing: 'Nothing was typed.'},
 };
 
-function coveredFailure(uid: string, kind: PressKind, who: string, waitedMs: number): ActionError {
+function coveredFailure(
+  uid: string,
+  kind: PressKind,
+  who: string,
+  waitedMs: number,
+  inside: boolean,
+): ActionError {
   const wording = COVERED_WORDING[kind];
   const seconds = (waitedMs / 1_000).toFixed(1);
+  const start = `Failed to interact with the element with uid ${uid}. ${wording.lands} ${who} instead`;
+  if (inside) {
+    // Its own container draws over it (a veil of its own, a ::before overlay): nothing to close.
+    return new ActionError(
+      `${start}, which contains the element and is drawn over it (still after ${seconds} s). ${wording.nothing} If the container is what you meant, act on it instead; else wait until what it draws over the element is gone (a loading veil), then take a new snapshot (take_snapshot) and retry.`,
+    );
+  }
   return new ActionError(
-    `Failed to interact with the element with uid ${uid}. ${wording.lands} ${who} instead: it covers the element (still after ${seconds} s). ${wording.nothing} Close or dismiss what covers it, or wait until it is gone, then take a new snapshot (take_snapshot) and retry.`,
+    `${start}: it covers the element (still after ${seconds} s). ${wording.nothing} Close or dismiss what covers it, or wait until it is gone, then take a new snapshot (take_snapshot) and retry.`,
   );
 }
 
@@ -157,7 +171,13 @@ export class Readiness {
     this.#lastCover = cover;
     if (now - this.#coveredSince >= this.#coveredMs || now >= this.#deadline) {
       const who = await coverOf(this.state, this.element, cover);
-      throw coveredFailure(this.element.uid, this.options.kind, who, now - this.#coveredSince);
+      throw coveredFailure(
+        this.element.uid,
+        this.options.kind,
+        who,
+        now - this.#coveredSince,
+        cover.inside === true,
+      );
     }
   }
 
@@ -192,7 +212,8 @@ export class Readiness {
       throw new OptionElement('a drop-down option');
     }
     if (check.state === 'covered') {
-      return {covered: {by: check.by, pinned: check.pinned, ...this.lookUpAt(check.point)}};
+      const {by, pinned, inside} = check;
+      return {covered: {by, pinned, inside, ...this.lookUpAt(check.point)}};
     }
     if (check.state !== 'ok') {
       return {waiting: check.state};
@@ -251,7 +272,7 @@ export class Readiness {
       return {waiting: 'moving'};
     }
     const point = {x: rect.x + offsetX, y: rect.y + offsetY};
-    const blocked = await hitThroughFrames(state, element, point);
+    const blocked = await hitThroughFrames(state, element, point, local);
     if (blocked) {
       return {covered: blocked};
     }
@@ -307,12 +328,14 @@ export function disarmLanding(state: PageState, element: ResolvedElement): void 
 /**
  * Hit tests at `point` (top page viewport) in each cdp from the top page down to the element's:
  * each must reach the <iframe> of the next, and the element's own must reach the element (hit
- * testing in a cdp passes into its same-process frames). Undefined when it does.
+ * testing in a cdp passes into its same-process frames). Undefined when it does. `inDocument` is
+ * the point in the viewport of the element's own document.
  */
 async function hitThroughFrames(
   state: PageState,
   element: ResolvedElement,
   point: Point,
+  inDocument: Point,
 ): Promise<Covered | undefined> {
   const frames = frameTargetsFeature.get(state);
   const cdps: CDPSession[] = [element.cdp];
@@ -344,17 +367,24 @@ async function hitThroughFrames(
     if (hit.frameId !== element.frameId) {
       return covered;
     }
-    if (hit.backendNodeId !== element.backendNodeId && !(await reachesNode(element, hit))) {
+    if (
+      hit.backendNodeId !== element.backendNodeId &&
+      !(await reachesNode(element, hit, inDocument))
+    ) {
       return covered;
     }
   }
   return undefined;
 }
 
-/** Whether a hit on the node (same document as the element) reaches the element. */
+/**
+ * Whether a hit on the node (same document as the element) reaches the element; `local` is the
+ * point in the viewport of the element's document.
+ */
 async function reachesNode(
   element: ResolvedElement,
   hit: {backendNodeId: number},
+  local: Point,
 ): Promise<boolean> {
   const resolved = await step(
     element.cdp.send('DOM.resolveNode', {backendNodeId: hit.backendNodeId}),
@@ -368,7 +398,7 @@ async function reachesNode(
       element.cdp.send('Runtime.callFunctionOn', {
         functionDeclaration: REACHES,
         objectId: element.objectId,
-        arguments: [{objectId}],
+        arguments: [{objectId}, {value: local.x}, {value: local.y}],
         returnByValue: true,
       }),
     );

@@ -4,77 +4,14 @@
  * wait until its box holds still, hit-test its action point through shadow roots, and watch where
  * the press's events land, so a press that would reach another element is caught and held back.
  */
+import {CLIP_HELPERS, HIT_TEST_HELPERS, MOTION_HELPERS} from './hitTestScript.js';
 import {MUTATION_STATE, PROBE_COUNTER} from './settleCounters.js';
 
 /** Slot of the armed landing check in the element's window (one at a time, like a pointer). */
 const LANDING_KEY = 'mcp-browser-inspector.landing';
 
 /** Helpers shared by the functions below (pasted into each: every call is self-contained). */
-const HELPERS = `
-  const MAX_DEPTH = 512;
-  // The composed tree, as hit testing sees it: a slotted node's parent is its slot, a shadow
-  // root's is its host.
-  const parentOf = node => {
-    if (node.assignedSlot) return node.assignedSlot;
-    if (node.parentElement) return node.parentElement;
-    const parent = node.parentNode;
-    return parent && parent.nodeType === 11 && parent.host ? parent.host : null;
-  };
-  const contains = (ancestor, node) => {
-    for (let n = node, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
-      if (n === ancestor) return true;
-    }
-    return false;
-  };
-  // What a pointer event at (x, y) of this document reaches, down through the shadow roots on
-  // the way to the target (an open or closed root is reachable from inside it).
-  const elementAt = (target, x, y) => {
-    const roots = [];
-    for (let n = target, depth = 0; n && depth < 64; depth++) {
-      const root = n.getRootNode();
-      roots.push(root);
-      if (!root.host) break;
-      n = root.host;
-    }
-    let hit = null;
-    for (let i = roots.length - 1; i >= 0; i--) {
-      const root = roots[i];
-      if (typeof root.elementFromPoint !== 'function') break;
-      const found = root.elementFromPoint(x, y);
-      if (!found) break;
-      hit = found;
-      if (i > 0 && found !== roots[i - 1].host) break;
-    }
-    return hit;
-  };
-  // Whether a press on 'hit' reaches the target: the target itself or inside it; its own
-  // <label> (which passes a click on to its control, as for a styled checkbox hidden under it);
-  // for a target that lets pointer events through, what is under it.
-  const reaches = (target, hit) => {
-    if (!hit) return false;
-    if (contains(target, hit)) return true;
-    for (let n = hit, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
-      if (n instanceof HTMLLabelElement && n.control === target) return true;
-    }
-    return contains(hit, target) && getComputedStyle(target).pointerEvents === 'none';
-  };
-  const preview = element => {
-    if (!element || element.nodeType !== 1) return 'the page';
-    let text = element.localName;
-    if (element.id) text += '#' + element.id;
-    for (const name of [...element.classList].slice(0, 2)) text += '.' + name;
-    const label = (element.getAttribute('aria-label') || element.textContent || '').replace(/\\s+/g, ' ').trim();
-    return label ? text + ' "' + label.slice(0, 40) + '"' : text;
-  };
-  // Outside the viewport or under a position:fixed/sticky bar: scrolling may uncover it.
-  const pinned = (hit, target) => {
-    for (let n = hit, depth = 0; n && depth < MAX_DEPTH && !contains(n, target); n = parentOf(n), depth++) {
-      const position = n.nodeType === 1 ? getComputedStyle(n).position : '';
-      if (position === 'fixed' || position === 'sticky') return true;
-    }
-    return false;
-  };
-`;
+const HELPERS = HIT_TEST_HELPERS;
 
 /** Animated properties that do not move a box (a pulsing color or a fade keeps it in place). */
 const PAINT_ONLY = [
@@ -109,6 +46,8 @@ const PAINT_ONLY = [
  */
 export const ACTIONABILITY = `async function (options) {
   ${HELPERS}
+  ${CLIP_HELPERS}
+  ${MOTION_HELPERS}
   const PAINT_ONLY = new Set(${JSON.stringify(PAINT_ONLY)});
   const node = this;
   if (!node.isConnected) return {state: 'detached'};
@@ -139,8 +78,11 @@ export const ACTIONABILITY = `async function (options) {
   let rect = box();
   if (!element.checkVisibility({visibilityProperty: true}) || !rect) return {state: 'hidden'};
   let view = viewport();
-  const inView = r => r.y >= 0 && r.x >= 0 && r.y + r.height <= view.height && r.x + r.width <= view.width;
-  if (options.scroll !== 'auto' || !inView(rect)) {
+  // Scrolled into view through every scrolling ancestor (an inner list clips its rows though they
+  // lie inside the viewport), as Playwright's scrollIntoViewIfNeeded; instantly, whatever the
+  // page's scroll-behavior.
+  const whole = (inner, outer) => inner.width >= outer.width - 1 && inner.height >= outer.height - 1;
+  if (options.scroll !== 'auto' || !whole(clipped(element, rect, view), rect)) {
     const align = options.scroll === 'auto' ? 'center' : options.scroll;
     element.scrollIntoView({block: align, inline: align, behavior: 'instant'});
     rect = box();
@@ -167,7 +109,9 @@ export const ACTIONABILITY = `async function (options) {
     return false;
   };
   const start = performance.now();
-  const recent = motion.t > 0 && start - motion.t < options.stillMs;
+  // Only activity that can shift this element counts: a title set by the last click does not.
+  const shifted = lastShift(motion, element, start - options.stillMs);
+  const recent = shifted > 0 && start - shifted < options.stillMs;
   const known = start - motion.since >= options.stillMs;
   if (recent || !known || animated()) {
     const same = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
@@ -176,7 +120,7 @@ export const ACTIONABILITY = `async function (options) {
       const timer = setTimeout(resolve, 50);
       requestAnimationFrame(() => { clearTimeout(timer); resolve(); });
     });
-    let lastMove = recent ? motion.t : -Infinity;
+    let lastMove = recent ? shifted : -Infinity;
     let steady = 0;
     for (;;) {
       if (performance.now() - start >= options.capMs) return {state: 'moving'};
@@ -194,16 +138,17 @@ export const ACTIONABILITY = `async function (options) {
     }
     view = viewport();
   }
-  // The action point: the middle of the part of the box inside the viewport.
-  const left = Math.max(rect.x, 0);
-  const top = Math.max(rect.y, 0);
-  const right = Math.min(rect.x + rect.width, view.width);
-  const bottom = Math.min(rect.y + rect.height, view.height);
-  if (right - left < 1 || bottom - top < 1) return {state: 'hidden'};
-  const point = {x: (left + right) / 2, y: (top + bottom) / 2};
-  const hit = elementAt(element, point.x, point.y);
-  if (!reaches(element, hit)) {
-    return {state: 'covered', by: preview(hit), pinned: pinned(hit, element), point};
+  // The action point: the middle of the part of the box that is not clipped (by the viewport and
+  // the scrolling ancestors); where the clips cannot be judged, of the part inside the viewport.
+  let shown = clipped(element, rect, view);
+  if (shown.width < 1 || shown.height < 1) {
+    shown = intersect(rect, {x: 0, y: 0, width: view.width, height: view.height});
+  }
+  if (shown.width < 1 || shown.height < 1) return {state: 'hidden'};
+  const point = {x: shown.x + shown.width / 2, y: shown.y + shown.height / 2};
+  const {hit, under} = hitTest(element, point.x, point.y);
+  if (!reaches(element, hit, under)) {
+    return {state: 'covered', by: preview(hit), pinned: pinned(hit, element), inside: !!hit && contains(hit, element), point};
   }
   if (options.landing.length > 0) {
     ${armLanding()}
@@ -233,8 +178,8 @@ function armLanding(): string {
         if (!armed || !event.isTrusted || !armed.types.has(event.type)) return;
         if (performance.now() > armed.expires) { slot.armed = undefined; return; }
         if (armed.result === undefined) {
-          const at = typeof event.clientX === 'number' ? elementAt(armed.target, event.clientX, event.clientY) : armed.target;
-          armed.result = reaches(armed.target, at) ? 'ok' : preview(at);
+          const at = typeof event.clientX === 'number' ? hitTest(armed.target, event.clientX, event.clientY) : {hit: armed.target, under: [armed.target]};
+          armed.result = reaches(armed.target, at.hit, at.under) ? 'ok' : preview(at.hit);
         }
         if (armed.result !== 'ok') {
           event.preventDefault();
@@ -327,11 +272,17 @@ export const INTERCEPTOR_CHAIN_AT = `function (x, y) {
   return chain;
 }`;
 
-/** Whether a press on the node `hit` (argument) reaches this element (see reaches above). */
-export const REACHES = `function (hit) {
+/**
+ * Whether a press on the node `hit` (argument: a node a protocol hit test found, maybe a text
+ * node) at (x, y) of this element's document reaches this element (see reachedBy).
+ */
+export const REACHES = `function (hit, x, y) {
   ${HELPERS}
   const element = this.nodeType === 1 ? this : this.parentElement;
-  return reaches(element, hit && hit.nodeType === 1 ? hit : hit && hit.parentElement);
+  if (!hit || !element) return false;
+  // A slotted text node's composed parent is its slot.
+  const from = hit.nodeType === 1 ? hit : (hit.assignedSlot || hit.parentElement);
+  return reaches(element, from, hitTest(element, x, y).under);
 }`;
 
 /** A short description of an element for when it has no uid and no accessible name. */

@@ -91,7 +91,7 @@ async function callOn<T>(
   state: PageState,
   element: ResolvedElement,
   declaration: string,
-  args: readonly unknown[],
+  args: Protocol.Runtime.CallArgument[],
   schema: z.ZodType<T>,
 ): Promise<T> {
   // Bounded and raced against dialogs: a page handler the helper triggers may open one. The
@@ -101,7 +101,7 @@ async function callOn<T>(
     {
       functionDeclaration: declaration,
       objectId: element.objectId,
-      arguments: args.map(value => ({value})),
+      arguments: args,
       returnByValue: true,
       awaitPromise: true,
       userGesture: true,
@@ -123,11 +123,28 @@ async function callOn<T>(
  * Calls a function on the element in its own document. A call whose document went away
  * (navigation, frame removal) means the element is gone.
  */
-export async function onElement<T>(
+export function onElement<T>(
   state: PageState,
   element: ResolvedElement,
   declaration: string,
   args: readonly unknown[],
+  schema: z.ZodType<T>,
+): Promise<T> {
+  return onElementWith(
+    state,
+    element,
+    declaration,
+    args.map(value => ({value})),
+    schema,
+  );
+}
+
+/** onElement with protocol arguments (remote objects of the element's cdp among them). */
+export async function onElementWith<T>(
+  state: PageState,
+  element: ResolvedElement,
+  declaration: string,
+  args: Protocol.Runtime.CallArgument[],
   schema: z.ZodType<T>,
 ): Promise<T> {
   try {

@@ -23,6 +23,8 @@ export interface Covered {
   inDocument?: {x: number; y: number};
   /** Whether a position:fixed/sticky element covers it (scrolling may uncover it). */
   pinned: boolean;
+  /** Whether what covers it contains it (its own container draws over it). */
+  inside?: boolean;
 }
 
 const STEP_TIMEOUT_MS = 3_000;

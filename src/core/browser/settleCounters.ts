@@ -13,17 +13,48 @@ import {PageFeature, type PageState} from './PageState.js';
 
 const COUNTER_KEY = 'mcp-browser-inspector.mutations';
 
+/** How many recent changes the mutation record keeps (what the stillness rule of actions reads). */
+const MOTION_LOG_SIZE = 256;
+
 /**
  * The document's mutation record, made on first use: how many mutations, when the last one was
- * and when the record began (what "quiet since" can be judged from). An expression.
+ * and when the record began (what "quiet since" can be judged from), and a log of the latest
+ * changed nodes (one entry per node per batch), style sheets added or removed and window resizes, with when the log last had to
+ * drop an entry (`lost`): actions judge from it whether recent activity can move their element
+ * (actionability). An expression.
  */
 export const MUTATION_STATE = `(() => {
   const key = Symbol.for(${JSON.stringify(COUNTER_KEY)});
   let state = globalThis[key];
   if (!state) {
-    state = {n: 0, t: 0, since: performance.now(), follow: undefined};
-    new MutationObserver(records => { state.n += records.length; state.t = performance.now(); })
-      .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    const log = {entries: [], lost: -Infinity};
+    const note = (t, kind, node) => {
+      if (log.entries.length >= ${MOTION_LOG_SIZE}) log.lost = log.entries.shift().t;
+      log.entries.push({t, kind, node});
+    };
+    state = {n: 0, t: 0, since: performance.now(), follow: undefined, log};
+    new MutationObserver(records => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      // A style sheet added or removed can move anything (the first nodes of a change are looked at).
+      const sheet = nodes => {
+        for (let i = 0; i < nodes.length && i < 64; i++) {
+          if (nodes[i].localName === 'style' || nodes[i].localName === 'link') return true;
+        }
+        return false;
+      };
+      for (const record of records) {
+        if (record.type === 'childList' && (sheet(record.addedNodes) || sheet(record.removedNodes))) note(t, 'sheet', null);
+        if (seen.has(record.target)) continue;
+        // A batch larger than the log: what it changed is not kept, only that it is unknown.
+        if (seen.size >= ${MOTION_LOG_SIZE}) { log.lost = t; break; }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    addEventListener('resize', () => note(performance.now(), 'resize', null), true);
     Object.defineProperty(globalThis, key, {value: state});
   }
   return state;

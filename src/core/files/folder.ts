@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import {atRacePoint} from './racePoint.js';
 
 const POSIX = process.platform !== 'win32';
 export const NOFOLLOW = POSIX ? fs.constants.O_NOFOLLOW : 0;
@@ -91,6 +92,7 @@ export class Folder {
 
   /** Opens `dir`; throws FolderError if it is not a folder (or, unless followed, is a link). */
   static open(dir: string, options: FolderOptions = {}): Folder {
+    atRacePoint('open-folder', dir);
     if (!POSIX) {
       return Folder.#byPath(dir, options);
     }

@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {errorCode, Folder, FolderError, NOFOLLOW, NONBLOCK, sameFile} from './folder.js';
+import {atRacePoint} from './racePoint.js';
 import {FileAccessError, isInside} from './roots.js';
 import {errorText} from '../../shared/values.js';
 
@@ -163,6 +164,9 @@ async function childFolderInside(
 ): Promise<Folder> {
   const entry = parent.entry(name);
   const created = await makeOneFolder(entry, shown);
+  if (created !== undefined) {
+    atRacePoint('created-folder', entry);
+  }
   let child: Folder;
   try {
     // A folder this call made must still be that folder (no link put in its place); one that was
@@ -206,6 +210,7 @@ async function makeDirectoryInside(dir: string, boundary: FileBoundary): Promise
 
 async function openCreating(target: string): Promise<{handle: Handle; created?: fs.Stats}> {
   const base = fs.constants.O_WRONLY | NOFOLLOW | NONBLOCK;
+  atRacePoint('open-file', target);
   try {
     const handle = await fs.promises.open(
       target,
@@ -284,6 +289,7 @@ export async function openForReadingInside(
   boundary: FileBoundary,
 ): Promise<Handle> {
   let handle: Handle;
+  atRacePoint('open-file', target);
   try {
     handle = await fs.promises.open(target, fs.constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {

@@ -6,12 +6,14 @@
 import {z} from 'zod';
 import {clickAt} from '../browser/actions.js';
 import {describePoint} from '../browser/cover.js';
-import {dragElement} from '../browser/drag.js';
+import {dragElement, placeOf} from '../browser/drag.js';
+import {describeDrop} from '../browser/dragScript.js';
 import type {Rect} from '../browser/elements.js';
 import {fillElement} from '../browser/fill.js';
 import {pressCombo, typeText} from '../browser/keyInput.js';
 import {clickElement, hoverElement} from '../browser/pointer.js';
 import {parseKeyCombo} from '../browser/keyboard.js';
+import {pressAndSettleScroll} from '../browser/keyScroll.js';
 import type {PageState} from '../browser/PageState.js';
 import {settleDom, type SettleOutcome} from '../browser/settle.js';
 import {actionTimeout, LONGEST_ACTION_WAIT_MS, slowdownFeature} from '../browser/timeouts.js';
@@ -316,7 +318,7 @@ export const pressKey = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const combo = parseKeyCombo(params.key);
-    const outcome = await settle(call, () => pressCombo(page, combo));
+    const outcome = await settle(call, () => pressAndSettleScroll(page, combo));
     report(
       response,
       outcome,
@@ -343,8 +345,8 @@ export const drag = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const outcome = await withElement(page, params.from_uid, from =>
-      withElement(page, params.to_uid, to =>
-        settle(
+      withElement(page, params.to_uid, async to => {
+        const dragged = await settle(
           call,
           () =>
             explained(
@@ -352,17 +354,20 @@ export const drag = definePageTool({
               dragElement(page, from, to, {timeoutMs: timeoutFor(page), signal: call.signal}),
             ),
           [params.from_uid, params.to_uid],
-        ),
-      ),
+        );
+        // Read once what the drop set in motion has settled: never a bare success.
+        const said =
+          dragged.value && !dragged.dialog
+            ? describeDrop(dragged.value.before, await placeOf(page, from, to))
+            : '';
+        return {...dragged, said};
+      }),
     );
-    response.setActedOn(outcome.value);
+    response.setActedOn(outcome.value?.rect);
     report(
       response,
       outcome,
-      {
-        done: 'Successfully dragged an element',
-        dialog: 'The element was dragged and it opened a dialog.',
-      },
+      {done: outcome.said, dialog: 'The element was dragged and it opened a dialog.'},
       params.includeSnapshot,
     );
   },

@@ -5,9 +5,13 @@
  */
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {ManagedBrowser} from '../../../src/core/browser/ManagedBrowser.js';
+import {
+  ManagedBrowser,
+  type ManagedBrowserOptions,
+} from '../../../src/core/browser/ManagedBrowser.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {call, startEngine, waitFor} from '../../helpers/engine.js';
+import {scaled} from '../../helpers/loadFactor.js';
 import {restartablePort} from '../../helpers/ports.js';
 
 /** Forwards to `target`, except that connections are held (unanswered) while `hold` is true. */
@@ -91,7 +95,9 @@ describe('a hung browser connect', () => {
     const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
     await new Promise<void>(resolve => relay.server.listen(0, '127.0.0.1', resolve));
     const logs: string[] = [];
-    const browser = new ManagedBrowser({
+    // The first attempt is held unanswered, so it times out however fast the machine is; the
+    // retry then gets as long as a real connect may take on this machine (read per call).
+    const options: ManagedBrowserOptions = {
       config: {
         headless: true,
         headlessBecauseNoDisplay: false,
@@ -104,7 +110,8 @@ describe('a hung browser connect', () => {
       features: [],
       log: line => logs.push(line),
       acquireTimeoutMs: 1_000,
-    });
+    };
+    const browser = new ManagedBrowser(options);
     try {
       await expect(browser.ensure()).rejects.toThrow(
         /Timed out after 1 s waiting for the browser to connect.*The next call will try again/,
@@ -114,6 +121,7 @@ describe('a hung browser connect', () => {
 
       // The next call starts a new attempt (a new connection), instead of waiting on the old one.
       relay.hold.value = false;
+      options.acquireTimeoutMs = scaled(20_000);
       const attached = await browser.ensure();
       expect(relay.accepted()).toBeGreaterThan(afterFirst);
       expect(attached.connected).toBe(true);
@@ -136,43 +144,47 @@ describe('a hung browser connect', () => {
     }
   });
 
-  it('over MCP, the next tool call tries again and succeeds', async () => {
-    const stuck = new Set<net.Socket>();
-    const hung = net.createServer(socket => {
-      stuck.add(socket);
-      socket.on('error', () => undefined);
-    });
-    // The relay takes this port over later: one the kernel hands nobody meanwhile.
-    const port = await restartablePort();
-    await new Promise<void>(resolve => hung.listen(port, '127.0.0.1', resolve));
-    const upstream = new URL(chromium.browserUrl);
-    // First the endpoint hangs; then it is replaced by a relay to the real browser on that port.
-    const engine = await startEngine(['--browserUrl', `http://127.0.0.1:${port}`]);
-    try {
-      const client = await engine.connect('retrier');
-      const first = call(client, 'list_pages');
-      await waitFor(() => stuck.size > 0, 10_000, 'the first attempt to reach the hung endpoint');
-      // Stop accepting (the held connection stays open and unanswered).
-      hung.close();
-      const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
-      relay.hold.value = false;
-      await new Promise<void>(resolve => relay.server.listen(port, '127.0.0.1', resolve));
+  it(
+    'over MCP, the next tool call tries again and succeeds',
+    async () => {
+      const stuck = new Set<net.Socket>();
+      const hung = net.createServer(socket => {
+        stuck.add(socket);
+        socket.on('error', () => undefined);
+      });
+      // The relay takes this port over later: one the kernel hands nobody meanwhile.
+      const port = await restartablePort();
+      await new Promise<void>(resolve => hung.listen(port, '127.0.0.1', resolve));
+      const upstream = new URL(chromium.browserUrl);
+      // First the endpoint hangs; then it is replaced by a relay to the real browser on that port.
+      const engine = await startEngine(['--browserUrl', `http://127.0.0.1:${port}`]);
       try {
-        const firstResult = await first;
-        // The hung attempt times out (20 s in connect mode), the next one gets through.
-        expect(firstResult.isError).toBe(true);
-        expect(firstResult.text).toContain('The next call will try again.');
-        const second = await call(client, 'list_pages');
-        expect(second.isError, second.text).toBe(false);
-        expect(second.text).toContain('## Pages');
+        const client = await engine.connect('retrier');
+        const first = call(client, 'list_pages');
+        await waitFor(() => stuck.size > 0, 10_000, 'the first attempt to reach the hung endpoint');
+        // Stop accepting (the held connection stays open and unanswered).
+        hung.close();
+        const relay = proxy({host: upstream.hostname, port: Number(upstream.port)});
+        relay.hold.value = false;
+        await new Promise<void>(resolve => relay.server.listen(port, '127.0.0.1', resolve));
+        try {
+          const firstResult = await first;
+          // The hung attempt times out (20 s in connect mode), the next one gets through.
+          expect(firstResult.isError).toBe(true);
+          expect(firstResult.text).toContain('The next call will try again.');
+          const second = await call(client, 'list_pages');
+          expect(second.isError, second.text).toBe(false);
+          expect(second.text).toContain('## Pages');
+        } finally {
+          await relay.close();
+        }
       } finally {
-        await relay.close();
+        for (const socket of stuck) {
+          socket.destroy();
+        }
+        await engine.stop();
       }
-    } finally {
-      for (const socket of stuck) {
-        socket.destroy();
-      }
-      await engine.stop();
-    }
-  }, 60_000);
+    },
+    scaled(60_000),
+  );
 });

@@ -6,6 +6,7 @@ import {spawn} from 'node:child_process';
 import {Writable} from 'node:stream';
 import {describe, expect, it} from 'vitest';
 import {batchPipeWrites} from '../../../src/core/browser/pipeWrites.js';
+import {scaled} from '../../helpers/loadFactor.js';
 
 /** A child that copies what arrives on its fd 3 to its stdout (a stand-in for the browser). */
 function pipeEcho() {
@@ -21,7 +22,7 @@ function pipeEcho() {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + scaled(10_000);
   while (!condition()) {
     if (Date.now() > deadline) {
       throw new Error('timed out');

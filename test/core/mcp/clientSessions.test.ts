@@ -32,11 +32,15 @@ const INITIALIZE = {
   },
 };
 
-function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(engine.mcpUrl, {
+function post(
+  body: unknown,
+  headers: Record<string, string> = {},
+  on: TestEngine = engine,
+): Promise<Response> {
+  return fetch(on.mcpUrl, {
     method: 'POST',
     headers: {
-      Authorization: `Bearer ${engine.token}`,
+      Authorization: `Bearer ${on.token}`,
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
       ...headers,
@@ -46,55 +50,64 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
 }
 
 /** Initializes a session by hand (no stream kept open) and returns its id. */
-async function rawClientSession(name: string): Promise<string> {
-  const response = await post({
-    ...INITIALIZE,
-    params: {...INITIALIZE.params, clientInfo: {name, version: '1'}},
-  });
+async function rawClientSession(name: string, on: TestEngine = engine): Promise<string> {
+  const response = await post(
+    {...INITIALIZE, params: {...INITIALIZE.params, clientInfo: {name, version: '1'}}},
+    {},
+    on,
+  );
   await response.text();
   const id = response.headers.get('mcp-session-id');
   if (!id) {
     throw new Error(`no session id (HTTP ${response.status})`);
   }
   await (
-    await post({jsonrpc: '2.0', method: 'notifications/initialized'}, {'mcp-session-id': id})
+    await post({jsonrpc: '2.0', method: 'notifications/initialized'}, {'mcp-session-id': id}, on)
   ).text();
   return id;
 }
 
-async function listTools(sessionId: string): Promise<number> {
+async function listTools(sessionId: string, on: TestEngine = engine): Promise<number> {
   const response = await post(
     {jsonrpc: '2.0', id: 2, method: 'tools/list'},
     {'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18'},
+    on,
   );
   await response.text();
   return response.status;
 }
 
-function expired(): {name: string; reason: string}[] {
-  return events.flatMap(({event}) =>
+function expired(seen: readonly EventEnvelope[] = events): {name: string; reason: string}[] {
+  return seen.flatMap(({event}) =>
     event.type === 'clientSessionExpired' ? [{name: event.client.name, reason: event.reason}] : [],
   );
 }
 
 describe('session reaping', () => {
   it('closes the oldest idle session when the cap is reached', async () => {
-    const ids = [];
-    for (let index = 0; index < 5; index++) {
-      ids.push(await rawClientSession(`capped-${index}`));
-    }
-    // Only the three newest still answer; the two oldest were closed to make room.
-    const statuses = [];
-    for (const id of ids) {
-      statuses.push(await listTools(id));
-    }
-    expect(statuses).toEqual([404, 404, 200, 200, 200]);
-    expect(expired()).toEqual(
-      expect.arrayContaining([
+    // Its own server with the cap and the default idle expiry (minutes): the 1 s expiry of the
+    // shared one would race this test's own requests on a busy machine. It never needs a browser.
+    const capped = await startEngine(['--maxSessions', '3']);
+    const seen: EventEnvelope[] = [];
+    capped.engine.hub.onEvent(envelope => seen.push(envelope));
+    try {
+      const ids = [];
+      for (let index = 0; index < 5; index++) {
+        ids.push(await rawClientSession(`capped-${index}`, capped));
+      }
+      // Only the three newest still answer; the two oldest were closed to make room.
+      const statuses = [];
+      for (const id of ids) {
+        statuses.push(await listTools(id, capped));
+      }
+      expect(statuses).toEqual([404, 404, 200, 200, 200]);
+      expect(expired(seen)).toEqual([
         {name: 'capped-0', reason: 'limit'},
         {name: 'capped-1', reason: 'limit'},
-      ]),
-    );
+      ]);
+    } finally {
+      await capped.stop();
+    }
   });
 
   it('expires sessions left idle, and a client killed with SIGKILL disappears from the inspector', async () => {

@@ -22,6 +22,7 @@ import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
 import {PROTOCOL_VERSION, rawRequest, rawClientSession} from '../../helpers/rawMcp.js';
+import {boundUnder} from '../../helpers/loadFactor.js';
 
 const fx = useEngineWithFixtures({
   flags: ['--categoryExperimentalWebmcp', '--webmcpTools'],
@@ -38,14 +39,16 @@ beforeAll(async () => {
 
 /**
  * Another client is answered without waiting on the hostile call (a call stuck behind it would
- * wait out the lock wait; a busy machine answers in far less than a third of it), the first
- * still works, the UI still streams.
+ * wait out the lock wait; this machine answers well before: the bound grows with its load, kept
+ * under the wait), the first still works, the UI still streams.
  */
+const ANSWERED_WITHIN_MS = boundUnder(LOCK_WAIT_MS / 3, LOCK_WAIT_MS);
+
 async function expectStillServing(): Promise<void> {
   const started = performance.now();
   const listed = await call(other, 'list_pages');
   expect(listed.isError, listed.text).toBe(false);
-  expect(performance.now() - started).toBeLessThan(LOCK_WAIT_MS / 3);
+  expect(performance.now() - started).toBeLessThan(ANSWERED_WITHIN_MS);
   const own = await call(fx.client, 'list_pages');
   expect(own.isError, own.text).toBe(false);
   const last = fx.engine.engine.hub.nextSeq - 1;
@@ -171,7 +174,7 @@ describe('a value nested far deeper than any real one', () => {
       `Request holds more than ${REQUEST_VALUE_LIMIT} JSON values`,
     );
     // Answered while the hostile request was refused, not after it (the bound of its neighbours).
-    expect(await bystander).toBeLessThan(LOCK_WAIT_MS / 3);
+    expect(await bystander).toBeLessThan(ANSWERED_WITHIN_MS);
     await expectStillServing();
   });
 

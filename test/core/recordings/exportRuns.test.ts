@@ -28,6 +28,7 @@ import {
 } from '../../helpers/playwrightRun.js';
 import {serveWidgets, type WidgetVariant} from '../../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../../helpers/widgetSessions.js';
+import {scaled} from '../../helpers/loadFactor.js';
 
 let variant: WidgetVariant = {};
 const fixture = useEngineWithFixtures({
@@ -56,7 +57,7 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dir, `${name}.spec.ts`), text);
     exported.set(name, text);
   }
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(() => {
   if (dir !== '') {
@@ -65,8 +66,8 @@ afterAll(() => {
 });
 
 /** Runs every exported test once, in one run (bounded by how many there are). */
-function playwright(): Promise<PlaywrightOutcome> {
-  return runPlaywright(dir, 60_000 * (2 + Object.keys(SESSIONS).length));
+function playwright(expected: 'pass' | 'fail'): Promise<PlaywrightOutcome> {
+  return runPlaywright(dir, expected, 60_000 * (2 + Object.keys(SESSIONS).length));
 }
 
 /**
@@ -157,17 +158,17 @@ describe('an exported recording', () => {
     );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
-  }, 240_000);
+  }, scaled(240_000));
 
   it('passes on the pages, and fails on the same pages without their scripts', async () => {
     variant = {};
-    const real = await playwright();
+    const real = await playwright('pass');
     expect(Object.fromEntries(real.passed), real.output).toEqual(
       Object.fromEntries(Object.keys(SESSIONS).map(name => [name, true])),
     );
     variant = {withoutScripts: true};
     try {
-      const stripped = await playwright();
+      const stripped = await playwright('fail');
       expect(Object.fromEntries(stripped.passed)).toEqual(
         Object.fromEntries(Object.keys(SESSIONS).map(name => [name, false])),
       );
@@ -183,5 +184,5 @@ describe('an exported recording', () => {
     } finally {
       variant = {};
     }
-  }, 1_500_000);
+  }, scaled(1_500_000));
 });

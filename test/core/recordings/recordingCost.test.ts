@@ -12,6 +12,7 @@ import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
+import {scaled} from '../../helpers/loadFactor.js';
 
 const BIG_CHARS = 50 * 1024 * 1024;
 const TOOLS = 600;
@@ -124,7 +125,13 @@ describe('a page tool returning 50 MB', () => {
       (await call(fx.client, 'list_webmcp_tools', {pageId})).text.includes('big'),
     );
     const before = recordingBytes();
-    const ran = await call(fx.client, 'execute_webmcp_tool', {pageId, toolName: 'big'});
+    // Making 50 MB in the page takes seconds on a busy machine: more than the default 30 s limit
+    // there, so the limit grows with the load (what is tested is the size, not the speed).
+    const ran = await call(fx.client, 'execute_webmcp_tool', {
+      pageId,
+      toolName: 'big',
+      timeout: scaled(30_000),
+    });
     expect(ran.isError, ran.text.slice(0, 200)).toBe(false);
     expect(ran.text.length).toBeGreaterThan(BIG_CHARS);
     await call(fx.client, 'close_page', {pageId});

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {call, startEngine, useEngineWithFixtures, type TestEngine} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
+import {scaled} from '../../helpers/loadFactor.js';
 
 const TOKEN = 'secrets-test-token-0123456789';
 const HEADER_VALUE = 'hdr-value-secret-4242';
@@ -90,7 +91,7 @@ describe('a server launching its browser', () => {
     expectNoSecret(recorded, 'the recording');
     const last = fx.engine.engine.hub.nextSeq - 1;
     await expect
-      .poll(() => ui.events.at(-1)?.seq ?? 0, {timeout: 10_000})
+      .poll(() => ui.events.at(-1)?.seq ?? 0, {timeout: scaled(10_000)})
       .toBeGreaterThanOrEqual(last);
     expectNoSecret(JSON.stringify(ui.events), 'the UI stream');
   });

@@ -462,7 +462,7 @@ describe('drag', () => {
       to_uid: uidOf(snapshot, '"Drop here"'),
     });
     expect(result.isError, result.text).toBe(false);
-    expect(result.text).toContain('Successfully dragged an element');
+    expect(result.text).toContain('Dragged "Card"');
     expect(await text(id, '#status')).toBe('Dropped card-42');
   });
 });

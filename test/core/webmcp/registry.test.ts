@@ -13,6 +13,7 @@ import type {
 import type {PageState} from '../../../src/core/browser/PageState.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {scaled} from '../../helpers/loadFactor.js';
 
 /** Answers for the requests a tool holds the page with, in arrival order. */
 const held: (() => void)[] = [];
@@ -318,30 +319,34 @@ describe('invocations', () => {
     expect(result.errorText).toBe('Timed out after 300 ms; the tool was cancelled.');
   });
 
-  it('TimedOut when the page cannot answer the cancel', async () => {
-    const record = await fx.engine.engine.webmcp.start({
-      page,
-      toolName: 'busy',
-      input: {ms: 0, hold: '/webmcp/hold'},
-      invoker: {kind: 'inspector'},
-      timeoutMs: 30_000,
-    });
-    // The page is blocked (its synchronous request is unanswered) before the cancel is sent.
-    await waitFor(() => held.length === 1, 10_000, 'the tool to block the page');
-    await fx.engine.engine.handleCommand({
-      type: 'webmcpCancel',
-      invocationId: record.view.invocationId,
-    });
-    const result = (await fx.engine.engine.webmcp.settled(record)).view;
-    expect(result.status).toBe('TimedOut');
-    expect(result.errorText).toBe('The page did not answer the cancel within 3000 ms.');
-    // Settled while the page still could not answer: its request is still held.
-    expect(held).toHaveLength(1);
-    held.splice(0).forEach(answer => answer());
-    // The page answers later; the settled status stays.
-    await waitFor(async () => (await evaluate(page, '1')) === 1, 15_000, 'page free again');
-    expect(fx.engine.engine.webmcp.invocation(result.invocationId)?.status).toBe('TimedOut');
-  }, 30_000);
+  it(
+    'TimedOut when the page cannot answer the cancel',
+    async () => {
+      const record = await fx.engine.engine.webmcp.start({
+        page,
+        toolName: 'busy',
+        input: {ms: 0, hold: '/webmcp/hold'},
+        invoker: {kind: 'inspector'},
+        timeoutMs: 30_000,
+      });
+      // The page is blocked (its synchronous request is unanswered) before the cancel is sent.
+      await waitFor(() => held.length === 1, 10_000, 'the tool to block the page');
+      await fx.engine.engine.handleCommand({
+        type: 'webmcpCancel',
+        invocationId: record.view.invocationId,
+      });
+      const result = (await fx.engine.engine.webmcp.settled(record)).view;
+      expect(result.status).toBe('TimedOut');
+      expect(result.errorText).toBe('The page did not answer the cancel within 3000 ms.');
+      // Settled while the page still could not answer: its request is still held.
+      expect(held).toHaveLength(1);
+      held.splice(0).forEach(answer => answer());
+      // The page answers later; the settled status stays.
+      await waitFor(async () => (await evaluate(page, '1')) === 1, 15_000, 'page free again');
+      expect(fx.engine.engine.webmcp.invocation(result.invocationId)?.status).toBe('TimedOut');
+    },
+    scaled(30_000),
+  );
 
   it('records invocations the page starts itself', async () => {
     const output = await evaluate(page, "window.runFromPage('echo', {text: 'from page'})");

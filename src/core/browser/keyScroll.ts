@@ -1,0 +1,109 @@
+/**
+ * Keys that scroll (End, Home, Page Up/Down, Space, the arrows) start a smooth scroll that runs
+ * for a few hundred milliseconds after the key: press_key answers once it ended, so the next
+ * snapshot shows where the page went, not the middle of the way. A scroll is watched in the top
+ * document (every scroller in it: scroll events are caught on the way down); the wait is bounded.
+ */
+import {z} from 'zod';
+import {evaluateInPage} from './evaluation.js';
+import {pressCombo} from './keyInput.js';
+import type {KeyCombo} from './keyboard.js';
+import type {PageState} from './PageState.js';
+
+const SCROLL_KEYS = new Set([
+  'End',
+  'Home',
+  'PageDown',
+  'PageUp',
+  ' ',
+  'Space',
+  'ArrowDown',
+  'ArrowUp',
+  'ArrowLeft',
+  'ArrowRight',
+]);
+
+const WATCH_KEY = 'mcp-browser-inspector.scrolls';
+/** Longest wait for a scroll to end (a smooth scroll over a long page takes about 0.5 s). */
+const SCROLL_MAX_MS = 1_500;
+/** A scroll with no scroll event for this long has ended (where scrollend does not come). */
+const SCROLL_IDLE_MS = 100;
+/**
+ * After a scrollend, still no scroll event for this long: a page that animates its own scrolling
+ * sets it frame by frame, and each set may end with a scrollend of its own.
+ */
+const SCROLLEND_IDLE_MS = 50;
+/** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
+const START_FRAMES = 3;
+const STEP_TIMEOUT_MS = SCROLL_MAX_MS + 1_000;
+
+/** Installs the watch once per document and returns its counts: the mark to wait from. */
+const MARK = `(() => {
+  const key = Symbol.for(${JSON.stringify(WATCH_KEY)});
+  let watch = globalThis[key];
+  if (!watch) {
+    watch = {scrolls: 0, last: 0, ends: 0, lastEnd: 0};
+    addEventListener('scroll', () => { watch.scrolls++; watch.last = performance.now(); }, {capture: true, passive: true});
+    addEventListener('scrollend', () => { watch.ends++; watch.lastEnd = performance.now(); }, {capture: true, passive: true});
+    Object.defineProperty(globalThis, key, {value: watch});
+  }
+  return {scrolls: watch.scrolls, ends: watch.ends};
+})()`;
+
+const markSchema = z.object({scrolls: z.number(), ends: z.number()});
+type Mark = z.infer<typeof markSchema>;
+
+/** Resolves when no scroll began within a few frames of the mark, or the scroll that did ended. */
+function waitExpression(mark: Mark): string {
+  return `new Promise(resolve => {
+    const watch = globalThis[Symbol.for(${JSON.stringify(WATCH_KEY)})];
+    if (!watch) { resolve('none'); return; }
+    const start = performance.now();
+    let frames = 0;
+    const tick = () => {
+      const now = performance.now();
+      if (watch.scrolls === ${mark.scrolls}) {
+        if (++frames >= ${START_FRAMES}) { resolve('none'); return; }
+      } else if ((watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS}) {
+        resolve('ended'); return;
+      }
+      if (now - start >= ${SCROLL_MAX_MS}) { resolve('bounded'); return; }
+      // A tab that draws no frames is still checked, by the clock.
+      const timer = setTimeout(tick, 50);
+      requestAnimationFrame(() => { clearTimeout(timer); tick(); });
+    };
+    tick();
+  })`;
+}
+
+/** Presses the combination; for a key that scrolls, returns once the scroll it started ended. */
+export async function pressAndSettleScroll(state: PageState, combo: KeyCombo): Promise<void> {
+  if (!SCROLL_KEYS.has(combo.key)) {
+    await pressCombo(state, combo);
+    return;
+  }
+  const mark = await readMark(state);
+  await pressCombo(state, combo);
+  if (mark) {
+    await evaluateInPage(
+      state,
+      {expression: waitExpression(mark), awaitPromise: true, returnByValue: true},
+      {timeoutMs: STEP_TIMEOUT_MS},
+    ).catch(() => undefined);
+  }
+}
+
+/** The watch's counts before the key, or undefined when the page cannot be read (no wait then). */
+async function readMark(state: PageState): Promise<Mark | undefined> {
+  try {
+    const reply = await evaluateInPage(
+      state,
+      {expression: MARK, returnByValue: true},
+      {timeoutMs: STEP_TIMEOUT_MS},
+    );
+    const parsed = markSchema.safeParse(reply.result.value);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
