@@ -1,7 +1,8 @@
 /**
  * `mcp-browser-inspector export RECORDING.jsonl --format playwright [--out F] [--until N]
- * [--origin OLD=NEW]`: writes the recording as a test file (to F, or to stdout). Exit 0 on
- * success, 2 on a usage error.
+ * [--origin OLD=NEW] [--workspace DIR]`: writes the recording as a test file (to F, or to stdout).
+ * The recording's paths are untrusted: only files inside a --workspace folder are read or handed
+ * to a page (exportFiles.ts). Exit 0 on success, 2 on a usage error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,9 @@ import {
   EXPORT_FORMATS,
   type ExportFormat,
 } from '../core/recordings/exportRecording.js';
+import {exportFilesFor} from '../core/recordings/exportFiles.js';
 import {MalformedRecordingError} from '../core/recordings/exportSteps.js';
+import {userConfigDir} from '../core/config/paths.js';
 import {errorText} from '../shared/values.js';
 import {mapRecordingOrigins} from '../core/recordings/origins.js';
 import {recordedCalls} from '../core/recordings/replayCalls.js';
@@ -19,16 +22,20 @@ import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs
 
 export const EXPORT_USAGE = [
   'Usage: mcp-browser-inspector export RECORDING.jsonl --format playwright [--out F] [--until N]',
-  '                                    [--origin OLD=NEW]',
+  '                                    [--origin OLD=NEW] [--workspace DIR]',
   '',
   "Writes the recording's page actions as a Playwright Test file (@playwright/test, TypeScript)",
-  'with role-based locators and assertions of what the agent saw change: states (expanded,',
-  'checked, selected, pressed, current), values, texts that appeared or went, the URL, dialogs.',
+  'with role-based locators and assertions of what the agent saw change: focus, values, enabled',
+  'or disabled, states (expanded, checked, selected, pressed, current…), texts that appeared or',
+  'went, the URL, dialogs.',
   '',
   '  --format F         playwright (the default and, for now, the only format).',
   '  --out F            Write to this file instead of stdout (never the recording itself).',
   '  --until N          Export calls 1 to N only.',
   '  --origin OLD=NEW   Write URLs of origin OLD with origin NEW. Repeatable.',
+  '  --workspace DIR    Let the test use files in DIR (repeatable): evaluate_script sourcePath',
+  '                     files (read now, written into the test), uploads, file: URLs. Without',
+  '                     it, steps that name a local file are left out with a note.',
 ].join('\n');
 
 /** Whether two paths name one file (the same path, or links to one file). */
@@ -55,12 +62,41 @@ function formatOf(value: string | undefined): ExportFormat {
   return known;
 }
 
-export function runExport(argv: readonly string[], io: CommandIo): Promise<number> {
+function isFolder(folder: string): boolean {
+  try {
+    return fs.statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The --workspace folders (or --filesystemRoot, its alias), each an existing folder. */
+function workspaceFolders(values: readonly string[]): string[] {
+  for (const folder of values) {
+    if (!isFolder(folder)) {
+      throw new UsageError(`--workspace ${folder} is not a folder. Name an existing folder.`);
+    }
+  }
+  return [...values];
+}
+
+export async function runExport(argv: readonly string[], io: CommandIo): Promise<number> {
   if (argv.includes('--help')) {
     io.out(`${EXPORT_USAGE}\n`);
-    return Promise.resolve(0);
+    return 0;
   }
-  const args = parseSubcommandArgs('export', argv, ['format', 'out', 'until', 'origin']);
+  const args = parseSubcommandArgs('export', argv, [
+    'format',
+    'out',
+    'until',
+    'origin',
+    'workspace',
+    'filesystemRoot',
+  ]);
+  const folders = workspaceFolders([
+    ...(args.repeated.get('workspace') ?? []),
+    ...(args.repeated.get('filesystemRoot') ?? []),
+  ]);
   if (args.rest.length > 0) {
     throw new UsageError(`export does not take ${args.rest.join(' ')}.`);
   }
@@ -74,15 +110,20 @@ export function runExport(argv: readonly string[], io: CommandIo): Promise<numbe
     readRecording(args.file),
     originMap(args.repeated.get('origin')),
   );
-  const calls = recordedCalls(recording.events).calls.length;
-  if (untilCall !== undefined && untilCall > calls) {
+  const {calls} = recordedCalls(recording.events);
+  if (untilCall !== undefined && untilCall > calls.length) {
     throw new UsageError(
-      `--until ${untilCall}: the recording has ${calls} call(s). Pass 1 to ${calls}.`,
+      `--until ${untilCall}: the recording has ${calls.length} call(s). Pass 1 to ${calls.length}.`,
     );
   }
+  // The config folder holds the token: never read into a test, whatever folder is named.
+  const files = await exportFilesFor(calls, folders, [userConfigDir(io.env)]);
   let text: string;
   try {
-    text = exportRecording(recording, format, untilCall === undefined ? {} : {untilCall});
+    text = exportRecording(recording, format, {
+      files,
+      ...(untilCall === undefined ? {} : {untilCall}),
+    });
   } catch (error) {
     if (error instanceof MalformedRecordingError) {
       throw new UnusableRecordingFile(`${args.file}: ${error.message}.`, {cause: error});
@@ -91,7 +132,7 @@ export function runExport(argv: readonly string[], io: CommandIo): Promise<numbe
   }
   if (out === undefined) {
     io.out(text);
-    return Promise.resolve(0);
+    return 0;
   }
   try {
     fs.writeFileSync(out, text);
@@ -99,5 +140,5 @@ export function runExport(argv: readonly string[], io: CommandIo): Promise<numbe
     throw new UsageError(`Cannot write --out ${out}: ${errorText(error)}`, {cause: error});
   }
   io.log(`Wrote ${out}.`);
-  return Promise.resolve(0);
+  return 0;
 }

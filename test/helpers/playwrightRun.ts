@@ -6,6 +6,7 @@
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import {stripVTControlCharacters} from 'node:util';
 import {z} from 'zod';
 import {collectRun, type CliRun} from './cliRun.js';
 import {ROOT} from './engine.js';
@@ -51,7 +52,7 @@ export default {
   testMatch: /\\.spec\\.ts$/,
   workers: 1,
   retries: 0,
-  timeout: Math.ceil(30000 * load),
+  timeout: Math.ceil(90000 * load),
   expect: {timeout: Math.ceil(4000 * factor)},
   outputDir: './results',
   use: {headless: true, actionTimeout: Math.ceil(4000 * factor), launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
@@ -65,7 +66,16 @@ const reportSchema = z.object({
   suites: z.array(
     z.object({
       file: z.string(),
-      specs: z.array(z.object({ok: z.boolean()})),
+      specs: z.array(
+        z.object({
+          ok: z.boolean(),
+          tests: z.array(
+            z.object({
+              results: z.array(z.object({error: z.object({message: z.string()}).optional()})),
+            }),
+          ),
+        }),
+      ),
     }),
   ),
 });
@@ -73,6 +83,8 @@ const reportSchema = z.object({
 export interface PlaywrightOutcome {
   /** Per exported file (without `.spec.ts`): true when every test in it passed. */
   passed: Map<string, boolean>;
+  /** Per exported file that failed: the first error's message, without colours. */
+  failures: Map<string, string>;
   /** The run's whole output, for failure messages. */
   output: string;
 }
@@ -85,23 +97,37 @@ export interface PlaywrightOutcome {
 export async function runPlaywright(
   dir: string,
   expected: 'pass' | 'fail' = 'pass',
+  timeoutMs = 240_000,
 ): Promise<PlaywrightOutcome> {
   const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
   const factor = expected === 'pass' ? scaled(1_000) / 1_000 : 1;
   const result = await runNode(
     [cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json'],
     dir,
-    undefined,
+    scaled(timeoutMs),
     {[TIMEOUT_FACTOR_ENV]: String(factor)},
   );
+  if (result.stdout.trim() === '') {
+    throw new Error(
+      `playwright test printed no report (exit ${String(result.code)}): ${result.stderr.slice(0, 2_000)}`,
+    );
+  }
   const report = reportSchema.parse(JSON.parse(result.stdout));
+  const name = (file: string): string => file.replace(/\.spec\.ts$/, '');
+  const failures = new Map<string, string>();
+  for (const suite of report.suites) {
+    const error = suite.specs
+      .flatMap(spec => spec.tests.flatMap(test => test.results))
+      .find(run => run.error !== undefined)?.error;
+    if (error) {
+      failures.set(name(suite.file), stripVTControlCharacters(error.message));
+    }
+  }
   return {
     passed: new Map(
-      report.suites.map(suite => [
-        suite.file.replace(/\.spec\.ts$/, ''),
-        suite.specs.every(spec => spec.ok),
-      ]),
+      report.suites.map(suite => [name(suite.file), suite.specs.every(spec => spec.ok)]),
     ),
+    failures,
     output: result.stdout.slice(0, 20_000) + result.stderr.slice(0, 5_000),
   };
 }

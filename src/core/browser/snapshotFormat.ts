@@ -165,7 +165,18 @@ function stateWords(node: TreeNode, isRoot: boolean, base: URL | undefined): str
   if (url) {
     words.push(`url=${quote(isRoot ? url : relativeUrl(url, base))}`);
   }
+  if (isGeneratedText(node)) {
+    words.push('generated');
+  }
   return words.sort();
+}
+
+/**
+ * Text that CSS generated content made (`::before`/`::after` content, `<q>` quote marks, counters):
+ * Chromium gives it no DOM node. It is shown, but no script or text locator sees it.
+ */
+function isGeneratedText(node: TreeNode): boolean {
+  return node.role === 'StaticText' && node.backendId === undefined && !node.ignored;
 }
 
 /** Containers whose content is printed below them: a name taken from that content says it twice. */

@@ -3,10 +3,12 @@
  * did it. A checkbox, radio or switch is set with setChecked; a <select> chooses its option by
  * label; a field that reacts to each key (a combobox, an autocomplete) is typed into key by key
  * (pressSequentially), as the agent's fill was; other fields are filled; files go to the input
- * (setInputFiles) or to the file chooser the element opens.
+ * (setInputFiles) or to the file chooser the element opens, when they lie in a folder the user
+ * named (exportFiles.ts).
  */
 import {jsString, jsValue} from './exportLiterals.js';
 import {
+  allowed,
   elementOf,
   locator,
   NoteStep,
@@ -117,7 +119,9 @@ export const inputSteps = {
     if (paths.length === 0) {
       throw new SkipStep('no file paths were recorded');
     }
-    return [...lines, `await ${context.session.helper('uploadFiles')}(${loc}, ${jsValue(paths)});`];
+    // Only files inside a folder the user named are handed to the page.
+    const files = paths.map(path => allowed(context.session.files.upload(path)));
+    return [...lines, `await ${context.session.helper('uploadFiles')}(${loc}, ${jsValue(files)});`];
   },
   // The answer is given by a handler registered before the action that opened the dialog.
   handle_dialog: {

@@ -5,13 +5,27 @@
  */
 import {z} from 'zod';
 import {jsString, jsValue} from './exportLiterals.js';
-import {MalformedRecordingError, pageOf, SkipStep, text, type StepWriter} from './exportStepKit.js';
-import type {RecordedCall} from './replayCalls.js';
+import {isFileUrl} from './exportFiles.js';
+import {
+  allowed,
+  MalformedRecordingError,
+  pageOf,
+  SkipStep,
+  text,
+  type StepContext,
+  type StepWriter,
+} from './exportStepKit.js';
 
 const navigationTypeSchema = z.enum(['url', 'back', 'forward', 'reload']).optional();
 
+/** A URL to open as a literal: a local file only inside a folder the user named. */
+function urlLiteral(context: StepContext, url: string): string {
+  return jsString(isFileUrl(url) ? allowed(context.session.files.fileUrl(url)) : url);
+}
+
 /** The navigation a navigate_page call did, as a Playwright page method. */
-function navigationAction(call: RecordedCall): string {
+function navigationAction(context: StepContext): string {
+  const {call} = context;
   const type = navigationTypeSchema.safeParse(call.args.type);
   if (!type.success) {
     throw new MalformedRecordingError(
@@ -26,13 +40,14 @@ function navigationAction(call: RecordedCall): string {
     case 'reload':
       return 'reload()';
     case 'url':
-      return `goto(${jsString(text(call.args.url) ?? '')})`;
+      return `goto(${urlLiteral(context, text(call.args.url) ?? '')})`;
   }
 }
 
 export const navigationSteps = {
-  new_page: ({pages, call}) => {
-    const url = text(call.args.url) ?? 'about:blank';
+  new_page: context => {
+    const {pages, call} = context;
+    const url = urlLiteral(context, text(call.args.url) ?? 'about:blank');
     const recordedId = call.ended?.pageId ?? call.newPageIds.at(-1);
     const current = pages.current;
     const opened = pages.open(recordedId);
@@ -42,19 +57,19 @@ export const navigationSteps = {
     }
     return [
       ...(opened.create === undefined ? [] : [opened.create]),
-      `await ${opened.name}.goto(${jsString(url)});`,
+      `await ${opened.name}.goto(${url});`,
     ];
   },
   navigate_page: context => {
     const page = pageOf(context);
-    return [...page.lines, `await ${page.name}.${navigationAction(context.call)};`];
+    return [...page.lines, `await ${page.name}.${navigationAction(context)};`];
   },
   // --slim's navigate: a URL on the selected page.
   navigate: context => {
     const page = pageOf(context);
     return [
       ...page.lines,
-      `await ${page.name}.goto(${jsString(text(context.call.args.url) ?? '')});`,
+      `await ${page.name}.goto(${urlLiteral(context, text(context.call.args.url) ?? '')});`,
     ];
   },
   select_page: {

@@ -1,52 +1,34 @@
 /**
  * What the agent saw change, as assertions: the difference between the snapshot it had before
- * acting and the next one of the same page. The same element (same uid: uids live as long as
- * their node) with another state (expanded, checked, selected, pressed, current) or, for a field
- * the agent filled, another value; texts and named parts (a dialog, a menu, options, a tab panel)
- * that appeared or went. A snapshot of a new document asserts its first headings instead. So an
- * exported test fails when the page's scripts do nothing: the states, values and texts they make
- * are what it checks.
+ * acting and the next one of the same page. Elements seen in both (same uid: uids live as long as
+ * their node) with another state or value (exportStates), where the focus went, the texts that
+ * appeared or went (exportTexts), and named parts (a dialog, a menu, options, a tab panel, a
+ * cell) that appeared or went. A snapshot of a new document asserts its first headings instead.
+ * So an exported test fails when the page's scripts do nothing: the states, values and texts they
+ * make are what it checks.
  */
-import type {RecordedElement} from '../../shared/protocol.js';
 import {jsString} from './exportLiterals.js';
-import {ariaRoleOf, foundByText, locatorFor} from './exportLocators.js';
+import {ariaRoleOf} from './exportLocators.js';
+import {locate, type ObservationContext} from './exportContext.js';
+import {documentOf, type ParsedSnapshot, type SnapshotNode} from './exportSnapshot.js';
+import {activeAssertions, focusAssertions, stateAssertions} from './exportStates.js';
 import {
-  documentOf,
-  type FrameStep,
-  type ParsedSnapshot,
-  type SnapshotNode,
-} from './exportSnapshot.js';
+  runAppeared,
+  runText,
+  runWent,
+  textRuns,
+  wholeText,
+  wholeTextAssertion,
+  type TextRun,
+} from './exportTexts.js';
 
-/** How a filled field takes its value (from the element as recorded when the agent filled it). */
-export type FieldKind = NonNullable<RecordedElement['field']>;
-
-export interface ObservationContext {
-  /** The expression of the page, or of the frame at the end of a chain of iframes in it. */
-  scopeOf: (frames: readonly FrameStep[]) => string;
-  /** Fields the agent filled on this page, by uid: their value is theirs to assert. */
-  fields: ReadonlyMap<string, FieldKind>;
-}
+export type {FieldKind, ObservationContext} from './exportContext.js';
 
 /** Assertions per observation: the most telling first, bounded so a test stays readable. */
-const MAX_STATE_ASSERTIONS = 8;
-const MAX_TEXT_ASSERTIONS = 6;
+const MAX_STATE_ASSERTIONS = 12;
+const MAX_CONTENT_ASSERTIONS = 8;
 const FIRST_HEADINGS = 3;
 
-/** Roles whose states Playwright's getByRole filters by (others would throw or never match). */
-const STATE_ROLES: Record<'expanded' | 'selected' | 'pressed', ReadonlySet<string> | undefined> = {
-  expanded: undefined,
-  selected: new Set(['gridcell', 'option', 'row', 'tab', 'columnheader', 'rowheader', 'treeitem']),
-  pressed: new Set(['button']),
-};
-const CHECKABLE = new Set([
-  'checkbox',
-  'radio',
-  'switch',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'option',
-  'treeitem',
-]);
 /** Named parts worth saying appeared or went: what opens, closes and changes content. */
 const SHOWN_ROLES = new Set([
   'dialog',
@@ -66,84 +48,17 @@ const SHOWN_ROLES = new Set([
   'link',
   'treeitem',
   'row',
+  'cell',
+  'gridcell',
+  'columnheader',
+  'rowheader',
 ]);
-
-function locate(context: ObservationContext, node: SnapshotNode): string {
-  return locatorFor(context.scopeOf(node.frames), node);
-}
-
-function label(node: SnapshotNode): string {
-  return `${node.role} ${JSON.stringify(node.name)}`;
-}
-
-/** The assertions of one node whose states changed (same uid, same role). */
-function stateAssertions(
-  context: ObservationContext,
-  before: SnapshotNode,
-  after: SnapshotNode,
-): string[] {
-  const role = ariaRoleOf(after.role);
-  const loc = locate(context, after);
-  if (role === undefined || loc === '') {
-    return [];
-  }
-  const lines: string[] = [];
-  const scope = context.scopeOf(after.frames);
-  for (const state of ['expanded', 'selected', 'pressed'] as const) {
-    const was = before.states.get(state) ?? 'false';
-    const now = after.states.get(state) ?? 'false';
-    const roles = STATE_ROLES[state];
-    if (was !== now && (roles === undefined || roles.has(role))) {
-      const on = now === 'true';
-      lines.push(
-        `await expect(${loc}.and(${scope}.getByRole(${jsString(role)}, { ${state}: ${on} })), ${jsString(`${label(after)} is ${on ? '' : 'not '}${state}`)}).toHaveCount(1);`,
-      );
-    }
-  }
-  const checked = {was: before.states.get('checked'), now: after.states.get('checked')};
-  if (checked.was !== checked.now && CHECKABLE.has(role)) {
-    lines.push(
-      checked.now === 'mixed'
-        ? `await expect(${loc}).toBeChecked({ indeterminate: true });`
-        : `await expect(${loc}).${checked.now === 'true' ? '' : 'not.'}toBeChecked();`,
-    );
-  }
-  const current = {was: before.states.get('current'), now: after.states.get('current')};
-  if (current.was !== current.now) {
-    lines.push(
-      current.now === undefined
-        ? `await expect(${loc}).not.toHaveAttribute('aria-current');`
-        : `await expect(${loc}).toHaveAttribute('aria-current', ${jsString(current.now)});`,
-    );
-  }
-  return lines;
-}
-
-/** The value a filled field shows now, when it changed. */
-function valueAssertion(
-  context: ObservationContext,
-  before: SnapshotNode,
-  after: SnapshotNode,
-): string[] {
-  const kind = context.fields.get(after.uid);
-  const value = after.value ?? '';
-  if (kind === undefined || value === (before.value ?? '') || value.endsWith('…')) {
-    return [];
-  }
-  const loc = locate(context, after);
-  if (loc === '') {
-    return [];
-  }
-  return kind === 'select'
-    ? [`await expect(${loc}.locator('option:checked')).toHaveText(${jsString(value)});`]
-    : [`await expect(${loc}).toHaveValue(${jsString(value)});`];
-}
 
 function usable(name: string): boolean {
   return name.trim() !== '' && !name.endsWith('…');
 }
 
-/** Per document: every name shown (any role), and named parts by role and name. */
+/** Per document: every name and value shown (any role), and named parts by role and name. */
 function inventory(snapshot: ParsedSnapshot): {
   names: Map<string, Set<string>>;
   parts: Map<string, SnapshotNode[]>;
@@ -157,7 +72,7 @@ function inventory(snapshot: ParsedSnapshot): {
       set = new Set();
       names.set(document, set);
     }
-    set.add(node.name);
+    set.add(node.name.replace(/\s+/g, ' ').trim());
     if (node.value !== undefined) {
       set.add(node.value);
     }
@@ -170,52 +85,101 @@ function inventory(snapshot: ParsedSnapshot): {
   return {names, parts};
 }
 
-/** Named parts and texts that appeared or went between the two snapshots. */
-function contentAssertions(
+/** Named parts that appeared (visible) or went (none left with that role and name). */
+function partAssertions(
   context: ObservationContext,
   before: ParsedSnapshot,
   after: ParsedSnapshot,
+  modal: boolean,
 ): string[] {
-  const was = inventory(before);
-  const now = inventory(after);
-  // A modal dialog takes the rest of the page out of Chromium's tree, not out of the page.
-  const modal = after.nodes.some(node => node.states.get('modal') === 'true');
+  const was = inventory(before).parts;
+  const now = inventory(after).parts;
   const lines: string[] = [];
-  for (const [key, nodes] of now.parts) {
+  for (const [key, nodes] of now) {
     const node = nodes[0];
-    if (node && !was.parts.has(key)) {
+    if (node && !was.has(key)) {
       lines.push(`await expect(${locate(context, {...node, nth: 0})}).toBeVisible();`);
     }
   }
-  for (const [key, nodes] of was.parts) {
+  for (const [key, nodes] of was) {
     const node = nodes[0];
     const role = node && ariaRoleOf(node.role);
-    if (node && role !== undefined && !modal && !now.parts.has(key)) {
+    if (node && role !== undefined && !modal && !now.has(key)) {
       const scope = context.scopeOf(node.frames);
       lines.push(
         `await expect(${scope}.getByRole(${jsString(role)}, { name: ${jsString(node.name)}, exact: true })).toHaveCount(0);`,
       );
     }
   }
-  const texts = (snapshot: ParsedSnapshot) =>
-    snapshot.nodes.filter(node => foundByText(node.role) && usable(node.name));
-  for (const node of texts(after)) {
-    if (!(was.names.get(documentOf(node))?.has(node.name) ?? false)) {
-      const scope = context.scopeOf(node.frames);
-      lines.push(
-        `await expect(${scope}.getByText(${jsString(node.name.trim())}).filter({ visible: true }).first()).toBeVisible();`,
-      );
+  return lines;
+}
+
+/** Elements whose content is only text and whose text changed (or that came with text). */
+function wholeTextAssertions(
+  context: ObservationContext,
+  before: ParsedSnapshot,
+  after: ParsedSnapshot,
+): string[] {
+  const lines: string[] = [];
+  for (const node of after.nodes) {
+    const parts = wholeText(after, node);
+    if (parts === undefined) {
+      continue;
+    }
+    const previous = before.byUid.get(node.uid);
+    const was =
+      previous?.role === node.role && previous.name === node.name
+        ? wholeText(before, previous)
+        : undefined;
+    if ((was === undefined && parts.length === 0) || was?.join(' ') === parts.join(' ')) {
+      continue;
+    }
+    const line = wholeTextAssertion(context, node, parts);
+    if (line !== undefined) {
+      lines.push(line);
     }
   }
-  for (const node of modal ? [] : texts(before)) {
-    if (!(now.names.get(documentOf(node))?.has(node.name) ?? false)) {
-      const scope = context.scopeOf(node.frames);
-      lines.push(
-        `await expect(${scope}.getByText(${jsString(node.name)}, { exact: true }).filter({ visible: true })).toHaveCount(0);`,
-      );
+  return lines;
+}
+
+function runKey(run: TextRun): string {
+  return `${run.host?.uid ?? `document ${run.document}`}\u0000${runText(run)}`;
+}
+
+/** Runs of text (outside whole-text elements) that appeared or went. */
+function runAssertions(
+  context: ObservationContext,
+  before: ParsedSnapshot,
+  after: ParsedSnapshot,
+  modal: boolean,
+): string[] {
+  const inWholeText = (snapshot: ParsedSnapshot, run: TextRun): boolean =>
+    run.host !== undefined && wholeText(snapshot, run.host) !== undefined;
+  const wasRuns = textRuns(before);
+  const nowRuns = textRuns(after).filter(run => !inWholeText(after, run));
+  const wasKeys = new Set(wasRuns.map(runKey));
+  const nowKeys = new Set(nowRuns.map(runKey));
+  const wasNames = inventory(before).names;
+  const lines: string[] = [];
+  for (const run of nowRuns) {
+    if (!wasKeys.has(runKey(run)) && !(wasNames.get(run.document)?.has(runText(run)) ?? false)) {
+      lines.push(runAppeared(context, run) ?? '');
     }
   }
-  return [...new Set(lines)].slice(0, MAX_TEXT_ASSERTIONS);
+  if (modal) {
+    // A modal dialog takes the rest of the page out of Chromium's tree, not out of the page.
+    return lines.filter(line => line !== '');
+  }
+  const nowTexts = [...inventory(after).names.values()].flatMap(set => [...set]);
+  for (const run of wasRuns) {
+    const host = run.host && after.byUid.get(run.host.uid);
+    const hostStays = run.host === undefined || (host !== undefined && !inWholeText(after, run));
+    const text = runText(run);
+    if (hostStays && !nowKeys.has(runKey(run)) && !nowTexts.some(now => now.includes(text))) {
+      lines.push(runWent(context, run) ?? '');
+    }
+  }
+  return lines.filter(line => line !== '');
 }
 
 /** The first headings of a document the agent had not seen before. */
@@ -239,15 +203,24 @@ export function observedChanges(
   if (before.documentKey !== after.documentKey) {
     return headingAssertions(context, after);
   }
-  const states: string[] = [];
+  const states = [
+    ...focusAssertions(context, before, after),
+    ...activeAssertions(context, before, after),
+  ];
   for (const node of after.nodes) {
     const previous = before.byUid.get(node.uid);
     if (previous?.role === node.role && previous.name === node.name) {
-      states.push(
-        ...stateAssertions(context, previous, node),
-        ...valueAssertion(context, previous, node),
-      );
+      states.push(...stateAssertions(context, previous, node));
     }
   }
-  return [...states.slice(0, MAX_STATE_ASSERTIONS), ...contentAssertions(context, before, after)];
+  const modal = after.nodes.some(node => node.states.get('modal') === 'true');
+  const content = [
+    ...partAssertions(context, before, after, modal),
+    ...wholeTextAssertions(context, before, after),
+    ...runAssertions(context, before, after, modal),
+  ];
+  return [
+    ...new Set(states.slice(0, MAX_STATE_ASSERTIONS)),
+    ...new Set(content.slice(0, MAX_CONTENT_ASSERTIONS)),
+  ];
 }

@@ -2,12 +2,16 @@
  * Which variable of the generated test stands for each recorded page: the test's `page` for the
  * first one used, `context.newPage()` for pages the agent opened with new_page, the page a
  * `waitForEvent('popup')` caught for pages a click (or any action) opened, and for a page the
- * recording never saw open, a new page at the URL it had.
+ * recording never saw open, a new page at the URL it had (a local file only inside a folder the
+ * user named).
  */
-import {jsString} from './exportLiterals.js';
+import {isFileUrl, NO_FILES, type ExportFiles} from './exportFiles.js';
+import {jsString, lineComment} from './exportLiterals.js';
 import type {RecordedCall} from './replayCalls.js';
 
 export class ExportPages {
+  constructor(private readonly files: ExportFiles = NO_FILES) {}
+
   readonly #vars = new Map<number, string>();
   #pageUsed = false;
   #count = 1;
@@ -61,14 +65,17 @@ export class ExportPages {
     const name = this.#fresh();
     this.#vars.set(recordedId, name);
     const url = call.pagesAfter.find(info => info.id === recordedId)?.url;
-    return {
-      name,
-      lines: [
-        `const ${name} = await context.newPage();`,
-        ...(url !== undefined && /^https?:|^file:/.test(url)
-          ? [`await ${name}.goto(${jsString(url)});`]
-          : []),
-      ],
-    };
+    return {name, lines: [`const ${name} = await context.newPage();`, ...this.#goto(name, url)]};
+  }
+
+  /** Opening a page's recorded URL: the web, or a local file inside a folder the user named. */
+  #goto(name: string, url: string | undefined): string[] {
+    if (url === undefined || !/^https?:|^file:/i.test(url)) {
+      return [];
+    }
+    const decision = isFileUrl(url) ? this.files.fileUrl(url) : {ok: url};
+    return 'ok' in decision
+      ? [`await ${name}.goto(${jsString(decision.ok)});`]
+      : [lineComment(`(not opened: ${decision.refused})`)];
   }
 }

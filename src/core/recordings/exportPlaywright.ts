@@ -8,9 +8,10 @@
 import {z} from 'zod';
 import type {ParsedRecording} from '../../shared/recordingFile.js';
 import {argsSummary, jsString, lineComment} from './exportLiterals.js';
+import type {ExportFiles} from './exportFiles.js';
 import {ExportPages} from './exportPages.js';
 import {ExportSession} from './exportSession.js';
-import type {HelperName} from './exportStepKit.js';
+import {HELPERS} from './exportHelpers.js';
 import {recordedCalls} from './replayCalls.js';
 
 const recordedViewportSchema = z.object({
@@ -22,38 +23,6 @@ const recordedViewportSchema = z.object({
   }),
 });
 
-const HELPERS: Record<HelperName, {imports: string[]; lines: string[]}> = {
-  fillField: {
-    imports: ["import type { Locator } from '@playwright/test';"],
-    lines: [
-      '/** fill as the engine did: a <select> chooses the option with this label; a field is filled. */',
-      'async function fillField(field: Locator, value: string): Promise<void> {',
-      '  if (await field.evaluate(element => element instanceof HTMLSelectElement)) {',
-      '    await field.selectOption({ label: value });',
-      '  } else {',
-      '    await field.fill(value);',
-      '  }',
-      '}',
-    ],
-  },
-  uploadFiles: {
-    imports: ["import type { Locator } from '@playwright/test';"],
-    lines: [
-      '/** The files for a file input, or for the file chooser the element opens when clicked. */',
-      'async function uploadFiles(target: Locator, files: string[]): Promise<void> {',
-      "  if (await target.evaluate(element => element instanceof HTMLInputElement && element.type === 'file')) {",
-      '    await target.setInputFiles(files);',
-      '  } else {',
-      "    const chooser = target.page().waitForEvent('filechooser');",
-      '    await target.click();',
-      '    await (await chooser).setFiles(files);',
-      '  }',
-      '}',
-    ],
-  },
-  readFileSync: {imports: ["import { readFileSync } from 'node:fs';"], lines: []},
-};
-
 /** The --viewport the recording ran with (whole pixels), from its header's flags. */
 function recordedViewport(flags: unknown): {width: number; height: number} | undefined {
   const parsed = recordedViewportSchema.safeParse(flags);
@@ -63,11 +32,13 @@ function recordedViewport(flags: unknown): {width: number; height: number} | und
 export interface ExportOptions {
   /** Export calls 1..untilCall only. */
   untilCall?: number;
+  /** The files the recording's paths may name (exportFilesFor); none when left out. */
+  files?: ExportFiles;
 }
 
 export function exportPlaywright(recording: ParsedRecording, options: ExportOptions = {}): string {
   const {calls} = recordedCalls(recording.events);
-  const session = new ExportSession(new ExportPages(), calls);
+  const session = new ExportSession(new ExportPages(options.files), calls, options.files);
   const body: string[] = [];
   for (const call of calls) {
     if (options.untilCall !== undefined && call.index > options.untilCall) {

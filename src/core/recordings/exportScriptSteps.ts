@@ -2,12 +2,14 @@
  * Step writers of evaluate_script and --slim's evaluate: the agent's source runs in the page as
  * the engine ran it (a function called with the call's elements, or a classic script), with the
  * value it returned asserted when that was JSON. The source stays a string literal in the file
- * (or is read from its file when the agent gave a sourcePath) and is turned back into code in the
- * page, never in the test; a source ending in a `//` comment still closes its parenthesis.
+ * (a sourcePath file's source too, read when exporting and only from a folder the user named) and
+ * is turned back into code in the page, never in the test; a source ending in a `//` comment
+ * still closes its parenthesis.
  */
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {jsString, jsValue} from './exportLiterals.js';
 import {
+  allowed,
   locator,
   pageOf,
   SkipStep,
@@ -38,21 +40,23 @@ function scriptResult(resultText: string): {value: unknown} | undefined {
   return returned(match?.[1]);
 }
 
-/** The source as an expression of the test: a literal, or read from the agent's file. */
+/**
+ * The source as a string literal of the test: the agent's function, or the source of its
+ * sourcePath file, read now and only from a folder the user named (the test reads no file).
+ */
 function sourceExpression(context: StepContext, format: 'function' | 'script'): string {
   const {args} = context.call;
-  const inline = text(args.function);
-  if (inline !== undefined) {
-    // As the engine wraps it: trailing `;` dropped, a line break before the closing parenthesis.
-    const body = inline.trimEnd().replace(/;$/, '');
-    return jsString(format === 'function' ? `(\n${body}\n)` : inline);
+  let source = text(args.function);
+  if (source === undefined) {
+    const path = text(args.sourcePath);
+    if (path === undefined) {
+      throw new SkipStep('neither function nor sourcePath was recorded');
+    }
+    source = allowed(context.session.files.script(path));
   }
-  const path = text(args.sourcePath);
-  if (path === undefined) {
-    throw new SkipStep('neither function nor sourcePath was recorded');
-  }
-  const read = `${context.session.helper('readFileSync')}(${jsString(path)}, 'utf8')`;
-  return format === 'function' ? `'(\\n' + ${read}.trimEnd().replace(/;$/, '') + '\\n)'` : read;
+  // As the engine wraps it: trailing `;` dropped, a line break before the closing parenthesis.
+  const body = source.trimEnd().replace(/;$/, '');
+  return jsString(format === 'function' ? `(\n${body}\n)` : source);
 }
 
 function evaluateScript(context: StepContext): string[] {

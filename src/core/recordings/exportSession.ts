@@ -14,6 +14,7 @@ import {
   type FieldKind,
   type ObservationContext,
 } from './exportObserved.js';
+import {NO_FILES, type ExportFiles} from './exportFiles.js';
 import type {ExportPages} from './exportPages.js';
 import {parseSnapshot, type FrameStep, type ParsedSnapshot} from './exportSnapshot.js';
 import {
@@ -79,6 +80,7 @@ export class ExportSession implements StepSession {
   constructor(
     readonly pages: ExportPages,
     calls: readonly RecordedCall[],
+    readonly files: ExportFiles = NO_FILES,
   ) {
     this.#findDialogs(calls);
   }
@@ -230,14 +232,21 @@ export class ExportSession implements StepSession {
       return {note: error instanceof NoteStep ? error.message : `not exported: ${error.message}`};
     }
     const lines = acts ? this.#acting(call, action) : action;
+    const unsure = pageId === undefined ? undefined : this.#acted.get(pageId);
     const observed = this.#observe(call, pageId);
     this.#rememberUrls(call);
     // Frames the step's locators use are declared once, before the first step that needs them.
     const declarations = this.#declarations;
     this.#declarations = [];
-    return lines.length + observed.length === 0
-      ? {note: 'nothing the agent saw here changed'}
-      : {lines: [...setup, ...declarations, ...lines, ...observed]};
+    if (lines.length + observed.length > 0) {
+      return {lines: [...setup, ...declarations, ...lines, ...observed]};
+    }
+    return {
+      note:
+        unsure === 'unsure'
+          ? 'not checked: an action on this page since the last snapshot was left out'
+          : 'nothing the agent saw here changed',
+    };
   }
 
   /** An action with its dialog handler and popup wait around it, then the URL it led to. */
@@ -311,6 +320,7 @@ export class ExportSession implements StepSession {
     const context: ObservationContext = {
       scopeOf: frames => this.scopeOf(page, frames),
       fields: this.#fields.get(pageId) ?? new Map(),
+      helper: name => this.helper(name),
     };
     const verbose = call.args.verbose === true;
     const previous = this.#snapshots.get(pageId);

@@ -23,16 +23,23 @@ export interface SnapshotNode {
   role: string;
   name: string;
   value?: string;
-  /** State words: `expanded`/`collapsed`, `checked`, `checked=mixed`, `selected`, `current=page`… */
+  /**
+   * State words: `expanded`/`collapsed`, `checked`, `checked=mixed`, `selected`, `focused`,
+   * `disabled`, `current=page`, `generated` (text CSS made, not in the DOM)…
+   */
   states: ReadonlyMap<string, string>;
   frames: readonly FrameStep[];
   /** Which of the nodes with this role and name in the same document it is (0-based). */
   nth: number;
+  /** The uid of the line it is printed under (none for the first line). */
+  parentUid?: string;
 }
 
 export interface ParsedSnapshot {
   nodes: SnapshotNode[];
   byUid: ReadonlyMap<string, SnapshotNode>;
+  /** The lines printed right under each uid, in order. */
+  childrenOf: ReadonlyMap<string, readonly SnapshotNode[]>;
   /** The main document's root: its uid and URL (a new document gets a new root). */
   documentKey: string;
 }
@@ -187,6 +194,7 @@ export function parseSnapshot(text: string): ParsedSnapshot | undefined {
   }
   const nodes: SnapshotNode[] = [];
   const byUid = new Map<string, SnapshotNode>();
+  const childrenOf = new Map<string, SnapshotNode[]>();
   // The nearest node at each depth (the parent of the next one a level deeper), counts per
   // document and role+name, and each Iframe node's place among its document's iframes.
   const nodeAt: SnapshotNode[] = [];
@@ -211,7 +219,20 @@ export function parseSnapshot(text: string): ParsedSnapshot | undefined {
     const key = `${document}\u0000${parts.role}\u0000${parts.name}`;
     const nth = counts.get(key) ?? 0;
     counts.set(key, nth + 1);
-    const node: SnapshotNode = {...parts, frames, nth};
+    const node: SnapshotNode = {
+      ...parts,
+      frames,
+      nth,
+      ...(parent === undefined ? {} : {parentUid: parent.uid}),
+    };
+    if (parent !== undefined) {
+      const siblings = childrenOf.get(parent.uid);
+      if (siblings) {
+        siblings.push(node);
+      } else {
+        childrenOf.set(parent.uid, [node]);
+      }
+    }
     if (node.role === 'Iframe') {
       const iframesKey = `${document}\u0000Iframe`;
       const index = counts.get(iframesKey) ?? 0;
@@ -227,6 +248,7 @@ export function parseSnapshot(text: string): ParsedSnapshot | undefined {
   return {
     nodes,
     byUid,
+    childrenOf,
     documentKey: root ? `${root.uid} ${root.states.get('url') ?? ''}` : '',
   };
 }

@@ -5,12 +5,12 @@
  * export).
  */
 import type {RecordedElement} from '../../shared/protocol.js';
-import type {FieldKind} from './exportObserved.js';
+import type {FieldKind, HelperName} from './exportContext.js';
+import type {ExportFiles, FileDecision} from './exportFiles.js';
 import type {ExportPages} from './exportPages.js';
 import type {RecordedCall} from './replayCalls.js';
 
-/** Helper functions a step may need in the file (written once, typed). */
-export type HelperName = 'fillField' | 'uploadFiles' | 'readFileSync';
+export type {HelperName} from './exportContext.js';
 
 /** What a step writer asks of the export as a whole. */
 export interface StepSession {
@@ -24,6 +24,8 @@ export interface StepSession {
   dialogOpenedAt(call: RecordedCall): number | undefined;
   /** The emulated settings in force on the call's page (emulate's writer keeps it). */
   emulated(call: RecordedCall): Set<string>;
+  /** The recorded paths a step may use: only files inside folders the user named. */
+  readonly files: ExportFiles;
 }
 
 export interface StepContext {
@@ -66,4 +68,12 @@ export function locator(
   param: string,
 ): {page: string; lines: string[]; loc: string} {
   return context.session.locate(context, param);
+}
+
+/** The value a file decision allows, or a skipped step saying why not. */
+export function allowed(decision: FileDecision): string {
+  if ('refused' in decision) {
+    throw new SkipStep(decision.refused);
+  }
+  return decision.ok;
 }

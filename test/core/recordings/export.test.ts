@@ -101,6 +101,22 @@ const hostileRecording = recordingOf([
     {pageId: 1},
     `## Latest page snapshot\n0 RootWebArea "t"\n 1 heading ${JSON.stringify(HOSTILE)} level=1`,
   ),
+  ...callEvents('8', 'press_key', {pageId: 1, key: 'Enter'}, 'ok'),
+  // A run of text after a link (a regular expression) and a status's whole text (exact).
+  ...callEvents(
+    '9',
+    'take_snapshot',
+    {pageId: 1},
+    [
+      '## Latest page snapshot',
+      '0 RootWebArea "t"',
+      ` 1 heading ${JSON.stringify(HOSTILE)} level=1`,
+      ' 2 link "more"',
+      ` 3 ${JSON.stringify(`${HOSTILE}?`)}`,
+      ' 4 status',
+      `  5 ${JSON.stringify(`${HOSTILE}!`)}`,
+    ].join('\n'),
+  ),
 ]);
 
 /** The exported TypeScript as plain JavaScript (types stripped, nothing else changed). */
@@ -117,7 +133,12 @@ const calls = [];
 const record = path => new Proxy(function () {}, {
   get: (_target, key) => (key === 'then' ? undefined : record([...path, String(key)])),
   apply: (_target, _self, args) => {
-    calls.push([path.join('.'), ...args.filter(arg => typeof arg !== 'function')]);
+    calls.push([
+      path.join('.'),
+      ...args
+        .filter(arg => typeof arg !== 'function')
+        .map(arg => (arg instanceof RegExp ? {regexp: arg.source} : arg)),
+    ]);
     return record([...path, '()']);
   },
 });
@@ -137,6 +158,15 @@ const test = async (_name, body) => {
   const parsed: unknown = JSON.parse(result.stdout);
   expect(Array.isArray(parsed)).toBe(true);
   return Array.isArray(parsed) ? parsed : [];
+}
+
+function isRegExpArg(value: unknown): value is {regexp: string} {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'regexp' in value &&
+    typeof value.regexp === 'string'
+  );
 }
 
 describe('export --format playwright', () => {
@@ -164,6 +194,8 @@ describe('export --format playwright', () => {
       '5 wait_for',
       '6 evaluate_script',
       '7 take_snapshot',
+      '8 press_key',
+      '9 take_snapshot',
     ]);
   });
 
@@ -177,6 +209,13 @@ describe('export --format playwright', () => {
     expect(calls).toContainEqual(['expect.toEqual', {[HOSTILE]: [HOSTILE]}]);
     expect(calls).toContainEqual(['expect.toHaveURL', `https://x.test/${HOSTILE}`]);
     expect(calls).toContainEqual(['page.getByRole', 'heading', {name: HOSTILE, exact: true}]);
+    expect(calls).toContainEqual(['expect.toHaveText', `${HOSTILE}!`.replace(/\s+/g, ' ')]);
+    // The run of text is a regular expression that matches the text as the page holds it.
+    const patterns = calls.flatMap(call =>
+      Array.isArray(call) && call[0] === 'page.getByText' && isRegExpArg(call[1]) ? [call[1]] : [],
+    );
+    expect(patterns).toHaveLength(1);
+    expect(patterns.every(arg => new RegExp(arg.regexp).test(`${HOSTILE}?`))).toBe(true);
   });
 });
 
@@ -260,7 +299,7 @@ describe('hostile names', () => {
     );
     expect(text).toContain('.pressSequentially("toString");');
     expect(text).toContain('toHaveValue("toString")');
-    expect(text).toContain('frame1.getByText("valueOf")');
+    expect(text).toContain('frame1.getByText(/valueOf\\s*$/)');
     expect(text.match(/not exported: no tool of this version has that name/g)).toHaveLength(
       names.length,
     );

@@ -1,24 +1,30 @@
 /**
  * Exported tests that check what the agent checked. Agent runs over ARIA widget pages (a
  * disclosure, tabs, a key-reactive combobox, a checkbox and a switch, a menu button, dialogs,
- * same-site and cross-site iframes, an upload, a popup, a responsive layout) are recorded with the
+ * same-site and cross-site iframes, an upload, a popup, a responsive layout) and keyboard-driven
+ * ones (colour sliders, a spin button, a data grid, a tree view, a listbox) are recorded with the
  * real engine and exported; the exported files type-check with TypeScript in strict mode, and
- * Playwright Test runs them twice: against the pages as they are, where every test passes, and
- * against the same pages with their scripts removed, where every test fails, because what the
- * scripts do (states, values, texts that appear and go, dialogs, popups) is what they assert.
+ * Playwright Test runs them twice (all files in one run each): against the pages as they are,
+ * where every test passes, and against the same pages with their scripts removed, where every
+ * test fails at an assertion (or action) naming what the scripts did not do: states, values,
+ * focus, texts that appear and go, dialogs, popups.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {exportFilesFor} from '../../../src/core/recordings/exportFiles.js';
 import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
+import {recordedCalls} from '../../../src/core/recordings/replayCalls.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {ROOT, useEngineWithFixtures} from '../../helpers/engine.js';
 import {recordHub} from '../../helpers/hubRecording.js';
+import {KEYBOARD_SESSIONS} from '../../helpers/keyboardSessions.js';
 import {
   playwrightFolder,
   runNode,
   runPlaywright,
   writeStrictTsconfig,
+  type PlaywrightOutcome,
 } from '../../helpers/playwrightRun.js';
 import {serveWidgets, type WidgetVariant} from '../../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../../helpers/widgetSessions.js';
@@ -33,20 +39,25 @@ const fixture = useEngineWithFixtures({
 let dir = '';
 const exported = new Map<string, string>();
 
+const SESSIONS = {...WIDGET_SESSIONS, ...KEYBOARD_SESSIONS};
+
 beforeAll(async () => {
   dir = playwrightFolder('export-runs-');
   const hub = fixture.engine.engine.hub;
-  for (const [name, session] of Object.entries(WIDGET_SESSIONS)) {
+  for (const [name, session] of Object.entries(SESSIONS)) {
     const recording = recordHub(hub, hub.nextSeq);
     await session(new Agent(fixture.client, fixture.server, fixture.tmp));
     const file = path.join(fixture.tmp, `${name}.jsonl`);
     await recording.save(file);
     recording.close();
-    const text = exportRecording(parseRecordingText(fs.readFileSync(file, 'utf8')), 'playwright');
+    const parsed = parseRecordingText(fs.readFileSync(file, 'utf8'));
+    // The agent's script and upload files are in the run's folder: the one the export may use.
+    const files = await exportFilesFor(recordedCalls(parsed.events).calls, [fixture.tmp], []);
+    const text = exportRecording(parsed, 'playwright', {files});
     fs.writeFileSync(path.join(dir, `${name}.spec.ts`), text);
     exported.set(name, text);
   }
-}, scaled(180_000));
+}, scaled(300_000));
 
 afterAll(() => {
   if (dir !== '') {
@@ -54,10 +65,28 @@ afterAll(() => {
   }
 });
 
-/** Runs every exported test once; the outcome per exported file (true: passed). */
-async function playwright(expected: 'pass' | 'fail'): Promise<Map<string, boolean>> {
-  return (await runPlaywright(dir, expected)).passed;
+/** Runs every exported test once, in one run (bounded by how many there are). */
+function playwright(expected: 'pass' | 'fail'): Promise<PlaywrightOutcome> {
+  return runPlaywright(dir, expected, 60_000 * (2 + Object.keys(SESSIONS).length));
 }
+
+/**
+ * Where each test fails on the pages without their scripts: the first failure's message names
+ * what the script did not do.
+ */
+const FAILS_AT: Record<string, RegExp> = {
+  disclosure: /button "What does it cost\?" is expanded/,
+  tabs: /tab "(General" is not|Privacy" is) selected/,
+  menu: /button "Actions" is expanded/,
+  popup: /button "Keyboard shortcuts" is pressed/,
+  layout: /status shows "Narrow layout"/,
+  form: /setChecked: Clicking the checkbox did not change its state/,
+  colorSlider: /slider "Red" value is "255"[\s\S]*Expected: "255"\nReceived: "128"/,
+  spinbutton: /button "Fewer guests" is enabled[\s\S]*Received: disabled/,
+  grid: /gridcell "Bus ticket" is focused[\s\S]*Received: inactive/,
+  tree: /treeitem "Documents" is expanded/,
+  listbox: /option "Plutonium" is the active descendant/,
+};
 
 describe('an exported recording', () => {
   it('asserts what the agent saw change, not only headings', () => {
@@ -86,6 +115,41 @@ describe('an exported recording', () => {
     expect(layout).toContain('emulateMedia({ colorScheme: "dark"');
   });
 
+  it('asserts values, focus, enabled buttons and texts the keys changed', () => {
+    const slider = exported.get('colorSlider') ?? '';
+    expect(slider).toContain(
+      'await expectValue(page.getByRole("slider", { name: "Red", exact: true }).first(), "255",',
+    );
+    expect(slider).toContain('{ name: "Green", exact: true }).first(), "0",');
+    expect(slider).toContain('{ name: "Hex", exact: true }).first(), "#ff0080",');
+    expect(slider).toContain('"slider \\"Green\\" is focused").toBeFocused();');
+    const spin = exported.get('spinbutton') ?? '';
+    expect(spin).toContain('{ name: "Guests", exact: true }).first(), "2",');
+    expect(spin).toContain('"button \\"Fewer guests\\" is enabled").toBeEnabled();');
+    expect(spin).toContain('"button \\"Book\\" is enabled").toBeEnabled();');
+    expect(spin).toContain('{ name: "Seating", exact: true }).first(), "Window table",');
+    // The quote marks are the <q>'s CSS: the text asserted is the DOM's, around them.
+    expect(spin).toContain(
+      'getByText(/Our\\s+host\\s+says:\\s*Window\\s+tables\\s+seat\\s+two\\s+or\\s+more\\s*$/)',
+    );
+    expect(spin).not.toMatch(/[“”]/);
+    expect(exported.get('grid')).toContain(
+      'getByRole("gridcell", { name: "Bus ticket", exact: true }).first(), "gridcell \\"Bus ticket\\" is focused").toBeFocused();',
+    );
+    const tree = exported.get('tree') ?? '';
+    expect(tree).toContain('"treeitem \\"report.pdf\\" is selected"');
+    expect(tree).toContain('"status shows \\"report.pdf\\"").toHaveText("report.pdf");');
+    const listbox = exported.get('listbox') ?? '';
+    expect(listbox).toContain(
+      'await expectActiveDescendant(page.getByRole("option", { name: "Plutonium"',
+    );
+    expect(listbox).toContain('.toHaveText("Plutonium picked");');
+    // No text is a bare substring of a page: exact, or a regular expression.
+    for (const text of exported.values()) {
+      expect(text).not.toMatch(/getByText\("[^"]*"\)/);
+    }
+  });
+
   it('type-checks with TypeScript in strict mode', async () => {
     writeStrictTsconfig(dir);
     const tsc = await runNode(
@@ -94,26 +158,31 @@ describe('an exported recording', () => {
     );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
-  });
+  }, scaled(240_000));
 
-  it(
-    'passes on the pages, and fails on the same pages without their scripts',
-    async () => {
-      variant = {};
-      const real = await playwright('pass');
-      expect(Object.fromEntries(real)).toEqual(
-        Object.fromEntries(Object.keys(WIDGET_SESSIONS).map(name => [name, true])),
+  it('passes on the pages, and fails on the same pages without their scripts', async () => {
+    variant = {};
+    const real = await playwright('pass');
+    expect(Object.fromEntries(real.passed), real.output).toEqual(
+      Object.fromEntries(Object.keys(SESSIONS).map(name => [name, true])),
+    );
+    variant = {withoutScripts: true};
+    try {
+      const stripped = await playwright('fail');
+      expect(Object.fromEntries(stripped.passed)).toEqual(
+        Object.fromEntries(Object.keys(SESSIONS).map(name => [name, false])),
       );
-      variant = {withoutScripts: true};
-      try {
-        const stripped = await playwright('fail');
-        expect(Object.fromEntries(stripped)).toEqual(
-          Object.fromEntries(Object.keys(WIDGET_SESSIONS).map(name => [name, false])),
-        );
-      } finally {
-        variant = {};
-      }
-    },
-    scaled(300_000),
-  );
+      expect(Object.keys(FAILS_AT).sort()).toEqual(Object.keys(SESSIONS).sort());
+      // Every mismatch at once: the message of each test that failed for another reason.
+      const reasons = Object.entries(FAILS_AT).map(([name, reason]) => {
+        const message = stripped.failures.get(name) ?? '(no failure)';
+        return [name, reason.test(message) ? 'as expected' : message.slice(0, 600)];
+      });
+      expect(Object.fromEntries(reasons)).toEqual(
+        Object.fromEntries(Object.keys(FAILS_AT).map(name => [name, 'as expected'])),
+      );
+    } finally {
+      variant = {};
+    }
+  }, scaled(1_500_000));
 });

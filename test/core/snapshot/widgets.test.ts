@@ -413,3 +413,25 @@ describe('values (7)', () => {
     expect(lineOf(await snapshotOf(fx.client, id), 'spinbutton "Nights"')).toContain('value=7');
   });
 });
+
+describe('generated content', () => {
+  it('marks text CSS made (quote marks, ::before, ::after) generated, also after a change', async () => {
+    const {id, snapshot} = await open('generated.html');
+    const generated = (text: string): string[] =>
+      text.split('\n').filter(line => /\bgenerated$/.test(line));
+    expect(generated(snapshot).map(line => line.replace(/^\s*\d+ /, ''))).toEqual([
+      '"“" generated',
+      '"”" generated',
+      '"★ " generated',
+      '" items" generated',
+    ]);
+    // The text the DOM holds is not marked.
+    for (const text of ['"Ada said "', '"works well"', '"Top pick"', '"3"']) {
+      expect(lineOf(snapshot, text)).not.toContain('generated');
+    }
+    await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "More quotes"')});
+    const after = await snapshotOf(fx.client, id);
+    expect(lineOf(after, '"fast"')).not.toContain('generated');
+    expect(generated(after)).toHaveLength(6);
+  });
+});
