@@ -18,7 +18,10 @@ const PAGE_SWITCHES: ReadonlyMap<string, RegExp | undefined> = new Map([
   ['lang', /^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/],
   ['accept-lang', /^[A-Za-z0-9,;=.\-_]{1,200}$/],
   ['user-agent', /^[\x20-\x7e]{1,512}$/],
-  ['force-color-profile', /^(?:srgb|display-p3-d65|generic-rgb|color-spin-gamma24|scrgb-linear|hdr10)$/],
+  [
+    'force-color-profile',
+    /^(?:srgb|display-p3-d65|generic-rgb|color-spin-gamma24|scrgb-linear|hdr10)$/,
+  ],
   ['font-render-hinting', /^(?:none|slight|medium|full)$/],
   ['hide-scrollbars', undefined],
   ['mute-audio', undefined],
@@ -54,8 +57,7 @@ export function takesOverChromeArg(arg: string): boolean {
   if (FEATURE_SWITCHES.has(name)) {
     const features = (value ?? '').split(',');
     return (
-      value !== undefined &&
-      features.every(feature => SERVER_CHROMIUM_FEATURES.includes(feature))
+      value !== undefined && features.every(feature => SERVER_CHROMIUM_FEATURES.includes(feature))
     );
   }
   if (!PAGE_SWITCHES.has(name)) {

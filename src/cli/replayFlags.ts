@@ -79,9 +79,10 @@ function booleanFlag(name: string, on: boolean): string {
 }
 
 /** The recorded browser flags as arguments, and those refused. */
-function browserArguments(
-  browser: z.infer<typeof recordedSchema>['browser'],
-): {argv: string[]; refused: string[]} {
+function browserArguments(browser: z.infer<typeof recordedSchema>['browser']): {
+  argv: string[];
+  refused: string[];
+} {
   const argv: string[] = [];
   if (browser?.headless === true) {
     argv.push('--headless');

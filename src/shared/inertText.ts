@@ -17,13 +17,9 @@ const SEPARATORS_AND_BIDI = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\
 const IN_LINES = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${SEPARATORS_AND_BIDI}]`;
 /** The same and LF. */
 const IN_ONE_LINE = `[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f${SEPARATORS_AND_BIDI}]`;
-// eslint-disable-next-line no-control-regex -- finding control characters is what these are for
 const INERT_IN_LINES = new RegExp(IN_LINES, 'g');
-// eslint-disable-next-line no-control-regex -- finding control characters is what these are for
 const INERT_IN_ONE_LINE = new RegExp(IN_ONE_LINE, 'g');
-// eslint-disable-next-line no-control-regex -- finding control characters is what these are for
 const HAS_INERT_IN_LINES = new RegExp(IN_LINES);
-// eslint-disable-next-line no-control-regex -- finding control characters is what these are for
 const HAS_INERT_IN_ONE_LINE = new RegExp(IN_ONE_LINE);
 
 function escapeCharacter(character: string): string {

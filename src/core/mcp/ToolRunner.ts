@@ -5,8 +5,9 @@
  *  1. The call is announced: a `toolCallStarted` inspector event as it arrives (callEvents.ts).
  *  2. Checks (#check): an unknown tool → an error listing the tools; a disabled category or
  *     condition → an error naming the switch that enables it; arguments nested deeper than
- *     VALUE_DEPTH_LIMIT or holding more than REQUEST_VALUE_LIMIT values → refused before any
- *     schema walks them; an unknown or invalid argument → an error listing the expected ones
+ *     VALUE_DEPTH_LIMIT or holding more than REQUEST_VALUE_LIMIT values, or one string over
+ *     ARGUMENT_TEXT_LIMIT → refused before any schema walks them (tools/inputLimits.ts has the
+ *     tighter bounds of inputs that become browser work); an unknown or invalid argument → an error listing the expected ones
  *     (the first few of many). Progress heartbeats start here and cover the rest.
  *  3. The browser (#execute): unless the tool works offline, a lazy start or reconnect
  *     (ManagedBrowser.ensure, bounded), and once per client the note that page ids changed.
@@ -43,6 +44,7 @@ import {
   REQUEST_VALUE_LIMIT,
   VALUE_DEPTH_LIMIT,
 } from '../../shared/boundedValue.js';
+import {oneLine} from '../../shared/inertText.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/ClientPages.js';
 import type {ManagedBrowser, BrowserView} from '../browser/ManagedBrowser.js';
@@ -53,6 +55,7 @@ import type {FileAccess} from '../files/FileAccess.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {TelemetryRecorder} from '../telemetry/TelemetryRecorder.js';
 import type {Tool, ValidationResult} from '../tools/definition.js';
+import {ARGUMENT_TEXT_LIMIT, overlongArgument} from '../tools/inputLimits.js';
 import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import type {EngineServices} from '../tools/services.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
@@ -195,6 +198,13 @@ export class ToolRunner {
       return {
         ok: false,
         message: `The arguments of ${name} hold more than ${REQUEST_VALUE_LIMIT} values; nothing ran. Send smaller arguments.`,
+      };
+    }
+    const overlong = overlongArgument(args, ARGUMENT_TEXT_LIMIT);
+    if (overlong) {
+      return {
+        ok: false,
+        message: `The argument ${oneLine(overlong.path.slice(0, 100))} of ${name} is ${overlong.length} characters, over the limit of ${ARGUMENT_TEXT_LIMIT} for one argument; nothing ran. Send less in one call.`,
       };
     }
     const valid = tool.validate(args, catalog.schemaOptions());

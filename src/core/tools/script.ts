@@ -24,6 +24,7 @@ import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
 import {uidString} from './paramShapes.js';
+import {boundedList, SCRIPT_ELEMENTS_LIMIT} from './inputLimits.js';
 import {errorText} from '../../shared/values.js';
 import {EVALUATE_OUTPUT} from './structured/outputSchemas.js';
 
@@ -295,8 +296,11 @@ export const evaluateScriptTool = definePageTool({
       .describe(
         '"function" (default): a function declaration, called with args. "script": classic script, its completion value; no args.',
       ),
-    args: z
-      .array(uidString('Element uid from the snapshot.'))
+    args: boundedList(
+      uidString('Element uid from the snapshot.'),
+      SCRIPT_ELEMENTS_LIMIT,
+      'Pass fewer elements, or find them inside the function.',
+    )
       .optional()
       .describe('Element uids passed to the function as arguments.'),
     filePath: z
