@@ -7,5 +7,6 @@
 import os from 'node:os';
 
 export function loadFactor(): number {
-  return Math.max(1, os.loadavg()[0] / os.availableParallelism());
+  const [oneMinute = 0] = os.loadavg();
+  return Math.max(1, oneMinute / os.availableParallelism());
 }
