@@ -44,8 +44,3 @@ export function oneLine(text: string): string {
 export function inertLines(text: string): string {
   return HAS_INERT_IN_LINES.test(text) ? text.replace(INERT_IN_LINES, escapeCharacter) : text;
 }
-
-/** Whether `text` holds a character `oneLine` would escape. */
-export function breaksLines(text: string): boolean {
-  return HAS_INERT_IN_ONE_LINE.test(text);
-}

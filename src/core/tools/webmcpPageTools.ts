@@ -19,6 +19,7 @@ import type {Tool, ToolRunContext} from './definition.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import type {ToolCatalog} from './ToolCatalog.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
+import {oneLine} from '../../shared/inertText.js';
 
 /**
  * Registrations come one CDP event at a time; one list_changed per burst. Well under the 100 ms
@@ -180,7 +181,11 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     paramKinds: {},
     // The page's schema is the page's: no argument is taken for a snapshot uid.
     elementPaths: [],
-    pageTool: {title: view.title?.slice(0, 200), annotations: hints, telemetryName: TELEMETRY_NAME},
+    pageTool: {
+      title: view.title === undefined ? undefined : oneLine(view.title.slice(0, 200)),
+      annotations: hints,
+      telemetryName: TELEMETRY_NAME,
+    },
     inputSchema: () => schema,
     // The page checks its own input: the arguments run as sent, on the page the tool was listed
     // for (whatever they say), and they are what a hold shows.
@@ -239,7 +244,7 @@ function renderOutcome(
       output === undefined
         ? `${binding.toolName} completed without output.`
         : typeof output === 'string'
-          ? output
+          ? oneLine(output)
           : JSON.stringify(output),
     );
     return;
