@@ -214,14 +214,9 @@ export class Engine {
     });
   }
 
-  /** Tool, browser and page changes go to every MCP client (tools only) and to the inspector. */
+  /** Tool, browser and page changes go to the MCP clients (tools only) and to the inspector. */
   #forwardChanges(): void {
-    this.catalog.on('changed', () => {
-      for (const clientSession of this.roster.sessions()) {
-        clientSession.notifyToolsChanged();
-      }
-      this.#publishTools();
-    });
+    this.roster.followToolChanges(this.catalog, () => this.#publishTools());
     // The status now: WebMCP's listener (before this one) may have updated it meanwhile.
     this.browser.on('status', () =>
       this.hub.publish({type: 'browserStatus', status: this.browser.status}),

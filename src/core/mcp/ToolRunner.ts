@@ -58,7 +58,7 @@ import type {Tool, ValidationResult} from '../tools/definition.js';
 import {ARGUMENT_TEXT_LIMIT, overlongArgument} from '../tools/inputLimits.js';
 import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import type {EngineServices} from '../tools/services.js';
-import type {ToolCatalog} from '../tools/ToolCatalog.js';
+import {pageToolAudience, type PageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
 import type {CallActivityTracker} from '../recordings/callActivity.js';
 import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';
@@ -131,7 +131,7 @@ export class ToolRunner {
     origin: CallOrigin,
     events: CallEvents,
   ): Promise<CallToolResult> {
-    const checked = this.#check(name, args);
+    const checked = this.#check(name, args, pageToolAudience(origin.pages));
     if (!checked.ok) {
       return events.finish(errorResult(checked.message), 'error');
     }
@@ -177,11 +177,13 @@ export class ToolRunner {
   #check(
     name: string,
     args: Record<string, unknown>,
+    audience: PageToolAudience,
   ): {ok: true; tool: Tool; valid: ValidCall} | {ok: false; message: string} {
     const {catalog} = this.deps;
-    const tool = catalog.get(name);
+    // Page tools as this caller is offered them (an isolated client: its own page's only).
+    const tool = catalog.get(name, audience);
     if (!tool) {
-      return {ok: false, message: catalog.unknownToolMessage(name)};
+      return {ok: false, message: catalog.unknownToolMessage(name, audience)};
     }
     const status = catalog.status(tool);
     if (!status.enabled) {
