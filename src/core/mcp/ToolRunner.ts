@@ -70,6 +70,7 @@ import type {HoldGate} from './hold/HoldGate.js';
 import {lockChecked} from './hold/lockChecked.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse, type SnapshotAudience} from './render.js';
+import type {ReplyMemory} from './replyMemory.js';
 
 /** After a cancel, the lock is held at most this long for the handler to wind down. */
 const CANCEL_GRACE_MS = 10_000;
@@ -98,6 +99,8 @@ export interface ToolRunnerDeps {
   hold?: HoldGate;
   /** Links calls to their page activity and screenshots (step 11). */
   callActivity?: CallActivityTracker;
+  /** Gives back what a big reply's copies used once it has gone out. */
+  replyMemory?: ReplyMemory;
 }
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
@@ -116,7 +119,9 @@ export class ToolRunner {
     let events: CallEvents | undefined;
     try {
       events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callActivity);
-      return await this.#call(name, args, origin, events);
+      const result = await this.#call(name, args, origin, events);
+      this.deps.replyMemory?.replied(result);
+      return result;
     } catch (error) {
       const result = errorResult(
         `Internal error in ${name}: ${errorMessage(error)}. The server keeps running; retry the call, and if it fails again report it with the arguments that caused it.`,
