@@ -1,9 +1,9 @@
 /**
  * A big reply's copies are given back once it has gone out: one full collection, coalesced and
- * spaced, and never for ordinary replies. Then through a real engine, a real MCP client over HTTP
+ * spaced, and never for ordinary replies. Then through a real engine, an MCP session over real HTTP
  * and real Chromium: a 5 MB script result is followed by one collection, after which V8's
- * large-object space no longer holds a copy of it (without it, the copies stay until V8 runs a
- * major GC of its own, which an idle server may not do for hours).
+ * large-object space no longer holds a copy of it (without the collection ~24 MB of its copies
+ * stayed, until V8 runs a major GC of its own, which an idle server may not do for hours).
  */
 import v8 from 'node:v8';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
@@ -40,7 +40,12 @@ describe('ReplyMemory', () => {
   it('collects once after a big reply, never after small ones, and spaces collections', () => {
     vi.useFakeTimers();
     const collect = vi.fn();
-    const memory = new ReplyMemory({collect, bigReplyChars: 100, delayMs: 1_000, minIntervalMs: 10_000});
+    const memory = new ReplyMemory({
+      collect,
+      bigReplyChars: 100,
+      delayMs: 1_000,
+      minIntervalMs: 10_000,
+    });
     memory.replied(textReply(99));
     expect(memory.pending).toBe(false);
     memory.replied(textReply(100));
@@ -107,7 +112,9 @@ describe('a big result through a real engine', () => {
   });
 
   function largeObjectBytes(): number {
-    const space = v8.getHeapSpaceStatistics().find(({space_name}) => space_name === 'large_object_space');
+    const space = v8
+      .getHeapSpaceStatistics()
+      .find(({space_name}) => space_name === 'large_object_space');
     return space?.space_used_size ?? 0;
   }
 
