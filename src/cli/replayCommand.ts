@@ -22,7 +22,7 @@ import {replayRecordedCalls, REPLAY_CLIENT_NAME} from '../core/recordings/replay
 import {parseRecordingText, type ParsedRecording} from '../shared/recordingFile.js';
 import type {ClientRef} from '../shared/protocol.js';
 import {errorText} from '../shared/values.js';
-import {recordedFlags} from './replayFlags.js';
+import {recordedFlags, refusedFlagsLine} from './replayFlags.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 
 export const REPLAY_USAGE = [
@@ -36,8 +36,9 @@ export const REPLAY_USAGE = [
   '  --origin OLD=NEW   Run what the recording did at origin OLD at origin NEW instead (a dev',
   '                     server on another port, staging instead of local). Repeatable.',
   "  The recording's own flags (viewport, categories, --slim, --experimentalVision, screenshot",
-  '  settings, Chromium arguments) are used again; server flags given here override them and shape',
-  '  the new browser as they do for the server; see mcp-browser-inspector --help.',
+  '  settings, Chromium arguments that change only what the page sees) are used again; others it',
+  '  names are refused. Server flags given here override them and shape the new browser as they',
+  '  do for the server; see mcp-browser-inspector --help.',
 ].join('\n');
 
 export interface CommandIo {
@@ -93,8 +94,14 @@ export function originMap(values: readonly string[] | undefined): OriginMap {
 function replayConfig(rest: string[], recording: ParsedRecording, io: CommandIo): Engine['config'] {
   const environment = {env: io.env, hasDisplay: detectDisplay(io.env, process.platform)};
   const defaults = parseFlags([], environment);
-  const reused =
-    defaults.kind === 'config' ? recordedFlags(recording.header.flags, rest, defaults.config) : [];
+  const recorded =
+    defaults.kind === 'config'
+      ? recordedFlags(recording.header.flags, rest, defaults.config)
+      : {argv: [], refused: []};
+  const reused = recorded.argv;
+  if (recorded.refused.length > 0) {
+    io.log(refusedFlagsLine(recorded.refused));
+  }
   if (reused.length > 0) {
     io.log(`Using the recording's flags: ${reused.join(' ')} (flags given here override them).`);
   }

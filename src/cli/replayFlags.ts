@@ -1,14 +1,18 @@
 /**
  * A replay runs with the flags the recording was made with (its header keeps the server's
- * configuration, minus secrets): those that shape what tools exist and what they see — the
- * viewport, headless, categories, --slim, --experimentalVision, screenshot settings, Chromium
- * arguments. Each is passed only where it differs from the default and the command line does not
- * give the same flag; what the command line says wins. Flags about this machine or this server
- * (port, token, profile, executable, endpoints, hold rules, recording) are never taken over.
+ * configuration, minus secrets): those that shape what tools exist and what the page sees — the
+ * viewport, headless, categories, --slim, --experimentalVision, screenshot settings, and the
+ * Chromium arguments replayChromeArgs.ts allows. Each is passed only where it differs from the
+ * default and the command line does not give the same flag; what the command line says wins.
+ * A recording is untrusted: flags about this machine or this server (port, token, profile,
+ * executable, endpoints and their headers, proxy, workspace, hold rules, recording) are never read
+ * from it, and what it asks for that lowers the browser's guard (other Chromium arguments,
+ * --acceptInsecureCerts) is refused by name.
  */
 import {z} from 'zod';
 import {categoryFlagName, TOOL_CATEGORIES} from '../shared/categories.js';
 import {FLAG_SPECS} from '../core/config/flagSpecs.js';
+import {chromeArgsTakenOver} from './replayChromeArgs.js';
 import {
   browserConfigSchema,
   screenshotConfigSchema,
@@ -74,26 +78,39 @@ function booleanFlag(name: string, on: boolean): string {
   return on ? `--${name}` : `--no-${name}`;
 }
 
-/** The recorded flags as arguments; `defaults` is the configuration no flag gives. */
-function recordedArguments(
-  recorded: z.infer<typeof recordedSchema>,
-  defaults: ServerConfig,
-): string[] {
+/** The recorded browser flags as arguments, and those refused. */
+function browserArguments(browser: z.infer<typeof recordedSchema>['browser']): {
+  argv: string[];
+  refused: string[];
+} {
   const argv: string[] = [];
-  const {browser, categories, screenshot} = recorded;
   if (browser?.headless === true) {
     argv.push('--headless');
   }
   if (browser?.viewport !== undefined) {
     argv.push(`--viewport=${browser.viewport.width}x${browser.viewport.height}`);
   }
-  if (browser?.acceptInsecureCerts === true) {
-    argv.push('--acceptInsecureCerts');
-  }
-  argv.push(...(browser?.chromeArgs ?? []).map(arg => `--chromeArg=${arg}`));
-  argv.push(
-    ...(browser?.ignoreDefaultChromeArgs ?? []).map(arg => `--ignoreDefaultChromeArg=${arg}`),
+  const chrome = chromeArgsTakenOver(
+    browser?.chromeArgs ?? [],
+    browser?.ignoreDefaultChromeArgs ?? [],
   );
+  argv.push(...chrome.chromeArgs.map(arg => `--chromeArg=${arg}`));
+  argv.push(...chrome.ignoreDefaultChromeArgs.map(arg => `--ignoreDefaultChromeArg=${arg}`));
+  const refused = [...chrome.refused];
+  // Certificate errors let anyone on the path answer for a site: the person decides that.
+  if (browser?.acceptInsecureCerts === true) {
+    refused.push('--acceptInsecureCerts');
+  }
+  return {argv, refused};
+}
+
+/** The recorded flags as arguments; `defaults` is the configuration no flag gives. */
+function recordedArguments(
+  recorded: z.infer<typeof recordedSchema>,
+  defaults: ServerConfig,
+): {argv: string[]; refused: string[]} {
+  const {categories, screenshot} = recorded;
+  const {argv, refused} = browserArguments(recorded.browser);
   for (const category of TOOL_CATEGORIES) {
     const on = categories?.[category];
     if (on !== undefined && on !== defaults.categories[category]) {
@@ -119,21 +136,35 @@ function recordedArguments(
       argv.push(`--${flag}=${value}`);
     }
   }
-  return argv;
+  return {argv, refused};
 }
 
-/** The recorded flags to pass before the command line's own: those it does not give again. */
+export interface RecordedFlags {
+  /** The recorded flags to pass before the command line's own: those it does not give again. */
+  argv: string[];
+  /** What the recording asked for and the replay refused, by name (never a value). */
+  refused: string[];
+}
+
+/** The recorded flags a replay takes over, and those it refuses. */
 export function recordedFlags(
   headerFlags: Record<string, unknown>,
   commandLine: readonly string[],
   defaults: ServerConfig,
-): string[] {
+): RecordedFlags {
   const parsed = recordedSchema.safeParse(headerFlags);
   if (!parsed.success) {
-    return [];
+    return {argv: [], refused: []};
   }
   const given = flagNames(commandLine);
-  return recordedArguments(parsed.data, defaults).filter(
-    arg => ![...flagNames([arg])].some(name => given.has(name)),
-  );
+  const {argv, refused} = recordedArguments(parsed.data, defaults);
+  return {
+    argv: argv.filter(arg => ![...flagNames([arg])].some(name => given.has(name))),
+    refused,
+  };
+}
+
+/** The line that says what a replay refused to take over, and how to pass it anyway. */
+export function refusedFlagsLine(refused: readonly string[]): string {
+  return `Not using the recording's ${refused.join(', ')}: a recording may only set what the page sees (viewport, window size, language, scale, colour scheme, user agent, this server's own Chromium features) and the tool switches. If you trust the recording, pass them yourself (Chromium arguments with --chromeArg).`;
 }

@@ -46,6 +46,7 @@ import {ToolCatalog} from './tools/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
+import {ReplyMemory} from './mcp/replyMemory.js';
 import {secretRedactor} from './recordings/secrets.js';
 import {Recordings} from './recordings/Recordings.js';
 import {createCallActivityTracker} from './recordings/callActivity.js';
@@ -81,6 +82,8 @@ export class Engine {
   /** The selected page's WebMCP tools as webmcp_<name> tools (--webmcpTools). */
   readonly pageTools: PageToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
+  /** Frees a big reply's copies once it has gone out. */
+  readonly replyMemory = new ReplyMemory();
   /** This run's recording and the recordings folder. */
   readonly recordings: Recordings;
   /** The client sessions: live ones, and the ones that ended (for the Connection panel). */
@@ -143,6 +146,7 @@ export class Engine {
       hub: this.hub,
       telemetry: this.telemetry,
       services: {webmcp: this.webmcp, heapSnapshots: this.heapSnapshots},
+      replyMemory: this.replyMemory,
       callActivity: createCallActivityTracker({
         hub: this.hub,
         capture: this.recordings.enabled,
@@ -214,14 +218,9 @@ export class Engine {
     });
   }
 
-  /** Tool, browser and page changes go to every MCP client (tools only) and to the inspector. */
+  /** Tool, browser and page changes go to the MCP clients (tools only) and to the inspector. */
   #forwardChanges(): void {
-    this.catalog.on('changed', () => {
-      for (const clientSession of this.roster.sessions()) {
-        clientSession.notifyToolsChanged();
-      }
-      this.#publishTools();
-    });
+    this.roster.followToolChanges(this.catalog, () => this.#publishTools());
     // The status now: WebMCP's listener (before this one) may have updated it meanwhile.
     this.browser.on('status', () =>
       this.hub.publish({type: 'browserStatus', status: this.browser.status}),
@@ -482,6 +481,7 @@ export class Engine {
     // First: from here on the run no longer serves what the ready file announces.
     this.removeReadyFiles();
     this.pageTools.dispose();
+    this.replyMemory.dispose();
     this.replays.stop();
     this.roster.stop();
     await this.liveView.stop();

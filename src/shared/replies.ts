@@ -34,8 +34,18 @@ export const recordingSummarySchema = z.object({
   bytes: z.number().int().nonnegative(),
   /** The recording this server is writing now (cannot be deleted). */
   current: z.boolean(),
+  /** Lines read past without being read: longer than a recording's lines can be. */
+  skippedLines: z.number().int().nonnegative().optional(),
 });
 export type RecordingSummary = z.infer<typeof recordingSummarySchema>;
+
+/** A file of the recordings folder that was not read, and why (shown, so nothing is hidden). */
+export const unreadRecordingSchema = z.object({
+  id: z.string(),
+  bytes: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type UnreadRecording = z.infer<typeof unreadRecordingSchema>;
 
 export const recordingListSchema = z.object({
   recording: z.boolean(),
@@ -47,6 +57,8 @@ export const recordingListSchema = z.object({
     removed: z.number().int().nonnegative(),
   }),
   recordings: z.array(recordingSummarySchema),
+  /** Files not listed: too large to read. */
+  notListed: z.array(unreadRecordingSchema).optional(),
 });
 export type RecordingList = z.infer<typeof recordingListSchema>;
 
@@ -101,10 +113,17 @@ const replySchemaTable = {
     nextOffset: z.number().int().nonnegative(),
     size: z.number().int().nonnegative(),
     done: z.boolean(),
+    /** Lines in this chunk read past: longer than a recording's lines can be. */
+    skippedLines: z.number().int().nonnegative().optional(),
   }),
   recordingImage: z.object({mimeType: z.string(), data: z.string()}),
   recordingDelete: z.object({id: z.string()}),
-  recordingsSearch: z.object({hits: z.array(recordingSearchHitSchema), truncated: z.boolean()}),
+  recordingsSearch: z.object({
+    hits: z.array(recordingSearchHitSchema),
+    truncated: z.boolean(),
+    /** Files not searched (too large), and recordings with lines read past. */
+    notSearched: z.array(unreadRecordingSchema).optional(),
+  }),
   // Replay and export of recordings.
   /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
   replayRecording: z.object({replayId: z.string(), total: z.number().int()}),

@@ -15,6 +15,7 @@ import {cutText, SHOWN_TITLE_CHARS, SHOWN_URL_CHARS} from '../../shared/boundedV
 import type {ClientRef, PageInfo} from '../../shared/protocol.js';
 import {withTimeout} from './lock.js';
 import type {PageState} from './PageState.js';
+import {oneLine} from '../../shared/inertText.js';
 
 /** Closing an ended session's contexts (and their pages) is bounded; a hung one is left to the browser. */
 const CONTEXT_CLOSE_TIMEOUT_MS = 5_000;
@@ -178,7 +179,7 @@ export class ClientPages {
     if (chosen && client !== undefined && closer !== undefined && closer.id !== client.id) {
       this.#selection = {kind: 'cleared'};
       this.#listNote = undefined;
-      this.#lostNote = `Note: page ${page.id}, which you had selected, was closed by another client (${closer.name}). No page is selected now: call list_pages, then select_page, or new_page.`;
+      this.#lostNote = `Note: page ${page.id}, which you had selected, was closed by another client (${oneLine(closer.name)}). No page is selected now: call list_pages, then select_page, or new_page.`;
       return;
     }
     const fallback = this.list().find(

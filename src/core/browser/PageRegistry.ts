@@ -44,6 +44,8 @@ export class PageRegistry
   readonly #views = new Set<ClientPages>();
   /** The view that selected a page last: the live view and the page-tool bridge follow it. */
   #focus: ClientPages | undefined;
+  /** The last view to select a page that is not an isolated client's (shared page tools follow it). */
+  #sharedFocus: ClientPages | undefined;
   readonly #contextNames = new Map<BrowserContext, string>();
   readonly #contextsByName = new Map<string, BrowserContext>();
   /** Contexts created for an isolated client session (its own and its named ones). */
@@ -313,6 +315,9 @@ export class PageRegistry
     if (this.#focus === view) {
       this.#focus = undefined;
     }
+    if (this.#sharedFocus === view) {
+      this.#sharedFocus = undefined;
+    }
     for (const [context, owner] of this.#contextOwners) {
       if (owner === view) {
         this.#contextOwners.delete(context);
@@ -323,12 +328,30 @@ export class PageRegistry
 
   selectionChanged(view: ClientPages): void {
     this.#focus = view;
+    if (!isIsolatedClient(view)) {
+      this.#sharedFocus = view;
+    }
     this.#scheduleChanged();
   }
 
-  /** The page selected last by anyone (the live view and the page-tool bridge follow it). */
+  /** The page selected last by anyone (the live view follows it). */
   get focused(): PageState | undefined {
     return this.#focus?.selected ?? this.list()[0];
+  }
+
+  /**
+   * The page selected last by anyone but an isolated client, among the pages every other client
+   * sees (not an isolated client's): the WebMCP page tools offered to them follow it.
+   */
+  get sharedFocused(): PageState | undefined {
+    const shared = (page: PageState): boolean => page.owner?.isolated !== true;
+    const selected = this.#sharedFocus?.selected;
+    return selected !== undefined && shared(selected) ? selected : this.list().find(shared);
+  }
+
+  /** The views of isolated client sessions: each is offered its own selected page's tools. */
+  isolatedClientViews(): ClientPages[] {
+    return [...this.#views].filter(isIsolatedClient);
   }
 
   /**
@@ -464,4 +487,9 @@ export class PageRegistry
       this.#closing.delete(state);
     }
   }
+}
+
+/** A client session with a browser context of its own (--isolateClients). */
+function isIsolatedClient(view: ClientPages): boolean {
+  return view.isolated && view.client !== undefined;
 }

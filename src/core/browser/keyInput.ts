@@ -65,20 +65,45 @@ export async function pressCombo(state: PageState, combo: KeyCombo): Promise<voi
 }
 
 /**
- * Types text into whatever has focus: characters on the keyboard layout as key presses (keydown,
- * keypress, input, keyup), others (accents, emoji) as inserted text.
+ * Characters typed per slice. The DevTools pipe and the renderer are shared: a slice's key events
+ * are answered before the next slice goes, so other pages' messages wait at most one slice, and a
+ * cancel stops typing within one.
  */
-export async function typeText(state: PageState, text: string): Promise<void> {
+export const TYPING_SLICE_CHARACTERS = 50;
+
+/** Lets the other calls' work run between two slices of typing. */
+function yieldToOthers(): Promise<void> {
+  return new Promise(resolve => setImmediate(resolve));
+}
+
+/**
+ * Types text into whatever has focus: characters on the keyboard layout as key presses (keydown,
+ * keypress, input, keyup), others (accents, emoji) as inserted text. Sent in slices of
+ * TYPING_SLICE_CHARACTERS, each answered before the next; `signal` stops it between slices.
+ */
+export async function typeText(
+  state: PageState,
+  text: string,
+  signal?: AbortSignal,
+): Promise<void> {
   await prepareInput(state);
-  let batch: Protocol.Input.DispatchKeyEventRequest[] = [];
-  for (const character of text) {
-    if (isTypeableCharacter(character)) {
-      batch.push(keyEvents(character, 0, 'down'), keyEvents(character, 0, 'up'));
-      continue;
+  const characters = Array.from(text);
+  for (let start = 0; start < characters.length; start += TYPING_SLICE_CHARACTERS) {
+    signal?.throwIfAborted();
+    if (start > 0) {
+      await yieldToOthers();
+      signal?.throwIfAborted();
+    }
+    let batch: Protocol.Input.DispatchKeyEventRequest[] = [];
+    for (const character of characters.slice(start, start + TYPING_SLICE_CHARACTERS)) {
+      if (isTypeableCharacter(character)) {
+        batch.push(keyEvents(character, 0, 'down'), keyEvents(character, 0, 'up'));
+        continue;
+      }
+      await sendKeys(state, batch);
+      batch = [];
+      await state.cdp.send('Input.insertText', {text: character});
     }
     await sendKeys(state, batch);
-    batch = [];
-    await state.cdp.send('Input.insertText', {text: character});
   }
-  await sendKeys(state, batch);
 }

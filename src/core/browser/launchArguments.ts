@@ -8,6 +8,9 @@ import type {BrowserConfig} from '../config/serverConfig.js';
 import {mergeEnableFeatures} from './executable.js';
 import type {FileUrlPolicy} from './fileGuard.js';
 
+/** The Chromium features every launch turns on (merged into the user's --enable-features). */
+export const SERVER_CHROMIUM_FEATURES: readonly string[] = ['WebMCP'];
+
 /** The final Chromium argument list for a launch (exported for tests). */
 export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): string[] {
   const args = ['--disable-component-update', '--hide-crash-restore-bubble', ...config.chromeArgs];
@@ -24,7 +27,7 @@ export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): 
   ) {
     args.push('--window-size=1280,720');
   }
-  return mergeEnableFeatures(args, ['WebMCP']);
+  return mergeEnableFeatures(args, SERVER_CHROMIUM_FEATURES);
 }
 
 /** The file a launch argument makes Chromium open at start (a `file:` URL or a path), if any. */

@@ -22,7 +22,7 @@ import type {ClientPages} from '../browser/ClientPages.js';
 import type {BrowserView} from '../browser/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
-import type {ToolCatalog} from '../tools/ToolCatalog.js';
+import {pageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
 import {errorText} from '../../shared/values.js';
 
 /** roots/list is bounded: an unanswered request must not stall tool calls (chrome-devtools-mcp #2476). */
@@ -139,7 +139,7 @@ export class ClientSession {
     this.#roots = new ClientRoots(this);
 
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: deps.catalog.listDefinitions(),
+      tools: deps.catalog.listDefinitions(pageToolAudience(this.pages)),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.calls++;

@@ -5,9 +5,11 @@
  *  1. The call is announced: a `toolCallStarted` inspector event as it arrives (callEvents.ts).
  *  2. Checks (#check): an unknown tool → a JSON-RPC error -32602 listing the tools; a disabled
  *     category or condition (a tool missing from tools/list, so unknown to the client) → the same
- *     JSON-RPC error, naming the switch that enables it (ToolNotListedError); arguments nested deeper than
- *     VALUE_DEPTH_LIMIT or holding more than REQUEST_VALUE_LIMIT values → refused before any
- *     schema walks them; an unknown or invalid argument → an error listing the expected ones
+ *     JSON-RPC error, naming the switch that enables it (ToolNotListedError); arguments nested
+ *     deeper than VALUE_DEPTH_LIMIT or holding more than REQUEST_VALUE_LIMIT values, or one string
+ *     over ARGUMENT_TEXT_LIMIT → refused before any schema walks them (tools/inputLimits.ts has the
+ *     tighter bounds of inputs that become browser work); an unknown or invalid argument → an
+ *     error listing the expected ones
  *     (the first few of many). Progress heartbeats start here and cover the rest.
  *  3. The browser (#execute): unless the tool works offline, a lazy start or reconnect
  *     (ManagedBrowser.ensure, bounded), and once per client the note that page ids changed.
@@ -44,6 +46,7 @@ import {
   REQUEST_VALUE_LIMIT,
   VALUE_DEPTH_LIMIT,
 } from '../../shared/boundedValue.js';
+import {oneLine} from '../../shared/inertText.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/ClientPages.js';
 import type {ManagedBrowser, BrowserView} from '../browser/ManagedBrowser.js';
@@ -54,9 +57,10 @@ import type {FileAccess} from '../files/FileAccess.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {TelemetryRecorder} from '../telemetry/TelemetryRecorder.js';
 import type {Tool, ValidationResult} from '../tools/definition.js';
+import {ARGUMENT_TEXT_LIMIT, overlongArgument} from '../tools/inputLimits.js';
 import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
 import type {EngineServices} from '../tools/services.js';
-import type {ToolCatalog} from '../tools/ToolCatalog.js';
+import {pageToolAudience, type PageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
 import type {CallActivityTracker} from '../recordings/callActivity.js';
 import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';
@@ -68,6 +72,7 @@ import type {HoldGate} from './hold/HoldGate.js';
 import {lockChecked} from './hold/lockChecked.js';
 import {CallProgress, type ProgressToken, type SendNotification} from './progress.js';
 import {renderResponse, type SnapshotAudience} from './render.js';
+import type {ReplyMemory} from './replyMemory.js';
 
 const INVALID_PARAMS: number = ErrorCode.InvalidParams;
 
@@ -98,6 +103,8 @@ export interface ToolRunnerDeps {
   hold?: HoldGate;
   /** Links calls to their page activity and screenshots (step 11). */
   callActivity?: CallActivityTracker;
+  /** Gives back what a big reply's copies used once it has gone out. */
+  replyMemory?: ReplyMemory;
 }
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
@@ -129,7 +136,9 @@ export class ToolRunner {
     let events: CallEvents | undefined;
     try {
       events = new CallEvents(this.deps.hub, name, args, origin.client, this.deps.callActivity);
-      return await this.#call(name, args, origin, events);
+      const result = await this.#call(name, args, origin, events);
+      this.deps.replyMemory?.replied(result);
+      return result;
     } catch (error) {
       if (error instanceof ToolNotListedError) {
         throw error;
@@ -163,7 +172,7 @@ export class ToolRunner {
     origin: CallOrigin,
     events: CallEvents,
   ): Promise<CallToolResult> {
-    const checked = this.#check(name, args);
+    const checked = this.#check(name, args, pageToolAudience(origin.pages));
     if (!checked.ok) {
       events.finish(errorResult(checked.message), 'error');
       if (checked.notListed) {
@@ -213,11 +222,13 @@ export class ToolRunner {
   #check(
     name: string,
     args: Record<string, unknown>,
+    audience: PageToolAudience,
   ): {ok: true; tool: Tool; valid: ValidCall} | {ok: false; message: string; notListed?: true} {
     const {catalog} = this.deps;
-    const tool = catalog.get(name);
+    // Page tools as this caller is offered them (an isolated client: its own page's only).
+    const tool = catalog.get(name, audience);
     if (!tool) {
-      return {ok: false, message: catalog.unknownToolMessage(name), notListed: true};
+      return {ok: false, message: catalog.unknownToolMessage(name, audience), notListed: true};
     }
     const status = catalog.status(tool);
     if (!status.enabled) {
@@ -234,6 +245,13 @@ export class ToolRunner {
       return {
         ok: false,
         message: `The arguments of ${name} hold more than ${REQUEST_VALUE_LIMIT} values; nothing ran. Send smaller arguments.`,
+      };
+    }
+    const overlong = overlongArgument(args, ARGUMENT_TEXT_LIMIT);
+    if (overlong) {
+      return {
+        ok: false,
+        message: `The argument ${oneLine(overlong.path.slice(0, 100))} of ${name} is ${overlong.length} characters, over the limit of ${ARGUMENT_TEXT_LIMIT} for one argument; nothing ran. Send less in one call.`,
       };
     }
     const valid = tool.validate(args, catalog.schemaOptions());

@@ -10,7 +10,7 @@ import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {CallActivityTracker, CallSpan} from '../recordings/callActivity.js';
 import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
-import {firstErrorLine, resultPreview} from './callResult.js';
+import {firstErrorLine, inertResult, resultPreview} from './callResult.js';
 
 export interface CallEnd {
   page?: PageState | undefined;
@@ -63,7 +63,9 @@ export class CallEvents {
   }
 
   /** Publishes the end of the call (once) and hands its result back. */
-  finish(result: CallToolResult, status: CallStatus, end: CallEnd = {}): CallToolResult {
+  /** Every reply ends here: made inert (callResult.ts), then logged as the agent gets it. */
+  finish(given: CallToolResult, status: CallStatus, end: CallEnd = {}): CallToolResult {
+    const result = inertResult(given);
     if (this.#finished) {
       return result;
     }

@@ -7,8 +7,24 @@ import {
   STRUCTURED_PREVIEW_CHARS,
   VALUE_DEPTH_LIMIT,
 } from '../../shared/boundedValue.js';
+import {inertLines} from '../../shared/inertText.js';
 import type {ToolResultView} from '../../shared/protocol.js';
 import {isRecord} from '../../shared/values.js';
+
+/**
+ * The result with every text made inert for line-by-line reading: the reply's own lines are joined
+ * with LF, so any other line break (CR, VT, FF, NEL, U+2028…) or bidi control in it came from a
+ * page, a file or a client, and is escaped (shared/inertText.ts). Values that go into a line are
+ * made one line where they are written (`oneLine`).
+ */
+export function inertResult(result: CallToolResult): CallToolResult {
+  return {
+    ...result,
+    content: result.content.map(item =>
+      item.type === 'text' ? {...item, text: inertLines(item.text)} : item,
+    ),
+  };
+}
 
 export function errorResult(text: string): CallToolResult {
   return {content: [{type: 'text', text}], isError: true};

@@ -8,6 +8,7 @@
 import type {ClosedClient, ConnectedClient} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/PageRegistry.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
+import {pageToolAudience, type PageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
 import {ClientSession, type ClientSessionDeps} from './ClientSession.js';
 
 /** A client with nothing in flight still counts as live this long after its last request. */
@@ -73,6 +74,33 @@ export class ClientRoster {
       this.hub.publish({type: 'isolateClientsChanged', enabled});
     }
     return {enabled};
+  }
+
+  /**
+   * Tool changes reach the clients they concern: a switch every client, page tools only their
+   * audience's clients; `onShared` for what the inspector shows (the page tools of non-isolated
+   * clients).
+   */
+  followToolChanges(catalog: ToolCatalog, onShared: () => void): void {
+    catalog.on('changed', () => {
+      this.notifyToolsChanged('all');
+      onShared();
+    });
+    catalog.on('pageToolsChanged', audience => {
+      this.notifyToolsChanged(audience);
+      if (audience === undefined) {
+        onShared();
+      }
+    });
+  }
+
+  /** tools/list changed for every client, or for those of one page tool audience. */
+  notifyToolsChanged(audience: PageToolAudience | 'all'): void {
+    for (const {clientSession} of this.#entries.values()) {
+      if (audience === 'all' || pageToolAudience(clientSession.pages) === audience) {
+        clientSession.notifyToolsChanged();
+      }
+    }
   }
 
   sessions(): ClientSession[] {

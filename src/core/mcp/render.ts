@@ -16,6 +16,7 @@ import {
   VALUE_DEPTH_LIMIT,
 } from '../../shared/boundedValue.js';
 import {errorText, isRecord} from '../../shared/values.js';
+import {oneLine} from '../../shared/inertText.js';
 
 const TITLE_LIMIT = 50;
 /**
@@ -41,9 +42,11 @@ export interface SnapshotAudience {
 }
 
 function formatPageLine(page: PageInfo): string {
-  const title =
-    page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title;
-  const label = title && title !== page.url ? `${title} (${page.url})` : page.url;
+  const title = oneLine(
+    page.title.length > TITLE_LIMIT ? `${page.title.slice(0, TITLE_LIMIT)}...` : page.title,
+  );
+  const url = oneLine(page.url);
+  const label = title && title !== url ? `${title} (${url})` : url;
   const selected = page.selected ? ' [selected]' : '';
   const context =
     page.isolatedContext === undefined ? '' : ` isolatedContext=${page.isolatedContext}`;
@@ -89,7 +92,7 @@ export async function renderResponse(
 
   out.push(...response.lines);
   if (response.navigatedTo !== undefined) {
-    out.push(`Page navigated to ${cutText(response.navigatedTo, SHOWN_URL_CHARS)}.`);
+    out.push(`Page navigated to ${oneLine(cutText(response.navigatedTo, SHOWN_URL_CHARS))}.`);
   }
   pushSections(0, 50);
   out.push(...dialogLines(response));
@@ -158,7 +161,7 @@ function dialogLines(response: ResponseBuilder): string[] {
     : '';
   return [
     '# Open dialog',
-    `${dialog.type}: ${dialog.message}${defaultValue}.`,
+    `${dialog.type}: ${oneLine(dialog.message)}${defaultValue}.`,
     'Call handle_dialog to handle it before continuing.',
   ];
 }
@@ -179,7 +182,10 @@ function pageListLines(response: ResponseBuilder, pages: PageListSource): string
   }
   const workers = response.extensionWorkers ?? [];
   if (workers.length > 0) {
-    out.push('## Extension Service Workers', ...workers.map(({id, url}) => `${id}: ${url}`));
+    out.push(
+      '## Extension Service Workers',
+      ...workers.map(({id, url}) => `${id}: ${oneLine(url)}`),
+    );
   }
   return out;
 }

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {errorText} from '../../shared/values.js';
 import type {EventEnvelope} from '../../shared/protocol.js';
-import type {ReplyMap} from '../../shared/replies.js';
+import type {ReplyMap, UnreadRecording} from '../../shared/replies.js';
 import {RECORDING_FORMAT, RECORDING_FORMAT_VERSION} from '../../shared/recordingFile.js';
 import {userConfigDir} from '../config/paths.js';
 import type {ServerConfig} from '../config/serverConfig.js';
@@ -23,15 +23,18 @@ import {applyRetention, DEFAULT_RETENTION, type RetentionLimits} from './retenti
 import {storedSummary} from './scan.js';
 import {searchRecordings} from './search.js';
 import {configSecrets, headerFlags, SecretScrubber} from './secrets.js';
+import {MAX_RECORDING_LINE_BYTES} from './lineReader.js';
 import {
   listStoredRecordings,
+  MAX_READ_RECORDING_BYTES,
   readRecordingImage,
   readStoredRecording,
   removeStoredRecording,
+  tooLargeReason,
 } from './recordingFiles.js';
 import {Recorder} from './Recorder.js';
 
-/** Largest chunk one recordingRead answers (a longer line is still sent whole). */
+/** Largest chunk one recordingRead answers (a longer line is sent whole, up to the longest read). */
 export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Retention runs again after the recording grew by this much. */
 const RETENTION_STEP_BYTES = 64 * 1024 * 1024;
@@ -220,9 +223,15 @@ export class Recordings {
     this.#recorder?.flush();
     const stored = listStoredRecordings(this.dir);
     const recordings: ReplyMap['recordingsList']['recordings'] = [];
+    const notListed: UnreadRecording[] = [];
     for (const recording of stored) {
       const recorder = recording.id === this.recorder?.id ? this.recorder : undefined;
       const current = recorder !== undefined;
+      if (!current && recording.fileBytes > MAX_READ_RECORDING_BYTES) {
+        const {id, bytes} = recording;
+        notListed.push({id, bytes, reason: tooLargeReason(recording.fileBytes)});
+        continue;
+      }
       const counts = recorder ? recorder.counts() : await storedSummary(recording);
       if (counts === undefined) {
         continue;
@@ -237,6 +246,7 @@ export class Recordings {
         errors: counts.errors,
         bytes: recording.bytes,
         current,
+        ...(counts.skippedLines === undefined ? {} : {skippedLines: counts.skippedLines}),
       });
     }
     return {
@@ -248,6 +258,7 @@ export class Recordings {
         removed: this.#removed,
       },
       recordings,
+      ...(notListed.length > 0 ? {notListed} : {}),
     };
   }
 
@@ -310,20 +321,74 @@ export class Recordings {
   }
 }
 
-/** A chunk of an open recording from `offset`, ending at a line end. */
-function readChunk(fd: number, offset: number, maxBytes: number): ReplyMap['recordingRead'] {
+const LF = 0x0a;
+
+function readAt(fd: number, start: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  const read = fs.readSync(fd, buffer, 0, length, start);
+  return buffer.subarray(0, read);
+}
+
+/**
+ * The end (LF) of the line that goes on at `from`, looked for in at most MAX_RECORDING_LINE_BYTES;
+ * -1 if it does not end there (the next chunk goes on looking).
+ */
+function lineEndFrom(fd: number, from: number, size: number): number {
+  for (let at = from; at < Math.min(size, from + MAX_RECORDING_LINE_BYTES); at += 1024 * 1024) {
+    const found = readAt(fd, at, Math.min(1024 * 1024, size - at)).indexOf(LF);
+    if (found >= 0) {
+      return at + found;
+    }
+  }
+  return -1;
+}
+
+type Chunk = ReplyMap['recordingRead'];
+
+/**
+ * Reads past a line longer than any recording's, from `from` (inside it): the chunk is empty and
+ * ends where the line does, or MAX_RECORDING_LINE_BYTES further when it goes on (the next chunk
+ * starts inside it and goes on reading past).
+ */
+function pastLongLine(fd: number, from: number, size: number): Chunk {
+  const end = lineEndFrom(fd, from, size);
+  const nextOffset = end >= 0 ? end + 1 : Math.min(size, from + MAX_RECORDING_LINE_BYTES);
+  const ended = end >= 0 || nextOffset >= size;
+  return {
+    text: '',
+    nextOffset,
+    size,
+    done: nextOffset >= size,
+    ...(ended ? {skippedLines: 1} : {}),
+  };
+}
+
+/**
+ * A chunk of an open recording from `offset`, ending at a line end. Each call reads a bounded
+ * amount: a file over MAX_READ_RECORDING_BYTES is refused, and a line over
+ * MAX_RECORDING_LINE_BYTES is read past (counted), never held.
+ */
+function readChunk(fd: number, offset: number, maxBytes: number): Chunk {
   const size = fs.fstatSync(fd).size;
+  if (size > MAX_READ_RECORDING_BYTES) {
+    throw new Error(`This recording is not opened: ${tooLargeReason(size)}.`);
+  }
   const start = Math.min(offset, size);
+  if (start > 0 && start < size && readAt(fd, start - 1, 1)[0] !== LF) {
+    // The previous chunk ended inside a line read past: on to its end.
+    return pastLongLine(fd, start, size);
+  }
   let length = Math.min(maxBytes, READ_CHUNK_BYTES, size - start);
-  let buffer = Buffer.alloc(length);
-  fs.readSync(fd, buffer, 0, length, start);
-  let end = buffer.lastIndexOf(0x0a);
-  // One line longer than a chunk: read on to its end.
-  while (end < 0 && start + length < size) {
-    length = Math.min(length * 2, size - start);
-    buffer = Buffer.alloc(length);
-    fs.readSync(fd, buffer, 0, length, start);
-    end = buffer.lastIndexOf(0x0a);
+  let buffer = readAt(fd, start, length);
+  let end = buffer.lastIndexOf(LF);
+  // One line longer than a chunk: read on to its end, up to the longest line read.
+  while (end < 0 && start + length < size && length < MAX_RECORDING_LINE_BYTES) {
+    length = Math.min(length * 2, size - start, MAX_RECORDING_LINE_BYTES);
+    buffer = readAt(fd, start, length);
+    end = buffer.lastIndexOf(LF);
+  }
+  if (end < 0 && start + length < size) {
+    return pastLongLine(fd, start + length, size);
   }
   // At the end of the file the rest goes too (a torn last line is the reader's to skip).
   const used = end < 0 || start + length >= size ? length : end + 1;

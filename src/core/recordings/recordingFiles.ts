@@ -26,6 +26,19 @@ export interface StoredRecording {
 
 /** Largest image the Recordings panel is sent (a screenshot is a few MB at most). */
 export const MAX_RECORDING_IMAGE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The largest recording the inspector reads (lists, searches, opens, replays, exports): a recorder's
+ * file of a long run is far smaller (100,000 events: 47 MB). A bigger file is named with the
+ * reason, never read: it may have been planted, and reading it would cost every other request.
+ */
+export const MAX_READ_RECORDING_BYTES = 512 * 1024 * 1024;
+
+/** Why a recording of `bytes` is not read here, and what to do instead. */
+export function tooLargeReason(bytes: number): string {
+  const mb = (value: number): string => `${Math.round(value / (1024 * 1024))} MB`;
+  return `${mb(bytes)}, over the ${mb(MAX_READ_RECORDING_BYTES)} the inspector reads; replay or export it from the command line (mcp-browser-inspector replay|export FILE), or delete it`;
+}
 /** Largest cached summary read back (it holds counts and at most 20 client names). */
 const MAX_SUMMARY_BYTES = 1024 * 1024;
 

@@ -18,7 +18,12 @@ import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {Recordings} from './Recordings.js';
 import {EXPORT_EXTENSIONS, exportRecording} from './exportRecording.js';
 import {recordedCalls} from './replayCalls.js';
-import {readStoredRecording, RecordingNotFoundError} from './recordingFiles.js';
+import {
+  MAX_READ_RECORDING_BYTES,
+  readStoredRecording,
+  RecordingNotFoundError,
+  tooLargeReason,
+} from './recordingFiles.js';
 import {
   replayRecordedCalls,
   summarise,
@@ -56,6 +61,11 @@ function checkUntil(untilCall: number | undefined, calls: number, what: string):
   }
 }
 
+/** A recording over the size the inspector reads (replay and export take it from the command line). */
+class RecordingTooLargeError extends Error {
+  override name = 'RecordingTooLargeError';
+}
+
 export class LiveReplays {
   #running: {replayId: string; recordingId: string; done: number; total: number} | undefined;
   readonly #abort = new AbortController();
@@ -69,11 +79,15 @@ export class LiveReplays {
   read(recordingId: string): ParsedRecording {
     let text: string;
     try {
-      text = readStoredRecording(this.deps.recordings.dir, recordingId, fd =>
-        fs.readFileSync(fd, 'utf8'),
-      );
+      text = readStoredRecording(this.deps.recordings.dir, recordingId, fd => {
+        const size = fs.fstatSync(fd).size;
+        if (size > MAX_READ_RECORDING_BYTES) {
+          throw new RecordingTooLargeError(`Recording ${recordingId} is ${tooLargeReason(size)}.`);
+        }
+        return fs.readFileSync(fd, 'utf8');
+      });
     } catch (error) {
-      if (error instanceof RecordingNotFoundError) {
+      if (error instanceof RecordingNotFoundError || error instanceof RecordingTooLargeError) {
         throw error;
       }
       throw new Error(

@@ -11,6 +11,17 @@ const MARK: Record<ReplayCallReport['outcome'], string> = {
   failed: 'FAILED   ',
 };
 
+/** Bidi controls reorder what the terminal shows around them (ALM, LRM, RLM, embeddings, isolates). */
+function isBidiControl(code: number): boolean {
+  return (
+    code === 0x061c ||
+    code === 0x200e ||
+    code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
+
 /**
  * Escapes control characters (terminal escapes included) so recorded text cannot drive a terminal;
  * line breaks stay unless `oneLine` (a tool name must not start a line of its own).
@@ -20,7 +31,11 @@ export function inertText(text: string, oneLine = false): string {
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
     const control =
-      code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029;
+      code < 0x20 ||
+      (code >= 0x7f && code < 0xa0) ||
+      code === 0x2028 ||
+      code === 0x2029 ||
+      isBidiControl(code);
     out +=
       control && (oneLine || char !== '\n') ? `\\u${code.toString(16).padStart(4, '0')}` : char;
   }

@@ -3,7 +3,6 @@
  * Recordings panel lists (cached next to the file, keyed by the file's length, so each finished
  * recording is scanned once), and the generic line walk search uses.
  */
-import readline from 'node:readline';
 import {z} from 'zod';
 import type {EventEnvelope} from '../../shared/protocol.js';
 import {
@@ -17,6 +16,7 @@ import {
   writeCachedSummary,
   type StoredRecording,
 } from './recordingFiles.js';
+import {boundedLines, type LineWalk} from './lineReader.js';
 import {SummaryBuilder, summaryCountsSchema, type SummaryCounts} from './summary.js';
 
 const cachedSummarySchema = z.object({fileBytes: z.number(), counts: summaryCountsSchema});
@@ -31,22 +31,25 @@ function parseJson(line: string): unknown {
 
 /**
  * Calls `onEvent` for each event line of a stored recording that passes `wanted` (a cheap text test
- * before parsing); returns the header, or undefined when the file is not a recording.
+ * before parsing); returns the header, or undefined when the file is not a recording. Lines are
+ * read with bounded memory (lineReader.ts); those read past are counted in `walk`.
  */
 export async function walkRecording(
   recording: Pick<StoredRecording, 'dir' | 'id'>,
   wanted: (line: string) => boolean,
   onEvent: (envelope: EventEnvelope) => boolean | undefined,
   onHeader?: (header: RecordingHeader) => void,
+  walk: LineWalk = {overlongLines: 0},
 ): Promise<RecordingHeader | undefined> {
   const handle = await openStoredRecording(recording.dir, recording.id);
-  const stream = handle.createReadStream({encoding: 'utf8'});
-  const lines = readline.createInterface({input: stream, crlfDelay: Infinity});
   let header: RecordingHeader | undefined;
   try {
-    for await (const line of lines) {
+    for await (const line of boundedLines(handle, walk)) {
       if (header === undefined) {
-        const parsed = recordingHeaderSchema.safeParse(parseJson(line));
+        // The first line is the header: one read past (or not one) means this is no recording.
+        const parsed = recordingHeaderSchema.safeParse(
+          walk.overlongLines === 0 ? parseJson(line) : undefined,
+        );
         if (!parsed.success) {
           return undefined;
         }
@@ -64,8 +67,7 @@ export async function walkRecording(
       }
     }
   } finally {
-    lines.close();
-    stream.destroy();
+    await handle.close();
   }
   return header;
 }
@@ -74,6 +76,7 @@ const COUNTED_TYPES = ['"toolCallStarted"', '"toolCallEnded"', '"clientConnected
 
 async function scanCounts(recording: StoredRecording): Promise<SummaryCounts | undefined> {
   const scan: {builder?: SummaryBuilder; lastTime: number} = {lastTime: 0};
+  const walk: LineWalk = {overlongLines: 0};
   const header = await walkRecording(
     recording,
     line => {
@@ -91,12 +94,17 @@ async function scanCounts(recording: StoredRecording): Promise<SummaryCounts | u
     found => {
       scan.builder = new SummaryBuilder(found.startedAt, found.replayOf);
     },
+    walk,
   );
   if (header === undefined || scan.builder === undefined) {
     return undefined;
   }
   const counts = scan.builder.counts();
-  return {...counts, lastEventAt: Math.max(counts.lastEventAt, scan.lastTime)};
+  return {
+    ...counts,
+    lastEventAt: Math.max(counts.lastEventAt, scan.lastTime),
+    ...(walk.overlongLines > 0 ? {skippedLines: walk.overlongLines} : {}),
+  };
 }
 
 /** The listed summary of a finished recording: from its cache, else by one scan (then cached). */

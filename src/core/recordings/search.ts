@@ -4,9 +4,10 @@
  * Lines are tested as text before any parse, so a search reads files at disk speed; hits are
  * bounded overall and per recording.
  */
-import type {RecordingSearchHit} from '../../shared/replies.js';
+import type {RecordingSearchHit, ReplyMap, UnreadRecording} from '../../shared/replies.js';
+import {MAX_RECORDING_LINE_BYTES, type LineWalk} from './lineReader.js';
 import {walkRecording} from './scan.js';
-import type {StoredRecording} from './recordingFiles.js';
+import {MAX_READ_RECORDING_BYTES, tooLargeReason, type StoredRecording} from './recordingFiles.js';
 
 export const MAX_SEARCH_HITS = 200;
 const MAX_HITS_PER_RECORDING = 50;
@@ -22,6 +23,7 @@ async function searchOne(
   recording: StoredRecording,
   needle: string,
   room: number,
+  walk: LineWalk,
 ): Promise<RecordingSearchHit[]> {
   const hits: RecordingSearchHit[] = [];
   const tools = new Map<string, string>();
@@ -69,26 +71,46 @@ async function searchOne(
     header => {
       startedAt = header.startedAt;
     },
+    walk,
   );
   return hits;
 }
 
-/** Hits across `recordings` (newest first), at most MAX_SEARCH_HITS. */
+/**
+ * Hits across `recordings` (newest first), at most MAX_SEARCH_HITS; what was not searched (a file
+ * too large to read, lines longer than a recording's) is named.
+ */
 export async function searchRecordings(
   recordings: readonly StoredRecording[],
   query: string,
-): Promise<{hits: RecordingSearchHit[]; truncated: boolean}> {
+): Promise<ReplyMap['recordingsSearch']> {
   const needle = query.trim().toLowerCase();
   const hits: RecordingSearchHit[] = [];
+  const notSearched: UnreadRecording[] = [];
+  const answer = (truncated: boolean): ReplyMap['recordingsSearch'] => ({
+    hits,
+    truncated,
+    ...(notSearched.length > 0 ? {notSearched} : {}),
+  });
   for (const recording of recordings) {
     if (hits.length >= MAX_SEARCH_HITS) {
-      return {hits, truncated: true};
+      return answer(true);
     }
+    const {id, bytes} = recording;
+    if (recording.fileBytes > MAX_READ_RECORDING_BYTES) {
+      notSearched.push({id, bytes, reason: tooLargeReason(recording.fileBytes)});
+      continue;
+    }
+    const walk: LineWalk = {overlongLines: 0};
     try {
-      hits.push(...(await searchOne(recording, needle, MAX_SEARCH_HITS - hits.length)));
+      hits.push(...(await searchOne(recording, needle, MAX_SEARCH_HITS - hits.length, walk)));
     } catch {
       // Removed or unreadable meanwhile: the other recordings still answer.
     }
+    if (walk.overlongLines > 0) {
+      const reason = `${walk.overlongLines} line(s) longer than ${MAX_RECORDING_LINE_BYTES / (1024 * 1024)} MB, which no recorder writes, were not searched`;
+      notSearched.push({id, bytes, reason});
+    }
   }
-  return {hits, truncated: hits.length >= MAX_SEARCH_HITS};
+  return answer(hits.length >= MAX_SEARCH_HITS);
 }

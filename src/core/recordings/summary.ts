@@ -13,6 +13,8 @@ export const summaryCountsSchema = z.object({
   clients: z.array(z.string()),
   calls: z.number().int().nonnegative(),
   errors: z.number().int().nonnegative(),
+  /** Lines longer than a recording's can be, read past (lineReader.ts). */
+  skippedLines: z.number().int().nonnegative().optional(),
 });
 export type SummaryCounts = z.infer<typeof summaryCountsSchema>;
 

@@ -17,6 +17,7 @@ import {
   type ToolCondition,
 } from '../../shared/categories.js';
 import type {CategoryState, ConditionState, ToolInfo} from '../../shared/protocol.js';
+import type {ClientPages} from '../browser/ClientPages.js';
 import type {PageState} from '../browser/PageState.js';
 import {PAGE_TOOL_PREFIX} from '../webmcp/pageToolNames.js';
 import type {Tool} from './definition.js';
@@ -37,13 +38,39 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 }
 
-export class ToolCatalog extends EventEmitter<{changed: []}> {
+/**
+ * Who a set of page tools is offered to: an isolated client session's own view of the pages
+ * (--isolateClients: its own selected page's tools only), or undefined: every other client.
+ */
+export type PageToolAudience = ClientPages | undefined;
+
+/** The audience a client's view of the pages belongs to. */
+export function pageToolAudience(pages: ClientPages): PageToolAudience {
+  return pages.isolated && pages.client !== undefined ? pages : undefined;
+}
+
+interface PageToolSet {
+  tools: Map<string, Tool>;
+  /** Same names, schemas and descriptions → no change and no list_changed. */
+  signature: string;
+  definitions?: McpTool[];
+}
+
+const NO_PAGE_TOOLS: PageToolSet = {tools: new Map(), signature: ''};
+
+export class ToolCatalog extends EventEmitter<{
+  changed: [];
+  /** The page tools of one audience changed (only its clients are told). */
+  pageToolsChanged: [PageToolAudience];
+}> {
   readonly #tools: Map<string, Tool>;
   readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageToolSections'>;
   readonly #categories: Record<ToolCategory, boolean>;
   readonly #conditions: Record<ToolCondition, boolean>;
-  /** The selected page's WebMCP tools as MCP tools (tools/webmcpPageTools.ts), sorted by name. */
-  #pageTools = new Map<string, Tool>();
+  /** The selected page's WebMCP tools as MCP tools (tools/webmcpPageTools.ts), per audience. */
+  #sharedPageTools: PageToolSet = NO_PAGE_TOOLS;
+  readonly #ownPageTools = new Map<ClientPages, PageToolSet>();
+  /** The built-in tools clients see now (page tools are added per audience). */
   #definitions: McpTool[] | undefined;
 
   constructor(
@@ -76,32 +103,54 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     };
   }
 
-  get(name: string): Tool | undefined {
-    return this.#tools.get(name) ?? this.#pageTools.get(name);
+  #pageToolSet(audience: PageToolAudience): PageToolSet {
+    return audience === undefined
+      ? this.#sharedPageTools
+      : (this.#ownPageTools.get(audience) ?? NO_PAGE_TOOLS);
   }
 
-  all(): Tool[] {
-    return [...this.#tools.values(), ...this.#pageTools.values()];
+  /** A tool by name, as the audience sees them (its own page tools). */
+  get(name: string, audience?: PageToolAudience): Tool | undefined {
+    return this.#tools.get(name) ?? this.#pageToolSet(audience).tools.get(name);
+  }
+
+  all(audience?: PageToolAudience): Tool[] {
+    return [...this.#tools.values(), ...this.#pageToolSet(audience).tools.values()];
   }
 
   /**
-   * Replaces the page tools; `signature` says whether the offered set changed at all (same names,
-   * schemas and descriptions → no change and no list_changed). Returns true if it changed.
+   * Replaces an audience's page tools; `signature` says whether the offered set changed at all.
+   * Returns true if it changed (and that audience's clients are told).
    */
-  setPageTools(tools: readonly Tool[], signature: string): boolean {
-    if (signature === this.#pageToolsSignature) {
+  setPageTools(tools: readonly Tool[], signature: string, audience?: PageToolAudience): boolean {
+    if (signature === this.#pageToolSet(audience).signature) {
       return false;
     }
-    this.#pageToolsSignature = signature;
-    this.#pageTools = new Map(
-      [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
-    );
-    this.#definitions = undefined;
-    this.emit('changed');
+    const set: PageToolSet = {
+      tools: new Map(
+        [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
+      ),
+      signature,
+    };
+    if (audience === undefined) {
+      this.#sharedPageTools = set;
+    } else if (set.tools.size === 0) {
+      this.#ownPageTools.delete(audience);
+    } else {
+      this.#ownPageTools.set(audience, set);
+    }
+    this.emit('pageToolsChanged', audience);
     return true;
   }
 
-  #pageToolsSignature = '';
+  /** The isolated audiences that have page tools (those of ended sessions are dropped with `keep`). */
+  keepOwnPageTools(keep: (audience: ClientPages) => boolean): void {
+    for (const audience of [...this.#ownPageTools.keys()]) {
+      if (!keep(audience)) {
+        this.#ownPageTools.delete(audience);
+      }
+    }
+  }
 
   isCategoryEnabled(category: ToolCategory): boolean {
     return this.#categories[category];
@@ -192,9 +241,9 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     return {enabled: true};
   }
 
-  /** The error for a name no tool has, with what is offered instead. */
-  unknownToolMessage(name: string): string {
-    const available = this.enabledTools().map(t => t.name);
+  /** The error for a name no tool has, with what is offered instead (to this audience). */
+  unknownToolMessage(name: string, audience?: PageToolAudience): string {
+    const available = this.enabledTools(audience).map(t => t.name);
     const message = `Unknown tool "${name}". Available tools: ${available.join(', ')}.`;
     if (!name.startsWith(PAGE_TOOL_PREFIX)) {
       return message;
@@ -204,8 +253,8 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
       : `${message} webmcp_ tools need the --webmcpTools flag, which is off. Turn it on with the "${CONDITION_LABELS.webmcpTools}" switch in the inspector's Tools panel, or start the server with --webmcpTools.`;
   }
 
-  enabledTools(): Tool[] {
-    return this.all().filter(tool => this.status(tool).enabled);
+  enabledTools(audience?: PageToolAudience): Tool[] {
+    return this.all(audience).filter(tool => this.status(tool).enabled);
   }
 
   definition(tool: Tool): McpTool {
@@ -222,10 +271,15 @@ export class ToolCatalog extends EventEmitter<{changed: []}> {
     };
   }
 
-  /** Exactly what tools/list returns to every client, sorted by name. */
-  listDefinitions(): McpTool[] {
-    this.#definitions ??= this.enabledTools().map(tool => this.definition(tool));
-    return this.#definitions;
+  /** Exactly what tools/list returns to a client of this audience: built-in tools, then page tools. */
+  listDefinitions(audience?: PageToolAudience): McpTool[] {
+    this.#definitions ??= [...this.#tools.values()]
+      .filter(tool => this.status(tool).enabled)
+      .map(tool => this.definition(tool));
+    const set = this.#pageToolSet(audience);
+    set.definitions ??= [...set.tools.values()].map(tool => this.definition(tool));
+    const enabled = set.tools.size > 0 && this.#conditions.webmcpTools && !this.options.slim;
+    return enabled ? [...this.#definitions, ...set.definitions] : this.#definitions;
   }
 
   categoryStates(): CategoryState[] {

@@ -35,6 +35,7 @@ import {
   structuredWorkerMessages,
   type ConsoleListOptions,
 } from './workerConsole.js';
+import {oneLine} from '../../shared/inertText.js';
 
 const MESSAGE_TYPES = [
   'log',
@@ -269,7 +270,7 @@ const describedSchema = z.array(
 function errorChainLines(chain: readonly string[]): string[] {
   const lines: string[] = [];
   chain.forEach((stack, index) => {
-    const headline = errorHeadline(stack);
+    const headline = oneLine(errorHeadline(stack));
     lines.push(index === 0 ? headline : `Caused by: ${headline}`);
     lines.push(...stackStringFrames(stack));
   });
@@ -303,7 +304,7 @@ async function argumentTexts(
   entry: ApiMessageEntry,
   options: PageCallOptions,
 ): Promise<{texts: string[]; fromPreview: boolean}> {
-  const texts = entry.args.map(formatRemoteObject);
+  const texts = entry.args.map(arg => oneLine(formatRemoteObject(arg)));
   const objects = entry.args.flatMap((arg, index) =>
     arg.objectId === undefined ? [] : [{index, objectId: arg.objectId}],
   );
@@ -330,7 +331,7 @@ async function argumentTexts(
       const value = described[position];
       if (value) {
         texts[object.index] =
-          'chain' in value ? errorChainLines(value.chain).join('\n') : value.text;
+          'chain' in value ? errorChainLines(value.chain).join('\n') : oneLine(value.text);
       }
     });
     return {texts, fromPreview: false};
@@ -389,7 +390,7 @@ async function consoleMessageDetail(
   if (entry.kind === 'issue') {
     return issueDetail(entry);
   }
-  const lines = [`ID: ${entry.id}`, `Message: ${entry.type}> ${entry.text()}`];
+  const lines = [`ID: ${entry.id}`, `Message: ${entry.type}> ${oneLine(entry.text())}`];
   if (entry instanceof ApiMessageEntry) {
     const {texts, fromPreview} = await argumentTexts(entry, options);
     if (texts.length > 0) {

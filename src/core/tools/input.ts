@@ -22,6 +22,15 @@ import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotSchema} from './definition.js';
 import {actOnElement, explained, settle, withElement} from './elementAction.js';
 import {uidString} from './paramShapes.js';
+import {
+  boundedList,
+  boundedText,
+  FILLED_TEXT_LIMIT,
+  FORM_ELEMENTS_LIMIT,
+  KEY_COMBO_LIMIT,
+  TYPED_TEXT_LIMIT,
+  UPLOAD_FILES_LIMIT,
+} from './inputLimits.js';
 
 const uidParam = uidString('uid of the element, from the latest snapshot.');
 const dblClickParam = z.boolean().optional().describe('Double click. Default false.');
@@ -169,6 +178,10 @@ function fillTimeout(page: PageState, value: string): number {
 
 const fillValueDescription =
   'Text to enter; for a select, the visible text of the option; "true" or "false" for checkboxes, radios and switches.';
+const fillValue = (): z.ZodString =>
+  boundedText(FILLED_TEXT_LIMIT, 'Fill a shorter value.').describe(fillValueDescription);
+const keyCombo = (): z.ZodString =>
+  boundedText(KEY_COMBO_LIMIT, 'Pass one key or combination, e.g. "Control+A".');
 
 export const fill = definePageTool({
   name: 'fill',
@@ -179,7 +192,7 @@ export const fill = definePageTool({
   blockedByDialog: true,
   schema: {
     uid: uidParam,
-    value: z.string().describe(fillValueDescription),
+    value: fillValue(),
     includeSnapshot: includeSnapshotSchema,
   },
   handler: async (call, response) => {
@@ -212,16 +225,16 @@ export const fillForm = definePageTool({
   readOnly: false,
   blockedByDialog: true,
   schema: {
-    elements: z
-      .array(
-        z
-          .object({
-            uid: uidString('uid of the element to fill.'),
-            value: z.string().describe(fillValueDescription),
-          })
-          .describe('One element and its value.'),
-      )
-      .describe('Elements from the snapshot and their values, filled in order.'),
+    elements: boundedList(
+      z
+        .object({
+          uid: uidString('uid of the element to fill.'),
+          value: fillValue(),
+        })
+        .describe('One element and its value.'),
+      FORM_ELEMENTS_LIMIT,
+      'Fill the rest in another fill_form call.',
+    ).describe('Elements from the snapshot and their values, filled in order.'),
     includeSnapshot: includeSnapshotSchema,
   },
   handler: async (call, response) => {
@@ -280,9 +293,11 @@ export const typeTextTool = definePageTool({
   readOnly: false,
   blockedByDialog: true,
   schema: {
-    text: z.string().describe('Text to type.'),
-    submitKey: z
-      .string()
+    text: boundedText(
+      TYPED_TEXT_LIMIT,
+      'Type it in several calls, or set a field at once with fill.',
+    ).describe('Text to type.'),
+    submitKey: keyCombo()
       .optional()
       .describe('Key to press after typing, e.g. "Enter", "Tab", "Escape".'),
   },
@@ -290,7 +305,7 @@ export const typeTextTool = definePageTool({
     const {page, params} = call;
     const submit = params.submitKey === undefined ? undefined : parseKeyCombo(params.submitKey);
     const outcome = await settle(call, async () => {
-      await typeText(page, params.text);
+      await typeText(page, params.text, call.signal);
       if (submit) {
         await pressCombo(page, submit);
       }
@@ -308,11 +323,9 @@ export const pressKey = definePageTool({
   readOnly: false,
   blockedByDialog: true,
   schema: {
-    key: z
-      .string()
-      .describe(
-        'A key or a combination, e.g. "Enter", "Control+A", "Control++", "Control+Shift+R".',
-      ),
+    key: keyCombo().describe(
+      'A key or a combination, e.g. "Enter", "Control+A", "Control++", "Control+Shift+R".',
+    ),
     includeSnapshot: includeSnapshotSchema,
   },
   handler: async (call, response) => {
@@ -382,8 +395,7 @@ export const uploadFile = definePageTool({
   blockedByDialog: true,
   schema: {
     uid: uidString('uid of the file input, or of an element that opens a file chooser.'),
-    filePaths: z
-      .array(z.string())
+    filePaths: boundedList(z.string(), UPLOAD_FILES_LIMIT, 'Upload the rest in another call.')
       .min(1)
       .describe('Paths of the files to upload, on the machine the browser runs on.'),
     includeSnapshot: includeSnapshotSchema,
@@ -423,7 +435,9 @@ export const handleDialog = definePageTool({
   readOnly: false,
   schema: {
     action: z.enum(['accept', 'dismiss']).describe('Accept or dismiss the dialog.'),
-    promptText: z.string().optional().describe('Text to answer a prompt with (accept only).'),
+    promptText: boundedText(FILLED_TEXT_LIMIT, 'Answer with a shorter text.')
+      .optional()
+      .describe('Text to answer a prompt with (accept only).'),
   },
   handler: async (call, response) => {
     const {page, params} = call;

@@ -21,6 +21,7 @@ import {NETWORK_LIST_OUTPUT} from './structured/outputSchemas.js';
 import {SECTION_ORDER} from './response/ResponseBuilder.js';
 import {definePageTool} from './definition.js';
 import {LastListing} from './lastListing.js';
+import {oneLine} from '../../shared/inertText.js';
 
 const RESOURCE_TYPES = [
   'document',
@@ -65,7 +66,7 @@ function requestLine(
     pageOrigin !== undefined && url.startsWith(`${pageOrigin}/`)
       ? url.slice(pageOrigin.length)
       : url;
-  return `reqid=${id ?? '?'} ${request.method()} ${capped(shown, URL_LIST_LIMIT)} [${status}]`;
+  return `reqid=${id ?? '?'} ${oneLine(request.method())} ${oneLine(capped(shown, URL_LIST_LIMIT))} [${oneLine(status)}]`;
 }
 
 function originOf(url: string): string | undefined {
@@ -252,11 +253,24 @@ function headerLines(headers: Record<string, string>, redact: boolean): string[]
   return Object.entries(headers).map(([name, value]) => {
     const shown =
       redact && !NON_SENSITIVE_HEADERS.has(name.toLowerCase().trim()) ? '<redacted>' : value;
-    return `- ${name}:${shown}`;
+    return `- ${oneLine(name)}:${oneLine(shown)}`;
   });
 }
 
-/** Body bytes as inline text: UTF-8 up to the limit, otherwise a marker. */
+/**
+ * A body is the page's document, not a line: it keeps its lines, inside a fence longer than any
+ * run of backticks in it, so no line of it can pass for a line of the reply or close the fence.
+ */
+function fenced(text: string): string {
+  let longest = 2;
+  for (const run of text.matchAll(/`+/g)) {
+    longest = Math.max(longest, run[0].length);
+  }
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${text}\n${fence}`;
+}
+
+/** Body bytes as inline text: UTF-8 up to the limit (fenced), otherwise a marker. */
 function inlineBody(data: Uint8Array): string {
   if (data.length === 0) {
     return '<empty response>';
@@ -266,9 +280,9 @@ function inlineBody(data: Uint8Array): string {
   }
   const text = Buffer.from(data).toString('utf8');
   if (text.length <= BODY_INLINE_LIMIT) {
-    return text;
+    return fenced(text);
   }
-  return `${text.slice(0, BODY_INLINE_LIMIT)}... <truncated: ${text.length} characters in total; pass requestFilePath or responseFilePath to save the whole body>`;
+  return `${fenced(text.slice(0, BODY_INLINE_LIMIT))}\n... <truncated: ${text.length} characters in total; pass requestFilePath or responseFilePath to save the whole body>`;
 }
 
 interface DetailOptions {
@@ -359,8 +373,8 @@ async function networkRequestDetail(
   const request = entry.request;
   const response = request.response();
   const lines = [
-    `## Request ${request.url()}`,
-    `Status: ${entry.status()}`,
+    `## Request ${oneLine(request.url())}`,
+    `Status: ${oneLine(entry.status())}`,
     '### Request Headers',
     ...headerLines(request.headers(), options.redact),
     ...(await requestBodyLines(request, options)),
@@ -371,7 +385,7 @@ async function networkRequestDetail(
   lines.push(...(await responseBodyLines(entry, options)));
   const failure = request.failure();
   if (failure) {
-    lines.push('### Request failed with', failure.errorText);
+    lines.push('### Request failed with', oneLine(failure.errorText));
   }
   lines.push(...redirectLines(request, collector));
   return lines.join('\n');

@@ -4,6 +4,7 @@
  * schema tools/list shows, and the check of a call's arguments with self-healing errors.
  */
 import {z} from 'zod';
+import {PATH_CHARS_LIMIT} from './inputLimits.js';
 import type {ToolCategory, ToolCondition} from '../../shared/categories.js';
 import {ITEMS, type ElementPath} from '../../shared/elementParams.js';
 import {isRecord} from '../../shared/values.js';
@@ -323,6 +324,17 @@ export async function resolveFilePaths(
   const rewritten: Record<string, unknown> = {};
   for (const {param} of filePaths) {
     const value: unknown = params[param];
+    const longest = [value]
+      .flat()
+      .reduce<number>(
+        (most, item) => Math.max(most, typeof item === 'string' ? item.length : 0),
+        0,
+      );
+    if (longest > PATH_CHARS_LIMIT) {
+      throw new Error(
+        `${param}: a path of ${longest} characters, over the limit of ${PATH_CHARS_LIMIT}. Pass a shorter path.`,
+      );
+    }
     if (typeof value === 'string' && value.trim() !== '') {
       rewritten[param] = await resolvePath(value);
     } else if (Array.isArray(value)) {

@@ -24,14 +24,30 @@ import type {FileAccess} from '../files/FileAccess.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
 import {definePageTool, type PageToolCall} from './definition.js';
 import {uidString} from './paramShapes.js';
+import {boundedList, SCRIPT_ELEMENTS_LIMIT} from './inputLimits.js';
+import {oneLine} from '../../shared/inertText.js';
 import {errorText} from '../../shared/values.js';
 import {EVALUATE_OUTPUT} from './structured/outputSchemas.js';
 
 class ScriptError extends Error {}
 
+/** Stack frames shown under a script's exception. */
+const SHOWN_FRAMES = 7;
+
+/**
+ * The exception as one line (its message is the page's or the script's: a line break in it must
+ * not start a reply line), then its first stack frames, one per line: the trailing `    at …`
+ * lines of the description.
+ */
 function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
-  const description = details.exception?.description ?? details.text;
-  return description.split('\n').slice(0, 8).join('\n');
+  const lines = (details.exception?.description ?? details.text).split('\n');
+  let firstFrame = lines.length;
+  while (firstFrame > 1 && /^\s+at /.test(lines[firstFrame - 1] ?? '')) {
+    firstFrame--;
+  }
+  const message = oneLine(lines.slice(0, firstFrame).join('\n'));
+  const frames = lines.slice(firstFrame, firstFrame + SHOWN_FRAMES).map(frame => oneLine(frame));
+  return [message, ...frames].join('\n');
 }
 
 /** How a script run is bounded: its timeout and the call's cancel signal. */
@@ -295,8 +311,11 @@ export const evaluateScriptTool = definePageTool({
       .describe(
         '"function" (default): a function declaration, called with args. "script": classic script, its completion value; no args.',
       ),
-    args: z
-      .array(uidString('Element uid from the snapshot.'))
+    args: boundedList(
+      uidString('Element uid from the snapshot.'),
+      SCRIPT_ELEMENTS_LIMIT,
+      'Pass fewer elements, or find them inside the function.',
+    )
       .optional()
       .describe('Element uids passed to the function as arguments.'),
     filePath: z

@@ -5,10 +5,10 @@
  */
 import {randomUUID} from 'node:crypto';
 import type {Frame} from 'puppeteer-core';
-import {z} from 'zod';
 import type {PageState} from '../browser/PageState.js';
 import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
 import {definePageTool, timeoutSchema} from './definition.js';
+import {boundedList, boundedText, WAIT_TEXT_CHARS_LIMIT, WAIT_TEXTS_LIMIT} from './inputLimits.js';
 
 const REGISTRY_KEY = 'mcp-browser-inspector.waitFor';
 
@@ -207,8 +207,11 @@ export const waitFor = definePageTool({
   readOnly: true,
   blockedByDialog: true,
   schema: {
-    text: z
-      .array(z.string())
+    text: boundedList(
+      boundedText(WAIT_TEXT_CHARS_LIMIT, 'Wait for a shorter part of the text.'),
+      WAIT_TEXTS_LIMIT,
+      'Wait for fewer texts.',
+    )
       .min(1)
       .describe('Texts to wait for; the wait ends when any one of them appears.'),
     timeout: timeoutSchema,

@@ -3,7 +3,8 @@
  * Tools panel): one `webmcp_<name>` per tool of every frame, debugging tools left out (as
  * chrome-devtools-mcp does). The set follows registrations, removals, navigations, the page
  * selection and the switch; each change reaches the catalog after a short debounce, and the catalog
- * sends notifications/tools/list_changed to every client. Calls run through the same pipeline as
+ * sends notifications/tools/list_changed to the clients it was offered to (an isolated client is
+ * offered only its own page's tools). Calls run through the same pipeline as
  * every tool (locks, dialog gate, inspector log, telemetry) and invoke the page tool with
  * WebMCP.invokeTool, so a client's cancel reaches the page's AbortSignal.
  */
@@ -17,8 +18,9 @@ import {PageToolNames, type AssignedName} from '../webmcp/pageToolNames.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import type {Tool, ToolRunContext} from './definition.js';
 import type {ResponseBuilder} from './response/ResponseBuilder.js';
-import type {ToolCatalog} from './ToolCatalog.js';
+import type {PageToolAudience, ToolCatalog} from './ToolCatalog.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
+import {oneLine} from '../../shared/inertText.js';
 
 /**
  * Registrations come one CDP event at a time; one list_changed per burst. Well under the 100 ms
@@ -60,7 +62,7 @@ export class PageToolBridge {
     this.#switchOn = this.#enabled();
     this.#unsubscribe.push(
       deps.webmcp.onToolsChanged(page => {
-        if (page === this.#selectedPage() || page.closed) {
+        if (page.closed || this.#offeredPages().includes(page)) {
           this.#schedule();
         }
       }),
@@ -81,13 +83,24 @@ export class PageToolBridge {
   }
 
   /**
-   * The page selected last, by any client (each has its own selection; the tool list is one for
-   * the whole server). Calls of these tools are bound to their page and still go through the
-   * caller's view, so a page the caller may not see answers as a closed one.
+   * Whose tools are offered, to whom. Every client but an isolated one gets the tools of the page
+   * selected last by any of them (each has its own selection; that tool list is one for all of
+   * them); an isolated client (--isolateClients) gets its own selected page's, and sees no other
+   * client's. Calls of these tools are bound to their page and still go through the caller's view,
+   * so a page the caller may not see answers as a closed one.
    */
-  #selectedPage(): PageState | undefined {
-    const page = this.deps.pages.focused;
-    return page?.closed === false ? page : undefined;
+  #audiences(): {audience: PageToolAudience; page: PageState | undefined}[] {
+    const live = (page: PageState | undefined): PageState | undefined =>
+      page?.closed === false ? page : undefined;
+    const {pages} = this.deps;
+    return [
+      {audience: undefined, page: live(pages.sharedFocused)},
+      ...pages.isolatedClientViews().map(view => ({audience: view, page: live(view.selected)})),
+    ];
+  }
+
+  #offeredPages(): PageState[] {
+    return this.#audiences().flatMap(({page}) => (page ? [page] : []));
   }
 
   #enabled(): boolean {
@@ -106,13 +119,21 @@ export class PageToolBridge {
     this.#timer.unref();
   }
 
-  /** Recomputes the set now; the catalog tells clients only if it changed. */
+  /** Recomputes every audience's set now; the catalog tells an audience only if its set changed. */
   refresh(): void {
+    const audiences = this.#audiences();
+    const views = new Set(audiences.map(({audience}) => audience));
+    this.deps.catalog.keepOwnPageTools(view => views.has(view));
+    for (const {audience, page} of audiences) {
+      this.#refreshAudience(audience, this.#enabled() ? page : undefined);
+    }
+  }
+
+  #refreshAudience(audience: PageToolAudience, page: PageState | undefined): void {
     const {catalog, webmcp} = this.deps;
-    const page = this.#enabled() ? this.#selectedPage() : undefined;
     const tracker = page ? webmcp.peekTracker(page) : undefined;
     if (!page || !tracker || tracker.disposed) {
-      catalog.setPageTools([], '');
+      catalog.setPageTools([], '', audience);
       return;
     }
     const views = tracker
@@ -127,7 +148,7 @@ export class PageToolBridge {
       return assigned ? [pageToolAsMcp(view, assigned, page.id)] : [];
     });
     const signature = JSON.stringify([page.id, tools.map(tool => catalog.definition(tool))]);
-    catalog.setPageTools(tools, signature);
+    catalog.setPageTools(tools, signature, audience);
   }
 
   #book(tracker: PageWebMcp, page: PageState): PageToolNames {
@@ -180,7 +201,11 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     paramKinds: {},
     // The page's schema is the page's: no argument is taken for a snapshot uid.
     elementPaths: [],
-    pageTool: {title: view.title?.slice(0, 200), annotations: hints, telemetryName: TELEMETRY_NAME},
+    pageTool: {
+      title: view.title === undefined ? undefined : oneLine(view.title.slice(0, 200)),
+      annotations: hints,
+      telemetryName: TELEMETRY_NAME,
+    },
     inputSchema: () => schema,
     // The page checks its own input: the arguments run as sent, on the page the tool was listed
     // for (whatever they say), and they are what a hold shows.
@@ -239,7 +264,7 @@ function renderOutcome(
       output === undefined
         ? `${binding.toolName} completed without output.`
         : typeof output === 'string'
-          ? output
+          ? oneLine(output)
           : JSON.stringify(output),
     );
     return;

@@ -4,6 +4,7 @@
  */
 import type {WorkerConsoleEntry} from '../browser/extensionWorkers.js';
 import {paginate, paginationLines, type Paginated} from './response/pagination.js';
+import {oneLine} from '../../shared/inertText.js';
 
 const LIST_TEXT_LIMIT = 1_000;
 
@@ -17,7 +18,7 @@ export interface ConsoleListOptions {
 
 /** A message on one line, shortened for the list (get_console_message shows all). */
 export function inlineText(text: string): string {
-  const single = text.replace(/\r?\n/g, '\\n');
+  const single = oneLine(text);
   if (single.length <= LIST_TEXT_LIMIT) {
     return single;
   }

@@ -238,10 +238,10 @@ describe('get_network_request', () => {
     );
     expect(text).toMatch(/^- content-type:application\/json$/im);
     expect(text).toMatch(/^- x-api-key:secret-key-123$/im);
-    expect(text).toContain('### Request Body\n{"query":"books","page":2}');
+    expect(text).toContain('### Request Body\n```\n{"query":"books","page":2}\n```');
     expect(text).toMatch(/### Response Headers\n(- .*\n)*- set-cookie:session=abc123; Path=\//i);
     expect(text).toContain(
-      '### Response Body\n{"ok":true,"books":["Dune","Emma"],"echo":"{\\"query\\":\\"books\\",\\"page\\":2}"}',
+      '### Response Body\n```\n{"ok":true,"books":["Dune","Emma"],"echo":"{\\"query\\":\\"books\\",\\"page\\":2}"}\n```',
     );
     expect(text).not.toContain('### Request failed with');
   });
@@ -255,7 +255,7 @@ describe('get_network_request', () => {
       reqid: reqidOf(listing.text, '/net/large'),
     });
     const body = large.text.split('### Response Body\n')[1] ?? '';
-    expect(body.startsWith(LARGE.slice(0, 10_000) + '... <truncated')).toBe(true);
+    expect(body.startsWith('```\n' + LARGE.slice(0, 10_000) + '\n```\n... <truncated')).toBe(true);
     expect(body).toContain('25000 characters in total');
     expect(body).not.toContain(LARGE.slice(0, 10_001));
 
@@ -287,7 +287,7 @@ describe('get_network_request', () => {
 
     const final = await call(fx.client, 'get_network_request', {pageId: id, reqid: finalId});
     expect(final.text).toContain('Status: 200');
-    expect(final.text).toContain('### Response Body\narrived');
+    expect(final.text).toContain('### Response Body\n```\narrived\n```');
     expect(final.text).toContain(
       `### Redirect chain\nreqid=${redirectId} GET ${fx.server.origin}/net/redirect [302]\n  reqid=${hopId} GET ${fx.server.origin}/net/hop [301]`,
     );
@@ -390,7 +390,7 @@ describe('get_network_request', () => {
       const {text} = await call(fx.client, 'get_network_request', {pageId: id, reqid});
       return text.includes('first part;last part') ? text : undefined;
     });
-    expect(done).toContain('### Response Body\nfirst part;last part');
+    expect(done).toContain('### Response Body\n```\nfirst part;last part\n```');
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
+import {oneLine} from '../../../shared/inertText.js';
 
 type RemoteObject = Protocol.Runtime.RemoteObject;
 type ObjectPreview = Protocol.Runtime.ObjectPreview;
@@ -232,7 +233,8 @@ export function stackTraceLines(stack: RawStackTrace | undefined): string[] {
     if (frames.length > 0) {
       if (!first) {
         const description = fragment.description ?? '';
-        const prefix = `--- ${description === '' ? 'async' : description} `;
+        // The page names its own tasks (console.createTask): one line.
+        const prefix = `--- ${description === '' ? 'async' : oneLine(description)} `;
         lines.push(prefix + '-'.repeat(Math.max(0, ASYNC_SEPARATOR_WIDTH - prefix.length)));
       }
       lines.push(...frames.map(formatFrame));

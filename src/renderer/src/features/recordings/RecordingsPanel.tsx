@@ -15,6 +15,7 @@ import {type RecordingsModel, useRecordingsModel} from './useRecordingsModel.js'
 import './recordings.css';
 import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
 import {OpenFileButton} from '../../ui/OpenFileButton.js';
+import {skippedLinesNotes, UnreadRecordings} from './UnreadRecordings.js';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) {
@@ -59,6 +60,16 @@ export function RecordingsPanel(): React.JSX.Element {
     >
       <RecordingsToolbar model={model} />
       <RetentionLine model={model} />
+      <UnreadRecordings
+        label="Not listed"
+        unread={model.list?.notListed}
+        testId="recordings-not-listed"
+      />
+      <UnreadRecordings
+        label="Partly read"
+        unread={skippedLinesNotes(model.list?.recordings ?? [])}
+        testId="recordings-partly-read"
+      />
       <DismissibleNotice text={model.notice} onDismiss={model.dismissNotice} />
       {model.listError ? (
         <div className="notice" role="alert">
@@ -151,6 +162,11 @@ function SearchHits(props: {model: RecordingsModel}): React.JSX.Element | null {
           Clear
         </button>
       </h3>
+      <UnreadRecordings
+        label="Not searched"
+        unread={hits.notSearched}
+        testId="recordings-not-searched"
+      />
       <ul className="recordings-hits__list">
         {hits.hits.map(hit => (
           <li key={`${hit.recordingId}:${hit.callId}:${hit.field}`}>

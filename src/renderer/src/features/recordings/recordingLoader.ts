@@ -65,11 +65,14 @@ export async function openServerRecording(
       throw new Error(reply.error);
     }
     const {text, nextOffset, done} = reply.value;
+    // Lines the server read past (longer than any recording's) count as skipped.
+    const readPast = reply.value.skippedLines ?? 0;
     if (first) {
       const parsed = parseRecordingText(text);
       header = parsed.header;
-      builder.add(parsed.events, parsed.skippedLines);
+      builder.add(parsed.events, parsed.skippedLines + readPast);
     } else {
+      builder.add([], readPast);
       if (store.getSnapshot().offline?.log !== builder.log) {
         // Closed (or another recording opened) while reading: stop.
         return {calls: builder.log.size, skipped: builder.skipped};

@@ -9,7 +9,11 @@ import {
   useRequest,
   useSnapshot,
 } from '../../context/InspectorContext.js';
-import type {RecordingList, RecordingSearchHit} from '../../../../shared/replies.js';
+import type {
+  RecordingList,
+  RecordingSearchHit,
+  UnreadRecording,
+} from '../../../../shared/replies.js';
 import {errorText} from '../../../../shared/values.js';
 import {openServerRecording, openRecordingFile, type OpenResult} from './recordingLoader.js';
 
@@ -20,7 +24,14 @@ export interface RecordingsModel {
   refresh: () => void;
   search: (query: string) => void;
   searching: boolean;
-  hits: {query: string; hits: RecordingSearchHit[]; truncated: boolean} | undefined;
+  hits:
+    | {
+        query: string;
+        hits: RecordingSearchHit[];
+        truncated: boolean;
+        notSearched?: UnreadRecording[] | undefined;
+      }
+    | undefined;
   clearSearch: () => void;
   open: (id: string, callId?: string) => void;
   opening: string | undefined;
@@ -35,7 +46,7 @@ export interface RecordingsModel {
 
 function openedNotice(name: string, result: OpenResult): string | undefined {
   return result.skipped > 0
-    ? `${name}: ${result.skipped} line${result.skipped === 1 ? '' : 's'} could not be read (a crash mid-write, or a newer app) and ${result.skipped === 1 ? 'was' : 'were'} skipped.`
+    ? `${name}: ${result.skipped} line${result.skipped === 1 ? '' : 's'} could not be read (a crash mid-write, a newer app, or longer than any recording's) and ${result.skipped === 1 ? 'was' : 'were'} skipped.`
     : undefined;
 }
 
