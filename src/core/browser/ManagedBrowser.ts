@@ -338,8 +338,10 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
         executablePath,
         headless: config.headless,
         pipe: true,
-        args,
-        ignoreDefaultArgs: config.ignoreDefaultChromeArgs,
+        // A copy per launch: puppeteer edits the array in place (it moves --enable-features and
+        // --disable-features out), so a retry with the same array would start without them.
+        args: [...args],
+        ignoreDefaultArgs: [...config.ignoreDefaultChromeArgs],
         defaultViewport: config.viewport ?? null,
         acceptInsecureCerts: config.acceptInsecureCerts,
         protocolTimeout: PROTOCOL_TIMEOUT_MS,
