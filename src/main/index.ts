@@ -192,6 +192,8 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
     openHoldOnHeld: loaded.settings.openHoldOnHeld ?? true,
   });
   desktop.engine = running;
+  // Whatever ends the app (a quit past its bound, app.exit, a crash), no browser process stays.
+  process.on('exit', () => running.browser.endProcessesNow());
   try {
     await running.startHttp(false);
   } catch (error) {
