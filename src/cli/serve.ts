@@ -68,7 +68,7 @@ function stopOnSignals(engine: Engine, stdio: boolean): (code: number) => void {
   // file or ready file of a gone server behind.
   process.on('exit', () => {
     engine.browser.endProcessesNow();
-    engine.removeReadyFiles();
+    engine.announcements.removeAll();
     engine.temporaryFiles.removeAll();
     engine.browser.removeRunProfile();
   });
@@ -99,6 +99,7 @@ async function serve(
     process.stdin.on('close', () => shutdown(0));
     await engine.connectStdio();
   }
+  engine.announcements.announce('headless', config.stdio);
   if (config.readyFile !== undefined) {
     try {
       engine.writeReadyFile(config.readyFile);

@@ -25,7 +25,6 @@ import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import {toolConditions, type ServerConfig} from './config/serverConfig.js';
-import {removeOwnReadyFile, writeReadyFile} from './config/readyFiles.js';
 import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
@@ -51,6 +50,7 @@ import {Recordings} from './recordings/Recordings.js';
 import {createCallActivityTracker} from './recordings/callActivity.js';
 import {pageActivityFeature} from './recordings/pageActivity.js';
 import {LiveReplays} from './recordings/replayLive.js';
+import {ServerAnnouncements} from './serverAnnouncements.js';
 
 export interface EngineOptions {
   version: string;
@@ -92,7 +92,8 @@ export class Engine {
   #http: HttpServer | undefined;
   #stdioClientSession: ClientSession | undefined;
   #stopped = false;
-  readonly #readyFiles = new Set<string>();
+  /** The ready files and this server's entry in the per-user runtime folder (`list`). */
+  readonly announcements: ServerAnnouncements;
   /** The server's temporary files (large screenshots…), removed when it stops. */
   readonly temporaryFiles: TemporaryFiles;
   /** Which file: URLs the browser may load; shared with every client session's file checks. */
@@ -172,6 +173,7 @@ export class Engine {
       webmcp: this.webmcp,
     });
     this.#forwardChanges();
+    this.announcements = this.#createAnnouncements();
     this.replays = this.#createReplays();
     this.#commands = this.#createCommands();
     this.#publishTools();
@@ -192,6 +194,7 @@ export class Engine {
       browserConnected: () => this.browser.chromium?.connected === true,
       recordings: this.recordings,
       replays: this.replays,
+      runningServers: () => this.announcements.runningServers(),
     });
   }
 
@@ -259,6 +262,19 @@ export class Engine {
     });
     this.hub.onEvent(envelope => recording.record(envelope));
     return recording;
+  }
+
+  #createAnnouncements(): ServerAnnouncements {
+    return new ServerAnnouncements({
+      version: this.options.version,
+      token: this.token.token,
+      tokenWhere: tokenLocation(this.token),
+      urls: () => this.#http,
+      clients: () => this.roster.clients(),
+      onEvent: listener => this.hub.onEvent(envelope => listener(envelope.event)),
+      ...(this.options.env ? {env: this.options.env} : {}),
+      log: this.options.log,
+    });
   }
 
   #createReplays(): LiveReplays {
@@ -377,21 +393,7 @@ export class Engine {
 
   /** Writes the --readyFile (atomically, mode 0600); it is removed again when the engine stops. */
   writeReadyFile(file: string): void {
-    const server = this.#http;
-    if (!server) {
-      throw new Error('The HTTP server is not running.');
-    }
-    const {mcpUrl, inspectorUrl} = server;
-    const ready = {mcpUrl, inspectorUrl, token: this.token.token, pid: process.pid};
-    this.#readyFiles.add(writeReadyFile(file, ready));
-  }
-
-  /** Removes the ready files this run wrote (synchronous: it also runs in an exit handler). */
-  removeReadyFiles(): void {
-    for (const file of this.#readyFiles) {
-      removeOwnReadyFile(file);
-    }
-    this.#readyFiles.clear();
+    this.announcements.writeReadyFile(file);
   }
 
   /** The one line printed at startup: where to connect and how to get the token, never the token. */
@@ -480,7 +482,7 @@ export class Engine {
     }
     this.#stopped = true;
     // First: from here on the run no longer serves what the ready file announces.
-    this.removeReadyFiles();
+    this.announcements.removeAll();
     this.pageTools.dispose();
     this.replays.stop();
     this.roster.stop();

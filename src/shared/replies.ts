@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import {holdReplySchemas} from './hold.js';
+import {runningServerSchema} from './runningServers.js';
 import {
   categoryStateSchema,
   conditionStateSchema,
@@ -105,6 +106,7 @@ const replySchemaTable = {
   recordingImage: z.object({mimeType: z.string(), data: z.string()}),
   recordingDelete: z.object({id: z.string()}),
   recordingsSearch: z.object({hits: z.array(recordingSearchHitSchema), truncated: z.boolean()}),
+  listServers: z.object({servers: z.array(runningServerSchema)}),
   // Replay and export of recordings.
   /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
   replayRecording: z.object({replayId: z.string(), total: z.number().int()}),

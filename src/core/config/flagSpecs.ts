@@ -353,6 +353,7 @@ export function helpText(): string {
     'Other commands (each with --help):',
     '  replay RECORDING.jsonl [--until N] [flags]  Re-run a recording in a fresh browser and compare.',
     '  export RECORDING.jsonl --format playwright   Write a recording as a Playwright Test file.',
+    '  list [--json]                                List the servers running for you on this machine.',
   ];
   for (const group of ['Server', 'Browser', 'Tools', 'Output', 'Files'] as const) {
     lines.push('', `${group}:`);
