@@ -162,13 +162,19 @@ function recordingHandlers(
   recordings: Recordings,
 ): Pick<
   CommandHandlers,
-  'recordingsList' | 'recordingRead' | 'recordingImage' | 'recordingDelete' | 'recordingsSearch'
+  | 'recordingsList'
+  | 'recordingRead'
+  | 'recordingImage'
+  | 'recordingDelete'
+  | 'recordingStar'
+  | 'recordingsSearch'
 > {
   return {
     recordingsList: () => recordings.list(),
     recordingRead: command => recordings.read(command.id, command.offset, command.maxBytes),
     recordingImage: command => recordings.image(command.id, command.file),
     recordingDelete: command => recordings.delete(command.id),
+    recordingStar: command => recordings.star(command.id, command.starred),
     recordingsSearch: command => recordings.search(command.query),
   };
 }

@@ -35,14 +35,19 @@ export const recordingSummarySchema = z.object({
   bytes: z.number().int().nonnegative(),
   /** The recording this server is writing now (cannot be deleted). */
   current: z.boolean(),
+  /** The user starred it: retention never removes it. */
+  starred: z.boolean(),
 });
 export type RecordingSummary = z.infer<typeof recordingSummarySchema>;
 
 export const recordingListSchema = z.object({
   recording: z.boolean(),
   retention: z.object({
-    maxRecordings: z.number().int().positive(),
+    /** A recording last written longer ago than this is removed (unless starred). */
+    maxAgeMs: z.number().int().positive(),
     maxBytes: z.number().int().positive(),
+    /** A bound on how many the folder holds (far above a day of short runs). */
+    maxRecordings: z.number().int().positive(),
     totalBytes: z.number().int().nonnegative(),
     /** Recordings removed by retention since this server started. */
     removed: z.number().int().nonnegative(),
@@ -105,6 +110,7 @@ const replySchemaTable = {
   }),
   recordingImage: z.object({mimeType: z.string(), data: z.string()}),
   recordingDelete: z.object({id: z.string()}),
+  recordingStar: z.object({id: z.string(), starred: z.boolean()}),
   recordingsSearch: z.object({hits: z.array(recordingSearchHitSchema), truncated: z.boolean()}),
   listServers: z.object({servers: z.array(runningServerSchema)}),
   // Replay and export of recordings.

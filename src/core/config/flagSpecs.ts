@@ -339,7 +339,8 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: 'string',
     group: 'Server',
     accepts: 'a directory path',
-    description: 'Folder for recordings (default <config dir>/sessions; newest 50, at most 2 GB).',
+    description:
+      'Folder for recordings (default <config dir>/sessions; kept 14 days, at most 2 GB, starred ones always).',
   },
 ];
 
