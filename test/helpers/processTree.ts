@@ -55,7 +55,7 @@ export function treeOf(rootPid: number): ProcessEntry[] {
   if (root) {
     found.set(root.pid, root);
   }
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const entry of table) {
       if (found.has(entry.pid)) {
