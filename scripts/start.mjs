@@ -1,11 +1,13 @@
-// `npm start`: builds if needed, then opens the desktop app. Where Electron cannot start here (its
-// binary is missing because the download was blocked or skipped, there is no display, or it exits
+// `npm start`: builds if needed, then opens the desktop app, downloading Electron's binary on the
+// first start (scripts/electron-binary.mjs: a progress line, bounded, Ctrl-C cancels). Where
+// Electron cannot start here (there is no display, the download failed or was skipped, or it exits
 // before its window is up) it says why in one line and runs the headless inspector instead, with
 // the same flags. Children never outlive this script: signals are forwarded, exits are awaited.
 import {spawn, spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {downloadElectron, electronInstall, progressWriter} from './electron-binary.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const userArgs = process.argv.slice(2);
@@ -16,42 +18,11 @@ const READY_WAIT_MS = 60_000;
 
 const children = new Set();
 let stopping = false;
+/** The first-start download while it runs: a signal cancels it (and then ends this script). */
+let download;
 
 function say(line) {
   process.stderr.write(`${line}\n`);
-}
-
-/** The platform's binary name inside node_modules/electron/dist, as electron's install.js writes it. */
-function defaultBinaryName(platform) {
-  if (platform === 'darwin') {
-    return 'Electron.app/Contents/MacOS/Electron';
-  }
-  return platform === 'win32' ? 'electron.exe' : 'electron';
-}
-
-/**
- * Finds the Electron binary WITHOUT require('electron'), which would start a download. Returns
- * {binary} or {problem: why it cannot run}.
- */
-function findElectron(env) {
-  const packageDir = path.join(root, 'node_modules', 'electron');
-  if (!fs.existsSync(path.join(packageDir, 'package.json'))) {
-    return {problem: 'the electron package is not installed (run npm ci)'};
-  }
-  let name;
-  try {
-    name = fs.readFileSync(path.join(packageDir, 'path.txt'), 'utf8').trim();
-  } catch {
-    name = undefined;
-  }
-  const distDir = env.ELECTRON_OVERRIDE_DIST_PATH || path.join(packageDir, 'dist');
-  const binary = path.join(distDir, name || defaultBinaryName(process.platform));
-  if (!fs.existsSync(binary)) {
-    return {
-      problem: `the Electron binary is not installed (${path.relative(root, binary) || binary} is missing; its download was blocked or skipped — run "npx install-electron" where downloads work)`,
-    };
-  }
-  return {binary};
 }
 
 /** Linux and the BSDs need X11 or Wayland for a window. */
@@ -208,6 +179,12 @@ async function runElectron(binary) {
 async function main() {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
+      if (download !== undefined && download.signal === undefined) {
+        // Cancel cleanly: the download's temporary files go, then this script ends.
+        download.signal = signal;
+        download.controller.abort();
+        return;
+      }
       stopping = true;
       if (children.size === 0) {
         process.exit(0);
@@ -248,13 +225,61 @@ async function main() {
     process.exit(0);
   }
 
-  const electron = findElectron(process.env);
-  const problem = electron.problem ?? displayProblem(process.env);
+  const packageDir = path.join(root, 'node_modules', 'electron');
+  const install = electronInstall(packageDir, process.env);
+  const problem = install.state === 'unusable' ? install.reason : displayProblem(process.env);
   if (problem) {
     await runHeadless(problem);
     return;
   }
-  await runElectron(electron.binary);
+  const binary =
+    install.state === 'installed'
+      ? install.binary
+      : await fetchElectron(packageDir, install.version);
+  if (binary !== undefined) {
+    await runElectron(binary);
+  }
+}
+
+/**
+ * The first start: Electron's binary is downloaded (and unpacked by its own install.js). Returns
+ * the binary, or undefined once the headless fallback (or a cancel) took over.
+ */
+async function fetchElectron(packageDir, version) {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+    await runHeadless(
+      `the Electron binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set (unset it, and npm start downloads Electron ${version})`,
+    );
+    return undefined;
+  }
+  download = {controller: new AbortController(), signal: undefined};
+  const progress = progressWriter(process.stderr, version);
+  // Said at once: resolving and connecting can take a while before the first byte.
+  progress.update({transferred: 0, total: null});
+  const result = await downloadElectron({
+    packageDir,
+    env: process.env,
+    signal: download.controller.signal,
+    onProgress: progress.update,
+  });
+  progress.end();
+  const cancelledBy = download.signal;
+  download = undefined;
+  if (result.ok) {
+    say(`Electron ${version} is installed; opening the window.`);
+    return result.binary;
+  }
+  if (result.cancelled) {
+    say(
+      'Cancelled the Electron download; nothing was installed. Run npm start again to download it.',
+    );
+    exitWith({signal: cancelledBy ?? 'SIGINT'});
+    return undefined;
+  }
+  await runHeadless(
+    `the Electron binary is not installed and its download failed: ${result.reason} (set ELECTRON_MIRROR, or HTTPS_PROXY, or run npm start where downloads work)`,
+  );
+  return undefined;
 }
 
 await main();

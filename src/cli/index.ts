@@ -16,7 +16,7 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-/** A bare word first names a subcommand (replay, export); `serve` or a flag runs the server. */
+/** A bare word first names a subcommand (replay, export, list); `serve` or a flag runs the server. */
 function namesSubcommand(first: string | undefined): boolean {
   return first !== undefined && !first.startsWith('-') && first !== 'serve';
 }
@@ -31,6 +31,7 @@ async function main(): Promise<number> {
       out: text => process.stdout.write(text),
       log,
       env: process.env,
+      terminal: process.stdout.isTTY,
     });
     if (code !== undefined) {
       return code;

@@ -46,6 +46,8 @@ export interface CommandIo {
   out: (text: string) => void;
   log: (line: string) => void;
   env: Record<string, string | undefined>;
+  /** stdout is a terminal (a person reads it, not a log). */
+  terminal?: boolean;
 }
 
 /** The recording cannot be used as it is: said in one line (the options are not the problem). */

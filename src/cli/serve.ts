@@ -8,7 +8,7 @@ import type {ServerConfig} from '../core/config/serverConfig.js';
 import {Engine, PortInUseError} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {keepServingOnUncaughtErrors} from '../core/processGuard.js';
-import {watchNpmParent} from './parentWatch.js';
+import {watchParent} from './parentWatch.js';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -25,7 +25,7 @@ export async function runServer(
 ): Promise<number> {
   keepServingOnUncaughtErrors(log);
   const engine = new Engine(config, {version, log, rendererDir: findRendererDir(here)});
-  const shutdown = stopOnSignals(engine);
+  const shutdown = stopOnSignals(engine, config.stdio);
 
   // Said at start-up, so the person starting the server sees it; the browser still starts lazily.
   const browserProblem = engine.preflight();
@@ -49,8 +49,8 @@ export async function runServer(
   return -1;
 }
 
-/** Stops the engine (bounded) on a signal, when npm's parent process goes, or as asked. */
-function stopOnSignals(engine: Engine): (code: number) => void {
+/** Stops the engine (bounded) on a signal, when the owning parent process goes, or as asked. */
+function stopOnSignals(engine: Engine, stdio: boolean): (code: number) => void {
   let stopping = false;
   const shutdown = (code: number): void => {
     if (stopping) {
@@ -64,14 +64,16 @@ function stopOnSignals(engine: Engine): (code: number) => void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(0));
   }
-  // Even on a hard exit, leave no temporary files and no ready file of a gone server behind.
+  // Even on a hard exit (the backstop, an uncaught error), leave no browser process, temporary
+  // file or ready file of a gone server behind.
   process.on('exit', () => {
-    engine.removeReadyFiles();
+    engine.browser.endProcessesNow();
+    engine.announcements.removeAll();
     engine.temporaryFiles.removeAll();
     engine.browser.removeRunProfile();
   });
-  watchNpmParent(process.env, () => {
-    log('The npm process that started the server is gone; stopping.');
+  watchParent(process.env, stdio, owner => {
+    log(`${owner} is gone; stopping.`);
     shutdown(0);
   });
   return shutdown;
@@ -97,6 +99,7 @@ async function serve(
     process.stdin.on('close', () => shutdown(0));
     await engine.connectStdio();
   }
+  engine.announcements.announce('headless', config.stdio);
   if (config.readyFile !== undefined) {
     try {
       engine.writeReadyFile(config.readyFile);

@@ -1,9 +1,10 @@
 /**
- * The subcommands beside serving: `replay` and `export`. A first argument that is a bare word
+ * The subcommands beside serving: `replay`, `export` and `list`. A first argument that is a bare word
  * names a subcommand; `serve` (or none) runs the server as before. An unknown one exits 2, so a
  * typo does not start a server nobody asked for.
  */
 import {runExport} from './exportCommand.js';
+import {runList} from './listCommand.js';
 import {runReplay, UnusableRecordingFile, type CommandIo} from './replayCommand.js';
 import {errorText} from '../shared/values.js';
 import {UsageError} from './subcommandArgs.js';
@@ -11,6 +12,7 @@ import {UsageError} from './subcommandArgs.js';
 const SUBCOMMANDS: Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>> = {
   replay: runReplay,
   export: runExport,
+  list: runList,
 };
 
 /** The exit code of the subcommand argv names, or undefined to serve. */
@@ -26,7 +28,7 @@ export async function runSubcommand(
   try {
     if (!run) {
       throw new UsageError(
-        `Unknown command ${JSON.stringify(first)}. Commands: serve (the default), replay, export.`,
+        `Unknown command ${JSON.stringify(first)}. Commands: serve (the default), replay, export, list.`,
       );
     }
     return await run(argv.slice(1), io);

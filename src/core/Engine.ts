@@ -25,7 +25,6 @@ import {frameTargetsFeature} from './browser/frames.js';
 import {snapshotFeature} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import {toolConditions, type ServerConfig} from './config/serverConfig.js';
-import {removeOwnReadyFile, writeReadyFile} from './config/readyFiles.js';
 import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
 import {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
@@ -52,6 +51,7 @@ import {Recordings} from './recordings/Recordings.js';
 import {createCallActivityTracker} from './recordings/callActivity.js';
 import {pageActivityFeature} from './recordings/pageActivity.js';
 import {LiveReplays} from './recordings/replayLive.js';
+import {ServerAnnouncements} from './serverAnnouncements.js';
 
 export interface EngineOptions {
   version: string;
@@ -95,7 +95,8 @@ export class Engine {
   #http: HttpServer | undefined;
   #stdioClientSession: ClientSession | undefined;
   #stopped = false;
-  readonly #readyFiles = new Set<string>();
+  /** The ready files and this server's entry in the per-user runtime folder (`list`). */
+  readonly announcements: ServerAnnouncements;
   /** The server's temporary files (large screenshots…), removed when it stops. */
   readonly temporaryFiles: TemporaryFiles;
   /** Which file: URLs the browser may load; shared with every client session's file checks. */
@@ -176,6 +177,7 @@ export class Engine {
       webmcp: this.webmcp,
     });
     this.#forwardChanges();
+    this.announcements = this.#createAnnouncements();
     this.replays = this.#createReplays();
     this.#commands = this.#createCommands();
     this.#publishTools();
@@ -196,6 +198,7 @@ export class Engine {
       browserConnected: () => this.browser.chromium?.connected === true,
       recordings: this.recordings,
       replays: this.replays,
+      runningServers: () => this.announcements.runningServers(),
     });
   }
 
@@ -258,6 +261,19 @@ export class Engine {
     });
     this.hub.onEvent(envelope => recording.record(envelope));
     return recording;
+  }
+
+  #createAnnouncements(): ServerAnnouncements {
+    return new ServerAnnouncements({
+      version: this.options.version,
+      token: this.token.token,
+      tokenWhere: tokenLocation(this.token),
+      urls: () => this.#http,
+      clients: () => this.roster.clients(),
+      onEvent: listener => this.hub.onEvent(envelope => listener(envelope.event)),
+      ...(this.options.env ? {env: this.options.env} : {}),
+      log: this.options.log,
+    });
   }
 
   #createReplays(): LiveReplays {
@@ -376,21 +392,7 @@ export class Engine {
 
   /** Writes the --readyFile (atomically, mode 0600); it is removed again when the engine stops. */
   writeReadyFile(file: string): void {
-    const server = this.#http;
-    if (!server) {
-      throw new Error('The HTTP server is not running.');
-    }
-    const {mcpUrl, inspectorUrl} = server;
-    const ready = {mcpUrl, inspectorUrl, token: this.token.token, pid: process.pid};
-    this.#readyFiles.add(writeReadyFile(file, ready));
-  }
-
-  /** Removes the ready files this run wrote (synchronous: it also runs in an exit handler). */
-  removeReadyFiles(): void {
-    for (const file of this.#readyFiles) {
-      removeOwnReadyFile(file);
-    }
-    this.#readyFiles.clear();
+    this.announcements.writeReadyFile(file);
   }
 
   /** The one line printed at startup: where to connect and how to get the token, never the token. */
@@ -479,7 +481,7 @@ export class Engine {
     }
     this.#stopped = true;
     // First: from here on the run no longer serves what the ready file announces.
-    this.removeReadyFiles();
+    this.announcements.removeAll();
     this.pageTools.dispose();
     this.replyMemory.dispose();
     this.replays.stop();

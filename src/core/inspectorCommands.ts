@@ -15,6 +15,7 @@ import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.j
 import {DEFAULT_WATCHER, type LiveView} from './inspector/LiveView.js';
 import type {Recordings} from './recordings/Recordings.js';
 import type {LiveReplays} from './recordings/replayLive.js';
+import type {RunningServer} from '../shared/runningServers.js';
 
 /** What the handlers act on: the engine's parts. */
 export interface CommandContext {
@@ -34,6 +35,8 @@ export interface CommandContext {
   recordings: Recordings;
   /** Replay and export of recordings. */
   replays: LiveReplays;
+  /** The servers running for this user on this machine, this one included. */
+  runningServers(): RunningServer[];
 }
 
 /**
@@ -145,6 +148,7 @@ export function commandHandlers(context: CommandContext): CommandHandlers {
       return null;
     },
     ...webmcpHandlers(context),
+    listServers: () => ({servers: context.runningServers()}),
     replayRecording: command => context.replays.start(command.recordingId, command.untilCall),
     exportRecording: command =>
       context.replays.exportText(command.recordingId, command.format, command.untilCall),
@@ -158,13 +162,19 @@ function recordingHandlers(
   recordings: Recordings,
 ): Pick<
   CommandHandlers,
-  'recordingsList' | 'recordingRead' | 'recordingImage' | 'recordingDelete' | 'recordingsSearch'
+  | 'recordingsList'
+  | 'recordingRead'
+  | 'recordingImage'
+  | 'recordingDelete'
+  | 'recordingStar'
+  | 'recordingsSearch'
 > {
   return {
     recordingsList: () => recordings.list(),
     recordingRead: command => recordings.read(command.id, command.offset, command.maxBytes),
     recordingImage: command => recordings.image(command.id, command.file),
     recordingDelete: command => recordings.delete(command.id),
+    recordingStar: command => recordings.star(command.id, command.starred),
     recordingsSearch: command => recordings.search(command.query),
   };
 }

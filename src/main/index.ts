@@ -192,6 +192,11 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
     openHoldOnHeld: loaded.settings.openHoldOnHeld ?? true,
   });
   desktop.engine = running;
+  // Whatever ends the app (a quit past its bound, app.exit, a crash), no browser process stays.
+  process.on('exit', () => {
+    running.browser.endProcessesNow();
+    running.announcements.removeAll();
+  });
   try {
     await running.startHttp(false);
   } catch (error) {
@@ -234,6 +239,7 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
     process.stdin.on('end', () => app.quit());
     await running.connectStdio();
   }
+  running.announcements.announce('desktop', config.stdio);
   if (config.readyFile !== undefined) {
     running.writeReadyFile(config.readyFile);
   }

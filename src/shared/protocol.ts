@@ -338,8 +338,12 @@ export const inspectorCommandSchema = z.discriminatedUnion('type', [
     file: recordingImageFileSchema,
   }),
   z.object({type: z.literal('recordingDelete'), id: recordingIdSchema}),
+  /** A starred recording is never removed by retention. */
+  z.object({type: z.literal('recordingStar'), id: recordingIdSchema, starred: z.boolean()}),
   /** Calls across all recordings whose tool, URL or error text contains the query. */
   z.object({type: z.literal('recordingsSearch'), query: z.string().trim().min(1).max(200)}),
+  /** Every MCP Browser Inspector running for this user on this machine (the runtime folder). */
+  z.object({type: z.literal('listServers')}),
   // Replay and export of recordings.
   /** Replays the recording into the live browser; progress arrives as replayProgress events. */
   z.object({

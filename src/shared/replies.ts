@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import {holdReplySchemas} from './hold.js';
+import {runningServerSchema} from './runningServers.js';
 import {
   categoryStateSchema,
   conditionStateSchema,
@@ -36,6 +37,8 @@ export const recordingSummarySchema = z.object({
   current: z.boolean(),
   /** Lines read past without being read: longer than a recording's lines can be. */
   skippedLines: z.number().int().nonnegative().optional(),
+  /** The user starred it: retention never removes it. */
+  starred: z.boolean(),
 });
 export type RecordingSummary = z.infer<typeof recordingSummarySchema>;
 
@@ -50,8 +53,11 @@ export type UnreadRecording = z.infer<typeof unreadRecordingSchema>;
 export const recordingListSchema = z.object({
   recording: z.boolean(),
   retention: z.object({
-    maxRecordings: z.number().int().positive(),
+    /** A recording last written longer ago than this is removed (unless starred). */
+    maxAgeMs: z.number().int().positive(),
     maxBytes: z.number().int().positive(),
+    /** A bound on how many the folder holds (far above a day of short runs). */
+    maxRecordings: z.number().int().positive(),
     totalBytes: z.number().int().nonnegative(),
     /** Recordings removed by retention since this server started. */
     removed: z.number().int().nonnegative(),
@@ -124,6 +130,8 @@ const replySchemaTable = {
     /** Files not searched (too large), and recordings with lines read past. */
     notSearched: z.array(unreadRecordingSchema).optional(),
   }),
+  recordingStar: z.object({id: z.string(), starred: z.boolean()}),
+  listServers: z.object({servers: z.array(runningServerSchema)}),
   // Replay and export of recordings.
   /** The replay started; its calls arrive as replayProgress events, then replayFinished. */
   replayRecording: z.object({replayId: z.string(), total: z.number().int()}),

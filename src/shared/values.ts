@@ -23,3 +23,8 @@ export function errorText(error: unknown): string {
   }
   return String(error);
 }
+
+/** The first line of a message (errors from other programs can run to a stack). */
+export function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

@@ -11,6 +11,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {FixtureServer} from '../helpers/fixtureServer.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const tempDirs: string[] = [];
@@ -34,6 +35,7 @@ function tempDir(prefix: string): string {
 interface Agent {
   client: Client;
   stderr: () => string;
+  pid: number | undefined;
 }
 
 /** One agent's server, started as the README's snippet does (`--stdio`), on a shared cache dir. */
@@ -62,7 +64,27 @@ async function startAgent(cacheDir: string, name: string, flags: string[] = []):
   const client = new Client({name, version: '1'});
   await client.connect(transport);
   clients.push(client);
-  return {client, stderr: () => stderr};
+  return {client, stderr: () => stderr, pid: transport.pid ?? undefined};
+}
+
+/** The command line of the browser a server launched: its child whose cmdline names a profile. */
+function browserCommandLine(serverPid: number): string[] {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (parent === serverPid && args.some(arg => arg.startsWith('--user-data-dir='))) {
+        return args;
+      }
+    } catch {
+      // The process ended while we read it.
+    }
+  }
+  return [];
 }
 
 async function listPages(agent: Agent): Promise<{text: string; isError: boolean}> {
@@ -110,6 +132,52 @@ describe('two stdio servers on one default profile', () => {
     expect(fs.existsSync(defaultProfile)).toBe(true);
     expect((await listPages(first)).isError).toBe(false);
   });
+
+  (process.platform === 'linux' ? it : it.skip)(
+    "the second server's browser keeps WebMCP and the user's --chromeArg features",
+    async () => {
+      const fixtures = await new FixtureServer().start();
+      try {
+        const cache = tempDir('mbi-cache-');
+        const flags = [
+          '--categoryExperimentalWebmcp',
+          '--chromeArg=--enable-features=ParallelDownloading',
+        ];
+        const first = await startAgent(cache, 'first-agent', flags);
+        expect((await listPages(first)).isError).toBe(false);
+        const second = await startAgent(cache, 'second-agent', flags);
+        const opened = await second.client.callTool({
+          name: 'navigate_page',
+          arguments: {pageId: 1, url: fixtures.url('/webmcp/imperative.html')},
+        });
+        expect(opened.isError, textOf(opened)).not.toBe(true);
+        // The retry (a run profile) happened: this is the path puppeteer's in-place edits broke.
+        expect(second.stderr()).toContain('is in use by another browser');
+        const tools = await waitFor(
+          async () => {
+            const listed = await second.client.callTool({
+              name: 'list_webmcp_tools',
+              arguments: {pageId: 1},
+            });
+            const text = textOf(listed);
+            // Either the tools, or the answer that says WebMCP is off (the bug this guards).
+            return text.includes('name="echo"') || text.includes('switched off') ? text : undefined;
+          },
+          15_000,
+          "the page's WebMCP tools on the second server",
+        );
+        expect(tools).not.toContain('switched off');
+        expect(tools).toContain('name="echo"');
+        const features = browserCommandLine(second.pid ?? -1)
+          .filter(arg => arg.startsWith('--enable-features='))
+          .flatMap(arg => arg.slice('--enable-features='.length).split(','));
+        expect(features).toContain('WebMCP');
+        expect(features).toContain('ParallelDownloading');
+      } finally {
+        await fixtures.stop();
+      }
+    },
+  );
 
   it('an explicit --userDataDir in use fails clearly', async () => {
     const cache = tempDir('mbi-cache-');

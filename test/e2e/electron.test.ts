@@ -1,8 +1,8 @@
 /**
  * End to end with the real Electron, through Playwright's Electron support: open the app, make an
  * MCP call over HTTP, and see the call in the window's log. Where the Electron binary is missing
- * (its download is blocked on the machines this is built on) or there is no display, the test is
- * skipped and says why. It runs the unpackaged build: Playwright needs the inspect fuse, which the
+ * (it is downloaded on the first `npm start`, which cannot reach the internet on the machines this
+ * is built on) or there is no display, the test is skipped and says why. It runs the unpackaged build: Playwright needs the inspect fuse, which the
  * packaged app turns off.
  */
 import fs from 'node:fs';
@@ -34,7 +34,7 @@ function electronBinary(): {binary: string} | {reason: string} {
   const binary = path.join(dist, name !== undefined && name !== '' ? name : defaultName);
   if (!fs.existsSync(binary)) {
     return {
-      reason: `the Electron binary is not installed (${path.relative(ROOT, binary)} is missing; its download is blocked here — run "npx install-electron" where downloads work)`,
+      reason: `the Electron binary is not installed (${path.relative(ROOT, binary)} is missing; run "npm start" once where downloads work — it downloads Electron — or "npx install-electron")`,
     };
   }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {

@@ -195,8 +195,24 @@ describe('Recordings panel (e2e)', () => {
       '1',
     ]);
     const retention = await page.$eval('[data-testid=recordings-retention]', el => el.textContent);
-    expect(retention).toContain('newest 50 recordings');
-    expect(retention).toContain('2.0 GB');
+    // The rule as the server applies it: by age and size, a starred one always.
+    expect(retention).toContain('Kept: 14 days since the last write, at most 2.0 GB and 1,000');
+    expect(retention).toContain('a starred one (★) always');
+    // Starring a recording: the button says so, the star is kept beside the file, the line counts it.
+    const star = `[data-recording-id="${OLD_RECORDING}"] .recordings-table__star`;
+    expect(await page.$eval(star, el => el.getAttribute('aria-pressed'))).toBe('false');
+    await page.click(star);
+    await page.waitForFunction(
+      (selector: string) =>
+        document.querySelector(selector)?.getAttribute('aria-pressed') === 'true',
+      {},
+      star,
+    );
+    const sessions = path.join(fixture?.serve.configDir ?? '', 'sessions');
+    expect(fs.existsSync(path.join(sessions, OLD_RECORDING.replace('.jsonl', '.star')))).toBe(true);
+    expect(await page.$eval('[data-testid=recordings-retention]', el => el.textContent)).toMatch(
+      /, 1 starred\)/,
+    );
     // Replay and export sit in every recording's row.
     const actions = await page.$$eval('[data-testid=recording-actions-recording]', groups =>
       groups.map(group => [...group.querySelectorAll('button')].map(button => button.textContent)),
@@ -209,7 +225,15 @@ describe('Recordings panel (e2e)', () => {
     await screenshot(page, 'recordings-panel');
     await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
     await screenshot(page, 'recordings-panel-dark');
-    await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
+    await page.setViewport({width: 900, height: 700});
+    try {
+      await screenshot(page, 'recordings-panel-900x700-dark');
+      await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
+      await screenshot(page, 'recordings-panel-900x700');
+    } finally {
+      await page.setViewport({width: 1280, height: 800});
+      await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'light'}]);
+    }
   });
 
   it('searches across recordings and opens a hit read-only in the log, with its timeline', async () => {

@@ -260,6 +260,21 @@ describe('token screen (e2e)', () => {
     await wrong.page.close();
   });
 
+  it('connects when a #token= URL is pasted into the same tab, and clears it from the address bar', async () => {
+    const missing = await openInspector(browser, serve.inspectorUrl, {waitConnected: false});
+    await missing.page.waitForSelector('aria/MCP Browser Inspector needs its token');
+    // A hash-only navigation, as pasting the printed URL into the address bar is.
+    await missing.page.evaluate((token: string) => {
+      window.location.hash = `token=${token}`;
+    }, serve.token);
+    await missing.page.waitForFunction(
+      () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
+      {timeout: 20_000},
+    );
+    expect(missing.page.url()).toBe(serve.inspectorUrl);
+    await missing.page.close();
+  });
+
   it('says the token is missing when the URL has none', async () => {
     const missing = await openInspector(browser, serve.inspectorUrl, {waitConnected: false});
     await missing.page.waitForSelector('aria/MCP Browser Inspector needs its token');

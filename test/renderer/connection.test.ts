@@ -2,7 +2,11 @@ import {afterEach, describe, expect, it, vi} from 'vitest';
 import {IpcConnection} from '../../src/renderer/src/connection/IpcConnection.js';
 import {protocolChecks} from '../../src/renderer/src/connection/protocolChecks.js';
 import type {ProtocolChecks} from '../../src/renderer/src/connection/ProtocolClient.js';
-import {takeToken, tokenFromFragment} from '../../src/renderer/src/connection/token.js';
+import {
+  connectOnTokenFragment,
+  takeToken,
+  tokenFromFragment,
+} from '../../src/renderer/src/connection/token.js';
 import {
   MISSING_TOKEN_MESSAGE,
   type SocketLike,
@@ -54,6 +58,40 @@ describe('token from the URL fragment', () => {
     expect(takeToken({hash: '', pathname: '/', search: ''}, storage, () => undefined)).toBe(
       'abc123def456ghi789',
     );
+  });
+
+  it('connects on a #token= pasted later (hashchange), moving it out of the address bar', () => {
+    const storage = new MemoryStorage();
+    const replaced: string[] = [];
+    let connects = 0;
+    let onHashChange: () => void = () => undefined;
+    const target = {
+      location: {hash: '', pathname: '/', search: ''},
+      addEventListener: (_type: 'hashchange', listener: () => void) => {
+        onHashChange = listener;
+      },
+    };
+    connectOnTokenFragment(
+      target,
+      storage,
+      url => replaced.push(url),
+      () => connects++,
+    );
+    // Another fragment: nothing happens.
+    target.location.hash = '#log';
+    onHashChange();
+    expect([connects, replaced]).toEqual([0, []]);
+    target.location.hash = '#token=abc123def456ghi789';
+    onHashChange();
+    expect(connects).toBe(1);
+    expect(replaced).toEqual(['/']);
+    expect([...storage.values.values()]).toEqual(['abc123def456ghi789']);
+    // A malformed one is not kept: the new start reads it from the address bar and says so.
+    target.location.hash = '#token=%3Ctoken%3E';
+    onHashChange();
+    expect(connects).toBe(2);
+    expect(replaced).toEqual(['/']);
+    expect([...storage.values.values()]).toEqual(['abc123def456ghi789']);
   });
 
   it('has no token when neither fragment nor storage has one', () => {

@@ -21,6 +21,7 @@ function summary(
     errors: 0,
     bytes: 10,
     current: false,
+    starred: false,
     ...extra,
   };
 }
@@ -56,7 +57,7 @@ describe('recordingRows', () => {
 describe('recordingState', () => {
   const list = (recordings: RecordingSummary[], recording = true): RecordingList => ({
     recording,
-    retention: {maxRecordings: 50, maxBytes: 1, totalBytes: 0, removed: 0},
+    retention: {maxAgeMs: 1, maxRecordings: 50, maxBytes: 1, totalBytes: 0, removed: 0},
     recordings,
   });
 

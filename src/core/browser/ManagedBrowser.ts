@@ -17,7 +17,8 @@ import {PageRegistry} from './PageRegistry.js';
 import {createRunProfile, isProfileInUse, removeRunProfile} from './runProfile.js';
 import type {AttachableFeature} from './PageState.js';
 import {batchPipeWrites} from './pipeWrites.js';
-import {errorText} from '../../shared/values.js';
+import {LaunchedGroups} from './processGroup.js';
+import {errorText, firstLine} from '../../shared/values.js';
 import {urlSecrets, withoutSecretsOf, withoutUrlSecrets} from '../../shared/urlSecrets.js';
 import {attachFailureAdvice, EndedSessions, type LostPage} from './remoteBrowser.js';
 
@@ -79,6 +80,8 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
   /** This run's own profile, when the default one was in use by another browser. */
   #runProfile: string | undefined;
   readonly #endedSessions = new EndedSessions();
+  /** The process groups of the browsers launched: they end whole, on close and on exit. */
+  readonly #groups = new LaunchedGroups();
 
   constructor(private readonly options: ManagedBrowserOptions) {
     super();
@@ -264,7 +267,7 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     }
     if (abandoned() || this.#closing) {
       // Too late: the caller gave up and a newer attempt (or shutdown) owns the browser now.
-      await this.#discard(browser);
+      await this.#release(browser);
       throw new Error('A browser start that had timed out finished late; it was discarded.');
     }
     const versionReady = browser.version().catch(() => 'unknown');
@@ -336,8 +339,10 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
         executablePath,
         headless: config.headless,
         pipe: true,
-        args,
-        ignoreDefaultArgs: config.ignoreDefaultChromeArgs,
+        // A copy per launch: puppeteer edits the array in place (it moves --enable-features and
+        // --disable-features out), so a retry with the same array would start without them.
+        args: [...args],
+        ignoreDefaultArgs: [...config.ignoreDefaultChromeArgs],
         defaultViewport: config.viewport ?? null,
         acceptInsecureCerts: config.acceptInsecureCerts,
         protocolTimeout: PROTOCOL_TIMEOUT_MS,
@@ -350,6 +355,7 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
         ...(profile === undefined ? {} : {userDataDir: profile}),
       });
       batchPipeWrites(browser.process());
+      this.#groups.add(browser.process()?.pid);
       return browser;
     };
     try {
@@ -443,11 +449,19 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     }
   }
 
-  async #discard(browser: Browser): Promise<void> {
+  /** Closes a browser we launched, every process of it, or disconnects from one we attached to. */
+  async #release(browser: Browser): Promise<void> {
     const work = this.mode === 'launch' ? browser.close() : browser.disconnect();
     await withTimeout(work, 5_000, 'Browser did not close in 5 s').catch(() => {
       browser.process()?.kill('SIGKILL');
     });
+    // Its helpers (renderers, GPU, network) go with it, not a second later.
+    await this.#groups.end(browser.process()?.pid);
+  }
+
+  /** Kills what is left of every browser this run launched, synchronously (exit handlers). */
+  endProcessesNow(): void {
+    this.#groups.endAllNow();
   }
 
   #onDisconnected(browser: Browser): void {
@@ -456,6 +470,8 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     }
     this.#browser = undefined;
     this.#fileGuard?.detach();
+    // A crashed browser's helpers do not all notice at once.
+    void this.#groups.end(browser.process()?.pid);
     if (!this.#closing) {
       // Before the pages go: the clients of a remote session that ended hear which were lost.
       const {log, note} =
@@ -475,18 +491,9 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
     if (!browser) {
       return;
     }
-    const work = this.mode === 'launch' ? browser.close() : browser.disconnect();
-    try {
-      await withTimeout(work, 5_000, 'Browser did not close in 5 s');
-    } catch {
-      browser.process()?.kill('SIGKILL');
-    }
+    await this.#release(browser);
     this.#browser = undefined;
     this.removeRunProfile();
     this.#setStatus({state: 'idle', mode: this.mode});
   }
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
 }

@@ -347,7 +347,8 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: 'string',
     group: 'Server',
     accepts: 'a directory path',
-    description: 'Folder for recordings (default <config dir>/sessions; newest 50, at most 2 GB).',
+    description:
+      'Folder for recordings (default <config dir>/sessions; kept 14 days, at most 2 GB, starred ones always).',
   },
 ];
 
@@ -361,6 +362,7 @@ export function helpText(): string {
     'Other commands (each with --help):',
     '  replay RECORDING.jsonl [--until N] [flags]  Re-run a recording in a fresh browser and compare.',
     '  export RECORDING.jsonl --format playwright   Write a recording as a Playwright Test file.',
+    '  list [--json]                                List the servers running for you on this machine.',
   ];
   for (const group of ['Server', 'Browser', 'Tools', 'Output', 'Files'] as const) {
     lines.push('', `${group}:`);

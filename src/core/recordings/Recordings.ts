@@ -31,6 +31,7 @@ import {
   readStoredRecording,
   removeStoredRecording,
   tooLargeReason,
+  setStoredRecordingStar,
 } from './recordingFiles.js';
 import {Recorder} from './Recorder.js';
 
@@ -247,13 +248,15 @@ export class Recordings {
         bytes: recording.bytes,
         current,
         ...(counts.skippedLines === undefined ? {} : {skippedLines: counts.skippedLines}),
+        starred: recording.starred,
       });
     }
     return {
       recording: this.#enabled && (this.#recorder === undefined || this.#recorder.open),
       retention: {
-        maxRecordings: this.#limits.maxRecordings,
+        maxAgeMs: this.#limits.maxAgeMs,
         maxBytes: this.#limits.maxBytes,
+        maxRecordings: this.#limits.maxRecordings,
         totalBytes: stored.reduce((sum, recording) => sum + recording.bytes, 0),
         removed: this.#removed,
       },
@@ -306,6 +309,12 @@ export class Recordings {
     removeStoredRecording(this.dir, id);
     this.#endLease(id);
     return {id};
+  }
+
+  /** Stars a recording (retention never removes it) or takes the star off. */
+  star(id: string, starred: boolean): ReplyMap['recordingStar'] {
+    setStoredRecordingStar(this.dir, id, starred);
+    return {id, starred};
   }
 
   search(query: string): Promise<ReplyMap['recordingsSearch']> {

@@ -22,6 +22,8 @@ export interface StoredRecording {
   /** The file plus its images folder. */
   bytes: number;
   mtimeMs: number;
+  /** The user starred it: retention never removes it. */
+  starred: boolean;
 }
 
 /** Largest image the Recordings panel is sent (a screenshot is a few MB at most). */
@@ -49,6 +51,11 @@ function baseOf(id: string): string {
 /** `<base>.images`: the folder of a recording's images, next to it. */
 export function imagesNameOf(id: string): string {
   return `${baseOf(id)}.images`;
+}
+
+/** `<base>.star`: an empty file next to a recording the user starred (kept from retention). */
+export function starNameOf(id: string): string {
+  return `${baseOf(id)}.star`;
 }
 
 /** `<base>.summary.json`: the cached summary next to a recording (see scan.ts). */
@@ -105,6 +112,7 @@ export function listStoredRecordings(dir: string): StoredRecording[] {
           fileBytes: stat.size,
           bytes: stat.size + imagesBytes(folder, entry.name),
           mtimeMs: stat.mtimeMs,
+          starred: folder.lstat(starNameOf(entry.name))?.isFile() === true,
         });
       }
       return found;
@@ -201,7 +209,20 @@ export function removeStoredRecording(dir: string, id: string): void {
   openRecordingsFolder(dir, folder => {
     folder.removeFlatFolder(imagesNameOf(id));
     folder.removeFile(summaryNameOf(id));
+    folder.removeFile(starNameOf(id));
     folder.removeFile(id);
+  });
+}
+
+/** Stars recording `id` (it must be a plain file of the folder) or takes the star off. */
+export function setStoredRecordingStar(dir: string, id: string, starred: boolean): void {
+  openRecordingsFolder(dir, folder => {
+    withRecordingFd(folder, id, () => undefined);
+    if (starred) {
+      folder.writeFileAtomic(starNameOf(id), '');
+    } else {
+      folder.removeFile(starNameOf(id));
+    }
   });
 }
 

@@ -149,7 +149,7 @@ describe('an images folder that is a link', () => {
     expect(rec.image(id, '2-before.png').data).toBe(Buffer.from('INSIDE').toString('base64'));
     expect(() => rec.image(id, '1-after.jpeg')).toThrow();
     // Retention removes it like a delete: the links go, what they lead to stays.
-    applyRetention(dir, new Set(), {maxRecordings: 0, maxBytes: 0});
+    applyRetention(dir, new Set(), {maxAgeMs: 1, maxRecordings: 0, maxBytes: 0});
     expect(fs.existsSync(path.join(dir, id))).toBe(false);
     expect(fs.existsSync(images)).toBe(false);
     expect(fs.readdirSync(outside.dir).sort()).toEqual(['1-after.jpeg', 'victim.txt']);

@@ -1,7 +1,7 @@
 /**
  * The recordings folder: a recording starts with the run's first tool call (a start with none
- * leaves nothing); retention (newest 50, a size cap, oldest first, never the current one nor one
- * being replayed or read), listing from files (including a crashed recording with a torn last line),
+ * leaves nothing); retention (by age and size, oldest first, never a starred one, the current one
+ * nor one being replayed or read), listing from files (including a crashed recording with a torn last line),
  * reading in chunks, images, deleting, search, and ids that try to leave the folder. Real files in
  * a temp folder.
  */
@@ -11,6 +11,7 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {parseFlags} from '../../../src/core/config/flags.js';
 import {Recordings} from '../../../src/core/recordings/Recordings.js';
+import {DEFAULT_RETENTION, type RetentionLimits} from '../../../src/core/recordings/retention.js';
 import {recordingFileName} from '../../../src/shared/recordingFile.js';
 import {configSecrets, headerFlags, SecretScrubber} from '../../../src/core/recordings/secrets.js';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
@@ -92,20 +93,20 @@ function writeRecording(dir: string, startedAt: number, events: EventEnvelope[],
   return name;
 }
 
-function recording(dir: string, limits?: {maxRecordings: number; maxBytes: number}) {
+function recording(dir: string, limits?: Partial<RetentionLimits>) {
   const made = new Recordings({
     config: config(['--recordDir', dir]),
     token: 'abcdefghijklmnop1234',
     version: 'test',
     log: () => undefined,
-    ...(limits ? {limits} : {}),
+    ...(limits ? {limits: {...DEFAULT_RETENTION, ...limits}} : {}),
   });
   recordings.push(made);
   return made;
 }
 
 /** A recording whose run made its first tool call (so its file exists). */
-function recordingWithACall(dir: string, limits?: {maxRecordings: number; maxBytes: number}) {
+function recordingWithACall(dir: string, limits?: Partial<RetentionLimits>) {
   const made = recording(dir, limits);
   made.record(started(1, 'list_pages'));
   return made;
@@ -153,33 +154,75 @@ describe('a run with no tool call', () => {
 });
 
 describe('retention', () => {
-  it('keeps the newest 50 recordings, the new one included, removing the oldest first', async () => {
+  it("keeps yesterday's long session past a morning of short runs; removes what is 14 days old, never a starred one", async () => {
     const dir = tempDir();
-    const base = Date.UTC(2026, 0, 1);
-    const names = Array.from({length: 51}, (_, i) => writeRecording(dir, base + i * 60_000, []));
-    const images = path.join(dir, `${names[0]?.replace('.jsonl', '')}.images`);
+    const now = Date.now();
+    const day = 24 * 60 * 60 * 1000;
+    const aged = (name: string, ms: number): string => {
+      fs.utimesSync(path.join(dir, name), new Date(now - ms), new Date(now - ms));
+      return name;
+    };
+    const starredOld = aged(writeRecording(dir, now - 30 * day, []), 30 * day);
+    const old = aged(writeRecording(dir, now - 20 * day, []), 15 * day);
+    const images = path.join(dir, `${old.replace('.jsonl', '')}.images`);
     fs.mkdirSync(images);
     fs.writeFileSync(path.join(images, '1-after.jpeg'), 'x');
+    // Started 16 days ago, written until yesterday: its age is its last write.
+    const longSession = aged(writeRecording(dir, now - 16 * day, [], 50_000), day);
+    const morning = Array.from({length: 60}, (_, i) =>
+      writeRecording(dir, now - 4 * 60 * 60 * 1000 + i * 60_000, []),
+    );
+    expect(recording(dir).star(starredOld, true)).toEqual({id: starredOld, starred: true});
     const current = recordingWithACall(dir);
     const list = await current.list();
-    expect(list.recordings).toHaveLength(50);
-    expect(list.retention).toMatchObject({maxRecordings: 50, maxBytes: 2 * 1024 ** 3, removed: 2});
+    expect(list.retention).toMatchObject({
+      maxAgeMs: 14 * day,
+      maxBytes: 2 * 1024 ** 3,
+      maxRecordings: 1000,
+      removed: 1,
+    });
     const kept = list.recordings.map(s => s.id);
+    expect(kept).toHaveLength(63);
     expect(kept[0]).toBe(current.recorder?.id);
-    expect(kept).not.toContain(names[0]);
-    expect(kept).not.toContain(names[1]);
-    expect(kept).toContain(names[2]);
+    expect(kept).toEqual(expect.arrayContaining([longSession, starredOld, ...morning]));
+    expect(kept).not.toContain(old);
     expect(fs.existsSync(images)).toBe(false);
+    expect(list.recordings.filter(s => s.starred).map(s => s.id)).toEqual([starredOld]);
+  });
+
+  it('stars and unstars a recording by id; a delete takes its star too', async () => {
+    const dir = tempDir();
+    const id = writeRecording(dir, Date.UTC(2026, 0, 1), []);
+    const run = recording(dir);
+    run.star(id, true);
+    expect((await run.list()).recordings.map(s => [s.id, s.starred])).toEqual([[id, true]]);
+    run.star(id, false);
+    expect((await run.list()).recordings.map(s => s.starred)).toEqual([false]);
+    run.star(id, true);
+    run.delete(id);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(() => run.star(id, true)).toThrow(/no longer in the recordings folder/);
+    expect(() => run.star('../x.jsonl', true)).toThrow(/not a recording id/);
   });
 
   it('keeps the total under the size cap, oldest first, never the current recording', async () => {
     const dir = tempDir();
     const base = Date.UTC(2026, 0, 1);
     const names = [0, 1, 2].map(i => writeRecording(dir, base + i * 1000, [], 4_000));
-    const current = recordingWithACall(dir, {maxRecordings: 50, maxBytes: 12_000});
+    const current = recordingWithACall(dir, {maxBytes: 12_000});
     const list = await current.list();
     expect(list.recordings.map(s => s.id)).toEqual([current.recorder?.id, names[2], names[1]]);
     expect(list.retention.totalBytes).toBeLessThanOrEqual(12_000);
+    // A starred one stays even over the cap; the next oldest goes instead.
+    const starredDir = tempDir();
+    const [first, second, third] = [0, 1, 2].map(i =>
+      writeRecording(starredDir, base + i * 1000, [], 4_000),
+    );
+    recording(starredDir).star(first ?? '', true);
+    const withStar = recordingWithACall(starredDir, {maxBytes: 12_000});
+    const ids = (await withStar.list()).recordings.map(s => s.id);
+    expect(ids).toEqual([withStar.recorder?.id, third, first]);
+    expect(ids).not.toContain(second);
     const tiny = recordingWithACall(tempDir(), {maxRecordings: 1, maxBytes: 1});
     expect((await tiny.list()).recordings.map(s => s.current)).toEqual([true]);
   });
@@ -194,6 +237,7 @@ describe('retention', () => {
       token: 'abcdefghijklmnop1234',
       version: 'test',
       log: () => undefined,
+      limits: {...DEFAULT_RETENTION, maxRecordings: 50},
       replayOf: path.join(dir, oldest),
     });
     recordings.push(replay);
@@ -219,6 +263,7 @@ describe('retention', () => {
       token: 'abcdefghijklmnop1234',
       version: 'test',
       log: () => undefined,
+      limits: {...DEFAULT_RETENTION, maxRecordings: 50},
     });
     recordings.push(run);
     expect(run.read(oldest).text).toContain(RECORDING_FORMAT);

@@ -129,6 +129,12 @@ const REGISTRY: Readonly<Record<PanelId, Omit<PanelDefinition, 'id'>>> = {
       ),
     },
   },
+  servers: {
+    label: 'Servers',
+    ...lazyPanel('Servers', () =>
+      import('../features/servers/ServersPanel.js').then(m => m.ServersPanel),
+    ),
+  },
 };
 
 /** The panels in tab order. */

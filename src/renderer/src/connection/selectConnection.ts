@@ -5,7 +5,7 @@
 import type {InspectorConnection} from '../../../shared/connection.js';
 import {IpcConnection} from './IpcConnection.js';
 import type {ProtocolChecks} from './ProtocolClient.js';
-import {takeToken} from './token.js';
+import {connectOnTokenFragment, takeToken} from './token.js';
 import {WebSocketConnection} from './WebSocketConnection.js';
 
 /** `checks` checks what the connection receives; messages wait for it to load. */
@@ -14,8 +14,11 @@ export function selectConnection(checks: Promise<ProtocolChecks>): InspectorConn
   if (bridge) {
     return new IpcConnection(bridge, checks);
   }
-  const token = takeToken(window.location, window.sessionStorage, url =>
-    window.history.replaceState(window.history.state, '', url),
-  );
+  const replaceUrl = (url: string): void =>
+    window.history.replaceState(window.history.state, '', url);
+  const token = takeToken(window.location, window.sessionStorage, replaceUrl);
+  // A token pasted later (a hash-only navigation) connects too: the page starts again with it,
+  // as after a token typed into the token screen.
+  connectOnTokenFragment(window, window.sessionStorage, replaceUrl, () => window.location.reload());
   return new WebSocketConnection({origin: window.location.origin, token, checks});
 }

@@ -73,3 +73,33 @@ export function keepToken(storage: TokenStorage, token: string): boolean {
     return false;
   }
 }
+
+export interface TokenWindow {
+  location: TokenLocation;
+  addEventListener(type: 'hashchange', listener: () => void): void;
+}
+
+/**
+ * A `#token=` URL pasted into this tab's address bar is a hash-only navigation: the page does not
+ * load again, so the token read at load would be the only one. On `hashchange` with a token the
+ * page connects again (`connect`: it starts over). A well-formed token is kept for this tab and
+ * leaves the address bar at once; any other (or where the tab cannot keep it) stays for the new
+ * start, which takes it as every first load does (and says what is wrong with it).
+ */
+export function connectOnTokenFragment(
+  target: TokenWindow,
+  storage: TokenStorage,
+  replaceUrl: (url: string) => void,
+  connect: () => void,
+): void {
+  target.addEventListener('hashchange', () => {
+    const token = tokenFromFragment(target.location.hash);
+    if (token === undefined) {
+      return;
+    }
+    if (isWellFormedToken(token) && keepToken(storage, token)) {
+      replaceUrl(`${target.location.pathname}${target.location.search}`);
+    }
+    connect();
+  });
+}

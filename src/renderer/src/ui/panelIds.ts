@@ -13,6 +13,7 @@ export const PANEL_IDS = [
   'webmcp',
   'hold',
   'recordings',
+  'servers',
 ] as const;
 
 export type PanelId = (typeof PANEL_IDS)[number];

@@ -31,6 +31,22 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? 'TB'}`;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The age limit in days (or hours below a day). */
+function formatRetentionAge(ms: number): string {
+  if (ms >= DAY_MS) {
+    const days = Math.round(ms / DAY_MS);
+    return `${formatCount(days)} day${days === 1 ? '' : 's'}`;
+  }
+  const hours = Math.max(1, Math.round(ms / (60 * 60 * 1000)));
+  return `${formatCount(hours)} hour${hours === 1 ? '' : 's'}`;
+}
+
+function starredCount(recordings: readonly {starred: boolean}[]): number {
+  return recordings.filter(recording => recording.starred).length;
+}
+
 function formatStart(time: number): string {
   return formatDateTime(time);
 }
@@ -129,9 +145,14 @@ function RetentionLine(props: {model: RecordingsModel}): React.JSX.Element | nul
   const {retention} = list;
   return (
     <p className="muted recordings-panel__retention" data-testid="recordings-retention">
-      {recordingState(list)} Kept: the newest {formatCount(retention.maxRecordings)} recordings, at
-      most {formatBytes(retention.maxBytes)} in all, oldest removed first — now{' '}
-      {formatCount(list.recordings.length)} ({formatBytes(retention.totalBytes)})
+      {recordingState(list)} Kept: {formatRetentionAge(retention.maxAgeMs)} since the last write, at
+      most {formatBytes(retention.maxBytes)} and {formatCount(retention.maxRecordings)} recordings
+      in all (oldest removed first); a starred one (★) always — now{' '}
+      {formatCount(list.recordings.length)} ({formatBytes(retention.totalBytes)}
+      {starredCount(list.recordings) > 0
+        ? `, ${formatCount(starredCount(list.recordings))} starred`
+        : ''}
+      )
       {retention.removed > 0
         ? `; ${formatCount(retention.removed)} removed since the server started`
         : ''}
@@ -265,6 +286,31 @@ function StartedCell(props: {row: RecordingRowView; started: string}): React.JSX
   );
 }
 
+function StarButton(props: {
+  recording: {id: string; starred: boolean};
+  started: string;
+  model: RecordingsModel;
+}): React.JSX.Element {
+  const {recording, started, model} = props;
+  return (
+    <button
+      type="button"
+      className={`recordings-table__star${recording.starred ? ' recordings-table__star--on' : ''}`}
+      aria-pressed={recording.starred}
+      aria-label={`Star the recording of ${started} (kept from retention)`}
+      title={
+        recording.starred
+          ? 'Starred: never removed by retention. Click to take the star off.'
+          : 'Star it to keep it past the retention limits.'
+      }
+      disabled={!model.connected}
+      onClick={() => model.star(recording.id, !recording.starred)}
+    >
+      {recording.starred ? '★' : '☆'}
+    </button>
+  );
+}
+
 function RecordingRow(props: {row: RecordingRowView; model: RecordingsModel}): React.JSX.Element {
   const {row, model} = props;
   const {recording} = row;
@@ -292,6 +338,7 @@ function RecordingRow(props: {row: RecordingRowView; model: RecordingsModel}): R
       <td className="num mono recordings-table__nowrap">{formatBytes(recording.bytes)}</td>
       <td className="recordings-table__actions">
         <div className="recordings-table__action-list">
+          <StarButton recording={recording} started={started} model={model} />
           <button
             type="button"
             onClick={() => model.open(recording.id)}

@@ -39,6 +39,8 @@ export interface RecordingsModel {
   confirmingDelete: string | undefined;
   askDelete: (id: string | undefined) => void;
   remove: (id: string) => void;
+  /** Stars a recording (retention never removes it) or takes the star off. */
+  star: (id: string, starred: boolean) => void;
   notice: string | undefined;
   dismissNotice: () => void;
   connected: boolean;
@@ -148,6 +150,14 @@ export function useRecordingsModel(): RecordingsModel {
     remove: id => {
       setConfirmingDelete(undefined);
       void request({type: 'recordingDelete', id}).then(reply => {
+        if (!reply.ok) {
+          setNotice(reply.error);
+        }
+        refresh();
+      });
+    },
+    star: (id, starred) => {
+      void request({type: 'recordingStar', id, starred}).then(reply => {
         if (!reply.ok) {
           setNotice(reply.error);
         }
