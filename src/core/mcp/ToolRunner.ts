@@ -286,6 +286,10 @@ export class ToolRunner {
         .map(({id, url}) => ({id, url}));
     }
     catalog.addPageStateSections(response);
+    if (response.includePagesList) {
+      // The titles as the pages show them now (a script may have changed one), bounded.
+      await origin.pages.refreshTitles();
+    }
     return renderResponse(response, origin.pages, origin.files, this.#audience(origin));
   }
 
