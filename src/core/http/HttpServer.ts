@@ -345,7 +345,8 @@ export class HttpServer {
     response: ServerResponse,
     body: unknown,
   ): Promise<void> {
-    this.#table.track(entry, response);
+    // A GET is the client's own stream (server-sent events outside any request).
+    this.#table.track(entry, response, request.method === 'GET' ? 'stream' : 'request');
     cancelOnClosedStream(response, body, entry.clientSession);
     await entry.transport.handleRequest(request, response, body);
   }

@@ -117,6 +117,8 @@ export class ClientSession {
   lastActivityAt = Date.now();
   /** Requests and streams in flight (HTTP), or 1 while the stdio stream is open. */
   #open = 0;
+  /** It opened a stream of its own (HTTP GET): one that ended with nothing in flight means it left. */
+  #streamed = false;
   /** What this client last saw of the browser; each client is told once about a restart. */
   readonly browserView: BrowserView;
   /** The pages as this client sees them; its own selected page. */
@@ -204,9 +206,21 @@ export class ClientSession {
     return this.#open > 0;
   }
 
-  /** One request (or stream) of this client starts; the function returned ends it (once). */
-  beginActivity(): () => void {
+  /**
+   * Its stream ended and nothing is in flight: the client went away (an SDK client's close()
+   * ends its stream without ending its session), not merely between two requests.
+   */
+  get left(): boolean {
+    return this.#streamed && this.#open === 0;
+  }
+
+  /**
+   * One request (or the client's own stream, `stream`) starts; the function returned ends it
+   * (once).
+   */
+  beginActivity(kind: 'request' | 'stream' = 'request'): () => void {
     this.#open++;
+    this.#streamed ||= kind === 'stream';
     this.lastActivityAt = Date.now();
     if (this.#open === 1) {
       this.deps.onActivity?.(this);

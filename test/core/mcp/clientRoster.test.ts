@@ -1,7 +1,7 @@
 /**
  * The Connection panel's data: only live clients count as connected (an open stream or a request
- * in flight, or one a few seconds ago); a client whose stream closed stops being live within
- * seconds while its session stays open; sessions that end move to the closed list with when and
+ * in flight); a client whose stream closed with nothing in flight (the SDK client's close(), no
+ * DELETE) stops being live as it closes, within 2 s, while its session stays open; sessions that end move to the closed list with when and
  * why. And the browser status the inspector ends on carries WebMCP's availability. Real MCP
  * clients over HTTP, a real Chromium.
  */
@@ -64,17 +64,37 @@ describe('live clients', () => {
         await transport.terminateSession();
       }
     }
+    // close() (the SDK's, no DELETE) ends their streams; the server is told when each one closed.
+    const from = engine.hub.nextSeq;
+    const closing = Date.now();
     await three?.close();
     await four?.close();
-    const left = Date.now();
     await waitFor(
       () => live().length === 1,
       LIVE_GRACE_MS + 10_000,
       'the clients that left to stop being live',
     );
     expect(live()).toEqual(['roster-five']);
-    // Within seconds: the grace, plus the once-a-second check, on a loaded machine.
-    expect(Date.now() - left).toBeLessThan(LIVE_GRACE_MS + 8_000);
+    // Not after a grace: the event that says so comes as their streams end (within 2 s even on a
+    // loaded machine), each naming when its stream ended.
+    const ids = new Set(
+      engine
+        .state()
+        .clients.filter(client => client.name === 'roster-three' || client.name === 'roster-four')
+        .map(client => client.id),
+    );
+    const notLive = engine.hub
+      .range(from, 10_000)
+      .flatMap(({time, event}) =>
+        event.type === 'clientActivity' && !event.live && ids.has(event.clientId)
+          ? [{time, endedAt: event.lastActivityAt}]
+          : [],
+      );
+    expect(notLive).toHaveLength(2);
+    for (const {time, endedAt} of notLive) {
+      expect(endedAt).toBeGreaterThanOrEqual(closing);
+      expect(time - endedAt).toBeLessThan(2_000);
+    }
 
     const state = engine.state();
     const quiet = state.clients
