@@ -21,7 +21,8 @@
  *     the call waited; if a rule matches now, the locks are released, the call is held, and the
  *     locks are taken again once a person let it run.
  *  7. The element arguments are recorded under the page lock (`callElements`), from the snapshot
- *     the call acts on.
+ *     the call acts on; for a call that may change its page, a watch of its document's changes
+ *     starts (browser/domChanges.ts), taken once the handler is done.
  *  8. The handler (#runHandler): the open-dialog gate first (a tool marked blockedByDialog
  *     refuses while a dialog is open), then, for a call that may change its page, its
  *     navigations watched against the hold URL rules; then the handler, which resolves its file
@@ -253,6 +254,7 @@ export class ToolRunner {
     const {locks, valid} = checked;
     // Under the page lock, so the uids are read from the snapshot the call acts on.
     events.elements(recordedElements(locks.page, tool, valid.params));
+    await events.watchDom(locks.page, tool.readOnly);
     const work = this.#runHandler(tool, valid, response, {
       origin,
       page: locks.page,
@@ -271,6 +273,7 @@ export class ToolRunner {
       return errorResult('The call was cancelled by the client.');
     }
     try {
+      await events.takeDom();
       return await this.#render(response, origin);
     } finally {
       locks.release();
