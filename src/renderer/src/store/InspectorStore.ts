@@ -379,11 +379,8 @@ export class InspectorStore {
         return;
       case 'callActivity':
       case 'callScreenshots':
-        this.log.attach(event);
-        return;
       case 'callElements':
-        // Who a call's uids were, for the recorder, replay and export on the server; the log
-        // shows the call's arguments and what it did on its page, not the snapshot's ancestry.
+        this.log.attach(event);
         return;
       case 'webmcpInvocation':
         upsertInvocation(
