@@ -147,7 +147,7 @@ function LogFilters(props: {model: LogModel}): React.JSX.Element {
           <option value="">All clients</option>
           {model.clients.map(client => (
             <option key={client.id} value={client.id}>
-              {revealInvisible(client.name)}
+              {revealInvisible(client.label)}
             </option>
           ))}
         </select>
