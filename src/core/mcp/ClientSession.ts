@@ -12,6 +12,7 @@ import {Server} from '@modelcontextprotocol/sdk/server/index.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
@@ -22,6 +23,7 @@ import type {ClientPages} from '../browser/ClientPages.js';
 import type {BrowserView} from '../browser/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
+import {readAnswer, supportsFormElicitation, type AskClient} from './hold/askClient.js';
 import type {ToolCatalog} from '../tools/ToolCatalog.js';
 import {errorText} from '../../shared/values.js';
 
@@ -164,6 +166,7 @@ export class ClientSession {
           browserView: this.browserView,
           progressToken: request.params._meta?.progressToken,
           sendNotification: extra.sendNotification,
+          askClient: this.#askClient(extra.requestId),
         });
       } finally {
         extra.signal.removeEventListener('abort', forward);
@@ -188,6 +191,24 @@ export class ClientSession {
       deps.onConnected(this);
     };
     this.server.onclose = () => this.#onClose();
+  }
+
+  /**
+   * Asks this client's person (elicitation/create, on the tool call's own response stream), when
+   * the client supports form elicitation; held calls ask there too (hold/askClient.ts).
+   */
+  #askClient(relatedRequestId: string | number): AskClient | undefined {
+    if (!supportsFormElicitation(this.server.getClientCapabilities())) {
+      return undefined;
+    }
+    return async (question, signal, timeoutMs) =>
+      readAnswer(
+        await this.server.request(
+          {method: 'elicitation/create', params: question},
+          ElicitResultSchema,
+          {relatedRequestId, signal, timeout: timeoutMs},
+        ),
+      );
   }
 
   get client(): ClientRef {

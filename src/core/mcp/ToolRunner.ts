@@ -62,6 +62,7 @@ import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
+import type {AskClient} from './hold/askClient.js';
 import type {CallHold} from './hold/CallHold.js';
 import {CallNavigations} from './hold/callNavigations.js';
 import type {HoldGate} from './hold/HoldGate.js';
@@ -83,6 +84,8 @@ export interface CallOrigin {
   /** Set when the request asked for progress (`_meta.progressToken`). */
   progressToken?: ProgressToken | undefined;
   sendNotification?: SendNotification | undefined;
+  /** Asks the client's person (MCP elicitation), when the client supports it: held calls do. */
+  askClient?: AskClient | undefined;
 }
 
 export interface ToolRunnerDeps {
@@ -227,6 +230,8 @@ export class ToolRunner {
       pages: origin.pages,
       signal,
       progress,
+      ask: origin.askClient,
+      progressRequested: origin.progressToken !== undefined,
     });
     // Hold rules, before any lock: a held call keeps no other call waiting.
     const first = await this.#holdIfRuled(hold, given, response);
@@ -324,6 +329,9 @@ export class ToolRunner {
     if (decided?.kind === 'edited') {
       response.notes.push(decided.note);
       return decided.valid;
+    }
+    if (decided?.note !== undefined) {
+      response.notes.push(decided.note);
     }
     return given;
   }
