@@ -24,7 +24,7 @@ import type {HoldState} from '../../../shared/hold.js';
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {applyClientEvent, type ClientEvent, type ClientsSlice} from './clients.js';
-import {HoldTracker} from './HoldTracker.js';
+import {HoldTracker, type HoldView} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 import {applyReplayEvent, type ReplayProgress} from './replays.js';
 import type {TelemetryEntry} from './telemetryEntry.js';
@@ -103,7 +103,7 @@ export interface InspectorSnapshot {
   log: LogSlice;
   lastActedOn: LastActedOn | undefined;
   /** Hold rules and the queue of held calls (undefined until the server said). */
-  hold: HoldState | undefined;
+  hold: HoldView | undefined;
   /** Replays of recordings seen in the stream, newest last (bounded, replays.ts). */
   replays: readonly ReplayProgress[];
   offline: OfflineRecording | undefined;
@@ -391,7 +391,7 @@ export class InspectorStore {
       case 'callHeld':
       case 'callHoldTarget':
       case 'callHoldEnded': {
-        const hold = this.#hold.applyEvent(seq, event);
+        const hold = this.#hold.applyEvent(seq, event, time);
         if (hold) {
           patch.hold = hold;
         }
