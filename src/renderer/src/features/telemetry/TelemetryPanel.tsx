@@ -100,43 +100,49 @@ function Row(props: {row: TelemetryRow; model: TelemetryModel}): React.JSX.Eleme
   const {row, model} = props;
   const {callId} = row;
   return (
-    <tr data-call-id={callId} data-testid="telemetry-row">
-      <td className="mono">
-        {callId !== undefined && row.inLog ? (
-          <button
-            type="button"
-            className="link-button mono"
-            onClick={() => model.showInLog(callId)}
-            aria-label={`Show the ${row.tool} call of ${formatClock(row.time)} in the Log`}
-          >
-            {formatClock(row.time)}
-          </button>
-        ) : (
-          formatClock(row.time)
-        )}
-      </td>
-      <td className="mono">{row.tool}</td>
-      <td>
-        <span className="mono">{String(row.success)}</span>
-        {row.note === undefined ? null : (
-          <p className="telemetry-record__note" data-testid="telemetry-success-note">
-            {row.note}
-          </p>
-        )}
-      </td>
-      <td className="mono telemetry-table__nowrap">{row.latency}</td>
-      <td className="mono">
-        {row.params.length === 0 ? <span className="muted">none</span> : row.params.join(', ')}
-      </td>
-      <td className="mono">{row.client}</td>
-      <td>
-        <details className="telemetry-record">
-          <summary>JSON</summary>
-          <pre className="code-block" tabIndex={0} aria-label={`Telemetry record of ${row.tool}`}>
-            {formatJson(row.record)}
-          </pre>
-        </details>
-      </td>
-    </tr>
+    <>
+      <tr data-call-id={callId} data-testid="telemetry-row">
+        <td className="mono telemetry-table__nowrap">
+          {callId !== undefined && row.inLog ? (
+            <button
+              type="button"
+              className="link-button mono"
+              onClick={() => model.showInLog(callId)}
+              aria-label={`Show the ${row.tool} call of ${formatClock(row.time)} in the Log`}
+            >
+              {formatClock(row.time)}
+            </button>
+          ) : (
+            formatClock(row.time)
+          )}
+        </td>
+        <td className="mono telemetry-table__nowrap">{row.tool}</td>
+        <td className="mono">{String(row.success)}</td>
+        <td className="mono telemetry-table__nowrap">{row.latency}</td>
+        <td className="mono">
+          {row.params.length === 0 ? <span className="muted">none</span> : row.params.join(', ')}
+        </td>
+        <td className="mono">{row.client}</td>
+        <td>
+          <details className="telemetry-record">
+            <summary>JSON</summary>
+            <pre className="code-block" tabIndex={0} aria-label={`Telemetry record of ${row.tool}`}>
+              {formatJson(row.record)}
+            </pre>
+          </details>
+        </td>
+      </tr>
+      {row.note === undefined ? null : (
+        // Its own line under the row, so the Success column stays as narrow as its value.
+        <tr className="telemetry-table__note-row">
+          <td />
+          <td colSpan={6}>
+            <p className="telemetry-record__note" data-testid="telemetry-success-note">
+              {row.note}
+            </p>
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
