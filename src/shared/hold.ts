@@ -149,6 +149,13 @@ export const heldCallSchema = z.object({
   /** When it is denied unless someone decides (server clock, epoch ms). */
   deadline: z.number(),
   target: heldTargetSchema.optional(),
+  /** The client was asked too (MCP elicitation): it may answer first. */
+  askedInClient: z.boolean().optional(),
+  /**
+   * The client can neither be asked nor kept waiting with progress (it sent no progress token):
+   * it may give up on the call after its own timeout (the SDK's is 60 s), before the hold's.
+   */
+  clientMayGiveUp: z.boolean().optional(),
 });
 export type HeldCall = z.infer<typeof heldCallSchema>;
 
@@ -196,6 +203,8 @@ export const holdEventSchemas = [
     heldMs: z.number(),
     reason: z.string().optional(),
     args: z.record(z.string(), z.unknown()).optional(),
+    /** Where the person decided: in the inspector, or in the client that was asked too. */
+    decidedIn: z.enum(['inspector', 'client']).optional(),
   }),
   /** The choice to open the Hold tab when a call is held changed. */
   z.object({type: z.literal('holdOpenOnHeldChanged'), openOnHeld: z.boolean()}),

@@ -52,6 +52,15 @@ export const callActivityItemSchema = z.discriminatedUnion('kind', [
     /** `200`, the failure text, or `pending` when the call ended first. */
     status: z.string(),
   }),
+  /** The call's changes to the page's document (counted when the call ends). */
+  z.object({
+    kind: z.literal('dom'),
+    time: z.number(),
+    /** Nodes added, removed, or whose text or attributes changed. */
+    nodes: z.number().int().nonnegative(),
+    /** The first few texts that appeared (and are still there). */
+    texts: z.array(z.string()),
+  }),
   z.object({
     kind: z.literal('webmcp'),
     time: z.number(),

@@ -48,3 +48,25 @@ export const TELEMETRY_FIELD_HELP: Record<string, string> = {
     'Arguments, sanitized: text becomes a bucketed length (<name>_length), lists a count (<name>_count); numbers, booleans and enum values stay; ids (uid, reqid, msgid) are dropped.',
   'tool_invocation.context.is_localhost': 'Whether the page was on localhost or 127.0.0.0/8.',
 };
+
+/** What os_type's codes mean (chrome-devtools-mcp's). */
+export const OS_TYPE_NAMES: Readonly<Record<number, string>> = {
+  0: 'other',
+  1: 'Windows',
+  2: 'macOS',
+  3: 'Linux',
+};
+
+/** What mcp_client's codes mean: the client family its name was matched to. */
+export const MCP_CLIENT_NAMES: Readonly<Record<number, string>> = {
+  1: 'Claude Code',
+  2: 'Gemini',
+  3: 'other',
+  5: 'OpenClaw',
+  6: 'Codex',
+  7: 'Antigravity',
+  8: 'Grok',
+  9: 'OpenCode',
+  10: 'Claude Desktop',
+  11: 'Copilot',
+};

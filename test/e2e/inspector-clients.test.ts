@@ -140,6 +140,20 @@ describe('several agents in the inspector (e2e)', () => {
       rows.map(row => row.querySelector('.client-badge__name')?.textContent ?? ''),
     );
     expect(live.sort()).toEqual(['claude-code', 'cursor']);
+    // What the panel is opened for comes first: the live clients, then the setup, folded while
+    // clients are connected.
+    const order = await page.$eval('[role=tabpanel]:not([hidden])', panel => {
+      const clients = panel.querySelector('.clients');
+      const setup = panel.querySelector('[data-testid=connection-setup]');
+      return {
+        clientsFirst:
+          clients !== null &&
+          setup !== null &&
+          (clients.compareDocumentPosition(setup) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+        setupOpen: setup instanceof HTMLDetailsElement && setup.open,
+      };
+    });
+    expect(order).toEqual({clientsFirst: true, setupOpen: false});
     const left = await page.$$eval('.not-connected__list li', items =>
       items.map(item => item.textContent),
     );

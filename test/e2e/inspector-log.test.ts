@@ -177,7 +177,7 @@ describe('inspector log (e2e)', () => {
     await page.keyboard.press('Home');
     await page.waitForFunction(
       () =>
-        document.querySelector('[role=row][aria-selected=true] .log-cell--tool')?.textContent ===
+        document.querySelector('[role=row][aria-selected=true] .log-call__tool')?.textContent ===
         'list_pages',
     );
     await page.keyboard.press('ArrowDown');

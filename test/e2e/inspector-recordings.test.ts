@@ -213,14 +213,19 @@ describe('Recordings panel (e2e)', () => {
     expect(await page.$eval('[data-testid=recordings-retention]', el => el.textContent)).toMatch(
       /, 1 starred\)/,
     );
-    // Replay and export sit in every recording's row.
+    // Replay and export sit in every recording's row; on the one still being written, Replay is
+    // not the main action and says it replays the calls so far.
     const actions = await page.$$eval('[data-testid=recording-actions-recording]', groups =>
-      groups.map(group => [...group.querySelectorAll('button')].map(button => button.textContent)),
+      groups.map(group =>
+        [...group.querySelectorAll('button')].map(
+          button => `${button.textContent}${button.classList.contains('primary') ? ' (main)' : ''}`,
+        ),
+      ),
     );
     expect(actions).toEqual([
-      ['Replay', 'Export as test'],
-      ['Replay', 'Export as test'],
-      ['Replay', 'Export as test'],
+      ['Replay so far', 'Export as test'],
+      ['Replay (main)', 'Export as test'],
+      ['Replay (main)', 'Export as test'],
     ]);
     await screenshot(page, 'recordings-panel');
     await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);

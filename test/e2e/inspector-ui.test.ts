@@ -131,7 +131,27 @@ describe('telemetry preview (e2e)', () => {
       'every record in the preview',
     );
     expect(shown.length).toBeGreaterThanOrEqual(2);
-    expect(shown).toEqual(written().reverse());
+    // In the Log's order (oldest first), each row linked to its call there.
+    expect(shown).toEqual(written());
+    const rows = await page.$$eval('[data-testid=telemetry-row]', found =>
+      found.map(row => ({
+        tool: row.children[1]?.textContent,
+        os: row.closest('[role=tabpanel]')?.querySelector('.telemetry-common')?.textContent,
+      })),
+    );
+    expect(rows[0]?.os).toContain('os_type3 (Linux)');
+    const last = rows.at(-1)?.tool ?? '';
+    await page.click(
+      `[data-testid=telemetry-row]:last-child button[aria-label^="Show the ${last} call"]`,
+    );
+    await page.waitForSelector('[role=tabpanel]:not([hidden]) .log-row--selected', {
+      timeout: 10_000,
+    });
+    const selected = await page.$eval(
+      '[role=tabpanel]:not([hidden]) .log-row--selected',
+      element => element.textContent,
+    );
+    expect(selected).toContain(last);
   });
 });
 

@@ -126,6 +126,25 @@ describe('hostile strings and many tools', () => {
     );
   });
 
+  it('shows a schema default with an RTL override revealed, and sends it unchanged', async () => {
+    const tool = await toolItem(page, hostileId, 'rtl_default_tool');
+    await expandTool(tool);
+    const notice = await tool.waitForSelector('[data-testid=invisible-values]', {timeout: 10_000});
+    const text = (await notice?.evaluate(element => element.textContent)) ?? '';
+    expect(text).toContain('attachment: invoice_⟨U+202E⟩fdp.exe');
+    expect(text).not.toContain('\u202E');
+    // The field itself keeps the value as it is: what is sent is what the page asked for.
+    const field = await tool.$eval('.webmcp-form input', input =>
+      input instanceof HTMLInputElement ? input.value : '',
+    );
+    expect(field).toBe('invoice_\u202Efdp.exe');
+    await screenshot(page, 'webmcp-invisible-default');
+    await runAndWait(page, tool, 'Completed');
+    expect(await tool.$eval('[data-testid=webmcp-output]', element => element.textContent)).toBe(
+      'got 16 characters',
+    );
+  });
+
   it('keeps very long names, descriptions and outputs inside the layout', async () => {
     const longName = 'a'.repeat(128);
     await toolItem(page, hostileId, longName);

@@ -187,7 +187,7 @@ export async function logRows(
 ): Promise<{tool: string; status: string; client: string}[]> {
   return page.$$eval('[role=grid] [role=row][data-call-id]', rows =>
     rows.map(row => ({
-      tool: row.querySelector('.log-cell--tool')?.textContent ?? '',
+      tool: row.querySelector('.log-call__tool')?.textContent ?? '',
       status: row.getAttribute('data-status') ?? '',
       client: row.querySelector('.log-cell--client')?.textContent ?? '',
     })),
@@ -200,7 +200,7 @@ export async function clickRow(page: Page, tool: string, status?: string): Promi
     `[role=grid] [role=row][data-call-id]${status ? `[data-status=${status}]` : ''}`,
   );
   for (const row of rows) {
-    const name = await row.$eval('.log-cell--tool', cell => cell.textContent);
+    const name = await row.$eval('.log-call__tool', cell => cell.textContent);
     if (name === tool) {
       await row.click();
       return;

@@ -1,6 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {CallLog} from '../../src/renderer/src/store/CallLog.js';
 import {EMPTY_FILTER, LogQuery, matches} from '../../src/renderer/src/store/LogQuery.js';
+import {callLine} from '../../src/renderer/src/store/callLine.js';
+import {eventsOf} from '../../src/renderer/src/store/logEvents.js';
 import {AGENT, endedEvent, OTHER, startedEvent} from './fixtures.js';
 
 function start(log: CallLog, id: string, tool: string, seq: number, client = AGENT): void {
@@ -65,6 +67,34 @@ describe('CallLog', () => {
     log.clear();
     expect(log.size).toBe(0);
     expect(log.toolNames()).toEqual([]);
+  });
+});
+
+describe("a call in a person's words", () => {
+  it('says what the call acted on once its elements are known, finds it by them, exports them', () => {
+    const log = new CallLog();
+    const started = startedEvent('k', 'click', AGENT, {pageId: 2, uid: '2_4'});
+    if (started.type === 'toolCallStarted') {
+      log.started(started, 1, 1);
+    }
+    const first = log.byCallId('k');
+    expect(first && callLine(first)).toBe('click uid 2_4');
+    const query = new LogQuery(log, {...EMPTY_FILTER, text: 'press me'});
+    expect(query.current().ordinals).toEqual([]);
+    log.attach({
+      type: 'callElements',
+      callId: 'k',
+      elements: [
+        {param: 'uid', uid: '2_4', role: 'button', name: 'Press me', ancestry: [], nth: 0},
+      ],
+    });
+    const record = log.byCallId('k');
+    expect(record && callLine(record)).toBe('click button "Press me"');
+    // The search follows the record that learnt its elements.
+    expect(query.current().ordinals).toEqual([0]);
+    end(log, 'k', 'click', 3);
+    const exported = eventsOf(log, []).map(envelope => envelope.event.type);
+    expect(exported).toEqual(['toolCallStarted', 'callElements', 'toolCallEnded']);
   });
 });
 

@@ -126,4 +126,17 @@ describe('RecordingActions', () => {
     await screenshot(page, 'recording-actions');
     await page.close();
   });
+
+  it('on the recording still being written, Replay is not the main action and says "so far"', () => {
+    const live = renderToStaticMarkup(
+      <RecordingActionsView recordingId="now" model={model} live compact />,
+    );
+    expect(live).toContain('>Replay so far</button>');
+    expect(live).not.toContain('class="primary"');
+    expect(live).toContain('title="This recording is still being written.');
+    const finished = renderToStaticMarkup(
+      <RecordingActionsView recordingId="shop" model={model} compact />,
+    );
+    expect(finished).toMatch(/<button type="button" class="primary"[^>]*>Replay<\/button>/);
+  });
 });

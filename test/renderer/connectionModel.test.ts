@@ -4,6 +4,7 @@ import {MASKED_TOKEN} from '../../src/renderer/src/features/connection/clientSet
 import {
   INITIAL_CONNECTION,
   reduceConnection,
+  setupsOpen,
   setupWithToken,
   shownSetups,
   shownToken,
@@ -49,5 +50,14 @@ describe('Connection view model', () => {
       result: {ok: true, value: {token: TOKEN}},
     });
     expect(fetched).toMatchObject({token: TOKEN, tokenError: undefined});
+  });
+
+  it('opens the setup section while no client is connected, then as the person left it', () => {
+    expect(setupsOpen(INITIAL_CONNECTION, 0)).toBe(true);
+    expect(setupsOpen(INITIAL_CONNECTION, 2)).toBe(false);
+    const closed = reduceConnection(INITIAL_CONNECTION, {type: 'setupsOpen', open: false});
+    expect(setupsOpen(closed, 0)).toBe(false);
+    const opened = reduceConnection(INITIAL_CONNECTION, {type: 'setupsOpen', open: true});
+    expect(setupsOpen(opened, 3)).toBe(true);
   });
 });

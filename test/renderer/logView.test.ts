@@ -145,13 +145,14 @@ describe('columns at a width', () => {
 
   it('drops Page, then Duration, then Client as the list narrows; never Time, Tool or Status', () => {
     const ids = (width: number): string[] => logLayout(width).columns.map(column => column.id);
-    // A 900 px window leaves the list about 520 px.
-    expect(ids(560)).toEqual(['time', 'client', 'tool', 'status', 'duration']);
+    // A 900 px window leaves the list about 520 px beside a call's details (all 900 without).
+    expect(ids(640)).toEqual(['time', 'client', 'tool', 'page', 'status', 'duration']);
+    expect(ids(600)).toEqual(['time', 'client', 'tool', 'status', 'duration']);
     expect(ids(522)).toEqual(['time', 'client', 'tool', 'status']);
     expect(ids(380)).toEqual(['time', 'tool', 'status']);
     expect(ids(200)).toEqual(['time', 'tool', 'status']);
     // Narrower than that, the table scrolls sideways at its least width.
-    expect(logLayout(200).minWidth).toBe(16 + 96 + 180 + 76);
-    expect(logLayout(522).template).toBe('96px minmax(80px, 1fr) minmax(120px, 1.6fr) 76px');
+    expect(logLayout(200).minWidth).toBe(16 + 96 + 200 + 76);
+    expect(logLayout(522).template).toBe('96px minmax(80px, 1fr) minmax(160px, 3fr) 76px');
   });
 });

@@ -37,6 +37,8 @@ export interface PageSource {
   createContext(owner: ClientPages, name: string | undefined): Promise<BrowserContext>;
   selectionChanged(view: ClientPages): void;
   forget(view: ClientPages): void;
+  /** Reads every page's title again (a script may have changed it), bounded. */
+  refreshTitles(): Promise<void>;
 }
 
 export interface ClientPagesOptions {
@@ -108,6 +110,11 @@ export class ClientPages {
       selected: page === selected,
       ...(page.isolatedContext === undefined ? {} : {isolatedContext: page.isolatedContext}),
     }));
+  }
+
+  /** Titles as the pages show them now, before a page list goes to an agent (bounded). */
+  refreshTitles(): Promise<void> {
+    return this.source.refreshTitles();
   }
 
   /** A page this view sees; any other id fails exactly as a closed page's does. */

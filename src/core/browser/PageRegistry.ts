@@ -19,6 +19,7 @@ import type {ClientRef, PageInfo} from '../../shared/protocol.js';
 import {ClientPages, type ClientPagesOptions, type PageSource} from './ClientPages.js';
 import {LOCK_WAIT_MS, Semaphore, withTimeout} from './lock.js';
 import {PageState, type AttachableFeature} from './PageState.js';
+import {PageTitles} from './pageTitles.js';
 
 /** Creating a tab is quick; bounded well below the lock wait so new_page never stalls others. */
 const TAB_CREATE_TIMEOUT_MS = 15_000;
@@ -58,6 +59,11 @@ export class PageRegistry
   #browser: Browser | undefined;
   #browserCdp: CDPSession | undefined;
   #detachListeners: (() => void)[] = [];
+  readonly #titles = new PageTitles({
+    browserCdp: () => this.#browserCdp,
+    pages: () => this.list(),
+    changed: () => this.#scheduleChanged(),
+  });
   #changeScheduled = false;
   /** A few tabs are created at once; a burst of new_page calls queues here (bounded). */
   readonly #tabSlots = new Semaphore('Opening tabs', 4);
@@ -95,8 +101,9 @@ export class PageRegistry
     browser.on('targetcreated', onTargetCreated);
     this.#detachListeners.push(() => browser.off('targetcreated', onTargetCreated));
 
-    // Titles change without navigation; the browser-level target events keep the cache fresh.
-    // Set up alongside the page list, which waits for the first tab's renderer to start.
+    // Titles change without navigation: the browser-level target events tell of some changes,
+    // pageTitles.ts reads the rest. Set up alongside the page list, which waits for the first
+    // tab's renderer to start.
     const pagesReady = browser.pages();
     pagesReady.catch(() => undefined);
     try {
@@ -115,7 +122,7 @@ export class PageRegistry
       });
       await cdp.send('Target.setDiscoverTargets', {discover: true});
     } catch {
-      // Some embedders (e.g. Electron) lack browser-level target discovery: titles then refresh on navigation only.
+      // Some embedders (e.g. Electron) lack browser-level target discovery: titles are then read page by page.
     }
 
     const pages = await pagesReady;
@@ -123,10 +130,17 @@ export class PageRegistry
     for (const page of pages) {
       await this.register(page);
     }
+    this.#titles.start();
+  }
+
+  /** Reads every page's title again (bounded): before a page list is shown to an agent. */
+  refreshTitles(): Promise<void> {
+    return this.#titles.refresh();
   }
 
   /** Forgets every page of a browser that went away; ids keep counting up. */
   detachAll(): void {
+    this.#titles.stop();
     for (const remove of this.#detachListeners) {
       remove();
     }
@@ -278,6 +292,7 @@ export class PageRegistry
     this.#changeScheduled = true;
     queueMicrotask(() => {
       this.#changeScheduled = false;
+      this.#titles.told(this.list());
       this.emit('changed');
     });
   }

@@ -81,11 +81,18 @@ export class ClientSessionTable {
     this.#entries.delete(id);
   }
 
-  /** One request (or stream) on a session: it counts as active until its response closes. */
-  track(entry: TrackedClientSession, response: ServerResponse): void {
+  /**
+   * One request (or the client's own stream, `stream`) on a session: it counts as active until
+   * its response closes.
+   */
+  track(
+    entry: TrackedClientSession,
+    response: ServerResponse,
+    kind: 'request' | 'stream' = 'request',
+  ): void {
     entry.inFlight++;
     entry.lastActive = this.now();
-    const ended = entry.clientSession.beginActivity();
+    const ended = entry.clientSession.beginActivity(kind);
     response.once('close', () => {
       entry.inFlight--;
       entry.lastActive = this.now();

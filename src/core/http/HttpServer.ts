@@ -362,7 +362,8 @@ export class HttpServer {
       jsonRpcError(response, refusal.status, refusal.code, refusal.message);
       return;
     }
-    this.#table.track(entry, response);
+    // A GET is the client's own stream (server-sent events outside any request).
+    this.#table.track(entry, response, request.method === 'GET' ? 'stream' : 'request');
     await streams.handle(response, body, lastEventIdOf(request), () =>
       entry.transport.handleRequest(request, response, body),
     );

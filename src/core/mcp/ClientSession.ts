@@ -12,6 +12,7 @@ import {Server} from '@modelcontextprotocol/sdk/server/index.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
@@ -22,6 +23,7 @@ import type {ClientPages} from '../browser/ClientPages.js';
 import type {BrowserView} from '../browser/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
+import {readAnswer, supportsFormElicitation, type AskClient} from './hold/askClient.js';
 import {pageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
 import {errorText} from '../../shared/values.js';
 
@@ -117,6 +119,8 @@ export class ClientSession {
   lastActivityAt = Date.now();
   /** Requests and streams in flight (HTTP), or 1 while the stdio stream is open. */
   #open = 0;
+  /** It opened a stream of its own (HTTP GET): one that ended with nothing in flight means it left. */
+  #streamed = false;
   /** What this client last saw of the browser; each client is told once about a restart. */
   readonly browserView: BrowserView;
   /** The pages as this client sees them; its own selected page. */
@@ -162,6 +166,7 @@ export class ClientSession {
           browserView: this.browserView,
           progressToken: request.params._meta?.progressToken,
           sendNotification: extra.sendNotification,
+          askClient: this.#askClient(extra.requestId),
         });
       } finally {
         extra.signal.removeEventListener('abort', forward);
@@ -188,6 +193,24 @@ export class ClientSession {
     this.server.onclose = () => this.#onClose();
   }
 
+  /**
+   * Asks this client's person (elicitation/create, on the tool call's own response stream), when
+   * the client supports form elicitation; held calls ask there too (hold/askClient.ts).
+   */
+  #askClient(relatedRequestId: string | number): AskClient | undefined {
+    if (!supportsFormElicitation(this.server.getClientCapabilities())) {
+      return undefined;
+    }
+    return async (question, signal, timeoutMs) =>
+      readAnswer(
+        await this.server.request(
+          {method: 'elicitation/create', params: question},
+          ElicitResultSchema,
+          {relatedRequestId, signal, timeout: timeoutMs},
+        ),
+      );
+  }
+
   get client(): ClientRef {
     if (this.#client.name === 'unknown') {
       // Known from the initialize request already, even if notifications/initialized never came.
@@ -209,9 +232,21 @@ export class ClientSession {
     return this.#open > 0;
   }
 
-  /** One request (or stream) of this client starts; the function returned ends it (once). */
-  beginActivity(): () => void {
+  /**
+   * Its stream ended and nothing is in flight: the client went away (an SDK client's close()
+   * ends its stream without ending its session), not merely between two requests.
+   */
+  get left(): boolean {
+    return this.#streamed && this.#open === 0;
+  }
+
+  /**
+   * One request (or the client's own stream, `stream`) starts; the function returned ends it
+   * (once).
+   */
+  beginActivity(kind: 'request' | 'stream' = 'request'): () => void {
     this.#open++;
+    this.#streamed ||= kind === 'stream';
     this.lastActivityAt = Date.now();
     if (this.#open === 1) {
       this.deps.onActivity?.(this);

@@ -24,7 +24,8 @@
  *     the call waited; if a rule matches now, the locks are released, the call is held, and the
  *     locks are taken again once a person let it run.
  *  7. The element arguments are recorded under the page lock (`callElements`), from the snapshot
- *     the call acts on.
+ *     the call acts on; for a call that may change its page, a watch of its document's changes
+ *     starts (browser/domChanges.ts), taken once the handler is done.
  *  8. The handler (#runHandler): the open-dialog gate first (a tool marked blockedByDialog
  *     refuses while a dialog is open), then, for a call that may change its page, its
  *     navigations watched against the hold URL rules; then the handler, which resolves its file
@@ -66,6 +67,7 @@ import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';
 import {CallEvents} from './callEvents.js';
 import {errorMessage, errorResult} from './callResult.js';
+import type {AskClient} from './hold/askClient.js';
 import type {CallHold} from './hold/CallHold.js';
 import {CallNavigations} from './hold/callNavigations.js';
 import type {HoldGate} from './hold/HoldGate.js';
@@ -90,6 +92,8 @@ export interface CallOrigin {
   /** Set when the request asked for progress (`_meta.progressToken`). */
   progressToken?: ProgressToken | undefined;
   sendNotification?: SendNotification | undefined;
+  /** Asks the client's person (MCP elicitation), when the client supports it: held calls do. */
+  askClient?: AskClient | undefined;
 }
 
 export interface ToolRunnerDeps {
@@ -285,6 +289,8 @@ export class ToolRunner {
       pages: origin.pages,
       signal,
       progress,
+      ask: origin.askClient,
+      progressRequested: origin.progressToken !== undefined,
     });
     // Hold rules, before any lock: a held call keeps no other call waiting.
     const first = await this.#holdIfRuled(hold, given, response);
@@ -312,6 +318,7 @@ export class ToolRunner {
     const {locks, valid} = checked;
     // Under the page lock, so the uids are read from the snapshot the call acts on.
     events.elements(recordedElements(locks.page, tool, valid.params));
+    await events.watchDom(locks.page, tool.readOnly);
     const work = this.#runHandler(tool, valid, response, {
       origin,
       page: locks.page,
@@ -330,6 +337,7 @@ export class ToolRunner {
       return errorResult('The call was cancelled by the client.');
     }
     try {
+      await events.takeDom();
       return await this.#render(response, origin);
     } finally {
       locks.release();
@@ -345,6 +353,10 @@ export class ToolRunner {
         .map(({id, url}) => ({id, url}));
     }
     catalog.addPageStateSections(response);
+    if (response.includePagesList) {
+      // The titles as the pages show them now (a script may have changed one), bounded.
+      await origin.pages.refreshTitles();
+    }
     return renderResponse(response, origin.pages, origin.files, this.#audience(origin));
   }
 
@@ -376,6 +388,9 @@ export class ToolRunner {
     if (decided?.kind === 'edited') {
       response.notes.push(decided.note);
       return decided.valid;
+    }
+    if (decided?.note !== undefined) {
+      response.notes.push(decided.note);
     }
     return given;
   }

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {CallStatus, ClientRef, RecordedElement} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
+import {DomWatch, type DomChanges} from '../browser/domChanges.js';
 import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {CallActivityTracker, CallSpan} from '../recordings/callActivity.js';
@@ -24,6 +25,8 @@ export class CallEvents {
   readonly #requestedPageId: number | undefined;
   readonly #span: CallSpan;
   #finished = false;
+  #domWatch: DomWatch | undefined;
+  #domChanges: DomChanges | undefined;
 
   constructor(
     private readonly hub: InspectorHub,
@@ -57,6 +60,22 @@ export class CallEvents {
     }
   }
 
+  /**
+   * Under the page lock, before the handler: watch what a call that may change its page does to
+   * its document (reading tools change nothing).
+   */
+  async watchDom(page: PageState | undefined, readOnly: boolean): Promise<void> {
+    if (page && !readOnly) {
+      this.#domWatch = await DomWatch.arm(page, this.#callId);
+    }
+  }
+
+  /** Once the handler is done, still under the page lock: what it changed in the document. */
+  async takeDom(): Promise<void> {
+    this.#domChanges = await this.#domWatch?.take();
+    this.#domWatch = undefined;
+  }
+
   /** Milliseconds since the call arrived. */
   get elapsedMs(): number {
     return performance.now() - this.#started;
@@ -87,7 +106,7 @@ export class CallEvents {
     if (telemetry) {
       this.hub.publish({type: 'telemetry', callId: this.#callId, record: telemetry});
     }
-    this.record?.ended(this.#span, page);
+    this.record?.ended(this.#span, page, this.#domChanges);
     return result;
   }
 

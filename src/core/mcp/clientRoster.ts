@@ -1,8 +1,9 @@
 /**
  * The client sessions as the Connection panel shows them. A client is live while it has an open
- * stream or a request in flight (the stdio peer: while its stream is open), or made one in the
- * last few seconds; one whose streams all closed (a finished CLI run) stops being live within
- * seconds, while its MCP session may live on until it expires. Sessions that ended are kept in a
+ * stream or a request in flight (the stdio peer: while its stream is open), or, if it never
+ * opened a stream of its own, made a request in the last few seconds; one whose own stream ended
+ * with nothing in flight (a finished CLI run, an SDK client's close() without DELETE) stops being
+ * live at once, while its MCP session may live on until it expires. Sessions that ended are kept in a
  * short list with when and why: closed by the client, expired idle, or evicted over the cap.
  */
 import type {ClosedClient, ConnectedClient} from '../../shared/protocol.js';
@@ -11,7 +12,7 @@ import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {pageToolAudience, type PageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
 import {ClientSession, type ClientSessionDeps} from './ClientSession.js';
 
-/** A client with nothing in flight still counts as live this long after its last request. */
+/** A client without a stream of its own still counts as live this long after its last request. */
 export const LIVE_GRACE_MS = 5_000;
 /** Sessions that ended, newest first, kept for the panel. */
 const CLOSED_KEPT = 50;
@@ -170,7 +171,10 @@ export class ClientRoster {
 
   #update(entry: Entry): void {
     const {clientSession} = entry;
-    const live = clientSession.busy || this.now() - clientSession.lastActivityAt < LIVE_GRACE_MS;
+    // A client whose stream ended with nothing in flight has left: no grace.
+    const live =
+      clientSession.busy ||
+      (!clientSession.left && this.now() - clientSession.lastActivityAt < LIVE_GRACE_MS);
     if (live !== entry.live) {
       entry.live = live;
       this.hub.publish({

@@ -1,10 +1,12 @@
 /**
  * Links each call to what it did: when a call on a page ends, the page's activity inside the call's
- * time window (and the WebMCP invocations it or its page started meanwhile) goes out as one
+ * time window (the WebMCP invocations it or its page started meanwhile, and the changes it made to
+ * the page's document: browser/domChanges.ts) goes out as one
  * `callActivity` event, then the before and after screenshots as `callScreenshots` once the after
  * image is there. Both are ordinary inspector events, so the live UI and the recording get the same.
  */
 import type {CallActivityItem} from '../../shared/protocol.js';
+import type {DomChanges} from '../browser/domChanges.js';
 import type {PageState} from '../browser/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {LiveFrame} from '../../shared/protocol.js';
@@ -32,7 +34,7 @@ export class CallActivityTracker {
     readonly screens: CallScreens,
   ) {}
 
-  ended(span: CallSpan, page: PageState | undefined): void {
+  ended(span: CallSpan, page: PageState | undefined, dom?: DomChanges): void {
     if (page === undefined) {
       return;
     }
@@ -40,9 +42,15 @@ export class CallActivityTracker {
     const activity = pageActivityFeature
       .peek(page)
       ?.between(span.startedAt, endedAt, MAX_ITEMS_PER_CALL) ?? {items: [], dropped: 0};
-    const items = [...activity.items, ...this.#webmcpItems(span, page.id, endedAt)].sort(
-      (a, b) => a.time - b.time,
-    );
+    const domItems: CallActivityItem[] =
+      dom && dom.nodes > 0
+        ? [{kind: 'dom', time: endedAt, nodes: dom.nodes, texts: dom.texts}]
+        : [];
+    const items = [
+      ...activity.items,
+      ...this.#webmcpItems(span, page.id, endedAt),
+      ...domItems,
+    ].sort((a, b) => a.time - b.time);
     const kept = items.slice(0, MAX_ITEMS_PER_CALL);
     this.hub.publish({
       type: 'callActivity',

@@ -23,9 +23,10 @@ export const listPages = defineTool({
   outputSchema: LIST_PAGES_OUTPUT,
   handler: async (call, response) => {
     response.includePages();
+    // A page's script may have retitled it since the browser last said.
+    await call.pages.refreshTitles();
     response.structured.pages = call.pages.infos();
     call.addPageToolSections(response, call.pages.selected);
-    return Promise.resolve();
   },
 });
 

@@ -13,6 +13,7 @@ import {InspectorContext, type InspectorServices} from './context/InspectorConte
 import {selectConnection} from './connection/selectConnection.js';
 import {InspectorStore} from './store/InspectorStore.js';
 import {UiStore} from './store/UiStore.js';
+import {browserColorMemory} from './ui/colorMemory.js';
 import {watchInvisible} from './ui/revealInvisible.js';
 
 // The zod checks of server messages are the biggest part of this UI's code and the first paint
@@ -21,7 +22,11 @@ const checks = import('./connection/protocolChecks.js');
 
 const services: InspectorServices = {
   // Listeners hear about changes once per frame however many batches arrived.
-  store: new InspectorStore(undefined, notify => requestAnimationFrame(notify)),
+  store: new InspectorStore(
+    undefined,
+    notify => requestAnimationFrame(notify),
+    browserColorMemory(),
+  ),
   ui: new UiStore(),
   connection: selectConnection(checks.then(module => module.protocolChecks)),
 };

@@ -1,7 +1,7 @@
 /**
  * The Connection panel's data: only live clients count as connected (an open stream or a request
- * in flight, or one a few seconds ago); a client whose stream closed stops being live within
- * seconds while its session stays open; sessions that end move to the closed list with when and
+ * in flight); a client whose stream closed with nothing in flight (the SDK client's close(), no
+ * DELETE) stops being live as it closes, within 2 s, while its session stays open; sessions that end move to the closed list with when and
  * why. And the browser status the inspector ends on carries WebMCP's availability. Real MCP
  * clients over HTTP, a real Chromium.
  */
@@ -10,7 +10,7 @@ import {describe, expect, it} from 'vitest';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {LIVE_GRACE_MS} from '../../../src/core/mcp/clientRoster.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
-import {scaled} from '../../helpers/loadFactor.js';
+import {boundUnder} from '../../helpers/loadFactor.js';
 
 const fx = useEngineWithFixtures({clientName: 'watcher'});
 
@@ -65,17 +65,37 @@ describe('live clients', () => {
         await transport.terminateSession();
       }
     }
+    // close() (the SDK's, no DELETE) ends their streams; the server is told when each one closed.
+    const from = engine.hub.nextSeq;
+    const closing = Date.now();
     await three?.close();
     await four?.close();
-    const left = Date.now();
     await waitFor(
       () => live().length === 1,
       LIVE_GRACE_MS + 10_000,
       'the clients that left to stop being live',
     );
     expect(live()).toEqual(['roster-five']);
-    // Within seconds: the grace, plus the once-a-second check (seconds that grow with the load).
-    expect(Date.now() - left).toBeLessThan(LIVE_GRACE_MS + scaled(8_000));
+    // Not after a grace: the event that says so comes as their streams end (within 2 s even on a
+    // loaded machine), each naming when its stream ended.
+    const ids = new Set(
+      engine
+        .state()
+        .clients.filter(client => client.name === 'roster-three' || client.name === 'roster-four')
+        .map(client => client.id),
+    );
+    const notLive = engine.hub
+      .range(from, 10_000)
+      .flatMap(({time, event}) =>
+        event.type === 'clientActivity' && !event.live && ids.has(event.clientId)
+          ? [{time, endedAt: event.lastActivityAt}]
+          : [],
+      );
+    expect(notLive).toHaveLength(2);
+    for (const {time, endedAt} of notLive) {
+      expect(endedAt).toBeGreaterThanOrEqual(closing);
+      expect(time - endedAt).toBeLessThan(boundUnder(2_000, LIVE_GRACE_MS));
+    }
 
     const state = engine.state();
     const quiet = state.clients

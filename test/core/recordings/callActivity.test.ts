@@ -1,7 +1,7 @@
 /**
  * What each call did, with a real Chromium and MCP client: a click whose page logs, fetches and
  * navigates gets a callActivity event listing all three (linked by callId, on the hub and in the
- * recording), and before/after screenshots stored as image files of the recording.
+ * recording); a click that changes the page's text says how many nodes changed and what appeared; and before/after screenshots stored as image files of the recording.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +23,10 @@ const fx = useEngineWithFixtures({
       '/act.html',
       `<!doctype html><title>act</title>
 <button onclick="console.log('clicked go'); fetch('/api/data?x=1').then(r => r.text()).then(() => { location.href = '/other.html'; })">Go</button>`,
+    );
+    server.html(
+      '/count.html',
+      `<!doctype html><title>count</title><button onclick="document.getElementById('out').textContent = 'clicked ' + (++window.clicks || (window.clicks = 1)); document.getElementById('list').append(...['a', 'b', 'c'].map(t => Object.assign(document.createElement('li'), {textContent: t})))">Press me</button><p id="out"></p><ul id="list"></ul><button onclick="">Nothing</button>`,
     );
     server.route('/api/data', (_request, response) => {
       response.writeHead(200, {'Content-Type': 'application/json'}).end('{"ok":true}');
@@ -111,6 +115,40 @@ describe('call activity', () => {
     // And the UI reads the image back by id and name only.
     const image = fx.engine.engine.recordings.image(recorder?.id ?? '', imageFile);
     expect(image.data).toBe(bytes.toString('base64'));
+  });
+
+  it('counts the nodes a click changed and the text that appeared; a click that changes nothing has none', async () => {
+    const hub = fx.engine.engine.hub;
+    const pageId = await fx.openPage('/count.html');
+    const snapshot = await call(fx.client, 'take_snapshot', {pageId});
+    const from = hub.nextSeq;
+    const clicked = await call(fx.client, 'click', {
+      pageId,
+      uid: uidOf(snapshot.text, 'button', 'Press me'),
+    });
+    expect(clicked.isError, clicked.text).toBe(false);
+    const idle = await call(fx.client, 'click', {
+      pageId,
+      uid: uidOf(snapshot.text, 'button', 'Nothing'),
+    });
+    expect(idle.isError, idle.text).toBe(false);
+    const events = hub.range(from, 10_000);
+    const [pressId, nothingId] = eventsOf(events, 'toolCallStarted')
+      .filter(e => e.tool === 'click')
+      .map(e => e.callId);
+    const dom = eventsOf(events, 'callActivity')
+      .find(e => e.callId === pressId)
+      ?.items.find(item => item.kind === 'dom');
+    // The paragraph's new text node and three list items (their text came with them).
+    expect(dom).toMatchObject({kind: 'dom', nodes: 4, texts: ['clicked 1', 'a', 'b']});
+    const quiet = eventsOf(events, 'callActivity').find(e => e.callId === nothingId);
+    expect(quiet?.items.filter(item => item.kind === 'dom')).toEqual([]);
+    // The page cannot see the watch: it runs in the engine's own world.
+    const seen = await call(fx.client, 'evaluate_script', {
+      pageId,
+      function: '() => typeof globalThis.__mbiCallChanges',
+    });
+    expect(seen.text).toContain('"undefined"');
   });
 
   it('lists the dialog a call opened and the WebMCP invocation it ran', async () => {

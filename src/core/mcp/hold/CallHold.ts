@@ -18,12 +18,16 @@ import {
   type CompiledRule,
   type RuleMatch,
 } from './holdMatch.js';
+import type {AskClient} from './askClient.js';
 import {keptChangingText, stoppedNavigationText} from './holdTexts.js';
 
 type ValidCall = Extract<ValidationResult, {ok: true}>;
 
 export type HoldOutcome =
-  {kind: 'run'} | {kind: 'edited'; valid: ValidCall; note: string} | {kind: 'denied'; text: string};
+  /** `note`: said to the agent first (where the call was decided, when it was asked too). */
+  | {kind: 'run'; note?: string}
+  | {kind: 'edited'; valid: ValidCall; note: string}
+  | {kind: 'denied'; text: string};
 
 export const RUN: HoldOutcome = {kind: 'run'};
 
@@ -39,6 +43,10 @@ export interface HoldCallInfo {
   pages: {list(): PageState[]; readonly selected: PageState | undefined};
   signal: AbortSignal;
   progress: {report(status: string): void};
+  /** Asks the client's person too (it supports MCP elicitation); undefined: it cannot be asked. */
+  ask?: AskClient | undefined;
+  /** The client asked for progress (it is kept waiting by heartbeats). */
+  progressRequested?: boolean;
 }
 
 /** One call to put in the queue. */

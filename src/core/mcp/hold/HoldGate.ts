@@ -2,6 +2,7 @@
  * Hold rules at work: an agent's call that matches a rule waits here — holding no lock, so a held
  * call on one page delays nobody else — until a person in the inspector allows, edits or denies
  * it, the hold times out (denied, saying so), or the client cancels (it leaves the queue at once).
+ * A client that supports MCP elicitation is asked too, and the first answer wins (askClient.ts).
  * Calls from the inspector itself are never held. One client has at most MAX_HELD_PER_CLIENT calls
  * held; more are refused with a text that says why. Each change is published as what changed (a
  * call held, a call's target found, a call's end, the rules), never the whole queue again. Each
@@ -30,6 +31,7 @@ import {locateTarget, targetUidOf} from './heldTarget.js';
 import {compileRules, type CompiledRule, type RuleMatch} from './holdMatch.js';
 import {deniedText, editedNote, timedOutText, tooManyHeldText} from './holdTexts.js';
 import {matchWebMcpRule, type WebMcpLookup} from './webmcpHold.js';
+import {holdQuestion, type AskClient} from './askClient.js';
 
 export type {HoldOutcome} from './CallHold.js';
 
@@ -52,11 +54,18 @@ export interface HoldGateDeps {
   validate: (tool: Tool, args: Record<string, unknown>) => ValidationResult;
 }
 
+/** Where a decision was made (none: timed out, or cancelled by the client). */
+type DecidedIn = 'inspector' | 'client';
+
 interface HeldEntry {
   view: HeldCall;
   tool: Tool;
   /** Leaves the queue with a decision: resolves the wait with the outcome, or rejects (cancel). */
-  settle: (decision: HoldDecision, outcome: HoldOutcome | Error, extra?: {reason?: string}) => void;
+  settle: (
+    decision: HoldDecision,
+    outcome: HoldOutcome | Error,
+    extra?: {reason?: string; decidedIn?: DecidedIn},
+  ) => void;
 }
 
 export const HOLD_WAITING_STATUS = 'Waiting for approval in the inspector…';
@@ -70,6 +79,8 @@ export class HoldGate implements HoldQueue {
   #hasWebMcpRule = false;
   #openOnHeld: boolean;
   readonly #queue: HeldEntry[] = [];
+  /** Withdraws the question still open in the client of a held call (it was asked too). */
+  readonly #withdraw = new Map<HeldEntry, () => void>();
 
   constructor(private readonly deps: HoldGateDeps) {
     this.#openOnHeld = deps.openOnHeld ?? false;
@@ -184,6 +195,9 @@ export class HoldGate implements HoldQueue {
       this.#queue.push(entry);
       this.deps.hub.publish({type: 'callHeld', call: entry.view});
       request.progress.report(HOLD_WAITING_STATUS);
+      if (request.ask) {
+        this.#askClient(entry, request.ask);
+      }
       const {page} = request;
       const target = entry.view.target;
       if (page && target) {
@@ -208,6 +222,11 @@ export class HoldGate implements HoldQueue {
       heldAt,
       deadline: heldAt + this.deps.timeoutMs,
       ...(target ? {target} : {}),
+      ...(request.ask
+        ? {askedInClient: true}
+        : request.progressRequested === true
+          ? {}
+          : {clientMayGiveUp: true}),
     };
     const timer = setTimeout(
       () => entry.settle('timedOut', {kind: 'denied', text: timedOutText(this.deps.timeoutMs)}),
@@ -231,12 +250,16 @@ export class HoldGate implements HoldQueue {
           return;
         }
         this.#queue.splice(index, 1);
+        // A question still open in the client is withdrawn: the first answer won.
+        this.#withdraw.get(entry)?.();
+        this.#withdraw.delete(entry);
         this.deps.hub.publish({
           type: 'callHoldEnded',
           callId: view.callId,
           decision,
           heldMs: Date.now() - heldAt,
           ...(extra.reason === undefined ? {} : {reason: extra.reason}),
+          ...(extra.decidedIn === undefined ? {} : {decidedIn: extra.decidedIn}),
           ...(!(outcome instanceof Error) && outcome.kind === 'edited'
             ? {args: outcome.valid.params}
             : {}),
@@ -245,6 +268,46 @@ export class HoldGate implements HoldQueue {
       },
     };
     return entry;
+  }
+
+  /**
+   * Asks the client's person too. Their Allow or Deny decides the call unless the inspector
+   * decided first (then the question is withdrawn); "Edit in the inspector", a dismissed question
+   * or no answer leaves it to the inspector. Bounded by the hold's own timeout.
+   */
+  #askClient(entry: HeldEntry, ask: AskClient): void {
+    const withdrawn = new AbortController();
+    this.#withdraw.set(entry, () => withdrawn.abort());
+    const client = entry.view.client.name;
+    void ask(
+      holdQuestion(entry.view),
+      withdrawn.signal,
+      Math.max(1, entry.view.deadline - Date.now()),
+    )
+      .then(answer => {
+        this.#withdraw.delete(entry);
+        if (answer === 'allow') {
+          entry.settle('allowed', RUN, {decidedIn: 'client'});
+        } else if (answer === 'deny') {
+          entry.settle(
+            'denied',
+            {kind: 'denied', text: deniedText(`answered in ${client}'s own prompt`)},
+            {reason: `answered in ${client}'s own prompt`, decidedIn: 'client'},
+          );
+        }
+      })
+      .catch(() => {
+        // The client could not be asked (an error, no answer in time, or withdrawn): the
+        // inspector still decides.
+        this.#withdraw.delete(entry);
+      });
+  }
+
+  /** What the agent reads first when it was asked too and the inspector decided. */
+  #decidedHereNote(entry: HeldEntry, what: string): string | undefined {
+    return this.#withdraw.has(entry)
+      ? `Note: the user ${what} this call in the inspector; the question shown in your client was withdrawn.`
+      : undefined;
   }
 
   /** Adds the target's box once found (the hold is shown at once, without waiting for it). */
@@ -278,13 +341,18 @@ export class HoldGate implements HoldQueue {
       );
     }
     if (decision === 'allow') {
-      entry.settle('allowed', RUN);
+      const note = this.#decidedHereNote(entry, 'allowed');
+      entry.settle('allowed', note === undefined ? RUN : {kind: 'run', note}, {
+        decidedIn: 'inspector',
+      });
     } else if (decision === 'deny') {
+      const note = this.#decidedHereNote(entry, 'denied');
       entry.settle(
         'denied',
-        {kind: 'denied', text: deniedText(options.reason)},
+        {kind: 'denied', text: [deniedText(options.reason), note].filter(Boolean).join('\n')},
         {
           ...(options.reason?.trim() ? {reason: options.reason.trim()} : {}),
+          decidedIn: 'inspector',
         },
       );
     } else {
@@ -296,11 +364,16 @@ export class HoldGate implements HoldQueue {
       if (!valid.ok) {
         throw new Error(`The edited arguments do not fit ${entry.tool.name}: ${valid.message}`);
       }
-      entry.settle('edited', {
-        kind: 'edited',
-        valid,
-        note: editedNote(entry.view.args, valid.params),
-      });
+      const note = this.#decidedHereNote(entry, 'edited');
+      entry.settle(
+        'edited',
+        {
+          kind: 'edited',
+          valid,
+          note: [editedNote(entry.view.args, valid.params), note].filter(Boolean).join('\n'),
+        },
+        {decidedIn: 'inspector'},
+      );
     }
     return this.state();
   }
@@ -308,7 +381,10 @@ export class HoldGate implements HoldQueue {
   /** Releases every held call, oldest first. */
   allowAll(): HoldState {
     for (const entry of [...this.#queue]) {
-      entry.settle('allowed', RUN);
+      const note = this.#decidedHereNote(entry, 'allowed');
+      entry.settle('allowed', note === undefined ? RUN : {kind: 'run', note}, {
+        decidedIn: 'inspector',
+      });
     }
     return this.state();
   }
@@ -317,10 +393,11 @@ export class HoldGate implements HoldQueue {
   denyAll(reason?: string): HoldState {
     const given = reason?.trim() ?? '';
     for (const entry of [...this.#queue]) {
+      const note = this.#decidedHereNote(entry, 'denied');
       entry.settle(
         'denied',
-        {kind: 'denied', text: deniedText(given)},
-        given === '' ? {} : {reason: given},
+        {kind: 'denied', text: [deniedText(given), note].filter(Boolean).join('\n')},
+        {...(given === '' ? {} : {reason: given}), decidedIn: 'inspector'},
       );
     }
     return this.state();

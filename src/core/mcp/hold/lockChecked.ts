@@ -42,8 +42,10 @@ export async function lockChecked(
     if (decided.kind === 'denied') {
       return {denied: decided.text};
     }
-    if (decided.kind === 'edited') {
+    if (decided.note !== undefined) {
       notes.push(decided.note);
+    }
+    if (decided.kind === 'edited') {
       valid = decided.valid;
     }
   }

@@ -11,6 +11,7 @@ import {PANEL_SLOT_FILLS, PANELS} from './panels.js';
 import {Tabs} from './Tabs.js';
 import type {PanelId} from '../ui/panelIds.js';
 import {type FrameModel, useFrameModel} from './useFrameModel.js';
+import {ClientStylesContext} from '../ui/ClientBadge.js';
 
 export function App(): React.JSX.Element {
   const model = useFrameModel();
@@ -29,27 +30,29 @@ function Workspace(props: {model: FrameModel}): React.JSX.Element {
   }
   return (
     <PanelSlotsContext.Provider value={PANEL_SLOT_FILLS}>
-      <div className="app">
-        <header className="app__header">
-          <h1 className="app__title">{APP_NAME}</h1>
-          <ConnectionBadge model={model} />
-        </header>
-        <Tabs panels={PANELS} active={panel} onSelect={model.openPanel} />
-        {PANELS.map(definition =>
-          visited.has(definition.id) ? (
-            <section
-              key={definition.id}
-              id={`panel-${definition.id}`}
-              role="tabpanel"
-              aria-labelledby={`tab-${definition.id}`}
-              className="app__panel"
-              hidden={definition.id !== panel}
-            >
-              <definition.component />
-            </section>
-          ) : null,
-        )}
-      </div>
+      <ClientStylesContext.Provider value={model.clientStyles}>
+        <div className="app">
+          <header className="app__header">
+            <h1 className="app__title">{APP_NAME}</h1>
+            <ConnectionBadge model={model} />
+          </header>
+          <Tabs panels={PANELS} active={panel} onSelect={model.openPanel} />
+          {PANELS.map(definition =>
+            visited.has(definition.id) ? (
+              <section
+                key={definition.id}
+                id={`panel-${definition.id}`}
+                role="tabpanel"
+                aria-labelledby={`tab-${definition.id}`}
+                className="app__panel"
+                hidden={definition.id !== panel}
+              >
+                <definition.component />
+              </section>
+            ) : null,
+          )}
+        </div>
+      </ClientStylesContext.Provider>
     </PanelSlotsContext.Provider>
   );
 }

@@ -10,6 +10,7 @@ import {useInspector, useSnapshot, useUi} from '../context/InspectorContext.js';
 import {connectionLabel, documentTitle, opensHold} from './frameModel.js';
 import type {PanelDefinition} from './panels.js';
 import type {PanelId} from '../ui/panelIds.js';
+import type {ClientStyles} from '../ui/clientStyles.js';
 
 export interface FrameModel {
   connection: ConnectionStatus;
@@ -17,6 +18,8 @@ export interface FrameModel {
   serverVersion: string | undefined;
   panel: PanelId;
   openPanel: (panel: PanelId) => void;
+  /** Each client's colour and session number, for every panel's client badges. */
+  clientStyles: ClientStyles;
 }
 
 export function useFrameModel(): FrameModel {
@@ -24,6 +27,7 @@ export function useFrameModel(): FrameModel {
   const connection = useSnapshot(snapshot => snapshot.connection);
   const serverVersion = useSnapshot(snapshot => snapshot.server?.serverVersion);
   const panel = useUi(snapshot => snapshot.panel);
+  const clientStyles = useSnapshot(snapshot => snapshot.clientStyles);
   const held = useSnapshot(snapshot => snapshot.hold?.queue.length ?? 0);
   const openOnHeld = useSnapshot(snapshot => snapshot.hold?.openOnHeld === true);
   const heldBefore = useRef(0);
@@ -40,6 +44,7 @@ export function useFrameModel(): FrameModel {
     serverVersion,
     panel,
     openPanel: id => ui.openPanel(id),
+    clientStyles,
   };
 }
 

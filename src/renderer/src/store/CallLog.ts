@@ -9,6 +9,7 @@ import type {
   CallStatus,
   ClientRef,
   InspectorEvent,
+  RecordedElement,
   ToolResultView,
 } from '../../../shared/protocol.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
@@ -37,6 +38,8 @@ export interface CallRecord {
   activity?: {items: readonly CallActivityItem[]; dropped: number};
   /** The page before and after it (callScreenshots). */
   screenshots?: {before?: CallImage; after?: CallImage};
+  /** Who its element arguments were when it ran: role, name, uid (callElements). */
+  elements?: readonly RecordedElement[];
 }
 
 type StartedEvent = Extract<InspectorEvent, {type: 'toolCallStarted'}>;
@@ -44,6 +47,25 @@ type EndedEvent = Extract<InspectorEvent, {type: 'toolCallEnded'}>;
 export type ActedOn = NonNullable<EndedEvent['actedOn']>;
 type ActivityEvent = Extract<InspectorEvent, {type: 'callActivity'}>;
 type ScreenshotsEvent = Extract<InspectorEvent, {type: 'callScreenshots'}>;
+type ElementsEvent = Extract<InspectorEvent, {type: 'callElements'}>;
+/** What is learnt about a call after it started: its elements, activity, screenshots. */
+export type CallDetailEvent = ActivityEvent | ScreenshotsEvent | ElementsEvent;
+
+function patchOf(event: CallDetailEvent): Partial<CallRecord> {
+  switch (event.type) {
+    case 'callActivity':
+      return {activity: {items: event.items, dropped: event.dropped}};
+    case 'callScreenshots':
+      return {
+        screenshots: {
+          ...(event.before ? {before: event.before} : {}),
+          ...(event.after ? {after: event.after} : {}),
+        },
+      };
+    case 'callElements':
+      return {elements: event.elements};
+  }
+}
 
 /** Unknown client for calls whose start event was evicted before the UI saw it. */
 const UNKNOWN_CLIENT: ClientRef = {id: '?', name: 'unknown', version: '', transport: 'http'};
@@ -186,23 +208,14 @@ export class CallLog {
     this.#version++;
   }
 
-  /** Adds what a call did (its activity or screenshots) to its record, if the log has it. */
-  attach(event: ActivityEvent | ScreenshotsEvent): void {
+  /** Adds what is learnt of a call (elements, activity, screenshots) to its record, if kept. */
+  attach(event: CallDetailEvent): void {
     const ordinal = this.#byCallId.get(event.callId);
     const existing = ordinal === undefined ? undefined : this.at(ordinal);
     if (!existing || ordinal === undefined) {
       return;
     }
-    const patch: Partial<CallRecord> =
-      event.type === 'callActivity'
-        ? {activity: {items: event.items, dropped: event.dropped}}
-        : {
-            screenshots: {
-              ...(event.before ? {before: event.before} : {}),
-              ...(event.after ? {after: event.after} : {}),
-            },
-          };
-    this.#records[ordinal - this.#base] = {...existing, ...patch};
+    this.#records[ordinal - this.#base] = {...existing, ...patchOf(event)};
     this.#updates.push(ordinal);
     this.#version++;
   }

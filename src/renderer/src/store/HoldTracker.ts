@@ -5,7 +5,7 @@
  * the answer to holdGetState is awaited (after every connect) the events wait here, and the ones
  * the answer already includes are dropped. Log rows follow: held while queued, running once out.
  */
-import type {HeldCall, HoldState} from '../../../shared/hold.js';
+import type {HeldCall, HoldDecision, HoldState} from '../../../shared/hold.js';
 import type {InspectorEvent} from '../../../shared/protocol.js';
 import type {CallLog} from './CallLog.js';
 
@@ -23,6 +23,23 @@ export type HoldEvent = Extract<
 
 /** Events waiting for the state are bounded: the wait is one round trip. */
 const PENDING_LIMIT = 10_000;
+/** Decisions this UI saw, kept to show who decided (newest first). */
+const DECIDED_KEPT = 10;
+
+/** A held call that left the queue while this UI watched: how, and where it was decided. */
+export interface DecidedCall {
+  callId: string;
+  tool: string;
+  client: HeldCall['client'];
+  decision: HoldDecision;
+  /** In the inspector, or in the client that was asked too (none: timed out or cancelled). */
+  decidedIn?: 'inspector' | 'client';
+  reason?: string;
+  at: number;
+}
+
+/** The hold state, and the decisions this UI saw. */
+export type HoldView = HoldState & {decided: readonly DecidedCall[]};
 
 const EMPTY: HoldState = {rules: [], timeoutMs: 0, queue: [], openOnHeld: false, seq: 0};
 
@@ -56,11 +73,12 @@ export class HoldTracker {
   #state: HoldState | undefined;
   #pending: {seq: number; event: HoldEvent}[] | undefined;
   #heldIds = new Set<string>();
+  #decided: readonly DecidedCall[] = [];
 
   constructor(private readonly log: CallLog) {}
 
-  get state(): HoldState | undefined {
-    return this.#state;
+  get state(): HoldView | undefined {
+    return this.#state === undefined ? undefined : {...this.#state, decided: this.#decided};
   }
 
   /** The state was asked for (a connect): events wait for the answer. */
@@ -69,7 +87,7 @@ export class HoldTracker {
   }
 
   /** The answer to holdGetState, with the events that came after it; the state now. */
-  applyState(answer: HoldState): HoldState {
+  applyState(answer: HoldState): HoldView {
     let state = answer;
     for (const {seq, event} of this.#pending ?? []) {
       state = applyHoldEvent(state, seq, event);
@@ -77,11 +95,14 @@ export class HoldTracker {
     this.#pending = undefined;
     this.#state = state;
     this.#markHeld(state.queue);
-    return state;
+    return {...state, decided: this.#decided};
   }
 
-  /** One event of the stream; the state after it, or undefined while the state is awaited. */
-  applyEvent(seq: number, event: HoldEvent): HoldState | undefined {
+  /**
+   * One event of the stream (at server time `time`); the state after it, or undefined while the
+   * state is awaited.
+   */
+  applyEvent(seq: number, event: HoldEvent, time = 0): HoldView | undefined {
     if (this.#pending) {
       if (this.#pending.length >= PENDING_LIMIT) {
         this.#pending.shift();
@@ -89,12 +110,37 @@ export class HoldTracker {
       this.#pending.push({seq, event});
       return undefined;
     }
-    const state = applyHoldEvent(this.#state ?? EMPTY, seq, event);
+    const before = this.#state ?? EMPTY;
+    const state = applyHoldEvent(before, seq, event);
     this.#state = state;
+    if (event.type === 'callHoldEnded' && state !== before) {
+      this.#noteDecided(before, event, time);
+    }
     if (event.type === 'callHeld' || event.type === 'callHoldEnded') {
       this.#markHeld(state.queue);
     }
-    return state;
+    return {...state, decided: this.#decided};
+  }
+
+  #noteDecided(
+    before: HoldState,
+    event: Extract<HoldEvent, {type: 'callHoldEnded'}>,
+    time: number,
+  ): void {
+    const call = before.queue.find(candidate => candidate.callId === event.callId);
+    if (!call) {
+      return;
+    }
+    const decided: DecidedCall = {
+      callId: call.callId,
+      tool: call.tool,
+      client: call.client,
+      decision: event.decision,
+      at: time,
+      ...(event.decidedIn === undefined ? {} : {decidedIn: event.decidedIn}),
+      ...(event.reason === undefined ? {} : {reason: event.reason}),
+    };
+    this.#decided = [decided, ...this.#decided].slice(0, DECIDED_KEPT);
   }
 
   #markHeld(queue: readonly HeldCall[]): void {

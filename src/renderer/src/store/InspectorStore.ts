@@ -24,10 +24,11 @@ import type {HoldState} from '../../../shared/hold.js';
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {applyClientEvent, type ClientEvent, type ClientsSlice} from './clients.js';
-import {HoldTracker} from './HoldTracker.js';
+import {HoldTracker, type HoldView} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 import {applyReplayEvent, type ReplayProgress} from './replays.js';
 import type {TelemetryEntry} from './telemetryEntry.js';
+import {ClientStyler, type ClientStyles, type ColorMemory} from '../ui/clientStyles.js';
 
 export interface ServerInfo {
   serverVersion: string;
@@ -91,6 +92,8 @@ export interface InspectorSnapshot {
   clients: readonly ConnectedClient[];
   /** Client sessions that ended, with when and why, newest first (bounded). */
   closedClients: readonly ClosedClient[];
+  /** Each client's colour and session number, by client id (ui/clientStyles.ts). */
+  clientStyles: ClientStyles;
   /** New client sessions get a browser context of their own (--isolateClients or the switch). */
   isolateClients: boolean;
   webmcpTools: readonly WebMcpToolView[];
@@ -100,7 +103,7 @@ export interface InspectorSnapshot {
   log: LogSlice;
   lastActedOn: LastActedOn | undefined;
   /** Hold rules and the queue of held calls (undefined until the server said). */
-  hold: HoldState | undefined;
+  hold: HoldView | undefined;
   /** Replays of recordings seen in the stream, newest last (bounded, replays.ts). */
   replays: readonly ReplayProgress[];
   offline: OfflineRecording | undefined;
@@ -117,6 +120,8 @@ const EMPTY_TOOLS: ToolsSlice = {slim: false, categories: [], conditions: [], to
 interface BatchChanges {
   patch: Partial<InspectorSnapshot>;
   clients?: ClientsSlice;
+  /** Clients the batch named (a session connected, a call started). */
+  seenClients?: {id: string; name: string}[];
   telemetry?: TelemetryEntry[];
   invocations?: WebMcpInvocation[];
   webmcpTools?: WebMcpToolView[];
@@ -173,6 +178,7 @@ export class InspectorStore {
   readonly #stateCalls = new Map<string, number>();
   #streamId: string | undefined;
   readonly #hold: HoldTracker;
+  readonly #styler: ClientStyler;
   #serverOmitted = 0;
   #notifyPending = false;
 
@@ -183,9 +189,12 @@ export class InspectorStore {
   constructor(
     callCapacity?: number,
     private readonly schedule?: (notify: () => void) => void,
+    /** Where client colours are remembered between runs (the browser's storage). */
+    colorMemory?: ColorMemory,
   ) {
     this.log = new CallLog(callCapacity);
     this.#hold = new HoldTracker(this.log);
+    this.#styler = new ClientStyler(colorMemory);
     this.#snapshot = {
       connection: {state: 'connecting'},
       ready: false,
@@ -195,6 +204,7 @@ export class InspectorStore {
       browser: undefined,
       clients: [],
       closedClients: [],
+      clientStyles: this.#styler.styles,
       isolateClients: false,
       webmcpTools: [],
       webmcpInvocations: [],
@@ -259,6 +269,13 @@ export class InspectorStore {
         ...client,
         calls: Math.max(client.calls, this.#callsByClient.get(client.id) ?? 0),
       })),
+      // Sessions numbered in the order they connected, ended ones included.
+      clientStyles: this.#styler.note(
+        [...state.clients, ...(state.closedClients ?? [])].sort(
+          (a, b) => a.connectedAt - b.connectedAt,
+        ),
+        state.clients.filter(client => client.live !== false),
+      ),
       closedClients: state.closedClients ?? [],
       isolateClients: state.isolateClients ?? false,
       webmcpTools: state.webmcpTools,
@@ -311,6 +328,12 @@ export class InspectorStore {
     if (clients) {
       patch.clients = clients.clients;
       patch.closedClients = clients.closed;
+    }
+    if (changes.seenClients || clients) {
+      patch.clientStyles = this.#styler.note(
+        changes.seenClients ?? [],
+        (clients?.clients ?? this.#snapshot.clients).filter(client => client.live !== false),
+      );
     }
     if (webmcpTools) {
       patch.webmcpTools = webmcpTools;
@@ -368,7 +391,7 @@ export class InspectorStore {
       case 'callHeld':
       case 'callHoldTarget':
       case 'callHoldEnded': {
-        const hold = this.#hold.applyEvent(seq, event);
+        const hold = this.#hold.applyEvent(seq, event, time);
         if (hold) {
           patch.hold = hold;
         }
@@ -379,11 +402,8 @@ export class InspectorStore {
         return;
       case 'callActivity':
       case 'callScreenshots':
-        this.log.attach(event);
-        return;
       case 'callElements':
-        // Who a call's uids were, for the recorder, replay and export on the server; the log
-        // shows the call's arguments and what it did on its page, not the snapshot's ancestry.
+        this.log.attach(event);
         return;
       case 'webmcpInvocation':
         upsertInvocation(
@@ -414,6 +434,9 @@ export class InspectorStore {
     if (event.type === 'toolCallStarted') {
       const count = (this.#callsByClient.get(event.client.id) ?? 0) + 1;
       this.#callsByClient.set(event.client.id, count);
+    }
+    if (event.type === 'toolCallStarted' || event.type === 'clientConnected') {
+      (changes.seenClients ??= []).push(event.client);
     }
     const slice = changes.clients ?? {
       clients: this.#snapshot.clients,
@@ -452,7 +475,9 @@ export class InspectorStore {
   }
 
   openOffline(recording: OfflineRecording | undefined): void {
-    this.#set({offline: recording});
+    // A recording's clients get their colours (and numbers) too.
+    const clientStyles = this.#styler.note(recording?.log.clients() ?? [], this.#snapshot.clients);
+    this.#set({offline: recording, clientStyles});
   }
 
   /** Every event the UI holds for the live log, for export: calls and telemetry records. */

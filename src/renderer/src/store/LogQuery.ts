@@ -5,6 +5,7 @@
  */
 import type {CallStatus} from '../../../shared/protocol.js';
 import type {CallLog, CallRecord} from './CallLog.js';
+import {callLine} from './callLine.js';
 
 export interface LogFilter {
   tool: string;
@@ -28,7 +29,8 @@ function textOf(record: CallRecord): string {
   let text = searchText.get(record);
   if (text === undefined) {
     text = [
-      record.tool,
+      // The line says what it acted on (`click button "Press me"`): searchable as shown.
+      callLine(record),
       record.client.name,
       record.status,
       JSON.stringify(record.args),

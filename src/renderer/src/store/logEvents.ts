@@ -1,6 +1,6 @@
 /**
- * A call log turned back into the inspector events it came from (start, end, what the call did,
- * then telemetry), in sequence order: what an export writes and a recording holds.
+ * A call log turned back into the inspector events it came from (start, who its elements were,
+ * end, what the call did, then telemetry), in sequence order: what an export writes and a recording holds.
  */
 import type {EventEnvelope} from '../../../shared/protocol.js';
 import type {CallLog, CallRecord} from './CallLog.js';
@@ -53,6 +53,14 @@ export function eventsOf(log: CallLog, telemetry: readonly TelemetryEntry[]): Ev
         ...(record.pageId === undefined ? {} : {pageId: record.pageId}),
       },
     });
+    if (record.elements && record.elements.length > 0) {
+      // Right after its start (same seq: the sort below is stable), as the server sends it.
+      events.push({
+        seq: record.seq,
+        time: record.startedAt,
+        event: {type: 'callElements', callId: record.callId, elements: [...record.elements]},
+      });
+    }
     if (record.status !== 'running' && record.result) {
       events.push({
         seq: record.endSeq ?? record.seq,

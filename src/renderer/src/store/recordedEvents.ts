@@ -20,6 +20,7 @@ export function addRecordedEvent(
       break;
     case 'callActivity':
     case 'callScreenshots':
+    case 'callElements':
       log.attach(event);
       break;
     case 'telemetry':
@@ -49,9 +50,6 @@ export function addRecordedEvent(
     case 'replayProgress':
     case 'replayFinished':
       // The live state of the run it was recorded from: a read-only log shows its calls only.
-      break;
-    case 'callElements':
-      // For replay and export on the server; the log shows the call's arguments and activity.
       break;
     case 'eventOmitted':
       // A note where the server could not keep an event; nothing of a call to show.

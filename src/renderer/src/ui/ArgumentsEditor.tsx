@@ -4,8 +4,9 @@
  * and its reducer are in argumentsDraft.ts; the panel decides what submitting does.
  */
 import type {UiSchema} from '@rjsf/utils';
-import type {ReactNode} from 'react';
+import {type ReactNode, useMemo} from 'react';
 import {hasFields, type ArgumentsDraft, type DraftAction} from './argumentsDraft.js';
+import {invisibleInValues} from './invisibleInValues.js';
 import {isSchemaObject, SchemaForm} from './SchemaForm.js';
 import './argumentsEditor.css';
 
@@ -64,7 +65,36 @@ export function ArgumentsEditor(props: ArgumentsEditorProps): React.JSX.Element 
         </label>
       </div>
       {draft.mode === 'form' ? <FormArea {...props} /> : <JsonArea {...props} />}
+      <InvisibleNotice values={draft.formData} />
     </>
+  );
+}
+
+/**
+ * Fields show their values raw (what is typed is what is sent), so a value with invisible or bidi
+ * characters — a page's schema default, say — is listed here with them made visible.
+ */
+function InvisibleNotice(props: {values: Record<string, unknown>}): React.JSX.Element | null {
+  const {found, more} = useMemo(() => invisibleInValues(props.values), [props.values]);
+  if (found.length === 0) {
+    return null;
+  }
+  return (
+    <div className="notice args-editor__invisible" data-testid="invisible-values">
+      <p>
+        {found.length === 1 ? 'A value holds' : 'These values hold'} invisible or direction-changing
+        characters, shown here as ⟨U+XXXX⟩; they are sent as they are. Check
+        {found.length === 1 ? ' it' : ' them'} before you send:
+      </p>
+      <ul>
+        {found.map(item => (
+          <li key={item.path}>
+            <code>{item.path}</code>: <span className="mono">{item.shown}</span>
+          </li>
+        ))}
+      </ul>
+      {more ? <p className="muted">More values than these may hold such characters.</p> : null}
+    </div>
   );
 }
 

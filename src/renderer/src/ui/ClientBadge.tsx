@@ -1,20 +1,27 @@
 /**
  * A client session's label with its colour: the same client has the same colour in every panel
- * (Pages, Log, Hold, Connection), so a person can tell agents apart at a glance. The colour comes
- * from the client's id (eight theme colours, light and dark); the name is untrusted text.
+ * (Pages, Log, Hold, Connection), so a person can tell agents apart at a glance. The colour is the
+ * client name's (clientStyles.ts: the same in every session and run, and different for the clients
+ * connected at once), with the session's number beside the name when the name has several
+ * (`gemini-cli #2`). The app frame provides the styles; the name is untrusted text.
  */
+import {createContext, useContext} from 'react';
+import {preferredColor, type ClientStyle, type ClientStyles} from './clientStyles.js';
 import {revealInvisible} from './revealInvisible.js';
 
-/** How many client colours the theme defines (--client-0 … --client-7). */
-export const CLIENT_COLORS = 8;
+export {CLIENT_COLORS} from './clientStyles.js';
 
-/** The client's colour slot: a stable hash of its id. */
-export function clientColorIndex(clientId: string): number {
-  let hash = 2166136261;
-  for (let index = 0; index < clientId.length; index++) {
-    hash = Math.imul(hash ^ clientId.charCodeAt(index), 16777619);
-  }
-  return (hash >>> 0) % CLIENT_COLORS;
+/** The styles of the clients the store knows (provided by the app frame). */
+export const ClientStylesContext = createContext<ClientStyles>(new Map());
+
+/** A client's colour and session number (its name's colour when the store does not know it). */
+export function styleOf(styles: ClientStyles, client: {id: string; name: string}): ClientStyle {
+  return styles.get(client.id) ?? {color: preferredColor(client.name)};
+}
+
+/** `gemini-cli #2` when the name has several sessions, else the name. */
+export function clientLabel(name: string, style: ClientStyle): string {
+  return style.session === undefined ? name : `${name} #${style.session}`;
 }
 
 export function ClientBadge(props: {
@@ -24,14 +31,19 @@ export function ClientBadge(props: {
   title?: string;
 }): React.JSX.Element {
   const {client, note} = props;
+  const style = styleOf(useContext(ClientStylesContext), client);
   return (
     <span
-      className={`client-badge client-badge--${clientColorIndex(client.id)}`}
+      className={`client-badge client-badge--${style.color}`}
       data-client-id={client.id}
-      title={props.title ?? revealInvisible(client.name)}
+      data-client-color={style.color}
+      title={props.title ?? revealInvisible(clientLabel(client.name, style))}
     >
       <span className="client-badge__dot" aria-hidden="true" />
       <span className="client-badge__name">{revealInvisible(client.name)}</span>
+      {style.session === undefined ? null : (
+        <span className="client-badge__session">#{style.session}</span>
+      )}
       {note ? <span className="client-badge__note">{note}</span> : null}
     </span>
   );

@@ -1,7 +1,7 @@
 /**
- * Connect an agent in one step: the MCP endpoint, the token (hidden until revealed), setup for
- * common clients, who is connected (and who is not, with why), client isolation, and the
- * browser's state.
+ * Who is connected (and who is not, with why) first, then client isolation; then how to connect
+ * one in one step — the MCP endpoint, the token (hidden until revealed), setup for common
+ * clients — in a section open while no client is connected; and the browser's state.
  */
 import {CopyButton} from '../../ui/CopyButton.js';
 import {EmptyState} from '../../ui/EmptyState.js';
@@ -15,16 +15,45 @@ export function ConnectionPanel(): React.JSX.Element {
   const model = useConnectionModel();
   return (
     <div className="panel-body connection-panel">
-      <h2>Endpoint</h2>
+      <h2>
+        Connected clients <span className="muted">({model.clients.live.length})</span>
+      </h2>
+      <Clients model={model} />
+      <NotConnected model={model} />
+      <Isolation model={model} />
+      <Setup model={model} />
+      <h2>Browser</h2>
+      <Browser model={model} />
+    </div>
+  );
+}
+
+/** How to connect a client: the endpoint, the token and a snippet per client, collapsible. */
+function Setup(props: {model: ConnectionModel}): React.JSX.Element {
+  const {model} = props;
+  return (
+    <details
+      className="connection-setup"
+      open={model.setupsOpen}
+      onToggle={event => model.toggleSetups(event.currentTarget.open)}
+      data-testid="connection-setup"
+    >
+      <summary>
+        <h2>Connect a client</h2>
+        <span className="muted">
+          MCP URL, token and setup for Claude Code, Cursor, VS Code, Gemini CLI and others
+        </span>
+      </summary>
+      <h3>Endpoint</h3>
       <Endpoint model={model} />
-      <h2>Set up your client</h2>
+      <h3>Set up your client</h3>
       {model.setups.length === 0 ? (
         <p className="muted">Waiting for the server to report its MCP URL…</p>
       ) : (
         model.setups.map(setup => (
           <section key={setup.id} className="card setup" aria-labelledby={`setup-${setup.id}`}>
             <header className="setup__header">
-              <h3 id={`setup-${setup.id}`}>{setup.client}</h3>
+              <h4 id={`setup-${setup.id}`}>{setup.client}</h4>
               <span className="muted">{setup.where}</span>
               <span className="toolbar__spacer" />
               <CopyButton
@@ -39,15 +68,7 @@ export function ConnectionPanel(): React.JSX.Element {
           </section>
         ))
       )}
-      <h2>
-        Connected clients <span className="muted">({model.clients.live.length})</span>
-      </h2>
-      <Isolation model={model} />
-      <Clients model={model} />
-      <NotConnected model={model} />
-      <h2>Browser</h2>
-      <Browser model={model} />
-    </div>
+    </details>
   );
 }
 
@@ -115,7 +136,8 @@ function Clients(props: {model: ConnectionModel}): React.JSX.Element {
   if (live.length === 0) {
     return (
       <EmptyState title="No client connected">
-        Add the setup above to your MCP client and start it; it shows up here while it is connected.
+        Add the setup below (Connect a client) to your MCP client and start it; it shows up here
+        while it is connected.
       </EmptyState>
     );
   }

@@ -1,7 +1,7 @@
 /**
  * The Connection panel's view model, pure: the token (fetched only when revealed or copied, and
- * shown only while revealed) and the client setups built from the MCP URL with it, masked unless
- * revealed. The hook (useConnectionModel.ts) wires it to the store and the engine.
+ * shown only while revealed), the client setups built from the MCP URL with it, masked unless
+ * revealed, and whether their section is open. The hook (useConnectionModel.ts) wires it to the store and the engine.
  */
 import type {CommandResult} from '../../../../shared/replies.js';
 import {type ClientSetup, clientSetups, MASKED_TOKEN} from './clientSetup.js';
@@ -10,15 +10,20 @@ export interface ConnectionState {
   token: string | undefined;
   revealed: boolean;
   tokenError: string | undefined;
+  /** The person opened or closed the setup section (undefined: it follows setupsOpen's rule). */
+  setupsOpen: boolean | undefined;
 }
 
 export type ConnectionAction =
-  {type: 'token'; result: CommandResult<'getToken'>} | {type: 'reveal'; revealed: boolean};
+  | {type: 'token'; result: CommandResult<'getToken'>}
+  | {type: 'reveal'; revealed: boolean}
+  | {type: 'setupsOpen'; open: boolean};
 
 export const INITIAL_CONNECTION: ConnectionState = {
   token: undefined,
   revealed: false,
   tokenError: undefined,
+  setupsOpen: undefined,
 };
 
 export function reduceConnection(
@@ -32,7 +37,17 @@ export function reduceConnection(
         : {...state, tokenError: action.result.error};
     case 'reveal':
       return {...state, revealed: action.revealed};
+    case 'setupsOpen':
+      return {...state, setupsOpen: action.open};
   }
+}
+
+/**
+ * Whether the setup section (endpoint, token, snippets) is open: as the person left it, else open
+ * only while no client is connected (then setting one up is what the panel is opened for).
+ */
+export function setupsOpen(state: ConnectionState, liveClients: number): boolean {
+  return state.setupsOpen ?? liveClients === 0;
 }
 
 /** The token as shown: only while revealed. */

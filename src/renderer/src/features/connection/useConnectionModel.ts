@@ -13,6 +13,7 @@ import {
   reduceConnection,
   setupWithToken,
   shownSetups,
+  setupsOpen,
   shownToken,
 } from './connectionModel.js';
 
@@ -26,6 +27,10 @@ export interface ConnectionModel {
   fetchToken: () => Promise<string>;
   tokenError: string | undefined;
   setups: ClientSetup[];
+  /** The setup section (endpoint, token, snippets) is open. */
+  setupsOpen: boolean;
+  /** The person opened or closed it (a toggle that changes nothing is ignored). */
+  toggleSetups: (open: boolean) => void;
   /** The same setups with the real token, for copying. */
   setupText: (id: string) => Promise<string>;
   /** Live clients, and the ones that are not (quiet or ended) with when and why. */
@@ -79,6 +84,12 @@ export function useConnectionModel(): ConnectionModel {
     fetchToken,
     tokenError: state.tokenError,
     setups: shownSetups(mcpUrl, state),
+    setupsOpen: setupsOpen(state, lists.live.length),
+    toggleSetups: open => {
+      if (open !== setupsOpen(state, lists.live.length)) {
+        dispatch({type: 'setupsOpen', open});
+      }
+    },
     setupText: async id => setupWithToken(mcpUrl, await fetchToken(), id),
     clients: lists,
     isolateClients,

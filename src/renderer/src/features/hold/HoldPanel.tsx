@@ -1,7 +1,9 @@
 /**
  * Hold: agent calls that match a hold rule wait here for a decision — Allow, Edit the arguments
  * (the Run panel's schema form, checked with the tool's schema), or Deny with a reason — with the
- * live view of their page and the target element outlined. The rules are set here too.
+ * live view of their page and the target element outlined; whether the agent's client was asked
+ * too (the first answer wins) or may give up waiting; the calls decided lately, and where. The
+ * rules are set here too.
  */
 import type {UiSchema} from '@rjsf/utils';
 import {HOLD_RULES_ACCEPTED} from '../../../../shared/hold.js';
@@ -15,6 +17,8 @@ import {type HoldModel, useHoldModel} from './useHoldModel.js';
 import './hold.css';
 import {boxStyle} from '../../ui/boxStyle.js';
 import {ClientBadge} from '../../ui/ClientBadge.js';
+import {formatClock} from '../../ui/format.js';
+import type {DecidedCall} from '../../store/HoldTracker.js';
 
 const PRESETS: readonly {label: string; rules: string[]}[] = [
   {label: 'Off', rules: []},
@@ -35,8 +39,78 @@ export function HoldPanel(): React.JSX.Element {
       ) : null}
       <HeldWhileOff model={model} />
       <Queue model={model} />
+      <Decided model={model} />
     </div>
   );
+}
+
+const DECISION_WORDS: Record<DecidedCall['decision'], string> = {
+  allowed: 'allowed',
+  edited: 'edited and run',
+  denied: 'denied',
+  timedOut: 'denied: nobody decided in time',
+  cancelled: 'cancelled by the client',
+};
+
+/** The last calls decided while this inspector watched, and where each was decided. */
+function Decided(props: {model: HoldModel}): React.JSX.Element | null {
+  const decided = props.model.hold?.decided ?? [];
+  if (decided.length === 0) {
+    return null;
+  }
+  return (
+    <section className="hold-decided" aria-labelledby="hold-decided-heading">
+      <h2 id="hold-decided-heading">
+        Decided <span className="muted">(newest first)</span>
+      </h2>
+      <ol className="hold-decided__list">
+        {decided.map(call => (
+          <li key={call.callId} data-call-id={call.callId} data-decided-in={call.decidedIn ?? ''}>
+            <span className="mono">{formatClock(call.at)}</span>{' '}
+            <span className="mono">{revealInvisible(call.tool)}</span> from{' '}
+            <ClientBadge client={call.client} />: {DECISION_WORDS[call.decision]}
+            {call.decidedIn === 'client' ? (
+              <strong> in {revealInvisible(call.client.name)}&apos;s own prompt</strong>
+            ) : call.decidedIn === 'inspector' ? (
+              ' here'
+            ) : (
+              ''
+            )}
+            {call.reason && call.decidedIn !== 'client' ? (
+              <span className="muted"> ({revealInvisible(call.reason)})</span>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** Whether the agent's person can answer in their client too, or may stop waiting. */
+function Reach(props: {model: HoldModel}): React.JSX.Element | null {
+  const {call, hold} = props.model;
+  if (!call) {
+    return null;
+  }
+  if (call.askedInClient === true) {
+    return (
+      <p className="hold-detail__reach" data-testid="hold-asked-in-client">
+        Also asked in <ClientBadge client={call.client} />: the first answer, there or here, decides
+        it.
+      </p>
+    );
+  }
+  if (call.clientMayGiveUp === true) {
+    const seconds = Math.round((hold?.timeoutMs ?? 0) / 1000);
+    return (
+      <p className="notice hold-detail__reach" data-testid="hold-may-give-up">
+        This client cannot be asked in its own window (no MCP elicitation) and asked for no
+        progress, so it may give up on the call after its own timeout (60 s for clients built on the
+        MCP SDK), before this hold&apos;s {seconds} s. Decide soon.
+      </p>
+    );
+  }
+  return null;
 }
 
 function Rules(props: {model: HoldModel}): React.JSX.Element {
@@ -233,6 +307,7 @@ function Detail(props: {model: HoldModel}): React.JSX.Element | null {
           </>
         ) : null}
       </dl>
+      <Reach model={model} />
       <div className="hold-detail__actions" role="group" aria-label="Decision">
         <button
           type="button"
@@ -252,9 +327,7 @@ function Detail(props: {model: HoldModel}): React.JSX.Element | null {
           Allow and step <kbd>S</kbd>
         </button>
       </div>
-      <p className="muted hold-detail__keys" data-testid="hold-keys">
-        Keys: {HOLD_KEYS.map(entry => `${entry.key.toUpperCase()} ${entry.label}`).join(' · ')}
-      </p>
+      <HoldKeys />
       {model.mode === 'deny' ? <DenyForm model={model} /> : null}
       {model.mode === 'edit' ? (
         <EditForm model={model} />
@@ -263,6 +336,14 @@ function Detail(props: {model: HoldModel}): React.JSX.Element | null {
       )}
       <HeldLiveView model={model} />
     </section>
+  );
+}
+
+function HoldKeys(): React.JSX.Element {
+  return (
+    <p className="muted hold-detail__keys" data-testid="hold-keys">
+      Keys: {HOLD_KEYS.map(entry => `${entry.key.toUpperCase()} ${entry.label}`).join(' · ')}
+    </p>
   );
 }
 

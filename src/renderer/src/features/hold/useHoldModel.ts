@@ -4,7 +4,8 @@
  * the shown call's page while the panel is open.
  */
 import {useEffect, useReducer, useState} from 'react';
-import type {HeldCall, HoldState} from '../../../../shared/hold.js';
+import type {HeldCall} from '../../../../shared/hold.js';
+import type {HoldView} from '../../store/HoldTracker.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
 import {useInspector, useRequest, useSnapshot, useUi} from '../../context/InspectorContext.js';
 import {objectSchema, type DraftAction} from '../../ui/argumentsDraft.js';
@@ -25,7 +26,7 @@ import {
 
 export interface HoldModel extends HoldActions {
   connected: boolean;
-  hold: HoldState | undefined;
+  hold: HoldView | undefined;
   call: HeldCall | undefined;
   tool: ToolInfo | undefined;
   schema: Record<string, unknown> | undefined;

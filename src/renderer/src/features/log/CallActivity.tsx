@@ -1,6 +1,6 @@
 /**
  * What a call did on its page: a small timeline of its page activity (navigations, dialogs,
- * console messages, requests, WebMCP invocations) and the page before and after it, with the
+ * console messages, requests, WebMCP invocations, the changes it made to the document) and the page before and after it, with the
  * element it acted on outlined on the after image. The same component serves the live log and a
  * recording (whose images are fetched by file name). Everything shown is page text: inert.
  */
@@ -18,6 +18,7 @@ const KIND_LABELS: Record<CallActivityItem['kind'], string> = {
   dialog: 'dialog',
   console: 'console',
   request: 'request',
+  dom: 'changes',
   webmcp: 'WebMCP',
 };
 
@@ -33,7 +34,18 @@ function itemText(item: CallActivityItem): string {
       return `${item.method} ${item.url} · ${item.status}`;
     case 'webmcp':
       return `${item.toolName} (${item.status})`;
+    case 'dom':
+      return domText(item.nodes, item.texts);
   }
+}
+
+/** `14 nodes changed; text "clicked 1" appeared`. */
+export function domText(nodes: number, texts: readonly string[]): string {
+  const changed = `${formatCount(nodes)} node${nodes === 1 ? '' : 's'} changed`;
+  if (texts.length === 0) {
+    return changed;
+  }
+  return `${changed}; text ${texts.map(text => JSON.stringify(text)).join(', ')} appeared`;
 }
 
 export function CallActivity(props: {

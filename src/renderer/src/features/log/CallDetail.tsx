@@ -1,9 +1,11 @@
 /**
- * Everything about one call: arguments, the response (text, images, structured content), the
- * error, timing and its telemetry record. All of it rendered as text: it comes from pages and
+ * Everything about one call: what it did in a person's words, its arguments and the elements they
+ * named (role, name, uid as they were when it ran), the response (text, images, structured
+ * content), the error, timing and its telemetry record. All of it rendered as text: it comes from pages and
  * clients.
  */
 import type {CallRecord} from '../../store/CallLog.js';
+import {callLine} from '../../store/callLine.js';
 import {CopyButton} from '../../ui/CopyButton.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 import {ImageView} from '../../ui/ImageView.js';
@@ -55,6 +57,9 @@ export function CallDetail(props: {
           Run again…
         </button>
       </header>
+      <p className="call-detail__line" data-testid="call-line">
+        {revealInvisible(callLine(record))}
+      </p>
       {props.recordedCall ? (
         <div className="call-detail__recorded" data-testid="recording-actions-call">
           <props.recordedCall.Actions recordingId={props.recordedCall.recordingId} call={record} />
@@ -71,6 +76,7 @@ export function CallDetail(props: {
         <h3>Arguments</h3>
         <JsonView value={record.args} label={`Arguments of ${record.tool}`} />
       </section>
+      <CallElements record={record} />
       <CallActivity record={record} loadImage={props.loadImage} />
       <CallResponse record={record} />
       <CallTelemetry record={record} />
@@ -103,6 +109,45 @@ function CallFacts(props: {record: CallRecord}): React.JSX.Element {
       <dt>Call id</dt>
       <dd className="mono">{record.callId}</dd>
     </dl>
+  );
+}
+
+/** Who the call's element arguments were when it ran (from the snapshot the agent acted on). */
+function CallElements(props: {record: CallRecord}): React.JSX.Element | null {
+  const elements = props.record.elements ?? [];
+  if (elements.length === 0) {
+    return null;
+  }
+  return (
+    <section aria-label="Elements">
+      <h3>Elements, as they were when it ran</h3>
+      <table className="call-elements" data-testid="call-elements">
+        <thead>
+          <tr>
+            <th scope="col">Argument</th>
+            <th scope="col">Role</th>
+            <th scope="col">Name</th>
+            <th scope="col">uid</th>
+          </tr>
+        </thead>
+        <tbody>
+          {elements.map(element => (
+            <tr key={element.param}>
+              <td className="mono">{revealInvisible(element.param)}</td>
+              <td>{revealInvisible(element.role)}</td>
+              <td>
+                {element.name === '' ? (
+                  <span className="muted">no name</span>
+                ) : (
+                  revealInvisible(element.name)
+                )}
+              </td>
+              <td className="mono">{revealInvisible(element.uid)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

@@ -30,7 +30,7 @@ export function LogPanel(): React.JSX.Element {
         </div>
       ) : null}
       <DismissibleNotice text={model.notice} onDismiss={model.dismissNotice} />
-      <div className="log-panel__body">
+      <div className={`log-panel__body${model.selected ? '' : ' log-panel__body--no-call'}`}>
         <div className="log-panel__list">
           {model.total === 0 ? (
             <LogEmpty model={model} />
@@ -147,7 +147,7 @@ function LogFilters(props: {model: LogModel}): React.JSX.Element {
           <option value="">All clients</option>
           {model.clients.map(client => (
             <option key={client.id} value={client.id}>
-              {revealInvisible(client.name)}
+              {revealInvisible(client.label)}
             </option>
           ))}
         </select>
@@ -156,7 +156,7 @@ function LogFilters(props: {model: LogModel}): React.JSX.Element {
         <span className="field__label">Search</span>
         <input
           type="search"
-          placeholder="Text in arguments, results, errors…"
+          placeholder="Calls, elements, arguments, results…"
           value={filter.text}
           onChange={event => model.setFilter({text: event.target.value})}
         />

@@ -7,6 +7,7 @@
 import {useVirtualizer, type Virtualizer} from '@tanstack/react-virtual';
 import {memo, useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState} from 'react';
 import type {CallRecord} from '../../store/CallLog.js';
+import {callLine, callLineTail} from '../../store/callLine.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import {ClientBadge} from '../../ui/ClientBadge.js';
@@ -390,12 +391,20 @@ function cell(column: LogColumnId, record: CallRecord): React.JSX.Element {
           )}
         </span>
       );
-    case 'tool':
+    case 'tool': {
+      const tail = callLineTail(record);
       return (
-        <span key={column} role="gridcell" className="log-cell log-cell--tool mono">
-          {revealInvisible(record.tool)}
+        <span
+          key={column}
+          role="gridcell"
+          className="log-cell log-cell--tool"
+          title={revealInvisible(callLine(record))}
+        >
+          <span className="log-call__tool mono">{revealInvisible(record.tool)}</span>
+          {tail === '' ? null : <span className="log-call__what">{revealInvisible(tail)}</span>}
         </span>
       );
+    }
     case 'page':
       return (
         <span key={column} role="gridcell" className="log-cell log-cell--page mono">

@@ -19,8 +19,9 @@ export interface LogColumn {
 export const LOG_COLUMNS: readonly LogColumn[] = [
   {id: 'time', label: 'Time', track: '96px', readable: 96},
   {id: 'client', label: 'Client', track: 'minmax(80px, 1fr)', readable: 110},
-  // Tool names run to 30 characters (performance_analyze_insight): the widest need.
-  {id: 'tool', label: 'Tool', track: 'minmax(120px, 1.6fr)', readable: 180},
+  // The call in a person's words (`click button "Press me"`): the tool's name (up to 30
+  // characters, performance_analyze_insight) and what it acted on. The widest need.
+  {id: 'tool', label: 'Call', track: 'minmax(160px, 3fr)', readable: 200},
   {id: 'page', label: 'Page', track: '48px', readable: 48},
   {id: 'status', label: 'Status', track: '76px', readable: 76},
   {id: 'duration', label: 'Duration', track: '76px', readable: 76},

@@ -35,6 +35,7 @@ import {
 } from './logModel.js';
 import type * as OfflineRecordingModule from '../../store/offlineRecording.js';
 import type {LoadImage} from './CallActivity.js';
+import {clientLabel, styleOf} from '../../ui/ClientBadge.js';
 
 /** The recording reader carries its own zod checks: loaded on first export or open, not at start. */
 const loadRecordings = (): Promise<typeof OfflineRecordingModule> =>
@@ -85,7 +86,8 @@ export interface LogModel extends LogActions {
   /** Events the server could not keep as they were (each left a note in its place). */
   serverOmitted: number;
   toolNames: string[];
-  clients: {id: string; name: string}[];
+  /** The client menu: each session's label (`gemini-cli #2` when a name has several). */
+  clients: {id: string; label: string}[];
   selected: CallRecord | undefined;
   select: (callId: string | undefined) => void;
   /** Moves the selection within the filtered rows; returns the new row index. */
@@ -101,6 +103,7 @@ export function useLogModel(): LogModel {
   const liveLog = useSnapshot(snapshot => snapshot.log);
   const connected = useSnapshot(snapshot => snapshot.connection.state === 'open');
   const serverVersion = useSnapshot(snapshot => snapshot.server?.serverVersion);
+  const clientStyles = useSnapshot(snapshot => snapshot.clientStyles);
   const selectedCallId = useUi(snapshot => snapshot.selectedCallId);
   const RecordedCallActions = usePanelSlot('recordedCall');
   const log = offline?.log ?? store.log;
@@ -141,7 +144,11 @@ export function useLogModel(): LogModel {
     // The log is mutable, so these are read on every render (a batch re-renders the panel); the
     // menus list only a few tools and clients.
     toolNames: log.toolNames(),
-    clients: log.clients().map(client => ({id: client.id, name: client.name})),
+    // Two sessions of one client name are told apart by their number (gemini-cli #2).
+    clients: log.clients().map(client => ({
+      id: client.id,
+      label: clientLabel(client.name, styleOf(clientStyles, client)),
+    })),
     selected,
     select: callId => ui.selectCall(callId),
     moveSelection: delta => {

@@ -120,7 +120,7 @@ function PageItem(props: {page: PageView; model: PagesModel}): React.JSX.Element
         }
         onClick={() => model.watch(watched ? undefined : page.id)}
       >
-        {watched ? 'Follow selected' : 'Watch'}
+        {watched ? 'Follow last selected' : 'Watch'}
       </button>
     </li>
   );

@@ -18,6 +18,11 @@ export interface RecordingActionsProps {
   callIndex?: number;
   /** In a list row: the buttons alone, the explanation as their tooltip. */
   compact?: boolean;
+  /**
+   * The recording still being written (this server's own): replaying it is not what one opens it
+   * for, so Replay is an ordinary button that says it replays the calls so far.
+   */
+  live?: boolean;
 }
 
 export function RecordingActions(props: RecordingActionsProps): React.JSX.Element {
@@ -35,12 +40,15 @@ export function RecordedCallActions(props: PanelSlotProps['recordedCall']): Reac
 
 const REPLAY_HINT =
   'Replay runs the recorded calls again in the live browser, in new pages, and compares each result with the recording.';
+const LIVE_REPLAY_HINT =
+  'This recording is still being written. Replay so far runs the calls recorded until now again in the live browser, in new pages, and compares each result with the recording.';
 
 /** The view alone, for tests and screenshots with a model made by hand. */
 export function RecordingActionsView(
   props: RecordingActionsProps & {model: RecordingActionsModel},
 ): React.JSX.Element {
-  const {model, callIndex, compact = false} = props;
+  const {model, callIndex, compact = false, live = false} = props;
+  const hint = live ? LIVE_REPLAY_HINT : REPLAY_HINT;
   const {replay, preview} = model.state;
   const busy = isReplaying(replay) || !model.connected;
   const headline = replayHeadline(replay);
@@ -49,12 +57,12 @@ export function RecordingActionsView(
       <div className="recording-actions__buttons">
         <button
           type="button"
-          className="primary"
+          className={live ? undefined : 'primary'}
           disabled={busy}
-          title={compact ? REPLAY_HINT : undefined}
+          title={compact ? hint : undefined}
           onClick={() => model.replay()}
         >
-          Replay
+          {live ? 'Replay so far' : 'Replay'}
         </button>
         {callIndex === undefined ? null : (
           <button type="button" disabled={busy} onClick={() => model.replay(callIndex)}>
@@ -69,7 +77,7 @@ export function RecordingActionsView(
           Export as test
         </button>
       </div>
-      {compact ? null : <p className="muted recording-actions__hint">{REPLAY_HINT}</p>}
+      {compact ? null : <p className="muted recording-actions__hint">{hint}</p>}
       {replay.status === 'error' ? (
         <p className="notice notice--error" role="alert">
           {replay.error}

@@ -375,7 +375,7 @@ function RecordingRow(props: {row: RecordingRowView; model: RecordingsModel}): R
             </button>
           )}
           <span className="recording-actions" data-testid="recording-actions-recording">
-            <RecordingActions recordingId={recording.id} compact />
+            <RecordingActions recordingId={recording.id} compact live={recording.current} />
           </span>
         </div>
       </td>

@@ -1,11 +1,14 @@
 /**
- * Telemetry preview: every usage record as it would be sent (already sanitized), what each field
- * means, and the plain fact that nothing is sent.
+ * Telemetry preview: every usage record as it would be sent (already sanitized), as a table in the
+ * Log's order and clock — tool, success, latency bucket, parameters as sent, client family — each
+ * row linked to its call in the Log; the fields every record repeats with what their codes mean;
+ * what each field means; and the plain fact that nothing is sent.
  */
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatClock, formatCount} from '../../ui/format.js';
 import {formatJson} from '../../ui/JsonView.js';
-import {useTelemetryModel} from './useTelemetryModel.js';
+import type {TelemetryRow} from './telemetryModel.js';
+import {type TelemetryModel, useTelemetryModel} from './useTelemetryModel.js';
 import './telemetry.css';
 
 export function TelemetryPanel(): React.JSX.Element {
@@ -30,36 +33,13 @@ export function TelemetryPanel(): React.JSX.Element {
       </div>
 
       <h2>Records</h2>
-      {model.records.length === 0 ? (
+      {model.rows.length === 0 ? (
         <EmptyState title="No records yet">
           Each finished tool call produces one record. Run a tool (from your agent or the Run panel)
           and it shows up here.
         </EmptyState>
       ) : (
-        <>
-          <p className="muted" role="status">
-            {formatCount(model.total)} {model.total === 1 ? 'record' : 'records'}
-            {model.total > model.shownAtMost ? `; the newest ${model.shownAtMost} are shown` : ''}.
-          </p>
-          <ol className="telemetry-list" aria-label="Telemetry records, newest first">
-            {model.records.map(entry => (
-              <li key={entry.seq} className="telemetry-record">
-                <div className="telemetry-record__meta muted">
-                  <span className="mono">{formatClock(entry.time)}</span>{' '}
-                  <span className="mono">{entry.record.tool_invocation.tool_name}</span>
-                </div>
-                {entry.note === undefined ? null : (
-                  <p className="telemetry-record__note" data-testid="telemetry-success-note">
-                    {entry.note}
-                  </p>
-                )}
-                <pre className="code-block" tabIndex={0} aria-label="Telemetry record">
-                  {formatJson(entry.record)}
-                </pre>
-              </li>
-            ))}
-          </ol>
-        </>
+        <Records model={model} />
       )}
 
       <h2>What each field means</h2>
@@ -72,5 +52,97 @@ export function TelemetryPanel(): React.JSX.Element {
         ))}
       </dl>
     </div>
+  );
+}
+
+function Records(props: {model: TelemetryModel}): React.JSX.Element {
+  const {model} = props;
+  return (
+    <>
+      <p className="muted" role="status">
+        {formatCount(model.total)} {model.total === 1 ? 'record' : 'records'}
+        {model.total > model.shownAtMost ? `; the newest ${model.shownAtMost} are shown` : ''}, in
+        the Log&apos;s order (each at the time its call started).
+      </p>
+      <dl className="telemetry-common" aria-label="In every record of this run">
+        {model.common.map(item => (
+          <div key={item.field}>
+            <dt className="mono">{item.field}</dt>
+            <dd className="mono">{item.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="telemetry-table__scroll">
+        <table className="telemetry-table" aria-label="Telemetry records, oldest first">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Tool</th>
+              <th scope="col">Success</th>
+              <th scope="col">Latency</th>
+              <th scope="col">Parameters as sent</th>
+              <th scope="col">Client (mcp_client)</th>
+              <th scope="col">Record</th>
+            </tr>
+          </thead>
+          <tbody>
+            {model.rows.map(row => (
+              <Row key={row.seq} row={row} model={model} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function Row(props: {row: TelemetryRow; model: TelemetryModel}): React.JSX.Element {
+  const {row, model} = props;
+  const {callId} = row;
+  return (
+    <>
+      <tr data-call-id={callId} data-testid="telemetry-row">
+        <td className="mono telemetry-table__nowrap">
+          {callId !== undefined && row.inLog ? (
+            <button
+              type="button"
+              className="link-button mono"
+              onClick={() => model.showInLog(callId)}
+              aria-label={`Show the ${row.tool} call of ${formatClock(row.time)} in the Log`}
+            >
+              {formatClock(row.time)}
+            </button>
+          ) : (
+            formatClock(row.time)
+          )}
+        </td>
+        <td className="mono telemetry-table__nowrap">{row.tool}</td>
+        <td className="mono">{String(row.success)}</td>
+        <td className="mono telemetry-table__nowrap">{row.latency}</td>
+        <td className="mono">
+          {row.params.length === 0 ? <span className="muted">none</span> : row.params.join(', ')}
+        </td>
+        <td className="mono">{row.client}</td>
+        <td>
+          <details className="telemetry-record">
+            <summary>JSON</summary>
+            <pre className="code-block" tabIndex={0} aria-label={`Telemetry record of ${row.tool}`}>
+              {formatJson(row.record)}
+            </pre>
+          </details>
+        </td>
+      </tr>
+      {row.note === undefined ? null : (
+        // Its own line under the row, so the Success column stays as narrow as its value.
+        <tr className="telemetry-table__note-row">
+          <td />
+          <td colSpan={6}>
+            <p className="telemetry-record__note" data-testid="telemetry-success-note">
+              {row.note}
+            </p>
+          </td>
+        </tr>
+      )}
+    </>
   );
 }

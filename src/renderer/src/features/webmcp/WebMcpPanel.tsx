@@ -87,7 +87,12 @@ function PageSection(props: {model: WebMcpModel; group: PageGroup}): React.JSX.E
         <h2>
           {label}
           {group.selected ? (
-            <span className="badge webmcp-page__selected">selected</span>
+            <span
+              className="badge webmcp-page__selected"
+              title="Run panel calls without pageId act here"
+            >
+              selected in Run
+            </span>
           ) : null}{' '}
           <span className="webmcp-page__title">{revealInvisible(group.title || group.url)}</span>
         </h2>
