@@ -58,7 +58,7 @@ const ELEMENT_SHARE = 0.1;
 
 /**
  * `take(expectedEpoch)` returns `[info, root, anchor, root, anchor…]`: info is JSON
- * `{epoch, reading, full, frames, kinds}` (kinds: one letter per root, `t` subtree, `c` child list,
+ * `{epoch, reading, full, frames, kinds, elements}` (elements: the document's element count) (kinds: one letter per root, `t` subtree, `c` child list,
  * `s` the node itself; an anchor, or null, is a small child of a `c` or `s` root whose ancestors
  * are the root's); `full` is why nothing could be scoped, or ''.
  */
@@ -132,10 +132,18 @@ const SCOPE = `(probe, {css, parentOf, holdsFrame, IDREF, IDREF_SELECTOR, answer
   // Text that can run into a neighbour: spaces collapse across inline boxes, not across atomic
   // ones (a button, an image, an iframe) or blocks, whose whitespace-only neighbours the child
   // lists show.
+  // Counted as the tree shows them: whitespace between rows or list items is not a child there
+  // (a 2,000-row tbody has 4,001 child nodes), so only elements and text count toward the bound.
   const inlineChildren = el => {
-    if (el.childNodes.length > 3000) return true;
+    let counted = 0;
+    let seen = 0;
     for (const child of el.childNodes) {
-      if (child.nodeType === 3 ? /\\S/.test(child.data) : child.nodeType === 1 && flows(child)) return true;
+      if (++seen > 20000) return true;
+      if (child.nodeType === 3) {
+        if (/\\S/.test(child.data)) return true;
+      } else if (child.nodeType === 1) {
+        if (++counted > 3000 || flows(child)) return true;
+      }
     }
     return false;
   };
@@ -293,7 +301,8 @@ const TAKE = `probe => {
     const answer = (full, roots, kinds, frames) => {
       reset();
       probe.epoch++;
-      return [JSON.stringify({epoch: probe.epoch, reading, full, frames, kinds}), ...roots];
+      const elements = document.getElementsByTagName('*').length;
+      return [JSON.stringify({epoch: probe.epoch, reading, full, frames, kinds, elements}), ...roots];
     };
     let full = expected !== probe.epoch ? 'no earlier tree' : probe.full;
     const href = location.href;
@@ -313,8 +322,8 @@ const TAKE = `probe => {
     const active = probe.deepActive();
     const focusMoved = active !== probe.focus;
     if (focusMoved) {
-      if (probe.focus && probe.focus.isConnected) probe.mark(probe.focus, 'self');
-      if (active) probe.mark(active, 'self');
+      if (probe.focus && probe.focus.isConnected) probe.markFocus(probe.focus);
+      if (active) probe.markFocus(active);
     }
     probe.focus = active;
     let valuesChanged = false;

@@ -106,12 +106,20 @@ export function raceDialog<T>(
 
 export type ProbeTarget = DocumentRef;
 
-/** The probe reading of one document, or undefined when it cannot be read (treated as changed). */
-export async function readProbe(state: PageState, doc: ProbeTarget): Promise<string | undefined> {
+/**
+ * The probe reading of one document, or undefined when it cannot be read (treated as changed).
+ * `timeoutMs` bounds the read (default PROBE_TIMEOUT_MS).
+ */
+export async function readProbe(
+  state: PageState,
+  doc: ProbeTarget,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<string | undefined> {
   try {
     const {value} = await evaluateInDocument(state, doc, {
       expression: READ_PROBE,
       returnByValue: true,
+      timeoutMs,
     });
     return typeof value === 'string' ? value : undefined;
   } catch {
@@ -139,6 +147,8 @@ export interface TakenChanges {
   full: string;
   /** A root holds a frame: the documents inside it may have changed too. */
   frames: boolean;
+  /** The document's element count. */
+  elements: number;
   roots: ChangeRoot[];
 }
 
@@ -148,6 +158,7 @@ const takenSchema = z.object({
   full: z.string(),
   frames: z.boolean(),
   kinds: z.string(),
+  elements: z.number(),
 });
 
 const KINDS: Record<string, ChangeKind> = {t: 'tree', c: 'children', s: 'self'};
@@ -160,6 +171,7 @@ export async function takeChanges(
   state: PageState,
   doc: ProbeTarget,
   expectedEpoch: number,
+  timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<TakenChanges | undefined> {
   const group = objectGroup('changes');
   try {
@@ -167,6 +179,7 @@ export async function takeChanges(
       expression: takeChangesExpression(expectedEpoch),
       returnByValue: false,
       objectGroup: group,
+      timeoutMs,
     });
     if (objectId === undefined) {
       return undefined;
@@ -174,6 +187,7 @@ export async function takeChanges(
     const {result} = await raceDialog(
       state,
       doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
+      timeoutMs,
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const info = takenSchema.parse(JSON.parse(String(byIndex.get('0')?.value)));
@@ -186,7 +200,7 @@ export async function takeChanges(
         return undefined;
       }
       const node = describeSchema.safeParse(
-        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId})),
+        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId}), timeoutMs),
       );
       return node.success ? node.data.node.backendNodeId : undefined;
     };
@@ -248,7 +262,11 @@ function attribute(attributes: readonly string[] | undefined, name: string): str
 }
 
 /** aria-current and aria-sort values by backend node id (empty when none or unreadable). */
-export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Marks> {
+export async function readMarks(
+  state: PageState,
+  doc: ProbeTarget,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<Marks> {
   const marks: Marks = {
     current: new Map(),
     sort: new Map(),
@@ -261,6 +279,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       expression: FIND_MARKED,
       returnByValue: false,
       objectGroup: group,
+      timeoutMs,
     });
     if (objectId === undefined) {
       return marks;
@@ -268,6 +287,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
     const {result} = await raceDialog(
       state,
       doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
+      timeoutMs,
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const pairs: {objectId: string; info: unknown}[] = [];
@@ -281,7 +301,11 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       pairs.map(async pair => ({
         info: pair.info,
         node: describeSchema.safeParse(
-          await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId: pair.objectId})),
+          await raceDialog(
+            state,
+            doc.cdp.send('DOM.describeNode', {objectId: pair.objectId}),
+            timeoutMs,
+          ),
         ),
       })),
     );

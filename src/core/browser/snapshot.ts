@@ -19,6 +19,7 @@ import {
   type LoadedDocument,
 } from './snapshotDocuments.js';
 import {formatNode} from './snapshotFormat.js';
+import {WorkBudget} from './workBudget.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
 import {
   snapshotFeature,
@@ -50,6 +51,8 @@ export interface SnapshotResult {
   read: DocumentsRead | 'cached';
   /** Why a document was read whole. */
   why?: string | undefined;
+  /** Accessibility nodes read from the browser for this snapshot (0 from the cache). */
+  nodesRead: number;
   /** The page's main document the snapshot is of (undefined when there was none to read). */
   document?: SnapshotDocument | undefined;
 }
@@ -100,6 +103,7 @@ async function fromCache(
         cached: true,
         read: 'cached',
         document: last.document,
+        nodesRead: 0,
       }
     : undefined;
 }
@@ -128,17 +132,22 @@ export async function takeSnapshot(
   if (cached) {
     return cached;
   }
+  const budget = new WorkBudget(state);
   const actionCount = state.actionCount;
   const frameGeneration = frames.generation;
   const docs = await frames.documents();
-  const {loaded, readings, read, why} = await readDocuments(state, docs, {
+  const {loaded, readings, read, why, nodesRead} = await readDocuments(state, docs, {
     verbose: options.verbose,
     fresh,
     frameGeneration,
+    budget,
   });
   const main = loaded[0];
   if (!main || main.doc !== docs[0]) {
-    return {text: '', nodeCount: 0, cached: false, read};
+    // Never an empty tree as if the page were empty.
+    throw new Error(
+      `Page ${state.id} has no document to read yet (it is still loading, or its main thread does not answer). Wait a few seconds and call take_snapshot again.`,
+    );
   }
   const owners = stitch(loaded);
   if (!fresh) {
@@ -179,7 +188,7 @@ export async function takeSnapshot(
         }
       : undefined;
   }
-  return {...result, cached: false, read, why, document};
+  return {...result, cached: false, read, why, document, nodesRead};
 }
 
 /** The lines of the tree below `start`, and the uids they hand out. */
