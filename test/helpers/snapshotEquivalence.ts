@@ -30,11 +30,17 @@ export const MUTATE_SOURCE = fs.readFileSync(
   'utf8',
 );
 
-export async function evaluate(cdp: CDPSession, expression: string): Promise<string> {
+/** `timeoutMs` stops the script in the page when it runs longer. */
+export async function evaluate(
+  cdp: CDPSession,
+  expression: string,
+  timeoutMs?: number,
+): Promise<string> {
   const reply = await cdp.send('Runtime.evaluate', {
     expression,
     returnByValue: true,
     awaitPromise: true,
+    ...(timeoutMs === undefined ? {} : {timeout: timeoutMs}),
   });
   if (reply.exceptionDetails) {
     throw new Error(`${expression}: ${reply.exceptionDetails.exception?.description ?? ''}`);
@@ -98,7 +104,16 @@ export async function singleDocumentSubject(
   return {
     state,
     places: ['main'],
-    mutate: (_where, seed, count) => evaluate(state.cdp, `mutate(${seed}, ${count})`),
+    mutate: async (_where, seed, count) => {
+      try {
+        return await evaluate(state.cdp, `mutate(${seed}, ${count})`, 10_000);
+      } catch (error) {
+        const doing = await evaluate(state.cdp, 'String(window.mutate.doing)').catch(() => '?');
+        throw new Error(`mutate(${seed}, ${count}) did not finish (${doing}): ${String(error)}`, {
+          cause: error,
+        });
+      }
+    },
   };
 }
 

@@ -80,6 +80,7 @@ const SCOPE = `(probe, {css, parentOf, holdsFrame, IDREF, IDREF_SELECTOR, answer
     }
   }
   // Relations: labels around a changed node name their control; ids name other elements.
+  const LABELABLE = 'button,input,meter,output,progress,select,textarea';
   const referrers = [];
   for (const root of probe.roots) {
     if (root !== document && !root.host.isConnected) continue;
@@ -99,7 +100,13 @@ const SCOPE = `(probe, {css, parentOf, holdsFrame, IDREF, IDREF_SELECTOR, answer
     for (let el = node, depth = 0; el && depth < 512; el = parentOf(el), depth++) {
       if (el.nodeType !== 1) continue;
       if (referrers.length > 0) collect(el);
-      if (el.localName === 'label' && el.control) probe.mark(el.control, 'self');
+      if (el.localName === 'label') {
+        // Its control, and every control inside it: one that stopped being the first labelable
+        // descendant (a field inserted before it) loses the label's name.
+        if (el.control) probe.mark(el.control, 'self');
+        let count = 0;
+        for (const control of el.querySelectorAll(LABELABLE)) { if (++count > 50) break; probe.mark(control, 'self'); }
+      }
     }
   }
   if (ids.size > 0) {
