@@ -11,7 +11,7 @@ import {frameTargetsFeature, type FrameDocument} from './frames.js';
 import {keptTreesFeature} from './keptTree.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
 import {readProbe} from './pageProbe.js';
-import {PageFeature, type PageState} from './PageState.js';
+import {PageFeature, type AttachableFeature, type PageState} from './PageState.js';
 import {
   readDocuments,
   stitch,
@@ -19,6 +19,8 @@ import {
   type LoadedDocument,
 } from './snapshotDocuments.js';
 import {formatNode} from './snapshotFormat.js';
+import {snapshotViewsFeature} from './snapshotViews.js';
+import {pendingTreeReadsFeature} from './wholeRead.js';
 import {WorkBudget} from './workBudget.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
 import {
@@ -30,6 +32,20 @@ import {
 import type {SnapshotDocument} from './snapshotViews.js';
 
 export {normalizeUid, snapshotFeature, SnapshotStore} from './snapshotStore.js';
+
+/**
+ * Every per-page value the snapshot keeps, for the page registry: each is freed when its page
+ * closes (kept trees are tens of megabytes on a large page).
+ */
+export function snapshotFeatures(): AttachableFeature[] {
+  return [
+    snapshotFeature,
+    cacheFeature,
+    keptTreesFeature,
+    pendingTreeReadsFeature,
+    snapshotViewsFeature,
+  ];
+}
 
 export interface SnapshotOptions {
   verbose: boolean;
