@@ -54,6 +54,20 @@ export async function updateKept(
   return reader.nodesRead;
 }
 
+/**
+ * One element's subtree read on its own, without a kept tree (a part of a page too large to read
+ * whole). Bounded like any subtree read: a part too large throws NotScoped.
+ */
+export async function readSubtree(
+  state: PageState,
+  doc: Pick<KeptDocument, 'cdp' | 'verbose'>,
+  backendNodeId: number,
+  budget: WorkBudget,
+): Promise<AXNode[]> {
+  const {nodes} = await new Reader(state, doc, budget).subtree(backendNodeId);
+  return nodes;
+}
+
 /** Partial reads of one document, bounded and raced against dialogs. */
 class Reader {
   /** Accessibility nodes the partial reads returned. */
@@ -61,7 +75,7 @@ class Reader {
 
   constructor(
     private readonly state: PageState,
-    private readonly kept: KeptDocument,
+    private readonly kept: Pick<KeptDocument, 'cdp' | 'verbose'>,
     private readonly budget: WorkBudget,
   ) {}
 

@@ -10,7 +10,12 @@
 import {z} from 'zod';
 import {takeChangesExpression} from './changeScript.js';
 import {evaluateInDocument, sendsAtOnce, type DocumentRef} from './documentWorld.js';
-import {inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
+import {
+  DialogOpenedError,
+  EvaluationTimeoutError,
+  inPage,
+  PROBE_TIMEOUT_MS,
+} from './evaluation.js';
 import type {PageState} from './PageState.js';
 import {READ_PROBE} from './probeScript.js';
 
@@ -127,6 +132,12 @@ export async function readProbe(
   }
 }
 
+/** What is left of a bound shared by the steps of one read (at least 1 ms). */
+function until(timeoutMs: number): () => number {
+  const deadline = Date.now() + timeoutMs;
+  return () => Math.max(1, deadline - Date.now());
+}
+
 /** How a root of a change is read again: its subtree, its own node and child list, or its node. */
 export type ChangeKind = 'tree' | 'children' | 'self';
 
@@ -165,7 +176,8 @@ const KINDS: Record<string, ChangeKind> = {t: 'tree', c: 'children', s: 'self'};
 
 /**
  * Takes the document's change log (installing the probe if needed): the roots of what changed
- * since `expectedEpoch`, or why it cannot be scoped. Undefined when the document cannot be read.
+ * since `expectedEpoch`, or why it cannot be scoped. Undefined when the document cannot be read;
+ * throws EvaluationTimeoutError when it does not answer in time, DialogOpenedError for a dialog.
  */
 export async function takeChanges(
   state: PageState,
@@ -174,12 +186,13 @@ export async function takeChanges(
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<TakenChanges | undefined> {
   const group = objectGroup('changes');
+  const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
       expression: takeChangesExpression(expectedEpoch),
       returnByValue: false,
       objectGroup: group,
-      timeoutMs,
+      timeoutMs: left(),
     });
     if (objectId === undefined) {
       return undefined;
@@ -187,7 +200,7 @@ export async function takeChanges(
     const {result} = await raceDialog(
       state,
       doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
-      timeoutMs,
+      left(),
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const info = takenSchema.parse(JSON.parse(String(byIndex.get('0')?.value)));
@@ -200,7 +213,7 @@ export async function takeChanges(
         return undefined;
       }
       const node = describeSchema.safeParse(
-        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId}), timeoutMs),
+        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId}), left()),
       );
       return node.success ? node.data.node.backendNodeId : undefined;
     };
@@ -225,7 +238,11 @@ export async function takeChanges(
       taken.roots.push(root);
     }
     return taken;
-  } catch {
+  } catch (error) {
+    // A page that does not answer in time, or a dialog, is the caller's to report.
+    if (error instanceof EvaluationTimeoutError || error instanceof DialogOpenedError) {
+      throw error;
+    }
     return undefined;
   } finally {
     void doc.cdp.send('Runtime.releaseObjectGroup', {objectGroup: group}).catch(() => undefined);
@@ -274,12 +291,13 @@ export async function readMarks(
     hiddenControls: new Map(),
   };
   const group = objectGroup('marks');
+  const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
       expression: FIND_MARKED,
       returnByValue: false,
       objectGroup: group,
-      timeoutMs,
+      timeoutMs: left(),
     });
     if (objectId === undefined) {
       return marks;
@@ -287,7 +305,7 @@ export async function readMarks(
     const {result} = await raceDialog(
       state,
       doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
-      timeoutMs,
+      left(),
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const pairs: {objectId: string; info: unknown}[] = [];
@@ -304,7 +322,7 @@ export async function readMarks(
           await raceDialog(
             state,
             doc.cdp.send('DOM.describeNode', {objectId: pair.objectId}),
-            timeoutMs,
+            left(),
           ),
         ),
       })),

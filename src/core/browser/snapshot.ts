@@ -6,7 +6,8 @@
  * uid across snapshots as long as its document lives. When nothing changed since the last snapshot
  * (see pageProbe.ts), the last one is answered again without walking the tree.
  */
-import {axString, type TreeNode} from './axTree.js';
+import {axString, buildTree, type TreeNode} from './axTree.js';
+import {NotScoped, readSubtree} from './changeRoots.js';
 import {frameTargetsFeature, type FrameDocument} from './frames.js';
 import {keptTreesFeature} from './keptTree.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
@@ -17,10 +18,11 @@ import {
   stitch,
   type DocumentsRead,
   type LoadedDocument,
+  type ReadDocuments,
 } from './snapshotDocuments.js';
 import {formatNode} from './snapshotFormat.js';
 import {snapshotViewsFeature} from './snapshotViews.js';
-import {pendingTreeReadsFeature} from './wholeRead.js';
+import {pendingTreeReadsFeature, TreeTooLargeError} from './wholeRead.js';
 import {WorkBudget} from './workBudget.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
 import {
@@ -152,12 +154,21 @@ export async function takeSnapshot(
   const actionCount = state.actionCount;
   const frameGeneration = frames.generation;
   const docs = await frames.documents();
-  const {loaded, readings, read, why, nodesRead} = await readDocuments(state, docs, {
-    verbose: options.verbose,
-    fresh,
-    frameGeneration,
-    budget,
-  });
+  let documents: ReadDocuments;
+  try {
+    documents = await readDocuments(state, docs, {
+      verbose: options.verbose,
+      fresh,
+      frameGeneration,
+      budget,
+    });
+  } catch (error) {
+    if (error instanceof TreeTooLargeError && options.rootUid !== undefined) {
+      return await partOfLargePage(state, {docs, rootUid: options.rootUid, budget}, options);
+    }
+    throw error;
+  }
+  const {loaded, readings, read, why, nodesRead} = documents;
   const main = loaded[0];
   if (!main || main.doc !== docs[0]) {
     // Never an empty tree as if the page were empty.
@@ -205,6 +216,60 @@ export async function takeSnapshot(
       : undefined;
   }
   return {...result, cached: false, read, why, document, nodesRead};
+}
+
+/**
+ * The snapshot of one element's subtree on a page too large to read whole: that part alone is
+ * read (partial reads, bounded), without the kept trees.
+ */
+async function partOfLargePage(
+  state: PageState,
+  part: {docs: readonly FrameDocument[]; rootUid: string; budget: WorkBudget},
+  options: SnapshotOptions,
+): Promise<SnapshotResult> {
+  const target = snapshotFeature.get(state).target(part.rootUid);
+  const doc =
+    target &&
+    part.docs.find(
+      candidate => candidate.cdp === target.cdp && candidate.loaderId === target.loaderId,
+    );
+  if (!target || !doc) {
+    throw new Error(
+      `Element uid "${part.rootUid}" not found on page ${state.id}. Use a uid from the latest snapshot (take_snapshot).`,
+    );
+  }
+  let nodes;
+  try {
+    nodes = await readSubtree(
+      state,
+      {cdp: doc.cdp, verbose: options.verbose},
+      target.backendNodeId,
+      part.budget,
+    );
+  } catch (error) {
+    if (error instanceof NotScoped) {
+      throw new Error(
+        `The page is too large to read whole, and the part under uid ${part.rootUid} is too large to read on its own (${error.message}). Take a snapshot of a smaller part: a uid further down.`,
+        {cause: error},
+      );
+    }
+    throw error;
+  }
+  const tree = buildTree(nodes, doc, !options.verbose);
+  if (!tree) {
+    throw new Error(`Element uid "${part.rootUid}" has no accessibility node on page ${state.id}.`);
+  }
+  const main = {doc, tree, ownerBackendId: undefined};
+  const quietLabels = redundantLabels(tree.byBackendId);
+  const result = render(state, {start: tree.root, main, quietLabels}, options);
+  return {
+    ...result,
+    cached: false,
+    read: 'full',
+    why: 'a part of a page too large to read whole',
+    document: {loaderId: doc.loaderId, url: doc.url},
+    nodesRead: nodes.length,
+  };
 }
 
 /** The lines of the tree below `start`, and the uids they hand out. */

@@ -7,13 +7,13 @@
 import type {CDPSession} from 'puppeteer-core';
 import {addChild, buildTree, type DocumentTree, type TreeNode} from './axTree.js';
 import {NotScoped, updateKept} from './changeRoots.js';
-import {IN_PAGE_TIMEOUT_MS, PROBE_TIMEOUT_MS} from './evaluation.js';
+import {EvaluationTimeoutError, IN_PAGE_TIMEOUT_MS, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {FrameDocument} from './frames.js';
 import {applyMarks, keptTreesFeature, withinBound, type KeptDocument} from './keptTree.js';
 import {raceDialog, readMarks, readProbe, takeChanges, type TakenChanges} from './pageProbe.js';
 import type {PageState} from './PageState.js';
-import {readWholeTree} from './wholeRead.js';
-import type {WorkBudget} from './workBudget.js';
+import {readWholeTree, TreeReadError} from './wholeRead.js';
+import {describeSlowness, type WorkBudget} from './workBudget.js';
 
 export interface LoadedDocument {
   doc: FrameDocument;
@@ -66,14 +66,7 @@ export async function readDocuments(
   // The main document is waited for (a page busy for seconds answers late); a frame that does
   // not answer soon is read whole, or left out.
   const taken = await Promise.all(
-    docs.map((doc, index) =>
-      takeChanges(
-        state,
-        doc,
-        kept[index]?.epoch ?? -1,
-        budget.bound(index === 0 ? IN_PAGE_TIMEOUT_MS : PROBE_TIMEOUT_MS),
-      ),
-    ),
+    docs.map((doc, index) => take(state, doc, kept[index]?.epoch ?? -1, budget)),
   );
   // A changed frame element: the documents in it may differ without any change of their own.
   const framesMoved = taken.some(take => take?.frames === true);
@@ -140,6 +133,41 @@ async function readFresh(
     read: 'full',
     nodesRead: count.nodes,
   };
+}
+
+/**
+ * The change log of one document. The main document is waited for (a page busy for seconds
+ * answers late); one that does not answer at all is not read whole either (its size is unknown:
+ * it may be the reason it does not answer). A frame that does not answer soon is read whole, or
+ * left out.
+ */
+async function take(
+  state: PageState,
+  doc: FrameDocument,
+  epoch: number,
+  budget: WorkBudget,
+): Promise<TakenChanges | undefined> {
+  const isMain = doc.ownerCdp === undefined;
+  try {
+    return await takeChanges(
+      state,
+      doc,
+      epoch,
+      budget.bound(isMain ? IN_PAGE_TIMEOUT_MS : PROBE_TIMEOUT_MS),
+    );
+  } catch (error) {
+    if (!isMain) {
+      return undefined;
+    }
+    if (error instanceof EvaluationTimeoutError) {
+      const busy = describeSlowness(budget.slowness);
+      throw new TreeReadError(
+        `Page ${state.id} does not answer: its main thread is busy (a long-running script, or a very large page still being laid out)${busy ? `, and ${busy}` : ''}. Nothing was read. Wait a few seconds and call take_snapshot again.`,
+        {cause: error},
+      );
+    }
+    throw error;
+  }
 }
 
 function present(loaded: readonly (LoadedDocument | undefined)[]): LoadedDocument[] {

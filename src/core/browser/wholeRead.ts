@@ -8,6 +8,7 @@
  * hundreds of megabytes.
  */
 import type {AXNode} from './axTree.js';
+import {WHOLE_READ_ELEMENT_LIMIT} from './changeScript.js';
 import {EvaluationTimeoutError} from './evaluation.js';
 import type {FrameDocument} from './frames.js';
 import {raceDialog} from './pageProbe.js';
@@ -16,11 +17,6 @@ import {describeSlowness, type WorkBudget} from './workBudget.js';
 
 /** Bound on building one document's tree on a quiet machine (seconds on a very large page). */
 const TREE_READ_QUIET_MS = 20_000;
-/**
- * Elements above which a document is not read whole: about two accessibility nodes of ~450 bytes
- * of JSON each per element, so ~100 MB of reply and minutes of the page's main thread.
- */
-export const WHOLE_READ_ELEMENT_LIMIT = 120_000;
 /** How long a finished read nobody took up is kept for the next snapshot. */
 const UNCLAIMED_KEEP_MS = 60_000;
 
@@ -36,6 +32,9 @@ const pendingFeature = new PageFeature('pendingTreeReads', () => new Map<string,
 
 /** Thrown when a document's tree could not be read whole: the message says why and what to do. */
 export class TreeReadError extends Error {}
+
+/** The document is too large to read whole; a part of it still can be (readSubtree). */
+export class TreeTooLargeError extends TreeReadError {}
 
 export interface WholeReadContext {
   budget: WorkBudget;
@@ -60,7 +59,7 @@ export async function readWholeTree(
 ): Promise<AXNode[]> {
   const {elements, reading} = context;
   if (elements !== undefined && elements > WHOLE_READ_ELEMENT_LIMIT) {
-    throw new TreeReadError(
+    throw new TreeTooLargeError(
       `The page has ${elements.toLocaleString('en-US')} elements: reading its whole accessibility tree would take minutes and hundreds of MB, so it was not read. Take a snapshot of one part (take_snapshot with the uid of an element from an earlier snapshot), or make the page smaller first (filter, paginate, collapse), or use take_screenshot.`,
     );
   }
@@ -111,4 +110,4 @@ function keepPending(state: PageState, doc: FrameDocument, read: PendingRead): v
   read.nodes.then(drop, drop);
 }
 
-export {pendingFeature as pendingTreeReadsFeature};
+export {pendingFeature as pendingTreeReadsFeature, WHOLE_READ_ELEMENT_LIMIT};
