@@ -5,7 +5,8 @@
  * first.
  */
 import type {CDPSession, Protocol} from 'puppeteer-core';
-import type {DocumentTree, TreeNode} from './axTree.js';
+import type {DocumentTree, GridPlace, TreeNode} from './axTree.js';
+import {addGridMark, type GridMark} from './gridOrder.js';
 import type {FrameDocument} from './frames.js';
 import {PageFeature} from './PageState.js';
 
@@ -155,12 +156,14 @@ export function applyMarks(
     sort: ReadonlyMap<number, string>;
     valueText: ReadonlyMap<number, string>;
     hiddenControls: ReadonlyMap<number, {role: string; name: string}>;
+    grid: ReadonlyMap<number, readonly GridMark[]>;
   },
 ): void {
   for (const [node, before] of kept.marked) {
     node.current = undefined;
     node.sort = undefined;
     node.valueText = undefined;
+    node.grid = undefined;
     if (node.ariaHidden) {
       node.ariaHidden = undefined;
       node.role = before.role;
@@ -205,6 +208,12 @@ export function applyMarks(
     const node = touch(backendId);
     if (node) {
       node.valueText = text;
+    }
+  }
+  for (const [backendId, list] of marks.grid) {
+    const node = touch(backendId);
+    if (node) {
+      node.grid = list.reduce<GridPlace>(addGridMark, {});
     }
   }
 }

@@ -10,6 +10,7 @@
 import {z} from 'zod';
 import {takeChangesExpression} from './changeScript.js';
 import {evaluateInDocument, sendsAtOnce, type DocumentRef} from './documentWorld.js';
+import {FIND_GRID_MARKS, gridMarkSchema, type GridMark} from './gridOrder.js';
 import {
   DialogOpenedError,
   EvaluationTimeoutError,
@@ -29,11 +30,11 @@ function objectGroup(what: string): string {
   return `mcp-browser-inspector-${what}-${groups}`;
 }
 
-/** The elements whose aria-current or aria-sort the snapshot shows, or null. */
 /**
- * The marked elements, as a flat list of element, info pairs. The info is '' for aria-current /
- * aria-sort / aria-valuetext, or, for a control that aria-hidden removes from the AX tree although
- * a sighted user sees and can click it, its role and name as JSON.
+ * The marked elements, as a flat list of element, info pairs, or null. The info is '' for
+ * aria-current / aria-sort / aria-valuetext; for a control that aria-hidden removes from the AX
+ * tree although a sighted user sees and can click it, its role and name as JSON; for a grid's
+ * rows, cells and the grid itself, their indices and counts as JSON (gridOrder.ts).
  */
 const FIND_MARKED = `(() => {
   const probe = globalThis.__mbiProbe;
@@ -89,6 +90,7 @@ const FIND_MARKED = `(() => {
       }
     }
   }
+  (${FIND_GRID_MARKS})(roots, out);
   return out.length ? out : null;
 })()`;
 
@@ -260,6 +262,8 @@ export interface Marks {
   valueText: Map<number, string>;
   /** Visible controls that aria-hidden takes out of the AX tree. */
   hiddenControls: Map<number, HiddenControl>;
+  /** Row and column indices and counts of grids (gridOrder.ts). */
+  grid: Map<number, GridMark[]>;
 }
 
 const hiddenControlSchema = z.object({role: z.string(), name: z.string()});
@@ -289,6 +293,7 @@ export async function readMarks(
     sort: new Map(),
     valueText: new Map(),
     hiddenControls: new Map(),
+    grid: new Map(),
   };
   const group = objectGroup('marks');
   const left = until(timeoutMs);
@@ -333,9 +338,13 @@ export async function readMarks(
       }
       const {backendNodeId, attributes} = node.data.node;
       if (typeof info === 'string' && info !== '') {
-        const parsed = hiddenControlSchema.safeParse(JSON.parse(info));
-        if (parsed.success) {
-          marks.hiddenControls.set(backendNodeId, parsed.data);
+        const json: unknown = JSON.parse(info);
+        const control = hiddenControlSchema.safeParse(json);
+        const grid = control.success ? undefined : gridMarkSchema.safeParse(json);
+        if (control.success) {
+          marks.hiddenControls.set(backendNodeId, control.data);
+        } else if (grid?.success === true) {
+          marks.grid.set(backendNodeId, [...(marks.grid.get(backendNodeId) ?? []), grid.data]);
         }
         continue;
       }

@@ -9,6 +9,7 @@
 import {axString, buildTree, type TreeNode} from './axTree.js';
 import {NotScoped, readSubtree} from './changeRoots.js';
 import {frameTargetsFeature, type FrameDocument} from './frames.js';
+import {shownOrder} from './gridOrder.js';
 import {keptTreesFeature} from './keptTree.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
 import {readProbe} from './pageProbe.js';
@@ -310,7 +311,7 @@ function render(
   if (options.verbose) {
     const walk = (node: TreeNode, depth: number): void => {
       emit(node, depth);
-      for (const child of node.children) {
+      for (const child of shownOrder(node)) {
         walk(child, depth + 1);
       }
     };
@@ -334,7 +335,7 @@ function render(
       if (visible) {
         emit(node, depth);
       }
-      for (const child of node.children) {
+      for (const child of shownOrder(node)) {
         walk(child, visible ? depth + 1 : depth);
       }
     };

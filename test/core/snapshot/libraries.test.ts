@@ -46,8 +46,9 @@ const click = (selector: string): string =>
   `document.querySelector(${JSON.stringify(selector)}).click()`;
 const press = (selector: string): string =>
   `document.querySelector(${JSON.stringify(selector)}).dispatchEvent(new MouseEvent('mousedown', {bubbles: true, button: 0}))`;
+/** Scrolls the first element under `selector` (itself included) that scrolls vertically. */
 const scroll = (selector: string, top: number): string =>
-  `document.querySelector(${JSON.stringify(selector)}).scrollTop = ${top}`;
+  `[...document.querySelectorAll(${JSON.stringify(`${selector}, ${selector} *`)})].find(el => el.scrollHeight > el.clientHeight + 100 && /auto|scroll/.test(getComputedStyle(el).overflowY)).scrollTop = ${top}`;
 
 /** Each library's own interactions, as its users make them, in order. */
 const INTERACTIONS: Record<LibraryPage, [what: string, expression: string][]> = {
@@ -56,9 +57,9 @@ const INTERACTIONS: Record<LibraryPage, [what: string, expression: string][]> = 
     ['sort by Amount', click('.ag-header-cell[col-id="amount"] .ag-header-cell-label')],
     ['sort by Amount again', click('.ag-header-cell[col-id="amount"] .ag-header-cell-label')],
     ['clear the filter', type('#filter', '')],
-    ['scroll the rows', scroll('.ag-body-vertical-scroll-viewport', 1600)],
+    ['scroll the rows', scroll('#grid', 1600)],
     ['sort by City', click('.ag-header-cell[col-id="city"] .ag-header-cell-label')],
-    ['scroll back', scroll('.ag-body-vertical-scroll-viewport', 0)],
+    ['scroll back', scroll('#grid', 0)],
     ['filter "Oslo"', type('#filter', 'Oslo')],
   ],
   mui: [
