@@ -17,6 +17,13 @@ import {describeSlowness, type WorkBudget} from './workBudget.js';
 
 /** Bound on building one document's tree on a quiet machine (seconds on a very large page). */
 const TREE_READ_QUIET_MS = 20_000;
+/**
+ * The CDP command's own bound, past the engine-wide protocol timeout (30 s): a read that outlasts
+ * one call's bound goes on for the next call, and on a loaded machine a whole read can take longer
+ * than 30 s (the peer, with Puppeteer's default of 180 s, still answers there). Each call waits
+ * only its own bound; this one only ends a read that never answers.
+ */
+const TREE_READ_COMMAND_MS = 180_000;
 /** How long a finished read nobody took up is kept for the next snapshot. */
 const UNCLAIMED_KEEP_MS = 60_000;
 
@@ -47,7 +54,9 @@ export interface WholeReadContext {
 function startRead(doc: FrameDocument): Promise<AXNode[]> {
   const isMain = doc.ownerCdp === undefined;
   return doc.cdp
-    .send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId})
+    .send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId}, {
+      timeout: TREE_READ_COMMAND_MS,
+    })
     .then(reply => reply.nodes);
 }
 
