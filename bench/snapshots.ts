@@ -119,22 +119,57 @@ export async function firstSnapshotTimes(
   url: string,
   runs: number,
 ): Promise<Partial<Record<ServerKind, number>>> {
+  const samples = await firstSnapshotSamples(kinds, url, runs);
+  const out: Partial<Record<ServerKind, number>> = {};
+  for (const kind of kinds) {
+    out[kind] = median(samples[kind] ?? []);
+  }
+  return out;
+}
+
+/**
+ * Every first snapshot's time (ms), the servers in turns, each on a freshly opened page; a
+ * snapshot that answers with an error throws (a fast error is no result).
+ */
+export async function firstSnapshotSamples(
+  kinds: readonly ServerKind[],
+  url: string,
+  runs: number,
+): Promise<Partial<Record<ServerKind, number[]>>> {
   const servers: Server[] = [];
   try {
     for (const kind of kinds) {
       servers.push(await startServer(kind));
     }
-    const times = new Map<Server, number[]>(servers.map(server => [server, []]));
+    const out: Partial<Record<ServerKind, number[]>> = {};
     for (let run = 0; run < runs; run++) {
       for (const server of servers) {
-        const subject = await openSubject(server, url, '() => 0');
-        times.get(server)?.push((await timed(subject.snapshot)).ms);
+        let subject: Subject;
+        try {
+          subject = await openSubject(server, url, '() => 0');
+        } catch (error) {
+          // The page did not open (a navigation timeout on a saturated machine): no sample.
+          console.error(`${server.kind}: run ${run} skipped: ${String(error).slice(0, 120)}`);
+          continue;
+        }
+        // A read that outlasts one call goes on for the next: an agent calls again, as told.
+        const result = await timed(async () => {
+          let reply = await subject.snapshot();
+          for (
+            let again = 0;
+            again < 3 && reply.isError && reply.text.includes('read goes on');
+            again++
+          ) {
+            reply = await subject.snapshot();
+          }
+          return reply;
+        });
+        if (result.value.isError) {
+          throw new Error(`${server.kind}: ${result.value.text.slice(0, 200)}`);
+        }
+        (out[server.kind] ??= []).push(result.ms);
         await subject.close();
       }
-    }
-    const out: Partial<Record<ServerKind, number>> = {};
-    for (const server of servers) {
-      out[server.kind] = median(times.get(server) ?? []);
     }
     return out;
   } finally {

@@ -22,7 +22,7 @@ import type {AttachableFeature} from './browser/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
 import {emulationFeatures} from './browser/emulationState.js';
 import {frameTargetsFeature} from './browser/frames.js';
-import {snapshotFeature} from './browser/snapshot.js';
+import {snapshotFeatures} from './browser/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import {toolConditions, type ServerConfig} from './config/serverConfig.js';
 import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
@@ -205,7 +205,7 @@ export class Engine {
   #createManagedBrowser(): ManagedBrowser {
     const features: AttachableFeature[] = [
       frameTargetsFeature,
-      snapshotFeature,
+      ...snapshotFeatures(),
       slowdownFeature,
       ...collectorFeatures,
       ...emulationFeatures,

@@ -8,6 +8,16 @@ import type {CDPSession, Protocol} from 'puppeteer-core';
 export type AXNode = Protocol.Accessibility.AXNode;
 type AXValue = Protocol.Accessibility.AXValue;
 
+/** What a node's grid marks say (gridOrder.ts reads and prints them). */
+export interface GridPlace {
+  /** aria-rowindex, for ordering; `rowShown` when it is printed too. */
+  rowIndex?: number;
+  rowShown?: boolean;
+  colIndex?: number;
+  rowCount?: number;
+  colCount?: number;
+}
+
 /** The document a node belongs to: uids remember it so tools act on the right target. */
 export interface DocumentRef {
   cdp: CDPSession;
@@ -42,6 +52,8 @@ export interface TreeNode {
   sort?: string | undefined;
   /** `aria-valuetext` from the DOM, for when the AX property is empty. */
   valueText?: string | undefined;
+  /** Its place in a grid, from aria-rowindex and its kin in the DOM (gridOrder.ts). */
+  grid?: GridPlace | undefined;
   /**
    * Set for a control that aria-hidden takes out of the AX tree while it stays visible and
    * clickable: its role and name as the DOM gives them.

@@ -16,6 +16,7 @@ import type {KeptDocument} from './keptTree.js';
 import {raceDialog, type ChangeRoot} from './pageProbe.js';
 import type {PageState} from './PageState.js';
 import {apply, checkWhole, emptyReads, NotScoped, type Needs, type Reads} from './spliceTree.js';
+import type {WorkBudget} from './workBudget.js';
 
 export {NotScoped} from './spliceTree.js';
 
@@ -25,12 +26,14 @@ const MAX_ROUNDS = 3;
 const SUBTREE_READS = 400;
 const SUBTREE_NODES = 8_000;
 
+/** Brings `kept` up to date; returns how many accessibility nodes it read. */
 export async function updateKept(
   state: PageState,
   kept: KeptDocument,
   roots: readonly ChangeRoot[],
-): Promise<void> {
-  const reader = new Reader(state, kept);
+  budget: WorkBudget,
+): Promise<number> {
+  const reader = new Reader(state, kept, budget);
   let reads = await readRoots(kept.tree, roots, reader);
   for (let round = 0; ; round++) {
     const needs = apply(kept, reads);
@@ -48,13 +51,32 @@ export async function updateKept(
     throw new NotScoped('a validation message');
   }
   markActiveDescendants(kept.tree);
+  return reader.nodesRead;
+}
+
+/**
+ * One element's subtree read on its own, without a kept tree (a part of a page too large to read
+ * whole). Bounded like any subtree read: a part too large throws NotScoped.
+ */
+export async function readSubtree(
+  state: PageState,
+  doc: Pick<KeptDocument, 'cdp' | 'verbose'>,
+  backendNodeId: number,
+  budget: WorkBudget,
+): Promise<AXNode[]> {
+  const {nodes} = await new Reader(state, doc, budget).subtree(backendNodeId);
+  return nodes;
 }
 
 /** Partial reads of one document, bounded and raced against dialogs. */
 class Reader {
+  /** Accessibility nodes the partial reads returned. */
+  nodesRead = 0;
+
   constructor(
     private readonly state: PageState,
-    private readonly kept: KeptDocument,
+    private readonly kept: Pick<KeptDocument, 'cdp' | 'verbose'>,
+    private readonly budget: WorkBudget,
   ) {}
 
   async partial(backendNodeId: number, fetchRelatives: boolean): Promise<AXNode[]> {
@@ -62,8 +84,9 @@ class Reader {
       const reply = await raceDialog(
         this.state,
         this.kept.cdp.send('Accessibility.getPartialAXTree', {backendNodeId, fetchRelatives}),
-        IN_PAGE_TIMEOUT_MS,
+        this.budget.bound(IN_PAGE_TIMEOUT_MS),
       );
+      this.nodesRead += reply.nodes.length;
       return reply.nodes;
     } catch (error) {
       throw new NotScoped(error instanceof Error ? error.message : String(error));
@@ -212,20 +235,39 @@ async function readRoots(
       reads.fresh.set(parent.nodeId, parent);
     }),
   );
+  addWholes(reads, wholes);
+  return reads;
+}
+
+/** Subtrees read whole, in the place of their kept ones. */
+function addWholes(
+  reads: Reads,
+  wholes: readonly {backendNodeId: number; self: AXNode; nodes: readonly AXNode[]}[],
+): void {
   for (const {backendNodeId, self, nodes} of wholes) {
-    // An ignored node its parent does not list (or without a parent) is not in the tree: an
-    // element in a display:none subtree, a node Chromium has no accessibility object for.
+    // An ignored node its parent does not list (or without a parent) is not in the tree: a
+    // wrapper Chromium drops (role presentation/none, aria-hidden, a plain generic), an element
+    // in a display:none subtree. The partial read names its parent as the nearest node in the
+    // tree and its children as the nodes it contributes there, hoisted: those are read again in
+    // its place (their parent, read on its own, lists them).
     const parent = self.parentId === undefined ? undefined : reads.fresh.get(self.parentId);
     if (self.ignored && !(parent?.childIds ?? []).includes(self.nodeId)) {
       reads.absent.add(backendNodeId);
-      continue;
+      for (const id of self.childIds ?? []) {
+        reads.replaced.add(id);
+      }
+    } else {
+      reads.replaced.add(self.nodeId);
     }
-    reads.replaced.add(self.nodeId);
     for (const node of nodes) {
-      reads.fresh.set(node.nodeId, node);
+      if (node !== self) {
+        reads.fresh.set(node.nodeId, node);
+      }
+    }
+    if (!reads.absent.has(backendNodeId)) {
+      reads.fresh.set(self.nodeId, self);
     }
   }
-  return reads;
 }
 
 /** The ids of the first read node's ancestors, nearest first, as the partial read lists them. */

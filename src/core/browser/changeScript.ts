@@ -48,6 +48,12 @@ const TREE_PROPERTIES = [
   '-webkit-text-security',
 ];
 
+/**
+ * Elements above which a document is not read whole (wholeRead.ts): about two accessibility nodes
+ * of ~450 bytes of JSON each per element, so ~100 MB of reply and minutes of the page's main
+ * thread.
+ */
+export const WHOLE_READ_ELEMENT_LIMIT = 120_000;
 /** Most style rules read before a document counts as too large to analyse. */
 const RULE_LIMIT = 20_000;
 /** Most subtree roots a scoped change may have. */
@@ -58,7 +64,7 @@ const ELEMENT_SHARE = 0.1;
 
 /**
  * `take(expectedEpoch)` returns `[info, root, anchor, root, anchor…]`: info is JSON
- * `{epoch, reading, full, frames, kinds}` (kinds: one letter per root, `t` subtree, `c` child list,
+ * `{epoch, reading, full, frames, kinds, elements}` (elements: the document's element count) (kinds: one letter per root, `t` subtree, `c` child list,
  * `s` the node itself; an anchor, or null, is a small child of a `c` or `s` root whose ancestors
  * are the root's); `full` is why nothing could be scoped, or ''.
  */
@@ -80,6 +86,7 @@ const SCOPE = `(probe, {css, parentOf, holdsFrame, IDREF, IDREF_SELECTOR, answer
     }
   }
   // Relations: labels around a changed node name their control; ids name other elements.
+  const LABELABLE = 'button,input,meter,output,progress,select,textarea';
   const referrers = [];
   for (const root of probe.roots) {
     if (root !== document && !root.host.isConnected) continue;
@@ -99,7 +106,13 @@ const SCOPE = `(probe, {css, parentOf, holdsFrame, IDREF, IDREF_SELECTOR, answer
     for (let el = node, depth = 0; el && depth < 512; el = parentOf(el), depth++) {
       if (el.nodeType !== 1) continue;
       if (referrers.length > 0) collect(el);
-      if (el.localName === 'label' && el.control) probe.mark(el.control, 'self');
+      if (el.localName === 'label') {
+        // Its control, and every control inside it: one that stopped being the first labelable
+        // descendant (a field inserted before it) loses the label's name.
+        if (el.control) probe.mark(el.control, 'self');
+        let count = 0;
+        for (const control of el.querySelectorAll(LABELABLE)) { if (++count > 50) break; probe.mark(control, 'self'); }
+      }
     }
   }
   if (ids.size > 0) {
@@ -132,10 +145,18 @@ const SCOPE = `(probe, {css, parentOf, holdsFrame, IDREF, IDREF_SELECTOR, answer
   // Text that can run into a neighbour: spaces collapse across inline boxes, not across atomic
   // ones (a button, an image, an iframe) or blocks, whose whitespace-only neighbours the child
   // lists show.
+  // Counted as the tree shows them: whitespace between rows or list items is not a child there
+  // (a 2,000-row tbody has 4,001 child nodes), so only elements and text count toward the bound.
   const inlineChildren = el => {
-    if (el.childNodes.length > 3000) return true;
+    let counted = 0;
+    let seen = 0;
     for (const child of el.childNodes) {
-      if (child.nodeType === 3 ? /\\S/.test(child.data) : child.nodeType === 1 && flows(child)) return true;
+      if (++seen > 20000) return true;
+      if (child.nodeType === 3) {
+        if (/\\S/.test(child.data)) return true;
+      } else if (child.nodeType === 1) {
+        if (++counted > 3000 || flows(child)) return true;
+      }
     }
     return false;
   };
@@ -290,11 +311,14 @@ const TAKE = `probe => {
   return expected => {
     probe.flush();
     const reading = probe.read();
+    const elements = document.getElementsByTagName('*').length;
     const answer = (full, roots, kinds, frames) => {
       reset();
       probe.epoch++;
-      return [JSON.stringify({epoch: probe.epoch, reading, full, frames, kinds}), ...roots];
+      return [JSON.stringify({epoch: probe.epoch, reading, full, frames, kinds, elements}), ...roots];
     };
+    // Too large to read whole (wholeRead.ts): answer at once, without the style work below.
+    if (elements > ${WHOLE_READ_ELEMENT_LIMIT}) return answer('a very large document', [], '', false);
     let full = expected !== probe.epoch ? 'no earlier tree' : probe.full;
     const href = location.href;
     const viewport = innerWidth + 'x' + innerHeight;
@@ -313,8 +337,8 @@ const TAKE = `probe => {
     const active = probe.deepActive();
     const focusMoved = active !== probe.focus;
     if (focusMoved) {
-      if (probe.focus && probe.focus.isConnected) probe.mark(probe.focus, 'self');
-      if (active) probe.mark(active, 'self');
+      if (probe.focus && probe.focus.isConnected) probe.markFocus(probe.focus);
+      if (active) probe.markFocus(active);
     }
     probe.focus = active;
     let valuesChanged = false;

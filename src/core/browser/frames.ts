@@ -108,6 +108,15 @@ export class FrameTargets {
       }),
     );
     const documents: FrameDocument[] = [];
+    if (!trees[0]) {
+      // The page's main thread did not answer (a long-running script): its document is known
+      // from the navigation events, and the snapshot waits for it, bounded, instead of reading
+      // nothing.
+      const main = this.#knownMain();
+      if (main) {
+        documents.push(main);
+      }
+    }
     for (const entry of trees) {
       // A frame target held at its start (by a debugger) has not committed a document: no URL,
       // nothing to show, and it would not answer the snapshot's reads.
@@ -129,6 +138,14 @@ export class FrameTargets {
       visit(entry.frameTree, this.#children.get(entry.cdp)?.parent);
     }
     return documents;
+  }
+
+  #knownMain(): FrameDocument | undefined {
+    const state = this.#state;
+    const loaderId = state.loaderIds.get(state.mainFrameId);
+    return state.mainFrameId === '' || loaderId === undefined
+      ? undefined
+      : {cdp: state.cdp, frameId: state.mainFrameId, loaderId, url: state.url, ownerCdp: undefined};
   }
 
   /** The owner <iframe> of an OOPIF's root frame, in its parent's cdp. */

@@ -4,8 +4,9 @@
  * trees are bounded by node count across all pages: the least recently used pages give theirs up
  * first.
  */
-import type {CDPSession} from 'puppeteer-core';
-import type {DocumentTree, TreeNode} from './axTree.js';
+import type {CDPSession, Protocol} from 'puppeteer-core';
+import type {DocumentTree, GridPlace, TreeNode} from './axTree.js';
+import {addGridMark, type GridMark} from './gridOrder.js';
 import type {FrameDocument} from './frames.js';
 import {PageFeature} from './PageState.js';
 
@@ -45,6 +46,8 @@ export class KeptTrees {
   frameGeneration = -1;
   /** `Iframe` nodes the last snapshot hung a frame's document under (taken out before the next). */
   stitched: TreeNode[] = [];
+  /** Stops listening to the page's frame events. */
+  unsubscribe: () => void = () => undefined;
 
   get(doc: FrameDocument): KeptDocument | undefined {
     const kept = this.#docs.get(doc.frameId);
@@ -55,22 +58,24 @@ export class KeptTrees {
     this.#docs.set(kept.frameId, kept);
   }
 
-  /** Keeps only the documents the page has now. */
+  /** Keeps only the documents the page has now (a frame that navigated has a new one). */
   retain(docs: readonly FrameDocument[]): void {
-    const live = new Set(docs.map(doc => doc.frameId));
-    for (const frameId of this.#docs.keys()) {
-      if (!live.has(frameId)) {
+    const live = new Map(docs.map(doc => [doc.frameId, doc]));
+    for (const [frameId, kept] of this.#docs) {
+      const doc = live.get(frameId);
+      if (!doc || !sameDocument(kept, doc)) {
         this.#docs.delete(frameId);
       }
     }
   }
 
-  delete(doc: FrameDocument): void {
+  delete(doc: Pick<FrameDocument, 'frameId'>): void {
     this.#docs.delete(doc.frameId);
   }
 
   clear(): void {
     this.#docs.clear();
+    this.stitched = [];
   }
 
   get nodeCount(): number {
@@ -98,17 +103,50 @@ export function withinBound(used: KeptTrees, limit = KEPT_NODE_LIMIT): void {
       return;
     }
     total -= trees.nodeCount;
-    trees.clear();
-    recentlyUsed.delete(trees);
+    release(trees);
   }
 }
 
-export const keptTreesFeature = new PageFeature('keptTrees', () => new KeptTrees(), {
-  dispose: trees => {
-    trees.clear();
-    recentlyUsed.delete(trees);
+/**
+ * Eager, so it listens from the page's first moment: a frame that navigates or goes away frees its
+ * kept tree at once (not at the next snapshot, which may never come), and a closed page frees all
+ * of them (the registry detaches the feature).
+ */
+export const keptTreesFeature = new PageFeature(
+  'keptTrees',
+  state => {
+    const trees = new KeptTrees();
+    const onNavigated = (event: Protocol.Page.FrameNavigatedEvent): void => {
+      if (event.frame.parentId === undefined) {
+        release(trees);
+      } else {
+        trees.delete({frameId: event.frame.id});
+      }
+    };
+    const onDetached = (event: Protocol.Page.FrameDetachedEvent): void => {
+      trees.delete({frameId: event.frameId});
+    };
+    state.cdp.on('Page.frameNavigated', onNavigated);
+    state.cdp.on('Page.frameDetached', onDetached);
+    trees.unsubscribe = () => {
+      state.cdp.off('Page.frameNavigated', onNavigated);
+      state.cdp.off('Page.frameDetached', onDetached);
+    };
+    return trees;
   },
-});
+  {
+    eager: true,
+    dispose: trees => {
+      trees.unsubscribe();
+      release(trees);
+    },
+  },
+);
+
+function release(trees: KeptTrees): void {
+  trees.clear();
+  recentlyUsed.delete(trees);
+}
 
 /** Applies the DOM marks to a kept tree, undoing the ones of the previous snapshot first. */
 export function applyMarks(
@@ -118,12 +156,14 @@ export function applyMarks(
     sort: ReadonlyMap<number, string>;
     valueText: ReadonlyMap<number, string>;
     hiddenControls: ReadonlyMap<number, {role: string; name: string}>;
+    grid: ReadonlyMap<number, readonly GridMark[]>;
   },
 ): void {
   for (const [node, before] of kept.marked) {
     node.current = undefined;
     node.sort = undefined;
     node.valueText = undefined;
+    node.grid = undefined;
     if (node.ariaHidden) {
       node.ariaHidden = undefined;
       node.role = before.role;
@@ -168,6 +208,12 @@ export function applyMarks(
     const node = touch(backendId);
     if (node) {
       node.valueText = text;
+    }
+  }
+  for (const [backendId, list] of marks.grid) {
+    const node = touch(backendId);
+    if (node) {
+      node.grid = list.reduce<GridPlace>(addGridMark, {});
     }
   }
 }

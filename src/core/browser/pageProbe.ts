@@ -10,7 +10,13 @@
 import {z} from 'zod';
 import {takeChangesExpression} from './changeScript.js';
 import {evaluateInDocument, sendsAtOnce, type DocumentRef} from './documentWorld.js';
-import {inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
+import {FIND_GRID_MARKS, gridMarkSchema, type GridMark} from './gridOrder.js';
+import {
+  DialogOpenedError,
+  EvaluationTimeoutError,
+  inPage,
+  PROBE_TIMEOUT_MS,
+} from './evaluation.js';
 import type {PageState} from './PageState.js';
 import {READ_PROBE} from './probeScript.js';
 
@@ -24,11 +30,11 @@ function objectGroup(what: string): string {
   return `mcp-browser-inspector-${what}-${groups}`;
 }
 
-/** The elements whose aria-current or aria-sort the snapshot shows, or null. */
 /**
- * The marked elements, as a flat list of element, info pairs. The info is '' for aria-current /
- * aria-sort / aria-valuetext, or, for a control that aria-hidden removes from the AX tree although
- * a sighted user sees and can click it, its role and name as JSON.
+ * The marked elements, as a flat list of element, info pairs, or null. The info is '' for
+ * aria-current / aria-sort / aria-valuetext; for a control that aria-hidden removes from the AX
+ * tree although a sighted user sees and can click it, its role and name as JSON; for a grid's
+ * rows, cells and the grid itself, their indices and counts as JSON (gridOrder.ts).
  */
 const FIND_MARKED = `(() => {
   const probe = globalThis.__mbiProbe;
@@ -84,6 +90,7 @@ const FIND_MARKED = `(() => {
       }
     }
   }
+  (${FIND_GRID_MARKS})(roots, out);
   return out.length ? out : null;
 })()`;
 
@@ -106,17 +113,31 @@ export function raceDialog<T>(
 
 export type ProbeTarget = DocumentRef;
 
-/** The probe reading of one document, or undefined when it cannot be read (treated as changed). */
-export async function readProbe(state: PageState, doc: ProbeTarget): Promise<string | undefined> {
+/**
+ * The probe reading of one document, or undefined when it cannot be read (treated as changed).
+ * `timeoutMs` bounds the read (default PROBE_TIMEOUT_MS).
+ */
+export async function readProbe(
+  state: PageState,
+  doc: ProbeTarget,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<string | undefined> {
   try {
     const {value} = await evaluateInDocument(state, doc, {
       expression: READ_PROBE,
       returnByValue: true,
+      timeoutMs,
     });
     return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** What is left of a bound shared by the steps of one read (at least 1 ms). */
+function until(timeoutMs: number): () => number {
+  const deadline = Date.now() + timeoutMs;
+  return () => Math.max(1, deadline - Date.now());
 }
 
 /** How a root of a change is read again: its subtree, its own node and child list, or its node. */
@@ -139,6 +160,8 @@ export interface TakenChanges {
   full: string;
   /** A root holds a frame: the documents inside it may have changed too. */
   frames: boolean;
+  /** The document's element count. */
+  elements: number;
   roots: ChangeRoot[];
 }
 
@@ -148,25 +171,30 @@ const takenSchema = z.object({
   full: z.string(),
   frames: z.boolean(),
   kinds: z.string(),
+  elements: z.number(),
 });
 
 const KINDS: Record<string, ChangeKind> = {t: 'tree', c: 'children', s: 'self'};
 
 /**
  * Takes the document's change log (installing the probe if needed): the roots of what changed
- * since `expectedEpoch`, or why it cannot be scoped. Undefined when the document cannot be read.
+ * since `expectedEpoch`, or why it cannot be scoped. Undefined when the document cannot be read;
+ * throws EvaluationTimeoutError when it does not answer in time, DialogOpenedError for a dialog.
  */
 export async function takeChanges(
   state: PageState,
   doc: ProbeTarget,
   expectedEpoch: number,
+  timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<TakenChanges | undefined> {
   const group = objectGroup('changes');
+  const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
       expression: takeChangesExpression(expectedEpoch),
       returnByValue: false,
       objectGroup: group,
+      timeoutMs: left(),
     });
     if (objectId === undefined) {
       return undefined;
@@ -174,6 +202,7 @@ export async function takeChanges(
     const {result} = await raceDialog(
       state,
       doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
+      left(),
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const info = takenSchema.parse(JSON.parse(String(byIndex.get('0')?.value)));
@@ -186,7 +215,7 @@ export async function takeChanges(
         return undefined;
       }
       const node = describeSchema.safeParse(
-        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId})),
+        await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId}), left()),
       );
       return node.success ? node.data.node.backendNodeId : undefined;
     };
@@ -211,7 +240,11 @@ export async function takeChanges(
       taken.roots.push(root);
     }
     return taken;
-  } catch {
+  } catch (error) {
+    // A page that does not answer in time, or a dialog, is the caller's to report.
+    if (error instanceof EvaluationTimeoutError || error instanceof DialogOpenedError) {
+      throw error;
+    }
     return undefined;
   } finally {
     void doc.cdp.send('Runtime.releaseObjectGroup', {objectGroup: group}).catch(() => undefined);
@@ -229,6 +262,8 @@ export interface Marks {
   valueText: Map<number, string>;
   /** Visible controls that aria-hidden takes out of the AX tree. */
   hiddenControls: Map<number, HiddenControl>;
+  /** Row and column indices and counts of grids (gridOrder.ts). */
+  grid: Map<number, GridMark[]>;
 }
 
 const hiddenControlSchema = z.object({role: z.string(), name: z.string()});
@@ -248,19 +283,26 @@ function attribute(attributes: readonly string[] | undefined, name: string): str
 }
 
 /** aria-current and aria-sort values by backend node id (empty when none or unreadable). */
-export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Marks> {
+export async function readMarks(
+  state: PageState,
+  doc: ProbeTarget,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<Marks> {
   const marks: Marks = {
     current: new Map(),
     sort: new Map(),
     valueText: new Map(),
     hiddenControls: new Map(),
+    grid: new Map(),
   };
   const group = objectGroup('marks');
+  const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
       expression: FIND_MARKED,
       returnByValue: false,
       objectGroup: group,
+      timeoutMs: left(),
     });
     if (objectId === undefined) {
       return marks;
@@ -268,6 +310,7 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
     const {result} = await raceDialog(
       state,
       doc.cdp.send('Runtime.getProperties', {objectId, ownProperties: true}),
+      left(),
     );
     const byIndex = new Map(result.map(property => [property.name, property.value]));
     const pairs: {objectId: string; info: unknown}[] = [];
@@ -281,7 +324,11 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       pairs.map(async pair => ({
         info: pair.info,
         node: describeSchema.safeParse(
-          await raceDialog(state, doc.cdp.send('DOM.describeNode', {objectId: pair.objectId})),
+          await raceDialog(
+            state,
+            doc.cdp.send('DOM.describeNode', {objectId: pair.objectId}),
+            left(),
+          ),
         ),
       })),
     );
@@ -291,9 +338,13 @@ export async function readMarks(state: PageState, doc: ProbeTarget): Promise<Mar
       }
       const {backendNodeId, attributes} = node.data.node;
       if (typeof info === 'string' && info !== '') {
-        const parsed = hiddenControlSchema.safeParse(JSON.parse(info));
-        if (parsed.success) {
-          marks.hiddenControls.set(backendNodeId, parsed.data);
+        const json: unknown = JSON.parse(info);
+        const control = hiddenControlSchema.safeParse(json);
+        const grid = control.success ? undefined : gridMarkSchema.safeParse(json);
+        if (control.success) {
+          marks.hiddenControls.set(backendNodeId, control.data);
+        } else if (grid?.success === true) {
+          marks.grid.set(backendNodeId, [...(marks.grid.get(backendNodeId) ?? []), grid.data]);
         }
         continue;
       }

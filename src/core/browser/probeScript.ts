@@ -149,7 +149,7 @@ const DIRTY_LIMIT = 600;
  */
 export const PROBE = `(() => {
   const g = globalThis;
-  const V = 3;
+  const V = 4;
   const old = g.__mbiProbe;
   if (old && old.v === V) return old;
   if (old && old.observer) old.observer.disconnect();
@@ -173,6 +173,17 @@ export const PROBE = `(() => {
     if (probe.dirty.size > ${DIRTY_LIMIT}) fullBecause('many changes');
   };
   probe.mark = mark;
+  // A focused element inside aria-hidden is exposed, and with it what Chromium exposes around it:
+  // focus that enters or leaves such a subtree is read with the whole subtree.
+  probe.markFocus = el => {
+    let hidden = null;
+    for (let node = el, depth = 0; node && depth < 512; depth++) {
+      if (node.nodeType === 1 && node.getAttribute('aria-hidden') === 'true') hidden = node;
+      node = node.parentNode && node.parentNode.nodeType === 11 ? node.parentNode.host : node.parentNode;
+    }
+    if (hidden) mark(hidden, 'tree');
+    else mark(el, 'self');
+  };
   const isSheet = el => el.nodeType === 1 && (el.localName === 'style' || el.localName === 'link');
   const holdsSheet = el => el.nodeType === 1 && (isSheet(el) || !!el.querySelector('style,link'));
   const FRAMES = new Set(['iframe', 'frame', 'object', 'embed', 'base', 'link', 'style', 'meta']);
@@ -254,7 +265,7 @@ export const PROBE = `(() => {
     } else if (FOCUS.has(type)) {
       // Even a moment's focus shows (a focused node is exposed inside aria-hidden).
       const target = event.composedPath()[0];
-      if (target && target.nodeType === 1) mark(target, 'self');
+      if (target && target.nodeType === 1) probe.markFocus(target);
       probe.dynamic = true;
     } else if (UNSCOPED.has(type)) {
       fullBecause(type);

@@ -6,19 +6,25 @@
  * uid across snapshots as long as its document lives. When nothing changed since the last snapshot
  * (see pageProbe.ts), the last one is answered again without walking the tree.
  */
-import {axString, type TreeNode} from './axTree.js';
+import {axString, buildTree, type TreeNode} from './axTree.js';
+import {NotScoped, readSubtree} from './changeRoots.js';
 import {frameTargetsFeature, type FrameDocument} from './frames.js';
+import {shownOrder} from './gridOrder.js';
 import {keptTreesFeature} from './keptTree.js';
 import {windowOptions, type OptionWindows} from './optionWindow.js';
 import {readProbe} from './pageProbe.js';
-import {PageFeature, type PageState} from './PageState.js';
+import {PageFeature, type AttachableFeature, type PageState} from './PageState.js';
 import {
   readDocuments,
   stitch,
   type DocumentsRead,
   type LoadedDocument,
+  type ReadDocuments,
 } from './snapshotDocuments.js';
 import {formatNode} from './snapshotFormat.js';
+import {snapshotViewsFeature} from './snapshotViews.js';
+import {pendingTreeReadsFeature, TreeTooLargeError} from './wholeRead.js';
+import {WorkBudget} from './workBudget.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './snapshotRules.js';
 import {
   snapshotFeature,
@@ -29,6 +35,20 @@ import {
 import type {SnapshotDocument} from './snapshotViews.js';
 
 export {normalizeUid, snapshotFeature, SnapshotStore} from './snapshotStore.js';
+
+/**
+ * Every per-page value the snapshot keeps, for the page registry: each is freed when its page
+ * closes (kept trees are tens of megabytes on a large page).
+ */
+export function snapshotFeatures(): AttachableFeature[] {
+  return [
+    snapshotFeature,
+    cacheFeature,
+    keptTreesFeature,
+    pendingTreeReadsFeature,
+    snapshotViewsFeature,
+  ];
+}
 
 export interface SnapshotOptions {
   verbose: boolean;
@@ -50,6 +70,8 @@ export interface SnapshotResult {
   read: DocumentsRead | 'cached';
   /** Why a document was read whole. */
   why?: string | undefined;
+  /** Accessibility nodes read from the browser for this snapshot (0 from the cache). */
+  nodesRead: number;
   /** The page's main document the snapshot is of (undefined when there was none to read). */
   document?: SnapshotDocument | undefined;
 }
@@ -100,6 +122,7 @@ async function fromCache(
         cached: true,
         read: 'cached',
         document: last.document,
+        nodesRead: 0,
       }
     : undefined;
 }
@@ -128,17 +151,31 @@ export async function takeSnapshot(
   if (cached) {
     return cached;
   }
+  const budget = new WorkBudget(state);
   const actionCount = state.actionCount;
   const frameGeneration = frames.generation;
   const docs = await frames.documents();
-  const {loaded, readings, read, why} = await readDocuments(state, docs, {
-    verbose: options.verbose,
-    fresh,
-    frameGeneration,
-  });
+  let documents: ReadDocuments;
+  try {
+    documents = await readDocuments(state, docs, {
+      verbose: options.verbose,
+      fresh,
+      frameGeneration,
+      budget,
+    });
+  } catch (error) {
+    if (error instanceof TreeTooLargeError && options.rootUid !== undefined) {
+      return await partOfLargePage(state, {docs, rootUid: options.rootUid, budget}, options);
+    }
+    throw error;
+  }
+  const {loaded, readings, read, why, nodesRead} = documents;
   const main = loaded[0];
   if (!main || main.doc !== docs[0]) {
-    return {text: '', nodeCount: 0, cached: false, read};
+    // Never an empty tree as if the page were empty.
+    throw new Error(
+      `Page ${state.id} has no document to read yet (it is still loading, or its main thread does not answer). Wait a few seconds and call take_snapshot again.`,
+    );
   }
   const owners = stitch(loaded);
   if (!fresh) {
@@ -179,7 +216,61 @@ export async function takeSnapshot(
         }
       : undefined;
   }
-  return {...result, cached: false, read, why, document};
+  return {...result, cached: false, read, why, document, nodesRead};
+}
+
+/**
+ * The snapshot of one element's subtree on a page too large to read whole: that part alone is
+ * read (partial reads, bounded), without the kept trees.
+ */
+async function partOfLargePage(
+  state: PageState,
+  part: {docs: readonly FrameDocument[]; rootUid: string; budget: WorkBudget},
+  options: SnapshotOptions,
+): Promise<SnapshotResult> {
+  const target = snapshotFeature.get(state).target(part.rootUid);
+  const doc =
+    target &&
+    part.docs.find(
+      candidate => candidate.cdp === target.cdp && candidate.loaderId === target.loaderId,
+    );
+  if (!target || !doc) {
+    throw new Error(
+      `Element uid "${part.rootUid}" not found on page ${state.id}. Use a uid from the latest snapshot (take_snapshot).`,
+    );
+  }
+  let nodes;
+  try {
+    nodes = await readSubtree(
+      state,
+      {cdp: doc.cdp, verbose: options.verbose},
+      target.backendNodeId,
+      part.budget,
+    );
+  } catch (error) {
+    if (error instanceof NotScoped) {
+      throw new Error(
+        `The page is too large to read whole, and the part under uid ${part.rootUid} is too large to read on its own (${error.message}). Take a snapshot of a smaller part: a uid further down.`,
+        {cause: error},
+      );
+    }
+    throw error;
+  }
+  const tree = buildTree(nodes, doc, !options.verbose);
+  if (!tree) {
+    throw new Error(`Element uid "${part.rootUid}" has no accessibility node on page ${state.id}.`);
+  }
+  const main = {doc, tree, ownerBackendId: undefined};
+  const quietLabels = redundantLabels(tree.byBackendId);
+  const result = render(state, {start: tree.root, main, quietLabels}, options);
+  return {
+    ...result,
+    cached: false,
+    read: 'full',
+    why: 'a part of a page too large to read whole',
+    document: {loaderId: doc.loaderId, url: doc.url},
+    nodesRead: nodes.length,
+  };
 }
 
 /** The lines of the tree below `start`, and the uids they hand out. */
@@ -220,7 +311,7 @@ function render(
   if (options.verbose) {
     const walk = (node: TreeNode, depth: number): void => {
       emit(node, depth);
-      for (const child of node.children) {
+      for (const child of shownOrder(node)) {
         walk(child, depth + 1);
       }
     };
@@ -244,7 +335,7 @@ function render(
       if (visible) {
         emit(node, depth);
       }
-      for (const child of node.children) {
+      for (const child of shownOrder(node)) {
         walk(child, visible ? depth + 1 : depth);
       }
     };

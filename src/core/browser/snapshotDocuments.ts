@@ -7,14 +7,13 @@
 import type {CDPSession} from 'puppeteer-core';
 import {addChild, buildTree, type DocumentTree, type TreeNode} from './axTree.js';
 import {NotScoped, updateKept} from './changeRoots.js';
-import {IN_PAGE_TIMEOUT_MS} from './evaluation.js';
+import {EvaluationTimeoutError, IN_PAGE_TIMEOUT_MS, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {FrameDocument} from './frames.js';
 import {applyMarks, keptTreesFeature, withinBound, type KeptDocument} from './keptTree.js';
 import {raceDialog, readMarks, readProbe, takeChanges, type TakenChanges} from './pageProbe.js';
 import type {PageState} from './PageState.js';
-
-/** Bound on Chromium building one document's accessibility tree (seconds on a very large page). */
-const AX_TREE_TIMEOUT_MS = IN_PAGE_TIMEOUT_MS * 2;
+import {readWholeTree, TreeReadError} from './wholeRead.js';
+import {describeSlowness, type WorkBudget} from './workBudget.js';
 
 export interface LoadedDocument {
   doc: FrameDocument;
@@ -34,6 +33,8 @@ export interface ReadDocuments {
   read: DocumentsRead;
   /** Why a document was read whole (the first one's reason). */
   why?: string | undefined;
+  /** Accessibility nodes read from the browser (whole documents and partial reads). */
+  nodesRead: number;
 }
 
 export interface ReadOptions {
@@ -41,6 +42,7 @@ export interface ReadOptions {
   /** Read every document whole into a throwaway tree, leaving the kept trees and logs alone. */
   fresh: boolean;
   frameGeneration: number;
+  budget: WorkBudget;
 }
 
 export async function readDocuments(
@@ -48,14 +50,10 @@ export async function readDocuments(
   docs: readonly FrameDocument[],
   options: ReadOptions,
 ): Promise<ReadDocuments> {
+  const count = {nodes: 0};
+  const {budget} = options;
   if (options.fresh) {
-    const loaded = await Promise.all(
-      docs.map(async (doc, index) => {
-        const kept = await loadWhole(state, doc, {verbose: options.verbose, epoch: -1});
-        return kept ? await decorate(state, doc, kept, index === 0) : undefined;
-      }),
-    );
-    return {loaded: present(loaded), readings: docs.map(() => undefined), read: 'full'};
+    return readFresh(state, docs, options);
   }
   const trees = keptTreesFeature.get(state);
   unstitch(trees.stitched);
@@ -65,8 +63,10 @@ export async function readDocuments(
   // Verbose trees are read whole: their line boxes follow layout (a wider cell rewraps its whole
   // column), which no change log can scope.
   const kept = docs.map(doc => (current && !options.verbose ? trees.get(doc) : undefined));
+  // The main document is waited for (a page busy for seconds answers late); a frame that does
+  // not answer soon is read whole, or left out.
   const taken = await Promise.all(
-    docs.map((doc, index) => takeChanges(state, doc, kept[index]?.epoch ?? -1)),
+    docs.map((doc, index) => take(state, doc, kept[index]?.epoch ?? -1, budget)),
   );
   // A changed frame element: the documents in it may differ without any change of their own.
   const framesMoved = taken.some(take => take?.frames === true);
@@ -76,17 +76,22 @@ export async function readDocuments(
       const take = taken[index];
       const found = framesMoved
         ? 'a frame element changed'
-        : await scoped(state, kept[index], take);
+        : await scoped(state, kept[index], take, {count, budget});
       let tree = typeof found === 'string' ? undefined : found;
       if (!tree) {
         why ??= typeof found === 'string' ? found : 'unknown';
         trees.delete(doc);
-        tree = await loadWhole(state, doc, {verbose: options.verbose, epoch: take?.epoch ?? -1});
+        tree = await loadWhole(
+          state,
+          doc,
+          {verbose: options.verbose, epoch: take?.epoch ?? -1},
+          {count, budget, take},
+        );
         if (tree && take && !options.verbose) {
           trees.set(tree);
         }
       }
-      return tree ? await decorate(state, doc, tree, index === 0) : undefined;
+      return tree ? await decorate(state, doc, tree, budget) : undefined;
     }),
   );
   withinBound(trees);
@@ -95,7 +100,74 @@ export async function readDocuments(
     readings: taken.map(take => take?.reading),
     read: why === undefined ? 'incremental' : 'full',
     why,
+    nodesRead: count.nodes,
   };
+}
+
+/** Every document read whole into throwaway trees (a check of the incremental path). */
+async function readFresh(
+  state: PageState,
+  docs: readonly FrameDocument[],
+  options: ReadOptions,
+): Promise<ReadDocuments> {
+  const count = {nodes: 0};
+  const {budget} = options;
+  const loaded = await Promise.all(
+    docs.map(async doc => {
+      const kept = await loadWhole(
+        state,
+        doc,
+        {verbose: options.verbose, epoch: -1},
+        {
+          count,
+          budget,
+          take: undefined,
+        },
+      );
+      return kept ? await decorate(state, doc, kept, budget) : undefined;
+    }),
+  );
+  return {
+    loaded: present(loaded),
+    readings: docs.map(() => undefined),
+    read: 'full',
+    nodesRead: count.nodes,
+  };
+}
+
+/**
+ * The change log of one document. The main document is waited for (a page busy for seconds
+ * answers late); one that does not answer at all is not read whole either (its size is unknown:
+ * it may be the reason it does not answer). A frame that does not answer soon is read whole, or
+ * left out.
+ */
+async function take(
+  state: PageState,
+  doc: FrameDocument,
+  epoch: number,
+  budget: WorkBudget,
+): Promise<TakenChanges | undefined> {
+  const isMain = doc.ownerCdp === undefined;
+  try {
+    return await takeChanges(
+      state,
+      doc,
+      epoch,
+      budget.bound(isMain ? IN_PAGE_TIMEOUT_MS : PROBE_TIMEOUT_MS),
+    );
+  } catch (error) {
+    if (!isMain) {
+      return undefined;
+    }
+    if (error instanceof EvaluationTimeoutError) {
+      const busy = describeSlowness(budget.slowness);
+      throw new TreeReadError(
+        `Page ${state.id} does not answer: its main thread is busy (a long-running script, or a very large page still being laid out)${busy ? `, and ${busy}` : ''}. Nothing was read. Wait a few seconds and call take_snapshot again.`,
+        {cause: error},
+      );
+    }
+    throw error;
+  }
 }
 
 function present(loaded: readonly (LoadedDocument | undefined)[]): LoadedDocument[] {
@@ -111,6 +183,7 @@ async function scoped(
   state: PageState,
   kept: KeptDocument | undefined,
   take: TakenChanges | undefined,
+  {count, budget}: {count: {nodes: number}; budget: WorkBudget},
 ): Promise<KeptDocument | string> {
   if (!kept || !take) {
     return take ? 'no kept tree' : 'the change log could not be read';
@@ -120,9 +193,9 @@ async function scoped(
   }
   try {
     if (take.roots.length > 0) {
-      await updateKept(state, kept, take.roots);
+      count.nodes += await updateKept(state, kept, take.roots, budget);
     }
-    if ((await readProbe(state, kept)) !== take.reading) {
+    if ((await readProbe(state, kept, budget.bound(PROBE_TIMEOUT_MS))) !== take.reading) {
       return 'the page changed while it was read';
     }
     kept.epoch = take.epoch;
@@ -140,15 +213,17 @@ async function loadWhole(
   state: PageState,
   doc: FrameDocument,
   options: {verbose: boolean; epoch: number},
+  context: {count: {nodes: number}; budget: WorkBudget; take: TakenChanges | undefined},
 ): Promise<KeptDocument | undefined> {
   const isMain = doc.ownerCdp === undefined;
   try {
-    const ax = await raceDialog(
-      state,
-      doc.cdp.send('Accessibility.getFullAXTree', isMain ? {} : {frameId: doc.frameId}),
-      AX_TREE_TIMEOUT_MS,
-    );
-    const tree = buildTree(ax.nodes, doc, !options.verbose);
+    const nodes = await readWholeTree(state, doc, {
+      budget: context.budget,
+      reading: context.take?.reading,
+      elements: context.take?.elements,
+    });
+    context.count.nodes += nodes.length;
+    const tree = buildTree(nodes, doc, !options.verbose);
     if (!tree) {
       return undefined;
     }
@@ -167,7 +242,8 @@ async function loadWhole(
     if (isMain) {
       throw error;
     }
-    // A frame that went away (or a slow one) is left out; the rest of the page is still shown.
+    // A frame that went away, or one too slow or too large, is left out; the rest of the page
+    // is still shown.
     return undefined;
   }
 }
@@ -177,14 +253,16 @@ async function decorate(
   state: PageState,
   doc: FrameDocument,
   kept: KeptDocument,
-  isMain: boolean,
+  budget: WorkBudget,
 ): Promise<LoadedDocument | undefined> {
+  const isMain = doc.ownerCdp === undefined;
+  const bound = budget.bound(PROBE_TIMEOUT_MS);
   try {
     const [owner, marks] = await Promise.all([
       doc.ownerCdp
-        ? raceDialog(state, doc.ownerCdp.send('DOM.getFrameOwner', {frameId: doc.frameId}))
+        ? raceDialog(state, doc.ownerCdp.send('DOM.getFrameOwner', {frameId: doc.frameId}), bound)
         : Promise.resolve(undefined),
-      readMarks(state, doc),
+      readMarks(state, doc, bound),
     ]);
     applyMarks(kept, marks);
     return {doc, tree: kept.tree, ownerBackendId: owner?.backendNodeId};

@@ -6,6 +6,7 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import {axString, type TreeNode} from './axTree.js';
+import {gridWords} from './gridOrder.js';
 
 /** True booleans printed as bare words; false prints nothing. */
 const FLAGS = [
@@ -161,6 +162,7 @@ function stateWords(node: TreeNode, isRoot: boolean, base: URL | undefined): str
   if (node.active && props.get('focused')?.value !== true) {
     words.push('active');
   }
+  words.push(...gridWords(node.grid));
   const url = axString(props.get('url'));
   if (url) {
     words.push(`url=${quote(isRoot ? url : relativeUrl(url, base))}`);

@@ -49,7 +49,7 @@ describe('the library corpus', () => {
     const {snapshot} = await openReady('aggrid');
     expect(lineOf(snapshot, 'columnheader "Amount"')).toContain('columnheader');
     expect(lineOf(snapshot, '"Order 1"')).toContain('Order 1');
-    expect(lineOf(snapshot, ' grid')).toMatch(/^ *\d+ grid$/);
+    expect(lineOf(snapshot, ' grid')).toMatch(/^ *\d+ grid rowcount=1001$/);
     expect(lineOf(snapshot, 'Showing 1000 rows')).toContain('Showing 1000 rows');
   });
 
