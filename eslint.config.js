@@ -203,6 +203,7 @@ export default tseslint.config(
       'coverage/**',
       'bench/results/**',
       'test/fixtures/**/*.js',
+      'test/fixtures/**/*.jsx',
     ],
   },
   {linterOptions: {reportUnusedDisableDirectives: 'error'}},

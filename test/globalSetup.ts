@@ -1,6 +1,8 @@
 /**
- * Before any test: make sure the build the tests spawn (out/) is current, and that a Chromium is
- * installed. Rebuilding only when a source file is newer keeps `npm test` fast after `npm run build`.
+ * Before any test: make sure the build the tests spawn (out/) is current, that the pages built from
+ * npm component libraries are bundled (cached by scripts/build-library-fixtures.mjs), and that a
+ * Chromium is installed. Rebuilding only when a source file is newer keeps `npm test` fast after
+ * `npm run build`.
  */
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
@@ -80,6 +82,10 @@ export default function setup(): void {
       }
     });
   }
+  execFileSync(process.execPath, [path.join(root, 'scripts/build-library-fixtures.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!fs.existsSync(chromium)) {
     throw new Error(

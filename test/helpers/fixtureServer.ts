@@ -1,6 +1,8 @@
 /**
  * Fixture pages served from 127.0.0.1 (WebMCP needs a secure context, which data: URLs are not).
- * Files come from test/fixtures/pages; tests add dynamic routes (redirects, slow answers, JSON).
+ * Files come from test/fixtures/pages, and under /libraries/ from test/fixtures/libraries (pages
+ * built from npm component libraries; their bundles are made by scripts/build-library-fixtures.mjs,
+ * which test/globalSetup.ts runs); tests add dynamic routes (redirects, slow answers, JSON).
  */
 import fs from 'node:fs';
 import http, {type IncomingMessage, type ServerResponse} from 'node:http';
@@ -9,6 +11,8 @@ import path from 'node:path';
 export type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 const PAGES = path.resolve(import.meta.dirname, '../fixtures/pages');
+const LIBRARIES = path.resolve(import.meta.dirname, '../fixtures/libraries');
+const LIBRARIES_PREFIX = '/libraries/';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
@@ -17,6 +21,15 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
 };
+
+/** The file a path names, inside the folder it is served from; undefined for a path outside. */
+function fileFor(pathname: string): string | undefined {
+  const [folder, rest] = pathname.startsWith(LIBRARIES_PREFIX)
+    ? [LIBRARIES, pathname.slice(LIBRARIES_PREFIX.length - 1)]
+    : [PAGES, pathname === '/' ? '/index.html' : pathname];
+  const file = path.resolve(folder, `.${rest}`);
+  return file.startsWith(folder + path.sep) ? file : undefined;
+}
 
 export class FixtureServer {
   readonly #server: http.Server;
@@ -31,8 +44,8 @@ export class FixtureServer {
         route(request, response);
         return;
       }
-      const file = path.resolve(PAGES, `.${url.pathname === '/' ? '/index.html' : url.pathname}`);
-      if (!file.startsWith(PAGES) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      const file = fileFor(url.pathname);
+      if (file === undefined || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         response.writeHead(404, {'Content-Type': 'text/plain'}).end('not found');
         return;
       }
