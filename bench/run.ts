@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: the same calls against this server and chrome-devtools-mcp, on the same local
- * pages and the same Chromium, both over stdio. Prints medians and ratios (ours / peer) and writes
- * bench/results/latest.json. Run it on a quiet machine: the numbers are wall-clock times.
+ * pages and the same Chromium, both over stdio. The servers run interleaved (each step on each
+ * server in turn, the order flipped every round), so a busy moment of a shared machine hits both
+ * alike. Prints medians, the median of the per-round ratios (ours / peer) with their spread and the
+ * load average, and writes bench/results/latest.json. `BENCH_RUNS=N` sets the rounds (default 15).
  *
  *   npm run bench                 # everything
  *   npm run bench -- navigate     # only sections whose name contains "navigate"
@@ -15,6 +17,13 @@ import {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {runAgentsLoad} from './agentsLoad.js';
 import {startHttpServer} from './httpServer.js';
 import {measureInspectorLoad} from './inspector-load.js';
+import {
+  describePaired,
+  interleave,
+  interleaveServers,
+  paired,
+  type Interleaved,
+} from './interleave.js';
 import {measureReplayOverhead} from './replay.js';
 import {
   firstSnapshotTimes,
@@ -42,7 +51,7 @@ interface Row {
   unit: string;
   ours: number;
   peer: number | null;
-  /** ours / peer */
+  /** ours / peer: the median of per-round ratios where the servers ran interleaved. */
   ratio: number | null;
   target: string;
   note?: string;
@@ -58,8 +67,9 @@ function record(
   peer: number | null,
   target: string,
   note?: string,
+  pairedRatio?: number,
 ): void {
-  const ratio = peer === null || peer === 0 ? null : ours / peer;
+  const ratio = pairedRatio ?? (peer === null || peer === 0 ? null : ours / peer);
   rows.push({metric, unit, ours, peer, ratio, target, ...(note ? {note} : {})});
   const fmt = (value: number | null): string =>
     value === null ? '—' : value >= 100 ? value.toFixed(0) : value.toFixed(2);
@@ -97,24 +107,46 @@ fixtures.html(
 
 const RUNS = Number(process.env.BENCH_RUNS ?? '15');
 
-async function withBoth(
-  run: (server: Server) => Promise<number>,
-): Promise<{ours: number; peer: number}> {
-  const results: Partial<Record<ServerKind, number>> = {};
-  for (const kind of ['peer', 'ours'] as const) {
-    const server = await startServer(kind);
-    try {
-      results[kind] = await run(server);
-    } finally {
-      await server.close();
-    }
-  }
-  return {ours: results.ours ?? Number.NaN, peer: results.peer ?? Number.NaN};
+/** Records the medians and the paired ratio (ours / `other`, round by round) of an interleaved run. */
+function recordPaired(
+  metric: string,
+  unit: string,
+  result: Interleaved,
+  target: string,
+  other: ServerKind = 'peer',
+): void {
+  const summary = paired(result, other);
+  const note = describePaired(summary, result);
+  record(metric, unit, summary.ours, summary.other, target, note, summary.ratio);
+  console.log(`${''.padEnd(44)} ${note}`);
+}
+
+/** Sets each server up once, then times `step` on each in turn, the order flipped every round. */
+function bothInterleaved<S>(
+  setup: (server: Server) => Promise<S>,
+  step: (server: Server, state: S, round: number) => Promise<number>,
+  rounds = RUNS,
+  warmup = 1,
+): Promise<Interleaved> {
+  return interleaveServers(['ours', 'peer'], rounds, setup, step, warmup);
 }
 
 async function openPage(server: Server, url: string): Promise<number> {
   const {text} = await callTool(server.client, 'new_page', {url});
   return selectedPageId(text);
+}
+
+/** Times one tool call; a call that fails stops the measurement (it would time an error path). */
+async function timedCall(
+  server: Server,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<number> {
+  const {ms, value} = await timed(() => callTool(server.client, tool, args));
+  if (value.isError) {
+    throw new Error(`${server.kind} ${tool}: ${value.text.slice(0, 300)}`);
+  }
+  return ms;
 }
 
 async function section(name: string, run: () => Promise<void>): Promise<void> {
@@ -132,62 +164,47 @@ async function section(name: string, run: () => Promise<void>): Promise<void> {
 // --- Speed of the basic calls --------------------------------------------------------------------
 
 await section('cold start', async () => {
-  const times: Record<'ours' | 'peer', number[]> = {ours: [], peer: []};
-  for (let i = 0; i < 5; i++) {
-    for (const kind of ['peer', 'ours'] as const) {
-      const started = performance.now();
-      const server = await startServer(kind);
-      await callTool(server.client, 'navigate_page', {
-        pageId: 1,
-        url: fixtures.url('/bench/a.html'),
-      });
-      times[kind].push(performance.now() - started);
+  // Process spawn → initialize → the first navigate_page answered; closing is not timed.
+  const result = await interleave(['ours', 'peer'], RUNS, async kind => {
+    const started = performance.now();
+    const server = await startServer(kind);
+    try {
+      await timedCall(server, 'navigate_page', {pageId: 1, url: fixtures.url('/bench/a.html')});
+      return performance.now() - started;
+    } finally {
       await server.close();
     }
-  }
-  record(
-    'cold start → first finished navigation',
-    'ms',
-    median(times.ours),
-    median(times.peer),
-    '≤ 0.8×',
-  );
+  });
+  recordPaired('cold start → first finished navigation', 'ms', result, '≤ 0.5×');
 });
 
 await section('navigate_page', async () => {
-  const {ours, peer} = await withBoth(async server => {
-    const id = await openPage(server, fixtures.url('/bench/a.html'));
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const url = fixtures.url(i % 2 ? '/bench/a.html' : '/bench/b.html');
-      times.push(
-        (await timed(() => callTool(server.client, 'navigate_page', {pageId: id, url}))).ms,
-      );
-    }
-    return median(times);
-  });
-  record('navigate_page', 'ms', ours, peer, '≤ 0.75×');
+  const small = await bothInterleaved(
+    server => openPage(server, fixtures.url('/bench/a.html')),
+    (server, pageId, round) =>
+      timedCall(server, 'navigate_page', {
+        pageId,
+        url: fixtures.url(round % 2 ? '/bench/a.html' : '/bench/b.html'),
+      }),
+  );
+  recordPaired('navigate_page (small page)', 'ms', small, '≤ 0.5×');
+  // A new URL every round (the query), so each call is a full load of the 6,000-node page.
+  const big = await bothInterleaved(
+    server => openPage(server, fixtures.url('/bench/a.html')),
+    (server, pageId, round) =>
+      timedCall(server, 'navigate_page', {pageId, url: fixtures.url(`/big.html?round=${round}`)}),
+  );
+  recordPaired('navigate_page (~6,000-node page)', 'ms', big, '≤ 0.5×');
 });
 
 await section('evaluate_script', async () => {
-  const {ours, peer} = await withBoth(async server => {
-    const id = await openPage(server, fixtures.url('/bench/a.html'));
-    const times: number[] = [];
-    for (let i = 0; i < RUNS * 2; i++) {
-      times.push(
-        (
-          await timed(() =>
-            callTool(server.client, 'evaluate_script', {
-              pageId: id,
-              function: '() => document.title',
-            }),
-          )
-        ).ms,
-      );
-    }
-    return median(times);
-  });
-  record('evaluate_script', 'ms', ours, peer, '≤ 0.25×');
+  const result = await bothInterleaved(
+    server => openPage(server, fixtures.url('/bench/a.html')),
+    (server, pageId) =>
+      timedCall(server, 'evaluate_script', {pageId, function: '() => document.title'}),
+    RUNS * 2,
+  );
+  recordPaired('evaluate_script', 'ms', result, '≤ 0.25×');
 });
 
 // --- Snapshots, input and tool definitions -------------------------------------------------------
@@ -264,33 +281,33 @@ await section('take_snapshot, 2,000-row table', async () => {
 
 await section('fill 20 characters', async () => {
   const value = 'abcdefghij0123456789';
-  const {ours, peer} = await withBoth(async server => {
-    const id = await openPage(server, fixtures.url('/bench/a.html'));
-    const snapshot = (await callTool(server.client, 'take_snapshot', {pageId: id})).text;
-    const field = uidOf(snapshot, 'textbox "Field"');
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      // A different value each time, so every call types all 20 characters.
-      const text = `${value.slice(i % 20)}${value.slice(0, i % 20)}`;
-      const result = await timed(() =>
-        callTool(server.client, 'fill', {pageId: id, uid: field, value: text}),
-      );
-      if (result.value.isError) {
-        throw new Error(`${server.kind} fill: ${result.value.text}`);
-      }
-      times.push(result.ms);
-    }
-    return median(times);
-  });
-  record('fill (20 characters, typed)', 'ms', ours, peer, '≤ 0.5×');
+  const result = await bothInterleaved(
+    async server => {
+      const pageId = await openPage(server, fixtures.url('/bench/a.html'));
+      const snapshot = (await callTool(server.client, 'take_snapshot', {pageId})).text;
+      return {pageId, field: uidOf(snapshot, 'textbox "Field"')};
+    },
+    // A different value each round, so every call types all 20 characters.
+    (server, {pageId, field}, round) =>
+      timedCall(server, 'fill', {
+        pageId,
+        uid: field,
+        value: `${value.slice(round % 20)}${value.slice(0, round % 20)}`,
+      }),
+  );
+  recordPaired('fill (20 characters, typed)', 'ms', result, '≤ 0.5×');
 });
 
 await section('tool definitions', async () => {
   const lists: Partial<Record<ServerKind, {name: string}[]>> = {};
-  await withBoth(async server => {
-    lists[server.kind] = (await server.client.listTools()).tools;
-    return 0;
-  });
+  for (const kind of ['ours', 'peer'] as const) {
+    const server = await startServer(kind);
+    try {
+      lists[kind] = (await server.client.listTools()).tools;
+    } finally {
+      await server.close();
+    }
+  }
   const peerNames = new Set((lists.peer ?? []).map(tool => tool.name));
   const oursNames = new Set((lists.ours ?? []).map(tool => tool.name));
   const common = (list: {name: string}[] | undefined): {name: string}[] =>
@@ -356,94 +373,65 @@ await section('inspector first rows', async () => {
 // --- Input actions -------------------------------------------------------------------------------
 
 /**
- * One action on /bench/<page>, measured on both servers interleaved: both are up at once, each
- * round calls ours and the peer's in turn (the order flipped every round), so load changes on a
- * shared machine fall on both alike. `snapshotEach` takes a snapshot before every call (not timed).
+ * One action on /bench/<page>, timed on both servers in turn (interleaved, the order flipped each
+ * round). `snapshotEach` takes a snapshot before every call (not timed).
  */
-async function actionBench(
+function actionBench(
   tool: string,
   args: (uidOfLine: (fragment: string) => string) => Record<string, unknown>,
   page = '/bench/a.html',
   snapshotEach = false,
-): Promise<{ours: number; peer: number}> {
-  const servers = {peer: await startServer('peer'), ours: await startServer('ours')};
-  try {
-    const targets = await Promise.all(
-      (['peer', 'ours'] as const).map(async kind => {
-        const server = servers[kind];
-        const id = await openPage(server, fixtures.url(page));
-        const snapshot = (await callTool(server.client, 'take_snapshot', {pageId: id})).text;
-        return {kind, server, id, snapshot};
-      }),
-    );
-    const times: Record<'ours' | 'peer', number[]> = {ours: [], peer: []};
-    for (let i = 0; i < RUNS; i++) {
-      const order = i % 2 === 0 ? targets : [...targets].reverse();
-      for (const {kind, server, id, snapshot} of order) {
-        const current = snapshotEach
-          ? (await callTool(server.client, 'take_snapshot', {pageId: id})).text
-          : snapshot;
-        const result = await timed(() =>
-          callTool(server.client, tool, {pageId: id, ...args(f => uidOf(current, f))}),
-        );
-        if (result.value.isError) {
-          throw new Error(`${kind} ${tool}: ${result.value.text}`);
-        }
-        times[kind].push(result.ms);
-      }
-    }
-    return {ours: median(times.ours), peer: median(times.peer)};
-  } finally {
-    await Promise.all([servers.peer.close(), servers.ours.close()]);
-  }
+): Promise<Interleaved> {
+  return bothInterleaved(
+    async server => {
+      const pageId = await openPage(server, fixtures.url(page));
+      const snapshot = (await callTool(server.client, 'take_snapshot', {pageId})).text;
+      return {pageId, snapshot};
+    },
+    async (server, state) => {
+      const current = snapshotEach
+        ? (await callTool(server.client, 'take_snapshot', {pageId: state.pageId})).text
+        : state.snapshot;
+      return timedCall(server, tool, {pageId: state.pageId, ...args(f => uidOf(current, f))});
+    },
+  );
 }
 
 await section('input actions that change nothing', async () => {
   const click = await actionBench('click', uid => ({uid: uid('button "Noop"')}));
-  record('click (no change)', 'ms', click.ours, click.peer, '≤ 0.25×');
+  recordPaired('click (no change)', 'ms', click, '≤ 0.25×');
   // Each click sets the title and a status line after the button: nothing that moves it.
   const titled = await actionBench(
     'click',
     uid => ({uid: uid('button "Count"')}),
     '/bench/title.html',
   );
-  record('click (page sets its title)', 'ms', titled.ours, titled.peer, '≤ 0.25×');
+  recordPaired('click (page sets its title)', 'ms', titled, '≤ 0.25×');
   const looked = await actionBench(
     'click',
     uid => ({uid: uid('button "Count"')}),
     '/bench/title.html',
     true,
   );
-  record('click after a snapshot (sets its title)', 'ms', looked.ours, looked.peer, '≤ 0.25×');
+  recordPaired('click after a snapshot (sets its title)', 'ms', looked, '≤ 0.25×');
   const fill = await actionBench('fill', uid => ({uid: uid('textbox "Field"'), value: 'hello'}));
-  record('fill (no DOM change)', 'ms', fill.ours, fill.peer, '≤ 0.5×');
+  recordPaired('fill (no DOM change)', 'ms', fill, '≤ 0.5×');
   const hover = await actionBench('hover', uid => ({uid: uid('heading "Page A"')}));
-  record('hover (no change)', 'ms', hover.ours, hover.peer, '≤ 0.5×');
-  const press = await withBoth(async server => {
-    const id = await openPage(server, fixtures.url('/bench/a.html'));
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      times.push(
-        (await timed(() => callTool(server.client, 'press_key', {pageId: id, key: 'Shift'}))).ms,
-      );
-    }
-    return median(times);
-  });
-  record('press_key (no change)', 'ms', press.ours, press.peer, '≤ 0.5×');
+  recordPaired('hover (no change)', 'ms', hover, '≤ 0.5×');
+  const press = await actionBench('press_key', () => ({key: 'Shift'}));
+  recordPaired('press_key (no change)', 'ms', press, '≤ 0.5×');
 });
 
 await section('click that navigates', async () => {
-  const {ours, peer} = await withBoth(async server => {
-    const id = await openPage(server, fixtures.url('/bench/a.html'));
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const snapshot = (await callTool(server.client, 'take_snapshot', {pageId: id})).text;
-      const link = uidOf(snapshot, 'link "to ');
-      times.push((await timed(() => callTool(server.client, 'click', {pageId: id, uid: link}))).ms);
-    }
-    return median(times);
-  });
-  record('click (navigates)', 'ms', ours, peer, '≤ 1×');
+  const result = await bothInterleaved(
+    server => openPage(server, fixtures.url('/bench/a.html')),
+    async (server, pageId) => {
+      // The link's uid from a fresh snapshot (untimed): the page changed with the last click.
+      const snapshot = (await callTool(server.client, 'take_snapshot', {pageId})).text;
+      return timedCall(server, 'click', {pageId, uid: uidOf(snapshot, 'link "to ')});
+    },
+  );
+  recordPaired('click (navigates)', 'ms', result, '≤ 1×');
 });
 
 /**
@@ -464,27 +452,27 @@ async function waitUntilStable(server: Server, tool: string, pageId: number): Pr
   }
 }
 
-async function listBench(pagePath: string, tool: string): Promise<{ours: number; peer: number}> {
-  return withBoth(async server => {
-    const id = await openPage(server, fixtures.url(pagePath));
-    await waitUntilStable(server, tool, id);
-    // Steady state for both servers: the first calls also pay for JIT warm-up.
-    for (let i = 0; i < RUNS * 2; i++) {
-      await callTool(server.client, tool, {pageId: id});
-    }
-    const times: number[] = [];
-    for (let i = 0; i < RUNS * 4; i++) {
-      times.push((await timed(() => callTool(server.client, tool, {pageId: id}))).ms);
-    }
-    return median(times);
-  });
+function listBench(pagePath: string, tool: string): Promise<Interleaved> {
+  return bothInterleaved(
+    async server => {
+      const pageId = await openPage(server, fixtures.url(pagePath));
+      await waitUntilStable(server, tool, pageId);
+      // Steady state for both servers: the first calls also pay for JIT warm-up.
+      for (let i = 0; i < RUNS * 2; i++) {
+        await callTool(server.client, tool, {pageId});
+      }
+      return pageId;
+    },
+    (server, pageId) => timedCall(server, tool, {pageId}),
+    RUNS * 4,
+  );
 }
 
 await section('lists with 1,000 entries', async () => {
   const network = await listBench('/bench/requests.html', 'list_network_requests');
-  record('list_network_requests (1,000)', 'ms', network.ours, network.peer, '≤ 0.5×');
+  recordPaired('list_network_requests (1,000)', 'ms', network, '≤ 0.5×');
   const consoleList = await listBench('/bench/console.html', 'list_console_messages');
-  record('list_console_messages (1,000)', 'ms', consoleList.ours, consoleList.peer, '≤ 0.5×');
+  recordPaired('list_console_messages (1,000)', 'ms', consoleList, '≤ 0.5×');
 });
 
 // --- Recording and replay ------------------------------------------------------------------------

@@ -146,10 +146,28 @@ export function mergeEnableFeatures(
   args: readonly string[],
   features: readonly string[],
 ): string[] {
+  return mergeFeatureSwitch(args, 'enable', features);
+}
+
+/** The same for --disable-features (one switch, the user's features kept). */
+export function mergeDisableFeatures(
+  args: readonly string[],
+  features: readonly string[],
+): string[] {
+  return mergeFeatureSwitch(args, 'disable', features);
+}
+
+function mergeFeatureSwitch(
+  args: readonly string[],
+  which: 'enable' | 'disable',
+  features: readonly string[],
+): string[] {
   const merged: string[] = [];
   const rest: string[] = [];
+  const pattern =
+    which === 'enable' ? /^--enable-features(?:=(.*))?$/ : /^--disable-features(?:=(.*))?$/;
   for (const arg of args) {
-    const match = /^--enable-features(?:=(.*))?$/.exec(arg);
+    const match = pattern.exec(arg);
     if (match) {
       for (const feature of (match[1] ?? '').split(',')) {
         if (feature && !merged.includes(feature)) {
@@ -165,5 +183,5 @@ export function mergeEnableFeatures(
       merged.push(feature);
     }
   }
-  return [...rest, `--enable-features=${merged.join(',')}`];
+  return [...rest, `--${which}-features=${merged.join(',')}`];
 }

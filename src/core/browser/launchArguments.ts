@@ -5,11 +5,18 @@
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import type {BrowserConfig} from '../config/serverConfig.js';
-import {mergeEnableFeatures} from './executable.js';
+import {mergeDisableFeatures, mergeEnableFeatures} from './executable.js';
 import type {FileUrlPolicy} from './fileGuard.js';
 
 /** The Chromium features every launch turns on (merged into the user's --enable-features). */
 export const SERVER_CHROMIUM_FEATURES: readonly string[] = ['WebMCP'];
+
+/**
+ * Browser-UI pages (the omnibox popup's WebUI) that Chromium builds at startup, each in a renderer
+ * of its own that competes with the first navigation for the CPU. Puppeteer 25 (under
+ * chrome-devtools-mcp 1.11) turns them off too; pages see no difference.
+ */
+const STARTUP_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /** The final Chromium argument list for a launch (exported for tests). */
 export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): string[] {
@@ -27,7 +34,10 @@ export function launchArguments(config: BrowserConfig, runningAsRoot: boolean): 
   ) {
     args.push('--window-size=1280,720');
   }
-  return mergeEnableFeatures(args, SERVER_CHROMIUM_FEATURES);
+  return mergeDisableFeatures(
+    mergeEnableFeatures(args, SERVER_CHROMIUM_FEATURES),
+    STARTUP_DISABLED_FEATURES,
+  );
 }
 
 /** The file a launch argument makes Chromium open at start (a `file:` URL or a path), if any. */

@@ -5,10 +5,13 @@
  * top document, the frame documents the action acted in (an element inside an iframe, also a
  * cross-site one) are watched the same way.
  */
+import {z} from 'zod';
 import type {DocumentRef} from './documentWorld.js';
+import {evaluateInPage, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {OpenDialog, PageState} from './PageState.js';
 import {
   frameCounter,
+  settleLoadedExpression,
   takeHandedOverProbe,
   topCounter,
   type MutationCounter,
@@ -235,20 +238,32 @@ function outcomeExtras(
 
 /**
  * After a load: if the page is still changing its DOM (scripts rendering after load), wait until it
- * has been quiet for a moment; a static page costs two short round trips.
+ * has been quiet for a moment; a static page costs one short round trip. Returns the document's
+ * title as read at the end (undefined when the document did not answer: it navigated away or a
+ * dialog blocks it), since the browser's title event can trail the load.
  */
 export async function settleDom(
   state: PageState,
   options: {signal?: AbortSignal; quietMs?: number; maxMs?: number} = {},
-): Promise<void> {
-  const counter = topCounter(state);
+): Promise<{title: string | undefined}> {
+  const maxMs = options.maxMs ?? 3_000;
   try {
-    const before = await counter.read();
-    const after = await counter.probe();
-    if (before >= 0 && after.count > before && !options.signal?.aborted) {
-      await counter.waitQuiet(options.quietMs ?? 50, options.maxMs ?? 3_000);
-    }
+    const reply = await evaluateInPage(
+      state,
+      {
+        expression: settleLoadedExpression(options.quietMs ?? 50, maxMs),
+        awaitPromise: true,
+        returnByValue: true,
+      },
+      // The first macrotask as bounded as a probe, plus the longest quiet wait.
+      {timeoutMs: PROBE_TIMEOUT_MS + maxMs, signal: options.signal},
+    );
+    const settled = settledSchema.safeParse(reply.result.value);
+    return {title: settled.success ? settled.data.title : undefined};
   } catch {
     // A document that navigates away or blocks on a dialog is settled as far as we can tell.
+    return {title: undefined};
   }
 }
+
+const settledSchema = z.object({changed: z.boolean(), title: z.string()});

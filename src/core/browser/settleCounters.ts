@@ -190,6 +190,33 @@ function waitQuietExpression(quietMs: number, maxMs: number): string {
 }
 
 /**
+ * After a load, in one evaluation: installs the counter (the new document has none yet), lets the
+ * page run two macrotasks and, if its DOM changed meanwhile (scripts rendering after load), waits
+ * until it has been quiet for `quietMs` (at most `maxMs`); then reads the title, which the
+ * browser's title event can trail. The same rule as read → probe → waitQuiet without the round
+ * trips between them; the second macrotask stands in for the round trip the read and the probe
+ * were apart, so the page gets as long a look as before on an idle machine.
+ */
+export function settleLoadedExpression(quietMs: number, maxMs: number): string {
+  return `new Promise(resolve => {
+    const state = ${MUTATION_STATE};
+    const before = state.n;
+    setTimeout(() => setTimeout(() => {
+      const changed = state.n > before;
+      const done = () => resolve({changed, title: document.title});
+      if (!changed) { done(); return; }
+      const start = performance.now();
+      const check = () => {
+        const now = performance.now();
+        if (now - state.t >= ${quietMs} || now - start >= ${maxMs}) { done(); return; }
+        setTimeout(check, Math.max(1, ${quietMs} - (now - state.t)));
+      };
+      check();
+    }, 0), 0);
+  })`;
+}
+
+/**
  * Waits until the followed timers have fired and the animations started since the arm (also by
  * those timers) have finished, or maxMs passed. Woken by each timer and animation end.
  */

@@ -241,16 +241,20 @@ export async function navigate(
     }
     try {
       const blocked = await go(call, page, response, request, dialogs.blocking);
+      let title: string | undefined;
       if (blocked) {
         response.appendLine('The page opened a dialog before it finished loading.');
       } else {
         call.reportProgress('Loaded; waiting for the page to settle');
-        await settleDom(page, {signal: call.signal});
+        // Settling reads the title at its end: the browser's title event can trail the load.
+        title = (await settleDom(page, {signal: call.signal})).title;
       }
-      // The title event from the browser can trail the load; read it (bounded: a dialog blocks it).
-      page.title = await inPage(page, () => page.page.title(), {timeoutMs: PROBE_TIMEOUT_MS}).catch(
-        () => page.title,
-      );
+      // Read on its own when settling could not (bounded: a dialog blocks it).
+      page.title =
+        title ??
+        (await inPage(page, () => page.page.title(), {timeoutMs: PROBE_TIMEOUT_MS}).catch(
+          () => page.title,
+        ));
       page.url = page.page.url();
     } catch (error) {
       call.signal.throwIfAborted();

@@ -5,6 +5,7 @@ import {launchArguments} from '../../../src/core/browser/launchArguments.js';
 import {
   ExecutableNotFoundError,
   findExecutable,
+  mergeDisableFeatures,
   mergeEnableFeatures,
 } from '../../../src/core/browser/executable.js';
 import {parseFlags} from '../../../src/core/config/flags.js';
@@ -61,6 +62,24 @@ describe('executable discovery', () => {
     ]);
   });
 
+  it('merges the start-up features it turns off into the user’s --disable-features', () => {
+    expect(
+      mergeDisableFeatures(['--disable-features=Foo', '--lang=de'], ['WebUIOmniboxPopup']),
+    ).toEqual(['--lang=de', '--disable-features=Foo,WebUIOmniboxPopup']);
+    const parsed = parseFlags(['--chromeArg=--disable-features=Foo', '--headless'], {
+      env: {},
+      hasDisplay: true,
+    });
+    if (parsed.kind !== 'config') {
+      throw new Error('bad flags');
+    }
+    expect(
+      launchArguments(parsed.config.browser, false).filter(arg =>
+        arg.startsWith('--disable-features'),
+      ),
+    ).toEqual(['--disable-features=Foo,WebUIOmniboxPopup,WebUIOmniboxAimPopup']);
+  });
+
   it('builds the launch arguments from the flags', () => {
     const parsed = parseFlags(
       ['--chromeArg=--enable-features=Foo', '--proxyServer=http://127.0.0.1:3128', '--headless'],
@@ -77,6 +96,30 @@ describe('executable discovery', () => {
       '--enable-features=Foo,WebMCP',
     ]);
     expect(launchArguments(parsed.config.browser, false)).not.toContain('--no-sandbox');
+  });
+});
+
+describe('a launched browser', () => {
+  it('starts no browser-UI renderers beside the page (the omnibox popup pages stay off)', async () => {
+    const engine = await startEngine();
+    try {
+      const client = await engine.connect();
+      const listed = await call(client, 'list_pages');
+      expect(listed.text).toContain('about:blank');
+      const chromium = engine.engine.browser.chromium;
+      if (!chromium) {
+        throw new Error('the browser did not start');
+      }
+      // Every target of the browser, also those the page list hides (chrome:// pages).
+      const cdp = await chromium.target().createCDPSession();
+      const {targetInfos} = await cdp.send('Target.getTargets');
+      await cdp.detach();
+      const urls = targetInfos.map(target => target.url);
+      expect(urls).toContain('about:blank');
+      expect(urls.filter(url => url.startsWith('chrome://omnibox-popup'))).toEqual([]);
+    } finally {
+      await engine.stop();
+    }
   });
 });
 

@@ -116,6 +116,45 @@ describe('navigate_page', () => {
     expect(reload.text).toContain('Successfully reloaded the page.');
   });
 
+  it('waits after the load for a page that goes on rendering, and reports its last title', async () => {
+    // Renders in a task loop after the load until settling has looked (its counter exists), and a
+    // while longer: the page is still changing when settling looks, however busy the machine.
+    fx.server.html(
+      '/renders-after-load.html',
+      `<!doctype html><title>Loading</title><p id="tick">Tick 0</p>
+       <script>
+         addEventListener('load', () => {
+           const channel = new MessageChannel();
+           let ticks = 0;
+           let after = 0;
+           channel.port1.onmessage = () => {
+             document.getElementById('tick').textContent = 'Tick ' + ++ticks;
+             if (globalThis[Symbol.for('mcp-browser-inspector.mutations')] && ++after > 100) {
+               document.title = 'Rendered ' + ticks;
+               return;
+             }
+             channel.port2.postMessage(0);
+           };
+           channel.port2.postMessage(0);
+         });
+       </script>`,
+    );
+    const id = await fx.openPage('/index.html');
+    const navigated = await call(fx.client, 'navigate_page', {
+      pageId: id,
+      url: fx.server.url('/renders-after-load.html'),
+    });
+    expect(navigated.isError).toBe(false);
+    const title = /^\d+: (Rendered \d+) \(/m.exec(navigated.text)?.[1];
+    expect(title, navigated.text).toBeDefined();
+    // The answer came after the last render: the title names the tick the page shows.
+    const shown = await call(fx.client, 'evaluate_script', {
+      pageId: id,
+      function: '() => document.title + "|" + document.getElementById("tick").textContent',
+    });
+    expect(shown.text).toContain(`"${title ?? ''}|Tick ${title?.slice('Rendered '.length) ?? ''}"`);
+  });
+
   it('reports navigation problems as text, not as a failed call', async () => {
     const id = await fx.openPage('/index.html?fail');
     const noHistory = await call(fx.client, 'navigate_page', {pageId: id, type: 'forward'});
