@@ -15,6 +15,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {runAgentsLoad} from './agentsLoad.js';
+import {buildLibraryFixtures, runWholeTasks} from './wholeTasks.js';
 import {startHttpServer} from './httpServer.js';
 import {measureInspectorLoad} from './inspector-load.js';
 import {
@@ -535,6 +536,30 @@ await section('replay overhead', async () => {
     );
   } finally {
     fs.rmSync(configDir, {recursive: true, force: true});
+  }
+});
+
+// --- Whole tasks -----------------------------------------------------------------------------------
+
+await section('whole tasks on the library corpus', async () => {
+  // Scripted-agent tasks (snapshot, act, check) on pages built from npm component libraries and the
+  // action mechanism pages, each task on each server in turn, order flipped every round.
+  buildLibraryFixtures();
+  const summary = await runWholeTasks({
+    fixtures,
+    rounds: Number(process.env.BENCH_TASK_ROUNDS ?? '3'),
+    diffs: true,
+    log: line => console.log(`  ${line}`),
+  });
+  const {totals, medianRatios, load, rounds, tasks} = summary;
+  const note = `${tasks} tasks × ${rounds} rounds; passed ours ${totals.ours?.passed}, peer ${totals.peer?.passed}; median of per-task ratios ${medianRatios.ms.toFixed(2)}× time, ${medianRatios.chars.toFixed(2)}× chars; load ${load.start} → ${load.end}`;
+  const ours = totals.ours;
+  const peer = totals.peer;
+  const diffs = totals.oursDiffs;
+  if (ours && peer && diffs) {
+    record('whole tasks: wall time (sum of medians)', 'ms', ours.ms, peer.ms, '≤ 0.5×', note);
+    record('whole tasks: characters read', 'chars', ours.chars, peer.chars, '≤ 0.6×');
+    record('whole tasks, --snapshotDiffs: characters', 'chars', diffs.chars, peer.chars, '≤ 0.3×');
   }
 });
 
