@@ -10,9 +10,19 @@ process.env[LOAD_FACTOR_ENV] = String(factor);
  * Pure unit tests (no browser, no process, no module mocks or global state): they share worker
  * processes and module instances, which saves a process start and a module load per file.
  * Everything else keeps a fresh process per file. renderer/connection fakes timers and globals, so
- * it keeps its own.
+ * it keeps its own. A file added to the list must stay pure: no vi.mock, fake timers, stubbed
+ * globals or environment, browser or child process.
  */
-const SHARED_WORKER_TESTS = ['test/renderer/!(connection).test.{ts,tsx}', 'test/shared/*.test.ts'];
+const SHARED_WORKER_TESTS = [
+  'test/renderer/!(connection).test.{ts,tsx}',
+  'test/shared/*.test.ts',
+  'test/core/browser/{keyboard,timeouts}.test.ts',
+  'test/core/heap/units.test.ts',
+  'test/core/recordings/replayCompare.test.ts',
+  'test/core/telemetry/sanitize.test.ts',
+  'test/core/tools/toolRecords.test.ts',
+  'test/core/webmcp/pageToolNames.test.ts',
+];
 
 export default defineConfig({
   test: {

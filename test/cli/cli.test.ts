@@ -10,6 +10,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterEach, describe, expect, it} from 'vitest';
+import {runCli} from '../helpers/cliRun.js';
 import {ROOT, textOf, waitFor} from '../helpers/engine.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import type {ReadyFile} from '../../src/shared/readyFile.js';
@@ -98,10 +99,13 @@ describe('flags on the command line', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('a flag without its value says it needs one (not "Invalid value")', () => {
-    for (const argv of [['--port'], ['--port', '--headless'], ['--readyFile=']]) {
-      const result = spawnSync(process.execPath, [CLI, ...argv], {encoding: 'utf8'});
-      expect(result.status, argv.join(' ')).toBe(2);
+  it('a flag without its value says it needs one (not "Invalid value")', async () => {
+    const argvs = [['--port'], ['--port', '--headless'], ['--readyFile=']];
+    // Each exits at once; they start side by side rather than one after another.
+    const results = await Promise.all(argvs.map(argv => runCli(argv, tempDir())));
+    for (const [index, argv] of argvs.entries()) {
+      const result = results[index] ?? {code: null, stdout: '', stderr: ''};
+      expect(result.code, argv.join(' ')).toBe(2);
       const flag = argv[0]?.replace(/=$/, '') ?? '';
       expect(result.stderr.split('\n')[0], argv.join(' ')).toMatch(
         new RegExp(`^mcp-browser-inspector: ${flag} needs a value: `),

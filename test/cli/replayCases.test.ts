@@ -153,18 +153,14 @@ describe('replay', () => {
   });
 
   it('uses the recorded flags again, and the command line overrides them', async () => {
-    const reused = await cli('replay', files.viewport, '--headless', '--isolated');
+    // Two replays, each in its own browser, side by side.
+    const [reused, overridden] = await Promise.all([
+      cli('replay', files.viewport, '--headless', '--isolated'),
+      cli('replay', files.viewport, '--headless', '--isolated', '--viewport', '1000x700'),
+    ]);
     expect(reused.stderr).toContain("Using the recording's flags: --viewport=800x600");
     expect(reused.code, reused.stdout + reused.stderr).toBe(0);
 
-    const overridden = await cli(
-      'replay',
-      files.viewport,
-      '--headless',
-      '--isolated',
-      '--viewport',
-      '1000x700',
-    );
     expect(overridden.stderr).not.toContain('--viewport=800x600');
     expect(overridden.code).toBe(1);
     expect(overridden.stdout).toMatch(/^# +2 DIFFERENT +evaluate_script/m);
@@ -176,7 +172,11 @@ describe('replay', () => {
     const live = fixture.server.origin;
     const moved = movedRecording(dead, 'moved.jsonl');
 
-    const unreachable = await cli('replay', moved, '--headless', '--isolated');
+    const [unreachable, back, exported] = await Promise.all([
+      cli('replay', moved, '--headless', '--isolated'),
+      cli('replay', moved, '--origin', `${dead}=${live}`, '--headless', '--isolated'),
+      cli('export', moved, '--origin', `${dead}/=${live}`),
+    ]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stdout).toMatch(/^# +1 FAILED +navigate_page/m);
     expect(unreachable.stdout).toContain(`The recording's origin ${dead} (ERR_CONNECTION_REFUSED)`);
@@ -185,18 +185,9 @@ describe('replay', () => {
     expect(unreachable.stdout).not.toContain('not on page');
     expect(callLines(unreachable)).toHaveLength(1);
 
-    const back = await cli(
-      'replay',
-      moved,
-      '--origin',
-      `${dead}=${live}`,
-      '--headless',
-      '--isolated',
-    );
     expect(back.code, back.stdout + back.stderr).toBe(0);
     expect(back.stdout).toContain('3 same, 0 different, 0 failed.');
 
-    const exported = await cli('export', moved, '--origin', `${dead}/=${live}`);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toContain(`await page.goto("${live}/shop.html");`);
     expect(exported.stdout).not.toContain(dead);
@@ -211,12 +202,13 @@ describe('export', () => {
       try {
         const dead = await deadOrigin();
         const moved = movedRecording(dead, 'moved-export.jsonl');
-        const exports = {
-          'page-first': await cli('export', files.pageFirst),
-          popup: await cli('export', files.popup),
-          viewport: await cli('export', files.viewport),
-          moved: await cli('export', moved, '--origin', `${dead}=${fixture.server.origin}`),
-        };
+        const [pageFirst, popup, viewport, movedExport] = await Promise.all([
+          cli('export', files.pageFirst),
+          cli('export', files.popup),
+          cli('export', files.viewport),
+          cli('export', moved, '--origin', `${dead}=${fixture.server.origin}`),
+        ]);
+        const exports = {'page-first': pageFirst, popup, viewport, moved: movedExport};
         for (const [name, run] of Object.entries(exports)) {
           expect(run.code, `${name}: ${run.stderr}`).toBe(0);
           fs.writeFileSync(path.join(dir, `${name}.spec.ts`), run.stdout);
@@ -257,8 +249,10 @@ describe('usage errors', () => {
     fs.symlinkSync(files.pageFirst, link);
     cases.push([['export', files.pageFirst, '--out', link], 'is the recording itself']);
     try {
-      for (const [args, message] of cases) {
-        const result = await cli(...args);
+      // Each exits at once; they start side by side rather than one after another.
+      const results = await Promise.all(cases.map(([args]) => cli(...args)));
+      for (const [index, [args, message]] of cases.entries()) {
+        const result = results[index] ?? {code: null, stdout: '', stderr: ''};
         expect(result.code, args.join(' ')).toBe(2);
         expect(result.stderr, args.join(' ')).toContain(message);
       }

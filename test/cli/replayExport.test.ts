@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {collectRun, type CliRun} from '../helpers/cliRun.js';
-import {scaled} from '../helpers/loadFactor.js';
 import {ROOT, useEngineWithFixtures} from '../helpers/engine.js';
 import {recordHub} from '../helpers/hubRecording.js';
+import {playwrightFolder, runPlaywright} from '../helpers/playwrightRun.js';
 import {runShopCalls, serveShop, type ShopVariant} from '../helpers/shopCalls.js';
 
 const CLI = path.join(ROOT, 'out/node/cli/index.js');
@@ -98,8 +98,10 @@ describe('replay', () => {
       [['export', recordingFile, '--headless'], 'export does not take --headless'],
       [['frobnicate'], 'Unknown command "frobnicate"'],
     ];
-    for (const [args, message] of cases) {
-      const result = await cli(...args);
+    // Each exits at once; they start side by side rather than one after another.
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    for (const [index, [args, message]] of cases.entries()) {
+      const result = results[index] ?? {code: null, stdout: '', stderr: ''};
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toContain(message);
       // A usage error is said once; nothing claims to have been ignored.
@@ -111,9 +113,7 @@ describe('replay', () => {
 describe('export --format playwright', () => {
   it('writes a test that passes with Playwright Test on the same pages and fails when they change', async () => {
     variant = {};
-    // Inside the checkout, so the generated test resolves @playwright/test from its node_modules.
-    fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
-    const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', 'export-'));
+    const dir = playwrightFolder('export-');
     try {
       const spec = path.join(dir, 'recording.spec.ts');
       const exported = await cli('export', recordingFile, '--format', 'playwright', '--out', spec);
@@ -131,39 +131,15 @@ describe('export --format playwright', () => {
       // Uids appear only in the comments naming the original calls, never in the code.
       const code = text.split('\n').filter(line => !line.trimStart().startsWith('//'));
       expect(code.filter(line => line.includes('uid'))).toEqual([]);
-      fs.writeFileSync(
-        path.join(dir, 'playwright.config.mjs'),
-        `const factor = Math.max(1, Number(process.env.MBI_PLAYWRIGHT_TIMEOUT_FACTOR) || 1);
-// A whole test's limit always grows with the load: a failing test fails at its step's limit.
-const load = Math.max(1, Number(process.env.MBI_TEST_LOAD_FACTOR) || 1);
-export default {
-  testDir: '.',
-  testMatch: /recording\\.spec\\.ts$/,
-  reporter: 'line',
-  workers: 1,
-  retries: 0,
-  timeout: Math.ceil(30000 * load),
-  expect: {timeout: Math.ceil(10000 * factor)},
-  outputDir: './results',
-  use: {headless: true, actionTimeout: Math.ceil(10000 * factor), launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
-};
-`,
-      );
-      const playwright = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
-      const config = path.join(dir, 'playwright.config.mjs');
       // Must pass: time limits grow with the load. The red run below must fail: an idle
       // machine's limits (each failure waits its limit out).
-      const green = await run(process.execPath, [playwright, 'test', '--config', config], ROOT, {
-        MBI_PLAYWRIGHT_TIMEOUT_FACTOR: String(scaled(1_000) / 1_000),
-      });
-      expect(green.code, green.stdout + green.stderr).toBe(0);
-      expect(green.stdout).toContain('1 passed');
+      const green = await runPlaywright(dir, 'pass');
+      expect(Object.fromEntries(green.passed), green.output).toEqual({recording: true});
 
       variant = {booksLabel: 'Purchase'};
-      const red = await run(process.execPath, [playwright, 'test', '--config', config]);
-      expect(red.code).toBe(1);
-      expect(red.stdout).toContain('1 failed');
-      expect(red.stdout).toContain("getByRole('button', { name: 'Buy', exact: true })");
+      const red = await runPlaywright(dir, 'fail');
+      expect(Object.fromEntries(red.passed), red.output).toEqual({recording: false});
+      expect(red.output).toContain("getByRole('button', { name: 'Buy', exact: true })");
     } finally {
       variant = {};
       fs.rmSync(dir, {recursive: true, force: true});

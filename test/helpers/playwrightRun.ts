@@ -1,6 +1,6 @@
 /**
  * Exported tests run as users run them: `playwright test` (the checkout's @playwright/test) over
- * a folder of exported files, on the system Chromium, one worker, no retries; the outcome per file.
+ * a folder of exported files, on the system Chromium, no retries; the outcome per file.
  * The folder lives inside the checkout so the files resolve @playwright/test from its node_modules.
  */
 import {spawn} from 'node:child_process';
@@ -89,9 +89,12 @@ export interface PlaywrightOutcome {
   output: string;
 }
 
+/** Playwright workers (each with its own browser) for a run whose files all wait out a limit. */
+const FAILING_RUN_WORKERS = 4;
+
 /**
- * Runs every exported test of the folder once, in one Playwright Test run (one process, one
- * browser for all the files). `expected` is what the caller asserts: 'fail' runs use an idle
+ * Runs every exported test of the folder once, in one Playwright Test run (one process, a browser
+ * per worker). `expected` is what the caller asserts: 'fail' runs use an idle
  * machine's time limits, since every failure waits its limit out.
  */
 export async function runPlaywright(
@@ -101,8 +104,11 @@ export async function runPlaywright(
 ): Promise<PlaywrightOutcome> {
   const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
   const factor = expected === 'pass' ? scaled(1_000) / 1_000 : 1;
+  // A run that must fail spends its time waiting out limits, not computing: its files wait side
+  // by side. A passing run computes; two workers fill an idle machine's two cores.
+  const workers = expected === 'pass' ? 2 : FAILING_RUN_WORKERS;
   const result = await runNode(
-    [cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json'],
+    [cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json', `--workers=${workers}`],
     dir,
     scaled(timeoutMs),
     {[TIMEOUT_FACTOR_ENV]: String(factor)},
