@@ -16,6 +16,7 @@ import {
 } from 'puppeteer-core';
 import {cutText, SHOWN_TITLE_CHARS, SHOWN_URL_CHARS} from '../../shared/boundedValue.js';
 import type {ClientRef, PageInfo} from '../../shared/protocol.js';
+import {BrowserContexts} from './BrowserContexts.js';
 import {ClientPages, type ClientPagesOptions, type PageSource} from './ClientPages.js';
 import {LOCK_WAIT_MS, Semaphore, withTimeout} from './lock.js';
 import {PageState, type AttachableFeature} from './PageState.js';
@@ -47,15 +48,11 @@ export class PageRegistry
   #focus: ClientPages | undefined;
   /** The last view to select a page that is not an isolated client's (shared page tools follow it). */
   #sharedFocus: ClientPages | undefined;
-  readonly #contextNames = new Map<BrowserContext, string>();
-  readonly #contextsByName = new Map<string, BrowserContext>();
-  /** Contexts created for an isolated client session (its own and its named ones). */
-  readonly #contextOwners = new Map<BrowserContext, ClientPages>();
+  readonly #contexts = new BrowserContexts();
   /** Pages close_page is closing now (not yet gone from the list). */
   readonly #closing = new Set<PageState>();
   /** How many new_page creations are under way per context (their tabs are not yet claimed). */
   readonly #creating = new Map<BrowserContext, number>();
-  #autoContextCounter = 0;
   #browser: Browser | undefined;
   #browserCdp: CDPSession | undefined;
   #detachListeners: (() => void)[] = [];
@@ -153,9 +150,7 @@ export class PageRegistry
       view.lose(undefined, {quiet: true});
       view.browserGone();
     }
-    this.#contextNames.clear();
-    this.#contextsByName.clear();
-    this.#contextOwners.clear();
+    this.#contexts.clear();
     this.#creating.clear();
     this.#browser = undefined;
     void this.#browserCdp?.detach().catch(() => undefined);
@@ -180,8 +175,13 @@ export class PageRegistry
   async #register(page: Page): Promise<PageState> {
     const cdp = await page.createCDPSession();
     const context = page.browserContext();
-    const state = new PageState(this.#nextId++, page, cdp, this.#contextName(context));
-    const contextOwner = this.#contextOwners.get(context);
+    const state = new PageState(
+      this.#nextId++,
+      page,
+      cdp,
+      this.#contexts.labelOf(context, this.#browser),
+    );
+    const contextOwner = this.#contexts.ownerOf(context);
     const ownerClient = contextOwner?.client;
     if (ownerClient) {
       state.owner = {client: ownerClient, isolated: true};
@@ -267,23 +267,6 @@ export class PageRegistry
     this.#scheduleChanged();
   }
 
-  #contextName(context: BrowserContext): string | undefined {
-    if (!this.#browser || context === this.#browser.defaultBrowserContext()) {
-      return undefined;
-    }
-    let name = this.#contextNames.get(context);
-    if (name === undefined && this.#contextOwners.has(context)) {
-      // An isolated client's own context: its pages are its default, shown without a label.
-      return undefined;
-    }
-    if (name === undefined) {
-      name = `isolated-context-${++this.#autoContextCounter}`;
-      this.#contextNames.set(context, name);
-      this.#contextsByName.set(name, context);
-    }
-    return name;
-  }
-
   /** Coalesces bursts (a navigation changes URL and title) into one change event. */
   #scheduleChanged(): void {
     if (this.#changeScheduled) {
@@ -333,11 +316,7 @@ export class PageRegistry
     if (this.#sharedFocus === view) {
       this.#sharedFocus = undefined;
     }
-    for (const [context, owner] of this.#contextOwners) {
-      if (owner === view) {
-        this.#contextOwners.delete(context);
-      }
-    }
+    this.#contexts.forgetOwner(view);
     this.#scheduleChanged();
   }
 
@@ -433,12 +412,7 @@ export class PageRegistry
     }
     let context = request.context;
     if (context === undefined && request.isolatedContext !== undefined) {
-      context = this.#contextsByName.get(request.isolatedContext);
-      if (!context) {
-        context = await browser.createBrowserContext();
-        this.#contextNames.set(context, request.isolatedContext);
-        this.#contextsByName.set(request.isolatedContext, context);
-      }
+      context = await this.#contexts.named(browser, request.isolatedContext);
     }
     const target = context ?? browser.defaultBrowserContext();
     this.#creating.set(target, (this.#creating.get(target) ?? 0) + 1);
@@ -476,12 +450,7 @@ export class PageRegistry
     if (!browser) {
       throw new Error('The browser is not running.');
     }
-    const context = await browser.createBrowserContext();
-    this.#contextOwners.set(context, owner);
-    if (name !== undefined) {
-      this.#contextNames.set(context, name);
-    }
-    return context;
+    return this.#contexts.createOwned(browser, owner, name);
   }
 
   /**

@@ -11,12 +11,7 @@ import {z} from 'zod';
 import {takeChangesExpression} from './changeScript.js';
 import {evaluateInDocument, sendsAtOnce, type DocumentRef} from './documentWorld.js';
 import {FIND_GRID_MARKS, gridMarkSchema, type GridMark} from './gridOrder.js';
-import {
-  DialogOpenedError,
-  EvaluationTimeoutError,
-  inPage,
-  PROBE_TIMEOUT_MS,
-} from './evaluation.js';
+import {DialogOpenedError, EvaluationTimeoutError, inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
 import type {PageState} from './PageState.js';
 import {READ_PROBE} from './probeScript.js';
 
@@ -282,6 +277,38 @@ function attribute(attributes: readonly string[] | undefined, name: string): str
   return undefined;
 }
 
+/** Files one marked node: a hidden control or grid mark (JSON info), else its ARIA attributes. */
+function addMark(
+  marks: Marks,
+  backendNodeId: number,
+  attributes: string[] | undefined,
+  info: unknown,
+): void {
+  if (typeof info === 'string' && info !== '') {
+    const json: unknown = JSON.parse(info);
+    const control = hiddenControlSchema.safeParse(json);
+    const grid = control.success ? undefined : gridMarkSchema.safeParse(json);
+    if (control.success) {
+      marks.hiddenControls.set(backendNodeId, control.data);
+    } else if (grid?.success === true) {
+      marks.grid.set(backendNodeId, [...(marks.grid.get(backendNodeId) ?? []), grid.data]);
+    }
+    return;
+  }
+  const current = attribute(attributes, 'aria-current')?.trim().toLowerCase();
+  if (current !== undefined && current !== 'false') {
+    marks.current.set(backendNodeId, current === '' ? 'true' : current);
+  }
+  const sort = attribute(attributes, 'aria-sort')?.trim().toLowerCase();
+  if (sort !== undefined && sort !== 'none' && sort !== '') {
+    marks.sort.set(backendNodeId, sort);
+  }
+  const valueText = attribute(attributes, 'aria-valuetext')?.trim();
+  if (valueText) {
+    marks.valueText.set(backendNodeId, valueText);
+  }
+}
+
 /** aria-current and aria-sort values by backend node id (empty when none or unreadable). */
 export async function readMarks(
   state: PageState,
@@ -337,29 +364,7 @@ export async function readMarks(
         continue;
       }
       const {backendNodeId, attributes} = node.data.node;
-      if (typeof info === 'string' && info !== '') {
-        const json: unknown = JSON.parse(info);
-        const control = hiddenControlSchema.safeParse(json);
-        const grid = control.success ? undefined : gridMarkSchema.safeParse(json);
-        if (control.success) {
-          marks.hiddenControls.set(backendNodeId, control.data);
-        } else if (grid?.success === true) {
-          marks.grid.set(backendNodeId, [...(marks.grid.get(backendNodeId) ?? []), grid.data]);
-        }
-        continue;
-      }
-      const current = attribute(attributes, 'aria-current')?.trim().toLowerCase();
-      if (current !== undefined && current !== 'false') {
-        marks.current.set(backendNodeId, current === '' ? 'true' : current);
-      }
-      const sort = attribute(attributes, 'aria-sort')?.trim().toLowerCase();
-      if (sort !== undefined && sort !== 'none' && sort !== '') {
-        marks.sort.set(backendNodeId, sort);
-      }
-      const valueText = attribute(attributes, 'aria-valuetext')?.trim();
-      if (valueText) {
-        marks.valueText.set(backendNodeId, valueText);
-      }
+      addMark(marks, backendNodeId, attributes, info);
     }
   } catch {
     // Without the marks the snapshot still shows everything the AX tree has.

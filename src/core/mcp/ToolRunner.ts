@@ -270,17 +270,10 @@ export class ToolRunner {
     track: {progress: CallProgress; events: CallEvents},
   ): Promise<CallToolResult> {
     const {progress, events} = track;
-    const {browser} = this.deps;
     const signal = origin.signal ?? new AbortController().signal;
     signal.throwIfAborted();
     if (!tool.offline) {
-      await browser.ensure();
-      const reconnectNote = browser.reconnectNoteFor(origin.browserView, page =>
-        origin.pages.sees(page),
-      );
-      if (reconnectNote) {
-        response.notes.push(reconnectNote);
-      }
+      await this.#ensureBrowser(origin, response);
     }
     const hold = this.deps.hold?.forCall({
       callId: events.callId,
@@ -341,6 +334,18 @@ export class ToolRunner {
       return await this.#render(response, origin);
     } finally {
       locks.release();
+    }
+  }
+
+  /** Step 3: a lazy start or reconnect, and once per client the note that page ids changed. */
+  async #ensureBrowser(origin: CallOrigin, response: ResponseBuilder): Promise<void> {
+    const {browser} = this.deps;
+    await browser.ensure();
+    const reconnectNote = browser.reconnectNoteFor(origin.browserView, page =>
+      origin.pages.sees(page),
+    );
+    if (reconnectNote) {
+      response.notes.push(reconnectNote);
     }
   }
 

@@ -150,39 +150,47 @@ describe('an exported recording', () => {
     }
   });
 
-  it('type-checks with TypeScript in strict mode', async () => {
-    writeStrictTsconfig(dir);
-    const tsc = await runNode(
-      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
-      dir,
-    );
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.code).toBe(0);
-  }, scaled(240_000));
+  it(
+    'type-checks with TypeScript in strict mode',
+    async () => {
+      writeStrictTsconfig(dir);
+      const tsc = await runNode(
+        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+        dir,
+      );
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.code).toBe(0);
+    },
+    scaled(240_000),
+  );
 
-  it('passes on the pages, and fails on the same pages without their scripts', async () => {
-    variant = {};
-    const real = await playwright('pass');
-    expect(Object.fromEntries(real.passed), real.output).toEqual(
-      Object.fromEntries(Object.keys(SESSIONS).map(name => [name, true])),
-    );
-    variant = {withoutScripts: true};
-    try {
-      const stripped = await playwright('fail');
-      expect(Object.fromEntries(stripped.passed)).toEqual(
-        Object.fromEntries(Object.keys(SESSIONS).map(name => [name, false])),
-      );
-      expect(Object.keys(FAILS_AT).sort()).toEqual(Object.keys(SESSIONS).sort());
-      // Every mismatch at once: the message of each test that failed for another reason.
-      const reasons = Object.entries(FAILS_AT).map(([name, reason]) => {
-        const message = stripped.failures.get(name) ?? '(no failure)';
-        return [name, reason.test(message) ? 'as expected' : message.slice(0, 600)];
-      });
-      expect(Object.fromEntries(reasons)).toEqual(
-        Object.fromEntries(Object.keys(FAILS_AT).map(name => [name, 'as expected'])),
-      );
-    } finally {
+  it(
+    'passes on the pages, and fails on the same pages without their scripts',
+    async () => {
       variant = {};
-    }
-  }, scaled(1_500_000));
+      const real = await playwright('pass');
+      expect(Object.fromEntries(real.passed), real.output).toEqual(
+        Object.fromEntries(Object.keys(SESSIONS).map(name => [name, true])),
+      );
+      variant = {withoutScripts: true};
+      try {
+        const stripped = await playwright('fail');
+        expect(Object.fromEntries(stripped.passed)).toEqual(
+          Object.fromEntries(Object.keys(SESSIONS).map(name => [name, false])),
+        );
+        expect(Object.keys(FAILS_AT).sort()).toEqual(Object.keys(SESSIONS).sort());
+        // Every mismatch at once: the message of each test that failed for another reason.
+        const reasons = Object.entries(FAILS_AT).map(([name, reason]) => {
+          const message = stripped.failures.get(name) ?? '(no failure)';
+          return [name, reason.test(message) ? 'as expected' : message.slice(0, 600)];
+        });
+        expect(Object.fromEntries(reasons)).toEqual(
+          Object.fromEntries(Object.keys(FAILS_AT).map(name => [name, 'as expected'])),
+        );
+      } finally {
+        variant = {};
+      }
+    },
+    scaled(1_500_000),
+  );
 });
