@@ -9,6 +9,7 @@ import {evaluateInPage} from './evaluation.js';
 import {pressCombo} from './keyInput.js';
 import type {KeyCombo} from './keyboard.js';
 import type {PageState} from './PageState.js';
+import {measureSlowness} from './workBudget.js';
 
 const SCROLL_KEYS = new Set([
   'End',
@@ -24,8 +25,13 @@ const SCROLL_KEYS = new Set([
 ]);
 
 const WATCH_KEY = 'mcp-browser-inspector.scrolls';
-/** Longest wait for a scroll to end (a smooth scroll over a long page takes about 0.5 s). */
+/**
+ * Longest wait for a scroll to end on a quiet machine (a smooth scroll over a long page takes
+ * about 0.5 s). The browser animates it, so a busy machine stretches it: the wait scales with the
+ * measured slowness, up to SCROLL_CAP_MS (well under the lock wait it makes others do).
+ */
 const SCROLL_MAX_MS = 1_500;
+const SCROLL_CAP_MS = 10_000;
 /** A scroll with no scroll event for this long has ended (where scrollend does not come). */
 const SCROLL_IDLE_MS = 100;
 /**
@@ -33,9 +39,22 @@ const SCROLL_IDLE_MS = 100;
  * sets it frame by frame, and each set may end with a scrollend of its own.
  */
 const SCROLLEND_IDLE_MS = 50;
+/**
+ * Frames in a row without a scroll event before a scroll counts as ended, besides the idle time:
+ * a busy machine draws frames far apart, and an animation scrolls once per frame, however slow.
+ */
+const QUIET_FRAMES = 2;
+/** A tab that drew no frame for this long draws none (hidden): quiet is then counted by the clock. */
+const NO_FRAMES_MS = 500;
 /** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
 const START_FRAMES = 3;
 const STEP_TIMEOUT_MS = SCROLL_MAX_MS + 1_000;
+
+/** How a scrolling key's wait ended: no scroll began, it ended, or the wait ran out (ms). */
+export type KeyScrollOutcome =
+  {kind: 'none' | 'ended' | 'unread'} | {kind: 'bounded'; waitedMs: number};
+
+const waitReplySchema = z.enum(['none', 'ended', 'bounded']);
 
 /** Installs the watch once per document and returns its counts: the mark to wait from. */
 const MARK = `(() => {
@@ -54,42 +73,63 @@ const markSchema = z.object({scrolls: z.number(), ends: z.number()});
 type Mark = z.infer<typeof markSchema>;
 
 /** Resolves when no scroll began within a few frames of the mark, or the scroll that did ended. */
-function waitExpression(mark: Mark): string {
+function waitExpression(mark: Mark, maxMs: number): string {
   return `new Promise(resolve => {
     const watch = globalThis[Symbol.for(${JSON.stringify(WATCH_KEY)})];
     if (!watch) { resolve('none'); return; }
     const start = performance.now();
     let frames = 0;
-    const tick = () => {
+    let seen = watch.scrolls;
+    let quiet = 0;
+    let lastFrame = start;
+    // Quiet is counted in frames drawn; the clock's ticks count only where no frame came lately.
+    const tick = fromFrame => {
       const now = performance.now();
+      if (fromFrame) { lastFrame = now; }
+      if (watch.scrolls !== seen) { seen = watch.scrolls; quiet = 0; }
+      else if (fromFrame || now - lastFrame >= ${NO_FRAMES_MS}) { quiet++; }
       if (watch.scrolls === ${mark.scrolls}) {
         if (++frames >= ${START_FRAMES}) { resolve('none'); return; }
-      } else if ((watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS}) {
+      } else if (quiet >= ${QUIET_FRAMES} && (watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS}) {
         resolve('ended'); return;
       }
-      if (now - start >= ${SCROLL_MAX_MS}) { resolve('bounded'); return; }
+      if (now - start >= ${maxMs}) { resolve('bounded'); return; }
       // A tab that draws no frames is still checked, by the clock.
-      const timer = setTimeout(tick, 50);
-      requestAnimationFrame(() => { clearTimeout(timer); tick(); });
+      const timer = setTimeout(() => tick(false), 50);
+      requestAnimationFrame(() => { clearTimeout(timer); tick(true); });
     };
-    tick();
+    tick(false);
   })`;
 }
 
 /** Presses the combination; for a key that scrolls, returns once the scroll it started ended. */
-export async function pressAndSettleScroll(state: PageState, combo: KeyCombo): Promise<void> {
+export async function pressAndSettleScroll(
+  state: PageState,
+  combo: KeyCombo,
+): Promise<KeyScrollOutcome> {
   if (!SCROLL_KEYS.has(combo.key)) {
     await pressCombo(state, combo);
-    return;
+    return {kind: 'none'};
   }
   const mark = await readMark(state);
   await pressCombo(state, combo);
-  if (mark) {
-    await evaluateInPage(
+  if (!mark) {
+    return {kind: 'unread'};
+  }
+  const maxMs = Math.round(Math.min(SCROLL_CAP_MS, SCROLL_MAX_MS * measureSlowness(state).factor));
+  try {
+    const reply = await evaluateInPage(
       state,
-      {expression: waitExpression(mark), awaitPromise: true, returnByValue: true},
-      {timeoutMs: STEP_TIMEOUT_MS},
-    ).catch(() => undefined);
+      {expression: waitExpression(mark, maxMs), awaitPromise: true, returnByValue: true},
+      {timeoutMs: maxMs + STEP_TIMEOUT_MS - SCROLL_MAX_MS},
+    );
+    const kind = waitReplySchema.safeParse(reply.result.value);
+    if (!kind.success) {
+      return {kind: 'unread'};
+    }
+    return kind.data === 'bounded' ? {kind: 'bounded', waitedMs: maxMs} : {kind: kind.data};
+  } catch {
+    return {kind: 'unread'};
   }
 }
 
