@@ -112,7 +112,7 @@ afterAll(() => {
 });
 
 describe('replay', () => {
-  it('replays a recording whose first call names a page, as the oldest of 50 kept ones', async () => {
+  it('replays a recording whose first call names a page, an old one retention would remove', async () => {
     const sessions = path.join(configDir, 'sessions');
     fs.mkdirSync(sessions, {recursive: true, mode: 0o700});
     const text = fs.readFileSync(files.pageFirst, 'utf8');
@@ -122,6 +122,11 @@ describe('replay', () => {
       fs.writeFileSync(path.join(sessions, name), text, {mode: 0o600});
     }
     const oldest = names[0] ?? '';
+    // Last written 15 days ago: past the 14 days retention keeps a recording, unless it is read.
+    const stale = (Date.now() - 15 * 24 * 3_600_000) / 1_000;
+    for (const name of [oldest, names[1] ?? '']) {
+      fs.utimesSync(path.join(sessions, name), stale, stale);
+    }
     const result = await cli('replay', path.join(sessions, oldest), '--headless', '--isolated');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('Replayed 3 call(s): 3 same, 0 different, 0 failed.');

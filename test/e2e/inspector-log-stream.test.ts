@@ -222,7 +222,7 @@ describe('the Log while calls stream (e2e)', () => {
     const headers = await page.$$eval('[role=columnheader]', cells =>
       cells.map(cell => cell.textContent),
     );
-    expect(headers).toEqual(['Time', 'Client', 'Tool', 'Status']);
+    expect(headers).toEqual(['Time', 'Client', 'Call', 'Status']);
     const fits = await page.$eval('[role=grid]', grid => grid.scrollWidth <= grid.clientWidth);
     expect(fits).toBe(true);
     await rowsGrow(5);

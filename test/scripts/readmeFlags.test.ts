@@ -25,6 +25,21 @@ const OTHER_PROGRAMS = new Set([
   'switch', // --chromeArg=--switch: a Chromium switch
   'disable-extensions', // Chromium
   'enable-unsafe-extension-debugging', // Chromium
+  'remote-debugging-port', // Chromium (replay's allowlist, --browserUrl)
+  'window-size', // Chromium (replay's allowlist, --browserUrl)
+  'lang', // Chromium (replay's allowlist, --browserUrl)
+  'accept-lang', // Chromium (replay's allowlist, --browserUrl)
+  'force-device-scale-factor', // Chromium (replay's allowlist, --browserUrl)
+  'user-agent', // Chromium (replay's allowlist, --browserUrl)
+  'force-color-profile', // Chromium (replay's allowlist, --browserUrl)
+  'font-render-hinting', // Chromium (replay's allowlist, --browserUrl)
+  'hide-scrollbars', // Chromium (replay's allowlist, --browserUrl)
+  'mute-audio', // Chromium (replay's allowlist, --browserUrl)
+  'force-dark-mode', // Chromium (replay's allowlist, --browserUrl)
+  'force-prefers-reduced-motion', // Chromium (replay's allowlist, --browserUrl)
+  'enable-features', // Chromium (replay's allowlist, --browserUrl)
+  'disable-features', // Chromium (replay's allowlist, --browserUrl)
+  'rounds', // bench/whole-tasks.ts
   'diffs', // bench/tasks.ts
   'runs', // bench/tasks.ts
 ]);

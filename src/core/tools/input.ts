@@ -177,7 +177,7 @@ function fillTimeout(page: PageState, value: string): number {
 }
 
 const fillValueDescription =
-  'Text to enter; for a select, the visible text of the option; "true" or "false" for checkboxes, radios and switches.';
+  'Text to enter; for a select, the option\'s visible text; "true"/"false" for checkboxes, radios, switches.';
 const fillValue = (): z.ZodString =>
   boundedText(FILLED_TEXT_LIMIT, 'Fill a shorter value.').describe(fillValueDescription);
 const keyCombo = (): z.ZodString =>
@@ -226,12 +226,10 @@ export const fillForm = definePageTool({
   blockedByDialog: true,
   schema: {
     elements: boundedList(
-      z
-        .object({
-          uid: uidString('uid of the element to fill.'),
-          value: fillValue(),
-        })
-        .describe('One element and its value.'),
+      z.object({
+        uid: uidString('uid of the element to fill.'),
+        value: fillValue(),
+      }),
       FORM_ELEMENTS_LIMIT,
       'Fill the rest in another fill_form call.',
     ).describe('Elements from the snapshot and their values, filled in order.'),
@@ -318,14 +316,12 @@ export const typeTextTool = definePageTool({
 export const pressKey = definePageTool({
   name: 'press_key',
   description:
-    'Press a key or combination, e.g. "Enter", "Control+A", "Control+Shift+R", "Control++" (modifiers: Control, Shift, Alt, Meta). For shortcuts and keys fill cannot do.',
+    'Press a key or combination, e.g. "Enter", "Control+A", "Control++" (modifiers: Control, Shift, Alt, Meta). For shortcuts and keys fill cannot do.',
   category: 'input',
   readOnly: false,
   blockedByDialog: true,
   schema: {
-    key: keyCombo().describe(
-      'A key or a combination, e.g. "Enter", "Control+A", "Control++", "Control+Shift+R".',
-    ),
+    key: keyCombo().describe('A key or combination, e.g. "Control+A".'),
     includeSnapshot: includeSnapshotSchema,
   },
   handler: async (call, response) => {
@@ -399,7 +395,7 @@ export const drag = definePageTool({
 export const uploadFile = definePageTool({
   name: 'upload_file',
   description:
-    'Upload files through a file input, or through an element that opens a file chooser when clicked.',
+    'Upload files through a file input, or an element that opens a file chooser when clicked.',
   category: 'input',
   readOnly: false,
   blockedByDialog: true,

@@ -38,7 +38,7 @@ async function accepted(command: InspectorCommand): Promise<unknown> {
   return reply.value;
 }
 
-/** Recordings: list, read, image, search, delete (an older recording). */
+/** Recordings: list, read, image, search, star and delete (an older recording); the server list. */
 async function recordingCommands(): Promise<void> {
   const recording = fx.engine.engine.recordings;
   const dir = recording.dir;
@@ -62,7 +62,12 @@ async function recordingCommands(): Promise<void> {
     'a recorded screenshot',
   );
   await accepted({type: 'recordingImage', id, file: image});
+  const starred = commandReplySchemas.recordingStar.parse(
+    await accepted({type: 'recordingStar', id: old, starred: true}),
+  );
+  expect(starred).toEqual({id: old, starred: true});
   await accepted({type: 'recordingDelete', id: old});
+  await accepted({type: 'listServers'});
 }
 
 describe('inspector commands', () => {

@@ -7,7 +7,7 @@
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {ToolListChangedNotificationSchema, type Tool} from '@modelcontextprotocol/sdk/types.js';
 import {beforeAll, describe, expect, it} from 'vitest';
-import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {call, callError, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
 const fx = useEngineWithFixtures({
   flags: ['--isolateClients', '--webmcpTools', '--categoryExperimentalWebmcp'],
@@ -127,12 +127,13 @@ describe('WebMCP page tools under --isolateClients', () => {
   });
 
   it("answers another client's page tool as unknown, listing only the caller's tools", async () => {
-    const refused = await call(bob, 'webmcp_alice_orders', {});
-    expect(refused.isError).toBe(true);
-    expect(refused.text).toContain('Unknown tool "webmcp_alice_orders"');
-    expect(refused.text).toContain('webmcp_bob_search');
+    // An unknown tool is a JSON-RPC error (-32602), as the specification says.
+    const refused = await callError(bob, 'webmcp_alice_orders', {});
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toContain('Unknown tool "webmcp_alice_orders"');
+    expect(refused.message).toContain('webmcp_bob_search');
     // Only the name Bob asked for; no tool of Alice's is listed.
-    expect(refused.text.replaceAll('webmcp_alice_orders', '')).not.toContain('alice');
+    expect(refused.message.replaceAll('webmcp_alice_orders', '')).not.toContain('alice');
     const own = await call(bob, 'webmcp_bob_search', {});
     expect(own.isError, own.text).toBe(false);
     expect(own.text).toContain('bob_search ran');

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
-import {call, useEngineWithFixtures} from '../../helpers/engine.js';
+import {call, callError, useEngineWithFixtures} from '../../helpers/engine.js';
 
 const fx = useEngineWithFixtures({flags: ['--memoryDebugging'], tmpPrefix: 'mbi-heap-analysis-'});
 
@@ -275,10 +275,11 @@ describe('without --memoryDebugging', () => {
     const names = tools.map(tool => tool.name);
     expect(names).toContain('take_heapsnapshot');
     expect(names).not.toContain('get_heapsnapshot_summary');
-    const refused = await call(plain.client, 'get_heapsnapshot_summary', {
+    // A tool missing from tools/list is answered as the specification says: JSON-RPC -32602.
+    const refused = await callError(plain.client, 'get_heapsnapshot_summary', {
       filePath: '/tmp/a.heapsnapshot',
     });
-    expect(refused.isError).toBe(true);
-    expect(refused.text).toContain('--memoryDebugging');
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toContain('--memoryDebugging');
   });
 });

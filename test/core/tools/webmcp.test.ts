@@ -6,7 +6,13 @@
 import {beforeAll, describe, expect, it} from 'vitest';
 import {DEFAULT_EXECUTE_TIMEOUT_MS} from '../../../src/core/tools/webmcp.js';
 import type {WebMcpInvocation} from '../../../src/shared/protocol.js';
-import {call, startEngine, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {
+  call,
+  callError,
+  startEngine,
+  useEngineWithFixtures,
+  waitFor,
+} from '../../helpers/engine.js';
 import {boundUnder} from '../../helpers/loadFactor.js';
 
 const fx = useEngineWithFixtures({
@@ -39,9 +45,9 @@ describe('category', () => {
       const other = await plain.connect();
       const listed = await other.listTools();
       expect(listed.tools.map(tool => tool.name)).not.toContain('list_webmcp_tools');
-      const result = await call(other, 'list_webmcp_tools', {pageId: 1});
-      expect(result.isError).toBe(true);
-      expect(result.text).toContain('--categoryExperimentalWebmcp');
+      const refused = await callError(other, 'list_webmcp_tools', {pageId: 1});
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain('--categoryExperimentalWebmcp');
     } finally {
       await plain.stop();
     }
