@@ -81,3 +81,27 @@ export async function evaluate(
   const value: unknown = JSON.parse(json);
   return value;
 }
+
+/** A fixture engine's page opener (useEngineWithFixtures). */
+interface PageOpener {
+  client: Client;
+  openPage(pathname: string, fragment?: string): Promise<number>;
+}
+
+/** Opens a fixture page (its query left out of the URL it waits for) and takes its snapshot. */
+export async function openWithSnapshot(
+  fx: PageOpener,
+  pathname: string,
+): Promise<{id: number; snapshot: string}> {
+  const id = await fx.openPage(pathname, pathname.split('?')[0]);
+  return {id, snapshot: await snapshotOf(fx.client, id)};
+}
+
+/** The text content of the first element the selector finds in the page (undefined if none). */
+export function textContentOf(client: Client, id: number, selector: string): Promise<unknown> {
+  return evaluate(
+    client,
+    id,
+    `() => document.querySelector(${JSON.stringify(selector)})?.textContent`,
+  );
+}

@@ -48,7 +48,9 @@ const QUIET_FRAMES = 2;
 const NO_FRAMES_MS = 500;
 /** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
 const START_FRAMES = 3;
-const STEP_TIMEOUT_MS = SCROLL_MAX_MS + 1_000;
+/** Beyond the in-page wait: the round trip of one evaluation. */
+const EVALUATION_SLACK_MS = 1_000;
+const STEP_TIMEOUT_MS = SCROLL_MAX_MS + EVALUATION_SLACK_MS;
 
 /** How a scrolling key's wait ended: no scroll began, it ended, or the wait ran out (ms). */
 export type KeyScrollOutcome =
@@ -121,7 +123,7 @@ export async function pressAndSettleScroll(
     const reply = await evaluateInPage(
       state,
       {expression: waitExpression(mark, maxMs), awaitPromise: true, returnByValue: true},
-      {timeoutMs: maxMs + STEP_TIMEOUT_MS - SCROLL_MAX_MS},
+      {timeoutMs: maxMs + EVALUATION_SLACK_MS},
     );
     const kind = waitReplySchema.safeParse(reply.result.value);
     if (!kind.success) {

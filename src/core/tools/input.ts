@@ -13,7 +13,7 @@ import {fillElement} from '../browser/fill.js';
 import {pressCombo, typeText} from '../browser/keyInput.js';
 import {clickElement, hoverElement} from '../browser/pointer.js';
 import {parseKeyCombo} from '../browser/keyboard.js';
-import {pressAndSettleScroll, type KeyScrollOutcome} from '../browser/keyScroll.js';
+import {pressAndSettleScroll} from '../browser/keyScroll.js';
 import type {PageState} from '../browser/PageState.js';
 import {settleDom, type SettleOutcome} from '../browser/settle.js';
 import {actionTimeout, LONGEST_ACTION_WAIT_MS, slowdownFeature} from '../browser/timeouts.js';
@@ -327,13 +327,9 @@ export const pressKey = definePageTool({
   handler: async (call, response) => {
     const {page, params} = call;
     const combo = parseKeyCombo(params.key);
-    // Set inside the settled action; read once it is over.
-    const pressed: {scroll: KeyScrollOutcome} = {scroll: {kind: 'none'}};
-    const outcome = await settle(call, async () => {
-      pressed.scroll = await pressAndSettleScroll(page, combo);
-    });
-    const {scroll} = pressed;
-    if (scroll.kind === 'bounded') {
+    const outcome = await settle(call, () => pressAndSettleScroll(page, combo));
+    const scroll = outcome.value;
+    if (scroll?.kind === 'bounded') {
       response.notes.push(
         `The page was still scrolling ${(scroll.waitedMs / 1000).toFixed(1)} s after ${params.key}; take a snapshot again to see where it stopped.`,
       );

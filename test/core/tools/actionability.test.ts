@@ -4,21 +4,23 @@
  */
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
-import {act, evaluate, snapshotOf, uidOf} from '../../helpers/snapshotText.js';
+import {
+  act,
+  evaluate,
+  openWithSnapshot,
+  snapshotOf,
+  textContentOf,
+  uidOf,
+} from '../../helpers/snapshotText.js';
 
 const fx = useEngineWithFixtures();
 
-async function open(pathname: string): Promise<{id: number; snapshot: string}> {
-  const id = await fx.openPage(pathname, pathname.split('?')[0]);
-  return {id, snapshot: await snapshotOf(fx.client, id)};
+function open(pathname: string): Promise<{id: number; snapshot: string}> {
+  return openWithSnapshot(fx, pathname);
 }
 
-async function text(id: number, selector: string): Promise<unknown> {
-  return evaluate(
-    fx.client,
-    id,
-    `() => document.querySelector(${JSON.stringify(selector)})?.textContent`,
-  );
+function text(id: number, selector: string): Promise<unknown> {
+  return textContentOf(fx.client, id, selector);
 }
 
 describe('a click lands on its element or fails naming what covers it', () => {

@@ -7,13 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures} from '../../helpers/engine.js';
-import {act, evaluate, snapshotOf, uidOf} from '../../helpers/snapshotText.js';
+import {act, evaluate, openWithSnapshot, uidOf} from '../../helpers/snapshotText.js';
 
 const fx = useEngineWithFixtures({tmpPrefix: 'mbi-numeric-uid-'});
 
-async function open(pathname: string): Promise<{id: number; snapshot: string}> {
-  const id = await fx.openPage(pathname, pathname.split('?')[0]);
-  return {id, snapshot: await snapshotOf(fx.client, id)};
+function open(pathname: string): Promise<{id: number; snapshot: string}> {
+  return openWithSnapshot(fx, pathname);
 }
 
 /** The uid on the line with every fragment, as the number a client sends. */

@@ -228,8 +228,8 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
     );
   }
   return (
-    <div className="recordings-table__scroll">
-      <table className="recordings-table" data-testid="recordings-table">
+    <div className="data-table__scroll">
+      <table className="data-table recordings-table" data-testid="recordings-table">
         <thead>
           <tr>
             <th scope="col">Started</th>

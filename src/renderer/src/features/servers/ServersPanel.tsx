@@ -42,8 +42,8 @@ export function ServersPanel(): React.JSX.Element {
 
 function ServersTable(props: {rows: ServerRow[]}): React.JSX.Element {
   return (
-    <div className="servers-table__scroll">
-      <table className="servers-table" data-testid="servers-table">
+    <div className="data-table__scroll">
+      <table className="data-table servers-table" data-testid="servers-table">
         <thead>
           <tr>
             <th scope="col">Server</th>
