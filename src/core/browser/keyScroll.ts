@@ -92,7 +92,8 @@ function waitExpression(mark: Mark, maxMs: number): string {
       else if (fromFrame || now - lastFrame >= ${NO_FRAMES_MS}) { quiet++; }
       if (watch.scrolls === ${mark.scrolls}) {
         if (++frames >= ${START_FRAMES}) { resolve('none'); return; }
-      } else if (quiet >= ${QUIET_FRAMES} && (watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS}) {
+      } else if (quiet >= ${QUIET_FRAMES} && ((watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS})) {
+        // Both parts need the quiet frames: a busy machine can draw one frame ${SCROLL_IDLE_MS} ms late mid-scroll.
         resolve('ended'); return;
       }
       if (now - start >= ${maxMs}) { resolve('bounded'); return; }

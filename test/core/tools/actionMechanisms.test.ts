@@ -212,4 +212,13 @@ describe('keys that scroll settle after the smooth scroll ends', () => {
       0,
     );
   });
+
+  it('a scroll still going when the bounded wait runs out is said in the reply, not called ended', async () => {
+    const {id, snapshot} = await open('/actions/smooth-scroll.html');
+    await click(id, snapshot, 'marquee "Ticker"');
+    const reply = await act(fx.client, 'press_key', {pageId: id, key: 'End'});
+    expect(reply).toMatch(
+      /The page was still scrolling \d+\.\d s after End; take a snapshot again/,
+    );
+  });
 });
