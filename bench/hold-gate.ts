@@ -14,7 +14,7 @@ import type {HoldCallInfo} from '../src/core/mcp/hold/CallHold.js';
 import {HoldGate} from '../src/core/mcp/hold/HoldGate.js';
 import {InspectorHub} from '../src/core/inspector/InspectorHub.js';
 import {allTools} from '../src/core/tools/index.js';
-import type {Tool} from '../src/core/tools/definition.js';
+import type {Tool} from '../src/core/tools/base/definition.js';
 import {median, ROOT} from './lib.js';
 
 const CALLS_PER_SAMPLE = 1_000;

@@ -6,8 +6,8 @@
  */
 import {parseFlags} from '../src/core/config/flags.js';
 import {Engine} from '../src/core/Engine.js';
-import {recordedCalls} from '../src/core/recordings/replayCalls.js';
-import {replayRecordedCalls} from '../src/core/recordings/replayRecording.js';
+import {recordedCalls} from '../src/core/recordings/replay/calls.js';
+import {replayRecordedCalls} from '../src/core/recordings/replay/replayRecording.js';
 import type {ClientRef, EventEnvelope} from '../src/shared/protocol.js';
 import type {FixtureServer} from '../test/helpers/fixtureServer.js';
 import {serveShop} from '../test/helpers/shopPages.js';

@@ -10,7 +10,7 @@
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {ToolListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
-import type {PageState} from '../src/core/browser/PageState.js';
+import type {PageState} from '../src/core/browser/pages/PageState.js';
 import {RawHttpClient} from './lib.js';
 
 export interface PageToolsBenchInput {

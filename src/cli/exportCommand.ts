@@ -2,7 +2,7 @@
  * `mcp-browser-inspector export RECORDING.jsonl --format playwright [--out F] [--until N]
  * [--origin OLD=NEW] [--workspace DIR]`: writes the recording as a test file (to F, or to stdout).
  * The recording's paths are untrusted: only files inside a --workspace folder are read or handed
- * to a page (exportFiles.ts). Exit 0 on success, 2 on a usage error.
+ * to a page (export/files.ts). Exit 0 on success, 2 on a usage error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,13 +10,13 @@ import {
   exportRecording,
   EXPORT_FORMATS,
   type ExportFormat,
-} from '../core/recordings/exportRecording.js';
-import {exportFilesFor} from '../core/recordings/exportFiles.js';
-import {MalformedRecordingError} from '../core/recordings/exportSteps.js';
+} from '../core/recordings/export/exportRecording.js';
+import {exportFilesFor} from '../core/recordings/export/files.js';
+import {MalformedRecordingError} from '../core/recordings/export/steps.js';
 import {userConfigDir} from '../core/config/paths.js';
 import {errorText} from '../shared/values.js';
 import {mapRecordingOrigins} from '../core/recordings/origins.js';
-import {recordedCalls} from '../core/recordings/replayCalls.js';
+import {recordedCalls} from '../core/recordings/replay/calls.js';
 import {originMap, readRecording, UnusableRecordingFile, type CommandIo} from './replayCommand.js';
 import {parseSubcommandArgs, positiveInteger, UsageError} from './subcommandArgs.js';
 

@@ -6,7 +6,7 @@
  * it names where the token is instead. `--json` prints the list without tokens.
  */
 import {listRuntimeFiles, runtimeDir} from '../core/config/runtimeFiles.js';
-import {inertText} from '../core/recordings/replayReport.js';
+import {inertText} from '../core/recordings/replay/report.js';
 import type {RuntimeFile} from '../shared/runningServers.js';
 import type {CommandIo} from './replayCommand.js';
 import {UsageError} from './subcommandArgs.js';

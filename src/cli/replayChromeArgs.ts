@@ -9,7 +9,7 @@
  * the expected shape; everything else is refused by name (the person can pass it with --chromeArg
  * when they trust the recording).
  */
-import {SERVER_CHROMIUM_FEATURES} from '../core/browser/launchArguments.js';
+import {SERVER_CHROMIUM_FEATURES} from '../core/browser/launch/launchArguments.js';
 
 /** A switch a replay takes over, and the values it may have (undefined: it takes none). */
 const PAGE_SWITCHES: ReadonlyMap<string, RegExp | undefined> = new Map([

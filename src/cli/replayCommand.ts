@@ -16,9 +16,12 @@ import {
   parseOriginMapping,
   type OriginMap,
 } from '../core/recordings/origins.js';
-import {recordedCalls} from '../core/recordings/replayCalls.js';
-import {formatCallReport, formatSummary} from '../core/recordings/replayReport.js';
-import {replayRecordedCalls, REPLAY_CLIENT_NAME} from '../core/recordings/replayRecording.js';
+import {recordedCalls} from '../core/recordings/replay/calls.js';
+import {formatCallReport, formatSummary} from '../core/recordings/replay/report.js';
+import {
+  replayRecordedCalls,
+  REPLAY_CLIENT_NAME,
+} from '../core/recordings/replay/replayRecording.js';
 import {parseRecordingText, type ParsedRecording} from '../shared/recordingFile.js';
 import type {ClientRef} from '../shared/protocol.js';
 import {errorText} from '../shared/values.js';

@@ -16,13 +16,13 @@ import type {
   PageInfo,
 } from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
-import {INSPECTOR_CLIENT, InProcessViews} from './browser/ClientPages.js';
-import {ManagedBrowser, type BrowserView} from './browser/ManagedBrowser.js';
-import type {AttachableFeature} from './browser/PageState.js';
+import {INSPECTOR_CLIENT, InProcessViews} from './browser/pages/ClientPages.js';
+import {ManagedBrowser, type BrowserView} from './browser/launch/ManagedBrowser.js';
+import type {AttachableFeature} from './browser/pages/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
-import {emulationFeatures} from './browser/emulationState.js';
-import {frameTargetsFeature} from './browser/frames.js';
-import {snapshotFeatures} from './browser/snapshot.js';
+import {emulationFeatures} from './browser/pages/emulationState.js';
+import {frameTargetsFeature} from './browser/pages/frames.js';
+import {snapshotFeatures} from './browser/snapshot/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import {toolConditions, type ServerConfig} from './config/serverConfig.js';
 import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
@@ -41,7 +41,7 @@ import {resultView} from './mcp/callResult.js';
 import {ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
-import {ToolCatalog} from './tools/ToolCatalog.js';
+import {ToolCatalog} from './tools/base/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
 import {PageToolBridge} from './tools/webmcpPageTools.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
@@ -50,7 +50,7 @@ import {secretRedactor} from './recordings/secrets.js';
 import {Recordings} from './recordings/Recordings.js';
 import {createCallActivityTracker} from './recordings/callActivity.js';
 import {pageActivityFeature} from './recordings/pageActivity.js';
-import {LiveReplays} from './recordings/replayLive.js';
+import {LiveReplays} from './recordings/replay/live.js';
 import {ServerAnnouncements} from './serverAnnouncements.js';
 
 export interface EngineOptions {

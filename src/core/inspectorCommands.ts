@@ -7,14 +7,14 @@ import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../shared/boundedValue.js';
 import {errorText} from '../shared/values.js';
 import type {InspectorCommandType, InspectorState} from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
-import type {PageRegistry} from './browser/PageRegistry.js';
+import type {PageRegistry} from './browser/pages/PageRegistry.js';
 import type {HoldGate} from './mcp/hold/HoldGate.js';
-import type {PageState} from './browser/PageState.js';
-import type {ToolCatalog} from './tools/ToolCatalog.js';
+import type {PageState} from './browser/pages/PageState.js';
+import type {ToolCatalog} from './tools/base/ToolCatalog.js';
 import {INSPECTOR_TIMEOUT_MS, type WebMcpService} from './webmcp/WebMcpService.js';
 import {DEFAULT_WATCHER, type LiveView} from './inspector/LiveView.js';
 import type {Recordings} from './recordings/Recordings.js';
-import type {LiveReplays} from './recordings/replayLive.js';
+import type {LiveReplays} from './recordings/replay/live.js';
 import type {RunningServer} from '../shared/runningServers.js';
 
 /** What the handlers act on: the engine's parts. */

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type {CDPSession} from 'puppeteer-core';
 import {expect} from 'vitest';
-import {frameTargetsFeature} from '../../src/core/browser/frames.js';
-import {readProbe} from '../../src/core/browser/pageProbe.js';
-import type {PageState} from '../../src/core/browser/PageState.js';
-import {takeSnapshot} from '../../src/core/browser/snapshot.js';
+import {frameTargetsFeature} from '../../src/core/browser/pages/frames.js';
+import {readProbe} from '../../src/core/browser/snapshot/pageProbe.js';
+import type {PageState} from '../../src/core/browser/pages/PageState.js';
+import {takeSnapshot} from '../../src/core/browser/snapshot/snapshot.js';
 import {waitFor} from './engine.js';
 
 export type Where = 'main' | 'same' | 'cross';

@@ -7,7 +7,7 @@
  */
 import type {CDPSession} from 'puppeteer-core';
 import {inPage, PROBE_TIMEOUT_MS} from './evaluation.js';
-import type {PageState} from './PageState.js';
+import type {PageState} from './pages/PageState.js';
 
 const WORLD_NAME = 'mcp-browser-inspector-snapshot';
 

@@ -9,7 +9,7 @@
  */
 import {z} from 'zod';
 import {evaluateInDocument, type DocumentRef} from './documentWorld.js';
-import type {PageState} from './PageState.js';
+import type {PageState} from './pages/PageState.js';
 
 /** Arming waits at most this long (a busy page is left unwatched rather than delaying the call). */
 const ARM_TIMEOUT_MS = 500;

@@ -6,7 +6,7 @@
  * timeout or cancel, so a runaway loop does not leave the page frozen for the next call.
  */
 import type {CDPSession, Protocol} from 'puppeteer-core';
-import type {OpenDialog, PageState} from './PageState.js';
+import type {OpenDialog, PageState} from './pages/PageState.js';
 
 /** The engine's own short reads (mutation counters, sizes, titles). */
 export const PROBE_TIMEOUT_MS = 2_000;

@@ -3,8 +3,8 @@
  * neither side exceeds --screenshotMaxWidth / --screenshotMaxHeight.
  */
 import type {Protocol} from 'puppeteer-core';
-import type {Rect} from './elements.js';
-import type {PageState} from './PageState.js';
+import type {Rect} from './input/elements.js';
+import type {PageState} from './pages/PageState.js';
 
 export interface CaptureOptions {
   format: 'png' | 'jpeg' | 'webp';

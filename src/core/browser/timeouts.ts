@@ -3,7 +3,7 @@
  * waits grow with it (chrome-devtools-mcp does the same).
  */
 import {LOCK_WAIT_MS} from './lock.js';
-import {PageFeature} from './PageState.js';
+import {PageFeature} from './pages/PageState.js';
 
 const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 10_000;

@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 import {MAX_EVALUATION_TIMEOUT_MS} from './evaluation.js';
-import type {PageState} from './PageState.js';
+import type {PageState} from './pages/PageState.js';
 import {slowdownFeature} from './timeouts.js';
 
 /** What slowness was measured, for the notes and errors that mention it. */

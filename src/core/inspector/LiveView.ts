@@ -7,8 +7,8 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import type {LiveFrame} from '../../shared/protocol.js';
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
-import type {PageState} from '../browser/PageState.js';
+import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 import {errorText} from '../../shared/values.js';
 

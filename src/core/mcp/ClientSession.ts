@@ -19,12 +19,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
-import type {ClientPages} from '../browser/ClientPages.js';
-import type {BrowserView} from '../browser/ManagedBrowser.js';
+import type {ClientPages} from '../browser/pages/ClientPages.js';
+import type {BrowserView} from '../browser/launch/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
 import {readAnswer, supportsFormElicitation, type AskClient} from './hold/askClient.js';
-import {pageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
+import {pageToolAudience, type ToolCatalog} from '../tools/base/ToolCatalog.js';
 import {errorText} from '../../shared/values.js';
 
 /** roots/list is bounded: an unanswered request must not stall tool calls (chrome-devtools-mcp #2476). */

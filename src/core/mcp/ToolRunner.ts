@@ -49,19 +49,23 @@ import {
 } from '../../shared/boundedValue.js';
 import {oneLine} from '../../shared/inertText.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
-import type {ClientPages} from '../browser/ClientPages.js';
-import type {ManagedBrowser, BrowserView} from '../browser/ManagedBrowser.js';
+import type {ClientPages} from '../browser/pages/ClientPages.js';
+import type {ManagedBrowser, BrowserView} from '../browser/launch/ManagedBrowser.js';
 import {ReadWriteLock} from '../browser/lock.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import type {ServerConfig} from '../config/serverConfig.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {TelemetryRecorder} from '../telemetry/TelemetryRecorder.js';
-import type {Tool, ValidationResult} from '../tools/definition.js';
-import {ARGUMENT_TEXT_LIMIT, overlongArgument} from '../tools/inputLimits.js';
-import {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
-import type {EngineServices} from '../tools/services.js';
-import {pageToolAudience, type PageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
+import type {Tool, ValidationResult} from '../tools/base/definition.js';
+import {ARGUMENT_TEXT_LIMIT, overlongArgument} from '../tools/base/inputLimits.js';
+import {ResponseBuilder} from '../tools/base/ResponseBuilder.js';
+import type {EngineServices} from '../tools/base/services.js';
+import {
+  pageToolAudience,
+  type PageToolAudience,
+  type ToolCatalog,
+} from '../tools/base/ToolCatalog.js';
 import type {CallActivityTracker} from '../recordings/callActivity.js';
 import {acquireCallLocks} from './callLocks.js';
 import {recordedElements} from './callElements.js';

@@ -6,9 +6,9 @@
  */
 import {elementArguments} from '../../shared/elementParams.js';
 import type {RecordedElement} from '../../shared/protocol.js';
-import type {PageState} from '../browser/PageState.js';
-import {snapshotFeature} from '../browser/snapshot.js';
-import type {Tool} from '../tools/definition.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import {snapshotFeature} from '../browser/snapshot/snapshot.js';
+import type {Tool} from '../tools/base/definition.js';
 
 /** The recorded identity of every element argument the page's latest snapshot knows. */
 export function recordedElements(

@@ -7,10 +7,10 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {CallStatus, ClientRef, RecordedElement} from '../../shared/protocol.js';
 import type {TelemetryRecord} from '../../shared/telemetry.js';
 import {DomWatch, type DomChanges} from '../browser/domChanges.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {CallActivityTracker, CallSpan} from '../recordings/callActivity.js';
-import type {ResponseBuilder} from '../tools/response/ResponseBuilder.js';
+import type {ResponseBuilder} from '../tools/base/ResponseBuilder.js';
 import {firstErrorLine, inertResult, resultPreview} from './callResult.js';
 
 export interface CallEnd {

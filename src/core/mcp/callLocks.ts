@@ -7,10 +7,10 @@
  * lock; if it moved while the call waited, the call follows it, a bounded number of times and
  * within one lock wait. A named page is looked up among the pages the caller may see.
  */
-import type {ClientPages} from '../browser/ClientPages.js';
+import type {ClientPages} from '../browser/pages/ClientPages.js';
 import {LOCK_WAIT_MS, type ReadWriteLock, type Release} from '../browser/lock.js';
-import type {PageState} from '../browser/PageState.js';
-import type {Tool} from '../tools/definition.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import type {Tool} from '../tools/base/definition.js';
 
 /** How often a call follows a moving selection before it asks the agent to name the page. */
 const SELECTION_FOLLOWS = 5;

@@ -7,9 +7,13 @@
  * short list with when and why: closed by the client, expired idle, or evicted over the cap.
  */
 import type {ClosedClient, ConnectedClient} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {PageRegistry} from '../browser/pages/PageRegistry.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
-import {pageToolAudience, type PageToolAudience, type ToolCatalog} from '../tools/ToolCatalog.js';
+import {
+  pageToolAudience,
+  type PageToolAudience,
+  type ToolCatalog,
+} from '../tools/base/ToolCatalog.js';
 import {ClientSession, type ClientSessionDeps} from './ClientSession.js';
 
 /** A client without a stream of its own still counts as live this long after its last request. */

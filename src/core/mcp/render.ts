@@ -4,11 +4,11 @@
  */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
-import type {ClientPages} from '../browser/ClientPages.js';
-import {takeSnapshot} from '../browser/snapshot.js';
-import {snapshotViewsFeature} from '../browser/snapshotViews.js';
+import type {ClientPages} from '../browser/pages/ClientPages.js';
+import {takeSnapshot} from '../browser/snapshot/snapshot.js';
+import {snapshotViewsFeature} from '../browser/snapshot/diffs.js';
 import type {FileAccess} from '../files/FileAccess.js';
-import {SECTION_ORDER, type ResponseBuilder} from '../tools/response/ResponseBuilder.js';
+import {SECTION_ORDER, type ResponseBuilder} from '../tools/base/ResponseBuilder.js';
 import {
   boundValue,
   cutText,
@@ -34,7 +34,7 @@ export type PageListSource = Pick<ClientPages, 'infos' | 'takeSelectionNote'>;
 
 /**
  * Who a reply's snapshot is for: with snapshot diffs on, a client session that has a snapshot of
- * the page gets the changes since (snapshotViews.ts).
+ * the page gets the changes since (snapshot/diffs.ts).
  */
 export interface SnapshotAudience {
   client: string;

@@ -7,10 +7,10 @@
  */
 import type {CallActivityItem} from '../../shared/protocol.js';
 import type {DomChanges} from '../browser/domChanges.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import type {LiveFrame} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
+import type {PageRegistry} from '../browser/pages/PageRegistry.js';
 import {CallScreens} from './callScreens.js';
 import {pageActivityFeature} from './pageActivity.js';
 

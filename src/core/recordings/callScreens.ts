@@ -8,7 +8,7 @@
  * its page reuses the latest image.
  */
 import type {CallImage, LiveFrame} from '../../shared/protocol.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 
 /** Images larger than this (base64 characters) are not kept. */

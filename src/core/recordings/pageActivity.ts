@@ -8,7 +8,7 @@
 import type {ConsoleMessage, Frame, HTTPRequest} from 'puppeteer-core';
 import type {CallActivityItem} from '../../shared/protocol.js';
 import {requestStatus} from '../browser/collectors/NetworkCollector.js';
-import {PageFeature, type PageState} from '../browser/PageState.js';
+import {PageFeature, type PageState} from '../browser/pages/PageState.js';
 
 /** Items kept per page. */
 const RING_SIZE = 1_000;

@@ -23,12 +23,12 @@ import {
 } from '../browser/collectors/consoleFormat.js';
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {inPage} from '../browser/evaluation.js';
-import type {PageState} from '../browser/PageState.js';
-import {paginate, paginationLines, pagingParams, type Paginated} from './response/pagination.js';
-import {CONSOLE_LIST_OUTPUT} from './structured/outputSchemas.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool} from './definition.js';
-import {LastListing} from './lastListing.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import {paginate, paginationLines, pagingParams, type Paginated} from './base/pagination.js';
+import {CONSOLE_LIST_OUTPUT} from './base/outputSchemas.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
+import {definePageTool} from './base/definition.js';
+import {LastListing} from './base/lastListing.js';
 import {
   inlineText,
   renderWorkerConsole,

@@ -9,8 +9,8 @@
  */
 import {z} from 'zod';
 import {collectReport} from '../browser/css/collect.js';
-import {definePageTool} from './definition.js';
-import {uidString} from './paramShapes.js';
+import {definePageTool} from './base/definition.js';
+import {uidString} from './base/paramShapes.js';
 import {renderReport} from './formatters/cssFormatter.js';
 
 export const getCssStyles = definePageTool({

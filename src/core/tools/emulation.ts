@@ -19,12 +19,12 @@ import {
   type InnerSize,
   type GeolocationSetting,
   type ViewportSetting,
-} from '../browser/emulationState.js';
+} from '../browser/pages/emulationState.js';
 import {DialogOpenedError} from '../browser/evaluation.js';
-import type {PageState} from '../browser/PageState.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool, type ToolCall} from './definition.js';
-import type {PageStateSection} from './sections.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
+import {definePageTool, type ToolCall} from './base/definition.js';
+import type {PageStateSection} from './base/sections.js';
 import {errorText} from '../../shared/values.js';
 
 /** The active emulation, repeated in every later response about the page. */

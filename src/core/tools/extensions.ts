@@ -6,10 +6,10 @@
  */
 import type {Browser, Extension} from 'puppeteer-core';
 import {z} from 'zod';
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
+import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
 import {withTimeout} from '../browser/lock.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {defineTool} from './definition.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
+import {defineTool} from './base/definition.js';
 import {loadableCopy, reloadableCopy} from './extensionCopies.js';
 
 /** Installing or uninstalling may take this long (chrome-devtools-mcp's 30 s, below the lock wait). */

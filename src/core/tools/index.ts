@@ -2,7 +2,7 @@
  * Every tool the engine knows. Each family lives in its own file; the catalog decides at run time
  * which of them clients see.
  */
-import type {PLAYWRIGHT_STEPS} from '../recordings/exportSteps.js';
+import type {PLAYWRIGHT_STEPS} from '../recordings/export/steps.js';
 import {consoleTools} from './console.js';
 import {cssTools} from './css.js';
 import {emulationStateSection, emulationTools} from './emulation.js';
@@ -18,7 +18,7 @@ import {pwaTools} from './pwa.js';
 import {screencastTools} from './screencast.js';
 import {screenshotTools} from './screenshot.js';
 import {scriptTools} from './script.js';
-import type {ToolSet} from './sections.js';
+import type {ToolSet} from './base/sections.js';
 import {slimTools} from './slim/tools.js';
 import {snapshotTools} from './snapshot.js';
 import {thirdPartyToolsSection, thirdPartyTools} from './thirdParty.js';

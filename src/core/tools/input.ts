@@ -4,24 +4,24 @@
  * and returns at once when it started nothing.
  */
 import {z} from 'zod';
-import {clickAt} from '../browser/actions.js';
-import {describePoint} from '../browser/cover.js';
-import {dragElement, placeOf} from '../browser/drag.js';
-import {describeDrop} from '../browser/dragScript.js';
-import type {Rect} from '../browser/elements.js';
-import {fillElement} from '../browser/fill.js';
-import {pressCombo, typeText} from '../browser/keyInput.js';
-import {clickElement, hoverElement} from '../browser/pointer.js';
-import {parseKeyCombo} from '../browser/keyboard.js';
-import {pressAndSettleScroll} from '../browser/keyScroll.js';
-import type {PageState} from '../browser/PageState.js';
-import {settleDom, type SettleOutcome} from '../browser/settle.js';
+import {clickAt} from '../browser/input/actions.js';
+import {describePoint} from '../browser/input/cover.js';
+import {dragElement, placeOf} from '../browser/input/drag.js';
+import {describeDrop} from '../browser/input/dragScript.js';
+import type {Rect} from '../browser/input/elements.js';
+import {fillElement} from '../browser/input/fill.js';
+import {pressCombo, typeText} from '../browser/input/keyInput.js';
+import {clickElement, hoverElement} from '../browser/input/pointer.js';
+import {parseKeyCombo} from '../browser/input/keyboard.js';
+import {pressAndSettleScroll} from '../browser/input/keyScroll.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import {settleDom, type SettleOutcome} from '../browser/settle/settle.js';
 import {actionTimeout, LONGEST_ACTION_WAIT_MS, slowdownFeature} from '../browser/timeouts.js';
-import {uploadFiles} from '../browser/upload.js';
-import type {ResponseBuilder} from './response/ResponseBuilder.js';
-import {definePageTool, includeSnapshotSchema} from './definition.js';
-import {actOnElement, explained, settle, withElement} from './elementAction.js';
-import {uidString} from './paramShapes.js';
+import {uploadFiles} from '../browser/input/upload.js';
+import type {ResponseBuilder} from './base/ResponseBuilder.js';
+import {definePageTool, includeSnapshotSchema} from './base/definition.js';
+import {actOnElement, explained, settle, withElement} from './base/elementAction.js';
+import {uidString} from './base/paramShapes.js';
 import {
   boundedList,
   boundedText,
@@ -30,7 +30,7 @@ import {
   KEY_COMBO_LIMIT,
   TYPED_TEXT_LIMIT,
   UPLOAD_FILES_LIMIT,
-} from './inputLimits.js';
+} from './base/inputLimits.js';
 
 const uidParam = uidString('uid of the element, from the latest snapshot.');
 const dblClickParam = z.boolean().optional().describe('Double click. Default false.');

@@ -6,10 +6,10 @@
 import path from 'node:path';
 import type * as Lighthouse from 'lighthouse';
 import {z} from 'zod';
-import {reapplyEmulation} from '../browser/emulationState.js';
+import {reapplyEmulation} from '../browser/pages/emulationState.js';
 import {temporaryFileNote} from '../files/FileAccess.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool} from './definition.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
+import {definePageTool} from './base/definition.js';
 import {isRecord} from '../../shared/values.js';
 
 /** Performance is left to traces (performance_start_trace). */

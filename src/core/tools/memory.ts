@@ -4,9 +4,9 @@
  */
 import type fs from 'node:fs';
 import {z} from 'zod';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {withExtension} from '../files/FileAccess.js';
-import {definePageTool} from './definition.js';
+import {definePageTool} from './base/definition.js';
 
 /**
  * Opens the validated target for writing the way FileAccess.writeFile does (mode 0600, no symlink

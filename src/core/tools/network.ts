@@ -14,13 +14,13 @@ import {
   type NetworkEntry,
 } from '../browser/collectors/NetworkCollector.js';
 import {abortable, withTimeout} from '../browser/lock.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import type {FileAccess} from '../files/FileAccess.js';
-import {paginate, paginationLines, pagingParams, type Paginated} from './response/pagination.js';
-import {NETWORK_LIST_OUTPUT} from './structured/outputSchemas.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
-import {definePageTool} from './definition.js';
-import {LastListing} from './lastListing.js';
+import {paginate, paginationLines, pagingParams, type Paginated} from './base/pagination.js';
+import {NETWORK_LIST_OUTPUT} from './base/outputSchemas.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
+import {definePageTool} from './base/definition.js';
+import {LastListing} from './base/lastListing.js';
 import {oneLine} from '../../shared/inertText.js';
 
 const RESOURCE_TYPES = [

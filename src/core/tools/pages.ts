@@ -4,15 +4,15 @@
 import {z} from 'zod';
 import {inPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
 import {LOCK_WAIT_MS} from '../browser/lock.js';
-import type {OpenDialog, PageState} from '../browser/PageState.js';
+import type {OpenDialog, PageState} from '../browser/pages/PageState.js';
 import {WORKSPACE_REMEDY} from '../files/roots.js';
 
-import {settleDom} from '../browser/settle.js';
+import {settleDom} from '../browser/settle/settle.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
-import type {ResponseBuilder} from './response/ResponseBuilder.js';
-import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './definition.js';
+import type {ResponseBuilder} from './base/ResponseBuilder.js';
+import {definePageTool, defineTool, timeoutSchema, type ToolCall} from './base/definition.js';
 import {errorText} from '../../shared/values.js';
-import {LIST_PAGES_OUTPUT} from './structured/outputSchemas.js';
+import {LIST_PAGES_OUTPUT} from './base/outputSchemas.js';
 
 export const listPages = defineTool({
   name: 'list_pages',

@@ -5,16 +5,16 @@
 import {gzip} from 'node:zlib';
 import {promisify} from 'node:util';
 import {z} from 'zod';
-import {emulationSettings} from '../browser/emulationState.js';
-import type {PageState} from '../browser/PageState.js';
+import {emulationSettings} from '../browser/pages/emulationState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import {analyseTrace} from '../browser/trace/engine.js';
 import {formatInsight, formatTraceSummary} from '../browser/trace/format.js';
 import {abandonTracing, startTracing, stopTracing, traceState} from '../browser/trace/recording.js';
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
+import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
 import {withExtension, type FileAccess} from '../files/FileAccess.js';
-import {SECTION_ORDER, type ResponseBuilder} from './response/ResponseBuilder.js';
-import {definePageTool} from './definition.js';
+import {SECTION_ORDER, type ResponseBuilder} from './base/ResponseBuilder.js';
+import {definePageTool} from './base/definition.js';
 
 const gzipAsync = promisify(gzip);
 

@@ -5,9 +5,9 @@
  */
 import type {Browser, CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {withTimeout} from '../browser/lock.js';
-import {defineTool, type ToolCall} from './definition.js';
+import {defineTool, type ToolCall} from './base/definition.js';
 
 /** One PWA command may take this long (an install fetches the manifest and icons). */
 const PWA_TIMEOUT_MS = 30_000;

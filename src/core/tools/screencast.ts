@@ -4,10 +4,14 @@
  */
 import path from 'node:path';
 import {z} from 'zod';
-import {PageFeature} from '../browser/PageState.js';
-import {startScreenRecording, stopScreenRecording, viewportPixelSize} from '../browser/recorder.js';
+import {PageFeature} from '../browser/pages/PageState.js';
+import {
+  startScreenRecording,
+  stopScreenRecording,
+  viewportPixelSize,
+} from '../browser/screenRecorder.js';
 import {temporaryFileNote, withExtension} from '../files/FileAccess.js';
-import {definePageTool} from './definition.js';
+import {definePageTool} from './base/definition.js';
 
 interface ActiveRecording {
   stream: string;

@@ -9,12 +9,12 @@ import {
   releaseObject,
   resolveUid,
   scrollIntoTopView,
-} from '../browser/elements.js';
+} from '../browser/input/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
 import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/serverConfig.js';
 import {temporaryFileNote} from '../files/FileAccess.js';
-import {definePageTool} from './definition.js';
-import {uidString} from './paramShapes.js';
+import {definePageTool} from './base/definition.js';
+import {uidString} from './base/paramShapes.js';
 
 /** Larger images go to a file instead of the context (chrome-devtools-mcp uses the same limit). */
 const INLINE_IMAGE_LIMIT_BYTES = 2_000_000;

@@ -5,8 +5,8 @@
 import {fileURLToPath} from 'node:url';
 import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
-import {releaseObject, resolveUid, type ResolvedElement} from '../browser/elements.js';
-import type {OpenDialog, PageState} from '../browser/PageState.js';
+import {releaseObject, resolveUid, type ResolvedElement} from '../browser/input/elements.js';
+import type {OpenDialog, PageState} from '../browser/pages/PageState.js';
 import {
   callFunctionInPage,
   clampTimeout,
@@ -18,16 +18,16 @@ import {
   SCRIPT_TIMEOUT_MS,
   type InPageOptions,
 } from '../browser/evaluation.js';
-import {actAndSettle} from '../browser/settle.js';
+import {actAndSettle} from '../browser/settle/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {FileAccess} from '../files/FileAccess.js';
-import type {ResponseBuilder} from './response/ResponseBuilder.js';
-import {definePageTool, type PageToolCall} from './definition.js';
-import {uidString} from './paramShapes.js';
-import {boundedList, SCRIPT_ELEMENTS_LIMIT} from './inputLimits.js';
+import type {ResponseBuilder} from './base/ResponseBuilder.js';
+import {definePageTool, type PageToolCall} from './base/definition.js';
+import {uidString} from './base/paramShapes.js';
+import {boundedList, SCRIPT_ELEMENTS_LIMIT} from './base/inputLimits.js';
 import {oneLine} from '../../shared/inertText.js';
 import {errorText} from '../../shared/values.js';
-import {EVALUATE_OUTPUT} from './structured/outputSchemas.js';
+import {EVALUATE_OUTPUT} from './base/outputSchemas.js';
 
 class ScriptError extends Error {}
 

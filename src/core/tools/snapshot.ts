@@ -2,8 +2,8 @@
  * take_snapshot: the accessibility tree as text with element uids.
  */
 import {z} from 'zod';
-import {definePageTool} from './definition.js';
-import {uidString} from './paramShapes.js';
+import {definePageTool} from './base/definition.js';
+import {uidString} from './base/paramShapes.js';
 
 export const takeSnapshot = definePageTool({
   name: 'take_snapshot',

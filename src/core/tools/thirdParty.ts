@@ -4,8 +4,8 @@
  * through the `devtoolstooldiscovery` event, plus WebMCP tools annotated `debugging`.
  */
 import {z} from 'zod';
-import type {PageState} from '../browser/PageState.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
 import {
   discoverEventToolGroups,
   executeEventTool,
@@ -16,9 +16,9 @@ import {
 } from '../webmcp/thirdParty.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import {parseBoundedJson} from '../../shared/boundedValue.js';
-import {definePageTool} from './definition.js';
+import {definePageTool} from './base/definition.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf, parseJsonObjectParam} from './webmcp.js';
-import type {PageToolSection} from './sections.js';
+import type {PageToolSection} from './base/sections.js';
 
 /** Event-based groups of the current document, so execute does not dispatch the event again. */
 const discovered = new WeakMap<PageState, {loaderId: string; groups: ThirdPartyToolGroup[]}>();

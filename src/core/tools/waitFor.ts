@@ -5,10 +5,15 @@
  */
 import {randomUUID} from 'node:crypto';
 import type {Frame} from 'puppeteer-core';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
-import {definePageTool, timeoutSchema} from './definition.js';
-import {boundedList, boundedText, WAIT_TEXT_CHARS_LIMIT, WAIT_TEXTS_LIMIT} from './inputLimits.js';
+import {definePageTool, timeoutSchema} from './base/definition.js';
+import {
+  boundedList,
+  boundedText,
+  WAIT_TEXT_CHARS_LIMIT,
+  WAIT_TEXTS_LIMIT,
+} from './base/inputLimits.js';
 
 const REGISTRY_KEY = 'mcp-browser-inspector.waitFor';
 

@@ -6,13 +6,13 @@
  */
 import {z} from 'zod';
 import type {WebMcpToolView} from '../../shared/protocol.js';
-import {SECTION_ORDER} from './response/ResponseBuilder.js';
+import {SECTION_ORDER} from './base/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
-import {definePageTool, type ToolCall} from './definition.js';
-import type {PageToolSection} from './sections.js';
+import {definePageTool, type ToolCall} from './base/definition.js';
+import type {PageToolSection} from './base/sections.js';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
-import {WEBMCP_EXECUTE_OUTPUT, WEBMCP_LIST_OUTPUT} from './structured/outputSchemas.js';
+import {WEBMCP_EXECUTE_OUTPUT, WEBMCP_LIST_OUTPUT} from './base/outputSchemas.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;

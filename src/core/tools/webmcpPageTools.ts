@@ -9,16 +9,16 @@
  * WebMCP.invokeTool, so a client's cancel reaches the page's AbortSignal.
  */
 import type {WebMcpToolView} from '../../shared/protocol.js';
-import type {PageRegistry} from '../browser/PageRegistry.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageRegistry} from '../browser/pages/PageRegistry.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import type {InvocationOutcome} from '../webmcp/InvocationLog.js';
 import type {PageWebMcp} from '../webmcp/PageWebMcp.js';
 import {mcpInputSchema, pageToolDescription, pageToolHints} from '../webmcp/pageToolDefinition.js';
 import {PageToolNames, type AssignedName} from '../webmcp/pageToolNames.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
-import type {Tool, ToolRunContext} from './definition.js';
-import type {ResponseBuilder} from './response/ResponseBuilder.js';
-import type {PageToolAudience, ToolCatalog} from './ToolCatalog.js';
+import type {Tool, ToolRunContext} from './base/definition.js';
+import type {ResponseBuilder} from './base/ResponseBuilder.js';
+import type {PageToolAudience, ToolCatalog} from './base/ToolCatalog.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
 import {oneLine} from '../../shared/inertText.js';
 

@@ -2,8 +2,8 @@
  * list_console_messages for an extension service worker (serviceWorkerId): the messages the
  * engine collected from the worker, in the same line form as a page's list.
  */
-import type {WorkerConsoleEntry} from '../browser/extensionWorkers.js';
-import {paginate, paginationLines, type Paginated} from './response/pagination.js';
+import type {WorkerConsoleEntry} from '../browser/launch/extensionWorkers.js';
+import {paginate, paginationLines, type Paginated} from './base/pagination.js';
 import {oneLine} from '../../shared/inertText.js';
 
 const LIST_TEXT_LIMIT = 1_000;

@@ -8,7 +8,7 @@
 import {CDPSessionEvent, type CDPSession, type Protocol} from 'puppeteer-core';
 import type {WebMcpToolView} from '../../shared/protocol.js';
 import {onEvent, onUntyped, sendUntyped} from '../browser/cdp.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {
   cdpToolSchema,
   emptyResultSchema,

@@ -6,9 +6,9 @@
 import type {WebMcpDoctorReport, WebMcpInvocation, WebMcpToolView} from '../../shared/protocol.js';
 import type {ToolCategory} from '../../shared/categories.js';
 import {errorText} from '../../shared/values.js';
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
+import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
 import {sendUntyped} from '../browser/cdp.js';
-import {PageFeature, type AttachableFeature, type PageState} from '../browser/PageState.js';
+import {PageFeature, type AttachableFeature, type PageState} from '../browser/pages/PageState.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {WebMcpAvailability} from './availability.js';
 import {invokeToolResultSchema} from './cdpSchemas.js';

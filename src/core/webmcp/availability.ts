@@ -4,9 +4,9 @@
  * the real question (does `document.modelContext` exist?).
  */
 import type {BrowserStatus} from '../../shared/protocol.js';
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
+import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
 import {evaluateInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {majorVersion, MIN_CHROME_VERSION} from './doctor.js';
 import type {PageWebMcp} from './PageWebMcp.js';
 

@@ -3,9 +3,9 @@
  * mode, WebMCP.enable's error, the page's secure context and `document.modelContext`, and the
  * `tools` permissions policy of every child frame.
  */
-import type {ManagedBrowser} from '../browser/ManagedBrowser.js';
+import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
 import {sendUntyped} from '../browser/cdp.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {hasModelContext} from './availability.js';
 import {permissionsPolicyStateSchema} from './cdpSchemas.js';
 import type {DoctorFacts, FrameFacts} from './doctor.js';

@@ -7,7 +7,7 @@
 import {z} from 'zod';
 import type {DeclarativeFormFacts} from '../../shared/webmcpLint.js';
 import {evaluateInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 
 const MAX_FORMS = 200;
 const MAX_FIELDS = 100;

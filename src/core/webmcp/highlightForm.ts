@@ -1,6 +1,6 @@
 /** Shows a declarative tool's form: scrolled into view and outlined by the overlay for a moment. */
 import {sendUntyped} from '../browser/cdp.js';
-import type {PageState} from '../browser/PageState.js';
+import type {PageState} from '../browser/pages/PageState.js';
 import {errorText} from '../../shared/values.js';
 import {boxModelSchema} from './cdpSchemas.js';
 import type {ToolEntry} from './PageWebMcp.js';

@@ -9,9 +9,9 @@
  */
 import {Validator, type Schema} from '@cfworker/json-schema';
 import {z} from 'zod';
-import {resolveUid} from '../browser/elements.js';
-import type {PageState} from '../browser/PageState.js';
-import {snapshotFeature, takeSnapshot} from '../browser/snapshot.js';
+import {resolveUid} from '../browser/input/elements.js';
+import type {PageState} from '../browser/pages/PageState.js';
+import {snapshotFeature, takeSnapshot} from '../browser/snapshot/snapshot.js';
 import {sendUntyped} from '../browser/cdp.js';
 import {
   evaluateInPage,

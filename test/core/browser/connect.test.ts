@@ -8,7 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {
   ManagedBrowser,
   type ManagedBrowserOptions,
-} from '../../../src/core/browser/ManagedBrowser.js';
+} from '../../../src/core/browser/launch/ManagedBrowser.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {call, startEngine, waitFor} from '../../helpers/engine.js';
 import {scaled} from '../../helpers/loadFactor.js';

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {ManagedBrowser} from '../../../src/core/browser/ManagedBrowser.js';
+import {ManagedBrowser} from '../../../src/core/browser/launch/ManagedBrowser.js';
 import type {BrowserConfig} from '../../../src/core/config/serverConfig.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';
 import {call, openPage, startEngine, waitFor} from '../../helpers/engine.js';

@@ -5,7 +5,7 @@ import {
   keyEventFields,
   modifierBit,
   parseKeyCombo,
-} from '../../../src/core/browser/keyboard.js';
+} from '../../../src/core/browser/input/keyboard.js';
 
 describe('parseKeyCombo', () => {
   it('splits modifiers from the key, keeping their order', () => {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {launchArguments} from '../../../src/core/browser/launchArguments.js';
+import {launchArguments} from '../../../src/core/browser/launch/launchArguments.js';
 import {
   ExecutableNotFoundError,
   findExecutable,
   mergeDisableFeatures,
   mergeEnableFeatures,
-} from '../../../src/core/browser/executable.js';
+} from '../../../src/core/browser/launch/executable.js';
 import {parseFlags} from '../../../src/core/config/flags.js';
 import {call, pageIdFrom, startEngine} from '../../helpers/engine.js';
 import {launchDebuggableChromium, type DebuggableChromium} from '../../helpers/chromium.js';

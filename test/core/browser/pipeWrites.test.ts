@@ -5,7 +5,7 @@
 import {spawn} from 'node:child_process';
 import {Writable} from 'node:stream';
 import {describe, expect, it} from 'vitest';
-import {batchPipeWrites} from '../../../src/core/browser/pipeWrites.js';
+import {batchPipeWrites} from '../../../src/core/browser/launch/pipeWrites.js';
 import {scaled} from '../../helpers/loadFactor.js';
 
 /** A child that copies what arrives on its fd 3 to its stdout (a stand-in for the browser). */

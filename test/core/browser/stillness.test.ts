@@ -5,8 +5,8 @@
  * attribute after it. Checked on the in-page functions the actionability check runs, in Chromium.
  */
 import {describe, expect, it} from 'vitest';
-import {HIT_TEST_HELPERS, MOTION_HELPERS} from '../../../src/core/browser/hitTestScript.js';
-import {MUTATION_STATE} from '../../../src/core/browser/settleCounters.js';
+import {HIT_TEST_HELPERS, MOTION_HELPERS} from '../../../src/core/browser/input/hitTestScript.js';
+import {MUTATION_STATE} from '../../../src/core/browser/settle/counters.js';
 import {useEngineWithFixtures} from '../../helpers/engine.js';
 import {evaluate} from '../../helpers/snapshotText.js';
 

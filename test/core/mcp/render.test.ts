@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import type {PageInfo} from '../../../src/shared/protocol.js';
 import {FileAccess} from '../../../src/core/files/FileAccess.js';
 import {renderResponse, type PageListSource} from '../../../src/core/mcp/render.js';
-import {ResponseBuilder, SECTION_ORDER} from '../../../src/core/tools/response/ResponseBuilder.js';
+import {ResponseBuilder, SECTION_ORDER} from '../../../src/core/tools/base/ResponseBuilder.js';
 
 const files = new FileAccess([], {clientRoots: () => Promise.resolve([])});
 

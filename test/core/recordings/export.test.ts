@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import {afterAll, describe, expect, it} from 'vitest';
-import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
+import {exportRecording} from '../../../src/core/recordings/export/exportRecording.js';
 import type {EventEnvelope, InspectorEvent} from '../../../src/shared/protocol.js';
 import {RECORDING_FORMAT, type ParsedRecording} from '../../../src/shared/recordingFile.js';
 import {ROOT} from '../../helpers/engine.js';

@@ -5,9 +5,9 @@
  * end), never a substring of the page; no text CSS generated, no list marker.
  */
 import {describe, expect, it} from 'vitest';
-import type {HelperName} from '../../../src/core/recordings/exportContext.js';
-import {observedChanges, type FieldKind} from '../../../src/core/recordings/exportObserved.js';
-import {parseSnapshot, type ParsedSnapshot} from '../../../src/core/recordings/exportSnapshot.js';
+import type {HelperName} from '../../../src/core/recordings/export/context.js';
+import {observedChanges, type FieldKind} from '../../../src/core/recordings/export/observed.js';
+import {parseSnapshot, type ParsedSnapshot} from '../../../src/core/recordings/export/snapshot.js';
 
 function snapshot(...lines: string[]): ParsedSnapshot {
   const parsed = parseSnapshot(

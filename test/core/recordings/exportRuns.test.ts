@@ -12,9 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {exportFilesFor} from '../../../src/core/recordings/exportFiles.js';
-import {exportRecording} from '../../../src/core/recordings/exportRecording.js';
-import {recordedCalls} from '../../../src/core/recordings/replayCalls.js';
+import {exportFilesFor} from '../../../src/core/recordings/export/files.js';
+import {exportRecording} from '../../../src/core/recordings/export/exportRecording.js';
+import {recordedCalls} from '../../../src/core/recordings/replay/calls.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {ROOT, useEngineWithFixtures} from '../../helpers/engine.js';
 import {recordHub} from '../../helpers/hubRecording.js';

@@ -9,11 +9,11 @@ import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import type {ClientRef} from '../../../src/shared/protocol.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
-import {recordedCalls} from '../../../src/core/recordings/replayCalls.js';
+import {recordedCalls} from '../../../src/core/recordings/replay/calls.js';
 import {
   replayRecordedCalls,
   type ReplayCallReport,
-} from '../../../src/core/recordings/replayRecording.js';
+} from '../../../src/core/recordings/replay/replayRecording.js';
 import {startEngine, useEngineWithFixtures} from '../../helpers/engine.js';
 import {recordHub} from '../../helpers/hubRecording.js';
 import {runShopCalls, serveShop, SHOP_CALLS, type ShopVariant} from '../../helpers/shopCalls.js';

@@ -8,8 +8,8 @@ import {
   comparableTexts,
   lineDiff,
   normaliseResultText,
-} from '../../../src/core/recordings/replayCompare.js';
-import {formatCallReport} from '../../../src/core/recordings/replayReport.js';
+} from '../../../src/core/recordings/replay/compare.js';
+import {formatCallReport} from '../../../src/core/recordings/replay/report.js';
 import {previewText} from '../../../src/shared/boundedValue.js';
 
 describe('comparableTexts', () => {

@@ -4,7 +4,7 @@
  * one <tr>) re-reads that row, not the page, and the snapshot still equals a full read.
  */
 import {describe, expect, it} from 'vitest';
-import {takeSnapshot} from '../../../src/core/browser/snapshot.js';
+import {takeSnapshot} from '../../../src/core/browser/snapshot/snapshot.js';
 import {call, useEngineWithFixtures} from '../../helpers/engine.js';
 import {lineOf, uidOf} from '../../helpers/snapshotText.js';
 

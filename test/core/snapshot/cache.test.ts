@@ -4,8 +4,8 @@
  * are made over raw CDP, as the page's own scripts would, so no tool call marks the page changed.
  */
 import {describe, expect, it} from 'vitest';
-import type {PageState} from '../../../src/core/browser/PageState.js';
-import {takeSnapshot} from '../../../src/core/browser/snapshot.js';
+import type {PageState} from '../../../src/core/browser/pages/PageState.js';
+import {takeSnapshot} from '../../../src/core/browser/snapshot/snapshot.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {lineOf, snapshotOf} from '../../helpers/snapshotText.js';
 

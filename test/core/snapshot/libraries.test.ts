@@ -6,8 +6,8 @@
  * line for line, one read whole (seed, step and what was done are in the failure message).
  */
 import {describe, expect, it} from 'vitest';
-import type {PageState} from '../../../src/core/browser/PageState.js';
-import {takeSnapshot} from '../../../src/core/browser/snapshot.js';
+import type {PageState} from '../../../src/core/browser/pages/PageState.js';
+import {takeSnapshot} from '../../../src/core/browser/snapshot/snapshot.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {LIBRARY_PAGES, openLibraryPage, type LibraryPage} from '../../helpers/libraryPages.js';
 import {

@@ -6,7 +6,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import {describe, expect, it} from 'vitest';
-import {keptTreesFeature} from '../../../src/core/browser/keptTree.js';
+import {keptTreesFeature} from '../../../src/core/browser/snapshot/keptTree.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {snapshotOf} from '../../helpers/snapshotText.js';
 

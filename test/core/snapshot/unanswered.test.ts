@@ -4,7 +4,7 @@
  * an error that says so and what to do; a page too large to read whole says its size, and a part
  * of it can still be had with a uid.
  */
-import type {PageState} from '../../../src/core/browser/PageState.js';
+import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures} from '../../helpers/engine.js';
 import {snapshotOf, uidOf} from '../../helpers/snapshotText.js';

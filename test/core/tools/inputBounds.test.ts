@@ -19,7 +19,7 @@ import {
   UPLOAD_FILES_LIMIT,
   WAIT_TEXT_CHARS_LIMIT,
   WAIT_TEXTS_LIMIT,
-} from '../../../src/core/tools/inputLimits.js';
+} from '../../../src/core/tools/base/inputLimits.js';
 import {call, openPage, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {loadFactor} from '../../helpers/loadFactor.js';
 

@@ -9,11 +9,11 @@ import {describe, expect, it} from 'vitest';
 import {z} from 'zod';
 import {elementArguments, ITEMS, withElementArgument} from '../../../src/shared/elementParams.js';
 import {targetUidOf} from '../../../src/core/mcp/hold/heldTarget.js';
-import {PLAYWRIGHT_STEPS} from '../../../src/core/recordings/exportSteps.js';
+import {PLAYWRIGHT_STEPS} from '../../../src/core/recordings/export/steps.js';
 import {sanitizeParams} from '../../../src/core/telemetry/sanitize.js';
-import {definePageTool} from '../../../src/core/tools/definition.js';
+import {definePageTool} from '../../../src/core/tools/base/definition.js';
 import {allTools} from '../../../src/core/tools/index.js';
-import {uidString} from '../../../src/core/tools/paramShapes.js';
+import {uidString} from '../../../src/core/tools/base/paramShapes.js';
 
 const tools = allTools().tools;
 const byName = new Map(tools.map(tool => [tool.name, tool]));

@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {beforeAll, describe, expect, it} from 'vitest';
 import type {InspectorEvent, WebMcpInvocation} from '../../../src/shared/protocol.js';
-import type {PageState} from '../../../src/core/browser/PageState.js';
+import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {HEARTBEAT_MS} from '../../../src/core/mcp/progress.js';
 import {call, callError, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {LIST_CHANGED_DEBOUNCE_MS} from '../../../src/core/tools/webmcpPageTools.js';

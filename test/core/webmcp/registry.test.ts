@@ -10,7 +10,7 @@ import type {
   WebMcpInvocation,
   WebMcpToolView,
 } from '../../../src/shared/protocol.js';
-import type {PageState} from '../../../src/core/browser/PageState.js';
+import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {scaled} from '../../helpers/loadFactor.js';

@@ -15,7 +15,7 @@ import {
   type Page,
   type Protocol,
 } from 'puppeteer-core';
-import type {PageState} from '../PageState.js';
+import type {PageState} from '../pages/PageState.js';
 import {
   errorHeadline,
   formatConsoleArgs,

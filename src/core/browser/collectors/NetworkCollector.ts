@@ -5,7 +5,7 @@
  * Collecting costs one small object per request; listing never calls the browser.
  */
 import type {HTTPRequest, Protocol} from 'puppeteer-core';
-import type {PageState} from '../PageState.js';
+import type {PageState} from '../pages/PageState.js';
 import {NavigationLog, PRESERVED_NAVIGATIONS} from './NavigationLog.js';
 
 /** chrome-devtools-mcp's cap. */

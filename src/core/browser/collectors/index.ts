@@ -2,7 +2,7 @@
  * Per-page collectors (console, network): eager page features, attached as soon as a page is
  * registered so they see its first request.
  */
-import {PageFeature, type AttachableFeature} from '../PageState.js';
+import {PageFeature, type AttachableFeature} from '../pages/PageState.js';
 import {ConsoleCollector} from './ConsoleCollector.js';
 import {NetworkCollector} from './NetworkCollector.js';
 

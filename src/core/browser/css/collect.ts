@@ -4,10 +4,10 @@
  */
 import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
-import {releaseObject, resolveUid} from '../elements.js';
+import {releaseObject, resolveUid} from '../input/elements.js';
 import {callFunctionInPage, PROBE_TIMEOUT_MS} from '../evaluation.js';
 import {withTimeout} from '../lock.js';
-import type {PageState} from '../PageState.js';
+import type {PageState} from '../pages/PageState.js';
 import {actionTimeout, slowdownFeature} from '../timeouts.js';
 import {buildReport, type CssReport, type ElementInfo} from './report.js';
 import {containerKey} from './styleBlocks.js';

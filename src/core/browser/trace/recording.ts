@@ -4,9 +4,9 @@
  * chrome-devtools-mcp does) for performance_analyze_insight.
  */
 import {z} from 'zod';
-import type {ManagedBrowser} from '../ManagedBrowser.js';
+import type {ManagedBrowser} from '../launch/ManagedBrowser.js';
 import {withTimeout} from '../lock.js';
-import type {PageState} from '../PageState.js';
+import type {PageState} from '../pages/PageState.js';
 import type {AnalysedTrace} from './engine.js';
 
 /**

@@ -7,9 +7,9 @@
  * what they saw: the page's URL and the URL the call navigates to, nothing a redirect adds.
  */
 import type {ClientRef} from '../../../shared/protocol.js';
-import type {Navigation, NavigationCheck} from '../../browser/navigationGuard.js';
-import type {PageState} from '../../browser/PageState.js';
-import type {Tool, ValidationResult} from '../../tools/definition.js';
+import type {Navigation, NavigationCheck} from '../../browser/navigation/navigationGuard.js';
+import type {PageState} from '../../browser/pages/PageState.js';
+import type {Tool, ValidationResult} from '../../tools/base/definition.js';
 import {
   isWebMcpCall,
   matchSyncRule,

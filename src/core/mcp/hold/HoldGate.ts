@@ -16,9 +16,9 @@ import {
   type HoldRule,
   type HoldState,
 } from '../../../shared/hold.js';
-import type {PageState} from '../../browser/PageState.js';
+import type {PageState} from '../../browser/pages/PageState.js';
 import type {InspectorHub} from '../../inspector/InspectorHub.js';
-import type {Tool, ValidationResult} from '../../tools/definition.js';
+import type {Tool, ValidationResult} from '../../tools/base/definition.js';
 import {
   CallHold,
   RUN,

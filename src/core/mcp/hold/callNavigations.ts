@@ -3,8 +3,12 @@
  * per page the call acts on (its locked page, a tab new_page opens), set up on first use and
  * released when the call ends. Without URL rules nothing is watched and nothing costs.
  */
-import {guardNavigations, OPEN_GUARD, type NavigationGuard} from '../../browser/navigationGuard.js';
-import type {PageState} from '../../browser/PageState.js';
+import {
+  guardNavigations,
+  OPEN_GUARD,
+  type NavigationGuard,
+} from '../../browser/navigation/navigationGuard.js';
+import type {PageState} from '../../browser/pages/PageState.js';
 import type {CallHold} from './CallHold.js';
 
 export class CallNavigations {

@@ -6,10 +6,10 @@
  */
 import {elementArguments} from '../../../shared/elementParams.js';
 import type {HeldCall} from '../../../shared/hold.js';
-import {elementRect} from '../../browser/elements.js';
-import type {PageState} from '../../browser/PageState.js';
-import {normalizeUid, snapshotFeature} from '../../browser/snapshotStore.js';
-import type {Tool} from '../../tools/definition.js';
+import {elementRect} from '../../browser/input/elements.js';
+import type {PageState} from '../../browser/pages/PageState.js';
+import {normalizeUid, snapshotFeature} from '../../browser/snapshot/uids.js';
+import type {Tool} from '../../tools/base/definition.js';
 
 type Target = NonNullable<HeldCall['target']>;
 

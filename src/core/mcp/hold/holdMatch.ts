@@ -6,7 +6,7 @@
  */
 import {formatHoldRule, type HoldRule} from '../../../shared/hold.js';
 import {compileUrlGlob, LONG_URL_CHARS, type UrlGlob} from '../../../shared/urlGlob.js';
-import type {Tool} from '../../tools/definition.js';
+import type {Tool} from '../../tools/base/definition.js';
 
 /** A rule, parsed once, with its glob compiled. */
 export interface CompiledRule {

@@ -4,7 +4,7 @@
  * waited). If a rule matches now, the call is held without its locks, so other calls go on, and
  * the locks are taken again once a person let it run; bounded by CallHold's MAX_HOLDS_PER_CALL.
  */
-import type {ValidationResult} from '../../tools/definition.js';
+import type {ValidationResult} from '../../tools/base/definition.js';
 import type {HeldLocks} from '../callLocks.js';
 import type {CallHold, HoldOutcome} from './CallHold.js';
 

@@ -7,8 +7,8 @@
  */
 import type {WebMcpToolView} from '../../../shared/protocol.js';
 import {withTimeout} from '../../browser/lock.js';
-import type {PageState} from '../../browser/PageState.js';
-import type {Tool} from '../../tools/definition.js';
+import type {PageState} from '../../browser/pages/PageState.js';
+import type {Tool} from '../../tools/base/definition.js';
 import type {CompiledRule, RuleMatch} from './holdMatch.js';
 
 /** The page's tool list is normally known already; this bounds waiting for its first replay. */

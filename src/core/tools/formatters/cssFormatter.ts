@@ -5,7 +5,7 @@
 import type {Declaration, StyleBlock} from '../../browser/css/cascade.js';
 import type {CssReport} from '../../browser/css/report.js';
 import {cleanText} from '../../browser/css/styleBlocks.js';
-import {paginate, paginationLines} from '../response/pagination.js';
+import {paginate, paginationLines} from '../base/pagination.js';
 
 function declarationLine(declaration: Declaration): string {
   const tag =

@@ -9,9 +9,9 @@ import type {HeapRequest} from '../../heap/protocol.js';
 import {MAX_NAME_LENGTH} from '../../heap/format.js';
 import {HEAP_SNAPSHOT_FILTERS} from '../../heap/protocol.js';
 import {pageWindow, type PageRequest} from '../../../shared/pageWindow.js';
-import {defineTool, type BrowserToolSpec, type Tool} from '../definition.js';
-import {paginationLines} from '../response/pagination.js';
-import {SECTION_ORDER} from '../response/ResponseBuilder.js';
+import {defineTool, type BrowserToolSpec, type Tool} from '../base/definition.js';
+import {paginationLines} from '../base/pagination.js';
+import {SECTION_ORDER} from '../base/ResponseBuilder.js';
 
 const HEADER = '## Heap Snapshot Data';
 

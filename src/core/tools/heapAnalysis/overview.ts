@@ -21,8 +21,8 @@ import {
   summarySchema,
 } from '../../heap/protocol.js';
 import {pageWindow} from '../../../shared/pageWindow.js';
-import {defineTool} from '../definition.js';
-import {paginationLines} from '../response/pagination.js';
+import {defineTool} from '../base/definition.js';
+import {paginationLines} from '../base/pagination.js';
 import {
   defineSnapshotTool,
   FILE_PATH,

@@ -4,7 +4,7 @@
  */
 import {z} from 'zod';
 import {captureScreenshot} from '../../browser/screenshot.js';
-import {definePageTool} from '../definition.js';
+import {definePageTool} from '../base/definition.js';
 import {checkNavigableUrl, navigate as navigatePage} from '../pages.js';
 import {evaluateScript, pageScriptHost} from '../script.js';
 

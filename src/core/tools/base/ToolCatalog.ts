@@ -1,0 +1,325 @@
+/**
+ * Every tool the engine has, and which of them clients see right now. Categories can be switched at
+ * run time; listeners (the client sessions) then send notifications/tools/list_changed. The catalog
+ * also holds the sections features add to responses (registered with the tools, see sections.ts).
+ */
+import {EventEmitter} from 'node:events';
+import type {Tool as McpTool} from '@modelcontextprotocol/sdk/types.js';
+import {
+  CATEGORIES_OFF_BY_DEFAULT,
+  CATEGORY_LABELS,
+  CONDITION_LABELS,
+  SWITCHABLE_CONDITIONS,
+  TOOL_CATEGORIES,
+  TOOL_CONDITIONS,
+  categoryFlagName,
+  type ToolCategory,
+  type ToolCondition,
+} from '../../../shared/categories.js';
+import type {CategoryState, ConditionState, ToolInfo} from '../../../shared/protocol.js';
+import type {ClientPages} from '../../browser/pages/ClientPages.js';
+import type {PageState} from '../../browser/pages/PageState.js';
+import {PAGE_TOOL_PREFIX} from '../../webmcp/pageToolNames.js';
+import type {Tool} from './definition.js';
+import type {SchemaOptions} from './paramShapes.js';
+import type {ResponseBuilder} from './ResponseBuilder.js';
+import type {SectionContext, ToolSet} from './sections.js';
+
+export type ToolStatus = {enabled: true} | {enabled: false; reason: string};
+
+export interface CatalogOptions {
+  slim: boolean;
+  pageIdRouting: boolean;
+  categories: Record<ToolCategory, boolean>;
+  conditions: Record<ToolCondition, boolean>;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+}
+
+/**
+ * Who a set of page tools is offered to: an isolated client session's own view of the pages
+ * (--isolateClients: its own selected page's tools only), or undefined: every other client.
+ */
+export type PageToolAudience = ClientPages | undefined;
+
+/** The audience a client's view of the pages belongs to. */
+export function pageToolAudience(pages: ClientPages): PageToolAudience {
+  return pages.isolated && pages.client !== undefined ? pages : undefined;
+}
+
+interface PageToolSet {
+  tools: Map<string, Tool>;
+  /** Same names, schemas and descriptions → no change and no list_changed. */
+  signature: string;
+  definitions?: McpTool[];
+}
+
+const NO_PAGE_TOOLS: PageToolSet = {tools: new Map(), signature: ''};
+
+export class ToolCatalog extends EventEmitter<{
+  changed: [];
+  /** The page tools of one audience changed (only its clients are told). */
+  pageToolsChanged: [PageToolAudience];
+}> {
+  readonly #tools: Map<string, Tool>;
+  readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageToolSections'>;
+  readonly #categories: Record<ToolCategory, boolean>;
+  readonly #conditions: Record<ToolCondition, boolean>;
+  /** The selected page's WebMCP tools as MCP tools (tools/webmcpPageTools.ts), per audience. */
+  #sharedPageTools: PageToolSet = NO_PAGE_TOOLS;
+  readonly #ownPageTools = new Map<ClientPages, PageToolSet>();
+  /** The built-in tools clients see now (page tools are added per audience). */
+  #definitions: McpTool[] | undefined;
+
+  constructor(
+    {tools, ...sections}: ToolSet,
+    private readonly options: CatalogOptions,
+  ) {
+    super();
+    this.#tools = new Map(
+      [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
+    );
+    this.#sections = sections;
+    this.#categories = {...options.categories};
+    this.#conditions = {...options.conditions};
+  }
+
+  get slim(): boolean {
+    return this.options.slim;
+  }
+
+  get pageIdRouting(): boolean {
+    return this.options.pageIdRouting && !this.options.slim;
+  }
+
+  /** Routing and the categories in force: they decide which parameters tools take now. */
+  schemaOptions(): SchemaOptions {
+    return {
+      pageIdRouting: this.pageIdRouting,
+      categoryOn: category => !this.options.slim && this.#categories[category],
+      conditionOn: condition => this.#conditions[condition],
+    };
+  }
+
+  #pageToolSet(audience: PageToolAudience): PageToolSet {
+    return audience === undefined
+      ? this.#sharedPageTools
+      : (this.#ownPageTools.get(audience) ?? NO_PAGE_TOOLS);
+  }
+
+  /** A tool by name, as the audience sees them (its own page tools). */
+  get(name: string, audience?: PageToolAudience): Tool | undefined {
+    return this.#tools.get(name) ?? this.#pageToolSet(audience).tools.get(name);
+  }
+
+  all(audience?: PageToolAudience): Tool[] {
+    return [...this.#tools.values(), ...this.#pageToolSet(audience).tools.values()];
+  }
+
+  /**
+   * Replaces an audience's page tools; `signature` says whether the offered set changed at all.
+   * Returns true if it changed (and that audience's clients are told).
+   */
+  setPageTools(tools: readonly Tool[], signature: string, audience?: PageToolAudience): boolean {
+    if (signature === this.#pageToolSet(audience).signature) {
+      return false;
+    }
+    const set: PageToolSet = {
+      tools: new Map(
+        [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
+      ),
+      signature,
+    };
+    if (audience === undefined) {
+      this.#sharedPageTools = set;
+    } else if (set.tools.size === 0) {
+      this.#ownPageTools.delete(audience);
+    } else {
+      this.#ownPageTools.set(audience, set);
+    }
+    this.emit('pageToolsChanged', audience);
+    return true;
+  }
+
+  /** The isolated audiences that have page tools (those of ended sessions are dropped with `keep`). */
+  keepOwnPageTools(keep: (audience: ClientPages) => boolean): void {
+    for (const audience of [...this.#ownPageTools.keys()]) {
+      if (!keep(audience)) {
+        this.#ownPageTools.delete(audience);
+      }
+    }
+  }
+
+  isCategoryEnabled(category: ToolCategory): boolean {
+    return this.#categories[category];
+  }
+
+  /** Returns true if anything changed (and listeners were told). */
+  setCategoryEnabled(category: ToolCategory, enabled: boolean): boolean {
+    if (this.#categories[category] === enabled) {
+      return false;
+    }
+    this.#categories[category] = enabled;
+    this.#definitions = undefined;
+    this.emit('changed');
+    return true;
+  }
+
+  isConditionEnabled(condition: ToolCondition): boolean {
+    return this.#conditions[condition];
+  }
+
+  /** Switches a run-time condition (SWITCHABLE_CONDITIONS); true if anything changed. */
+  setConditionEnabled(condition: ToolCondition, enabled: boolean): boolean {
+    if (!SWITCHABLE_CONDITIONS.includes(condition)) {
+      throw new Error(
+        `--${condition === 'javascriptEvaluation' ? 'no-javascript-evaluation' : condition} is set when the server starts. Restart the server to change it.`,
+      );
+    }
+    if (this.#conditions[condition] === enabled) {
+      return false;
+    }
+    this.#conditions[condition] = enabled;
+    this.#definitions = undefined;
+    this.emit('changed');
+    return true;
+  }
+
+  /** The page state a full response about a page repeats (not in --slim). */
+  addPageStateSections(response: ResponseBuilder): void {
+    const page = response.page;
+    if (!page || response.slim) {
+      return;
+    }
+    for (const section of this.#sections.pageStateSections) {
+      section(response, page);
+    }
+  }
+
+  /** The sections listing the page's own tools (each checks its own category). */
+  addPageToolSections(
+    response: ResponseBuilder,
+    page: PageState | undefined,
+    context: SectionContext,
+  ): void {
+    if (!page) {
+      return;
+    }
+    for (const section of this.#sections.pageToolSections) {
+      section(response, page, context);
+    }
+  }
+
+  status(tool: Tool): ToolStatus {
+    const slimTool = tool.slim === true;
+    if (this.options.slim !== slimTool) {
+      return {
+        enabled: false,
+        reason: slimTool
+          ? `Tool ${tool.name} is only available with --slim.`
+          : `Tool ${tool.name} is not available with --slim. Restart without --slim to use it.`,
+      };
+    }
+    if (!this.options.slim && !tool.pageTool && !this.#categories[tool.category]) {
+      const flag = categoryFlagName(tool.category);
+      return {
+        enabled: false,
+        reason: `Tool ${tool.name} is in category ${CATEGORY_LABELS[tool.category]}, which is off. Turn it on with the "${CATEGORY_LABELS[tool.category]}" switch in the inspector's Tools panel, or start the server with --${flag}.`,
+      };
+    }
+    for (const condition of tool.conditions) {
+      if (!this.#conditions[condition]) {
+        const reason =
+          condition === 'javascriptEvaluation'
+            ? `Tool ${tool.name} is disabled by --no-${kebab(condition)}. Restart without that flag to use it.`
+            : `Tool ${tool.name} requires the --${condition} flag, which is off. Turn it on with the "${CONDITION_LABELS[condition]}" switch in the inspector's Tools panel, or start the server with --${condition}.`;
+        return {enabled: false, reason};
+      }
+    }
+    return {enabled: true};
+  }
+
+  /** The error for a name no tool has, with what is offered instead (to this audience). */
+  unknownToolMessage(name: string, audience?: PageToolAudience): string {
+    const available = this.enabledTools(audience).map(t => t.name);
+    const message = `Unknown tool "${name}". Available tools: ${available.join(', ')}.`;
+    if (!name.startsWith(PAGE_TOOL_PREFIX)) {
+      return message;
+    }
+    return this.#conditions.webmcpTools
+      ? `${message} ${name} is not a WebMCP tool of the selected page (any more): webmcp_ tools follow the selected page's registrations. Call tools/list to see them, or list_webmcp_tools.`
+      : `${message} webmcp_ tools need the --webmcpTools flag, which is off. Turn it on with the "${CONDITION_LABELS.webmcpTools}" switch in the inspector's Tools panel, or start the server with --webmcpTools.`;
+  }
+
+  enabledTools(audience?: PageToolAudience): Tool[] {
+    return this.all(audience).filter(tool => this.status(tool).enabled);
+  }
+
+  definition(tool: Tool): McpTool {
+    const page = tool.pageTool;
+    return {
+      name: tool.name,
+      ...(page?.title === undefined ? {} : {title: page.title}),
+      description: tool.description,
+      inputSchema: {type: 'object', ...tool.inputSchema(this.schemaOptions())},
+      ...(tool.outputSchema === undefined
+        ? {}
+        : {outputSchema: {...tool.outputSchema, type: 'object'}}),
+      annotations: page?.annotations ?? {readOnlyHint: tool.readOnly},
+    };
+  }
+
+  /** Exactly what tools/list returns to a client of this audience: built-in tools, then page tools. */
+  listDefinitions(audience?: PageToolAudience): McpTool[] {
+    this.#definitions ??= [...this.#tools.values()]
+      .filter(tool => this.status(tool).enabled)
+      .map(tool => this.definition(tool));
+    const set = this.#pageToolSet(audience);
+    set.definitions ??= [...set.tools.values()].map(tool => this.definition(tool));
+    const enabled = set.tools.size > 0 && this.#conditions.webmcpTools && !this.options.slim;
+    return enabled ? [...this.#definitions, ...set.definitions] : this.#definitions;
+  }
+
+  categoryStates(): CategoryState[] {
+    return TOOL_CATEGORIES.map(category => ({
+      id: category,
+      label: CATEGORY_LABELS[category],
+      enabled: this.#categories[category],
+      offByDefault: CATEGORIES_OFF_BY_DEFAULT.includes(category),
+      flag: `--${categoryFlagName(category)}`,
+    }));
+  }
+
+  conditionStates(): ConditionState[] {
+    return TOOL_CONDITIONS.map(condition => ({
+      id: condition,
+      label: CONDITION_LABELS[condition],
+      enabled: this.#conditions[condition],
+      flag: condition === 'javascriptEvaluation' ? `--no-${kebab(condition)}` : `--${condition}`,
+      switchable: SWITCHABLE_CONDITIONS.includes(condition),
+    }));
+  }
+
+  toolInfos(): ToolInfo[] {
+    return this.all()
+      .filter(tool => (tool.slim === true) === this.options.slim)
+      .map(tool => {
+        const status = this.status(tool);
+        const definition = JSON.stringify(this.definition(tool));
+        return {
+          name: tool.name,
+          description: tool.description,
+          category: tool.category,
+          ...(tool.conditions.length > 0 ? {conditions: [...tool.conditions]} : {}),
+          readOnly: tool.readOnly,
+          enabled: status.enabled,
+          ...(status.enabled ? {} : {disabledReason: status.reason}),
+          inputSchema: tool.inputSchema(this.schemaOptions()),
+          definitionChars: definition.length,
+          estimatedTokens: Math.ceil(definition.length / 4),
+        };
+      });
+  }
+}
