@@ -3,11 +3,9 @@
  * wires config → browser → tool catalog and pipeline → client sessions (HTTP and stdio) →
  * inspector hub, and answers inspector commands.
  */
-import crypto from 'node:crypto';
 import path from 'node:path';
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
 import type {Readable, Writable} from 'node:stream';
-import type {WebSocket} from 'ws';
 import type {
   ClientRef,
   InspectorCommand,
@@ -26,9 +24,9 @@ import {snapshotFeatures} from './browser/snapshot/snapshot.js';
 import {slowdownFeature} from './browser/timeouts.js';
 import {toolConditions, type ServerConfig} from './config/serverConfig.js';
 import {resolveToken, tokenLocation, type ResolvedToken} from './config/token.js';
-import {HttpServer} from './http/HttpServer.js';
+import {HttpEndpoint} from './http/HttpEndpoint.js';
+import type {HttpServer} from './http/HttpServer.js';
 import {InspectorHub} from './inspector/InspectorHub.js';
-import {attachInspectorSocket} from './inspector/InspectorSocket.js';
 import {commandHandlers, runCommand, type CommandHandlers} from './inspectorCommands.js';
 import {LiveView} from './inspector/LiveView.js';
 import {BrowserFileRoots} from './files/roots.js';
@@ -67,7 +65,7 @@ export interface EngineOptions {
   openHoldOnHeld?: boolean;
 }
 
-export class PortInUseError extends Error {}
+export {PortInUseError} from './http/HttpEndpoint.js';
 
 export class Engine {
   readonly hub: InspectorHub;
@@ -92,7 +90,8 @@ export class Engine {
   readonly inProcess: InProcessViews;
 
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
-  #http: HttpServer | undefined;
+  /** The HTTP server (once started) and the inspector sockets on it. */
+  readonly #http: HttpEndpoint;
   #stdioClientSession: ClientSession | undefined;
   #stopped = false;
   /** The ready files and this server's entry in the per-user runtime folder (`list`). */
@@ -176,6 +175,7 @@ export class Engine {
       pages: this.browser.pages,
       webmcp: this.webmcp,
     });
+    this.#http = this.#createHttpEndpoint();
     this.#forwardChanges();
     this.announcements = this.#createAnnouncements();
     this.replays = this.#createReplays();
@@ -268,7 +268,7 @@ export class Engine {
       version: this.options.version,
       token: this.token.token,
       tokenWhere: tokenLocation(this.token),
-      urls: () => this.#http,
+      urls: () => this.#http.server,
       clients: () => this.roster.clients(),
       onEvent: listener => this.hub.onEvent(envelope => listener(envelope.event)),
       ...(this.options.env ? {env: this.options.env} : {}),
@@ -317,65 +317,34 @@ export class Engine {
   }
 
   get http(): HttpServer | undefined {
-    return this.#http;
+    return this.#http.server;
   }
 
   /**
    * Starts the HTTP server. With `allowPortFallback` (stdio mode, where HTTP only serves the
    * inspector), a busy port falls back to any free one instead of failing.
    */
-  async startHttp(allowPortFallback: boolean): Promise<HttpServer> {
-    const create = (port: number): HttpServer =>
-      new HttpServer({
-        host: this.config.host,
-        port,
-        token: this.token,
-        rendererDir: this.options.rendererDir,
-        createClientSession: () => this.createClientSession('http'),
-        onInspectorSocket: socket => this.attachSocket(socket),
-        log: this.options.log,
-        clientSessionLimits: this.config.clientSessions,
-        onClientSessionReaped: (clientSession, reason, idleMs) =>
-          this.roster.ending(clientSession, reason, idleMs),
-      });
-    let server = create(this.config.port);
-    try {
-      await server.listen();
-    } catch (error) {
-      const code = error instanceof Error && 'code' in error ? error.code : undefined;
-      if (code === 'EADDRINUSE' && allowPortFallback) {
-        this.options.log(
-          `Port ${this.config.port} is busy; the inspector uses a free port instead.`,
-        );
-        server = create(0);
-        await server.listen();
-      } else if (code === 'EADDRINUSE') {
-        throw new PortInUseError(
-          `Port ${this.config.port} on ${this.config.host} is already in use (another MCP Browser Inspector?). Stop it, or pass --port 0 for any free port.`,
-        );
-      } else {
-        throw error;
-      }
-    }
-    this.#http = server;
-    return server;
+  startHttp(allowPortFallback: boolean): Promise<HttpServer> {
+    return this.#http.start(allowPortFallback);
   }
 
-  attachSocket(socket: WebSocket): void {
-    // Each socket is its own live-view watcher: the screencast stops when the last one goes away.
-    const watcher = `socket-${crypto.randomUUID()}`;
-    socket.on('close', () => {
-      void this.liveView.stop(watcher).catch(() => undefined);
-    });
-    attachInspectorSocket(
-      socket,
-      {
+  #createHttpEndpoint(): HttpEndpoint {
+    return new HttpEndpoint({
+      config: this.config,
+      token: this.token,
+      version: this.options.version,
+      rendererDir: this.options.rendererDir,
+      log: this.options.log,
+      createClientSession: () => this.createClientSession('http'),
+      onClientSessionReaped: (clientSession, reason, idleMs) =>
+        this.roster.ending(clientSession, reason, idleMs),
+      inspector: {
         subscribe: (fromSeq, listener, streamId) => this.hub.subscribe(fromSeq, listener, streamId),
-        handleCommand: command => this.handleCommand(command, {watcher}),
+        handleCommand: (command, watcher) => this.handleCommand(command, {watcher}),
         onFrame: listener => this.onFrame(listener),
+        stopWatching: watcher => this.liveView.stop(watcher),
       },
-      this.options.log,
-    );
+    });
   }
 
   async connectStdio(
@@ -397,20 +366,16 @@ export class Engine {
 
   /** The one line printed at startup: where to connect and how to get the token, never the token. */
   startupLine(): string {
-    const server = this.#http;
-    return server
-      ? `MCP Browser Inspector ${this.options.version}: MCP ${server.mcpUrl} (Authorization: Bearer <token ${tokenLocation(this.token)}>), inspector ${server.inspectorUrl}#token=<token>`
-      : `MCP Browser Inspector ${this.options.version}`;
+    return this.#http.startupLine();
   }
 
   /** The inspector URL with the token in its fragment: for a terminal only, never for logs. */
   inspectorUrlWithToken(): string | undefined {
-    const server = this.#http;
-    return server ? `${server.inspectorUrl}#token=${this.token.token}` : undefined;
+    return this.#http.inspectorUrlWithToken();
   }
 
   state(): InspectorState {
-    const server = this.#http;
+    const server = this.#http.server;
     return {
       serverVersion: this.options.version,
       ...(server ? {mcpUrl: server.mcpUrl, inspectorUrl: server.inspectorUrl} : {}),
@@ -488,7 +453,7 @@ export class Engine {
     this.roster.stop();
     await this.liveView.stop();
     await this.#stdioClientSession?.close();
-    await this.#http?.close();
+    await this.#http.close();
     // Before the browser (whose close may run into the exit backstop).
     this.temporaryFiles.removeAll();
     await this.browser.close();

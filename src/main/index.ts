@@ -1,25 +1,13 @@
 /**
  * Electron main process: the thin shell around the engine. It owns the lifecycle (single
- * instance, quit), the one window, the app protocol, the security policy and the IPC bridge; the
- * engine does the work and also keeps serving MCP over HTTP at the same /mcp contract as headless
+ * instance, second launches, quit) and sets up the app protocol, the security policy, the IPC
+ * bridge and the one window (mainWindow.ts); the engine does the work and also keeps serving MCP over HTTP at the same /mcp contract as headless
  * mode. Everything with logic in it lives in the small modules imported below, which take
  * Electron objects as parameters and are tested without Electron.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  Notification,
-  protocol,
-  screen,
-  session,
-  shell,
-  type MessageBoxOptions,
-} from 'electron';
+import {app, dialog, ipcMain, Notification, protocol, session} from 'electron';
 import {detectDisplay, parseFlags} from '../core/config/flags.js';
 import {pathFlagProblem} from '../core/config/pathFlags.js';
 import {type ServerConfig} from '../core/config/serverConfig.js';
@@ -35,9 +23,7 @@ import type {Engine} from '../core/Engine.js';
 import {findRendererDir} from '../core/http/static.js';
 import {readVersion} from '../core/version.js';
 import {TOOL_CATEGORIES} from '../shared/categories.js';
-import {IPC_CHANNELS} from '../shared/connection.js';
 import {APP_NAME} from '../shared/constants.js';
-import type {ShowMessage} from '../shared/wire.js';
 import {
   APP_ENTRY_URL,
   APP_ORIGIN,
@@ -51,14 +37,9 @@ import {watchHeldCalls, type HeldAttention} from './heldAttention.js';
 import {describeHandOver, extractUserArgs, handOverArgs, planHandOver} from './handOver.js';
 import {registerInspectorBridge, type InspectorBridgeHandle} from './inspectorBridge.js';
 import {createIpcIngress} from './ipcIngress.js';
-import {
-  appUrlMatcher,
-  applyPermissionPolicy,
-  applyWebContentsPolicy,
-  createExternalLinkOpener,
-} from './policy.js';
+import {installContentPolicy, MainWindow} from './mainWindow.js';
+import {applyPermissionPolicy} from './policy.js';
 import {createQuitGate, ENGINE_STOP_TIMEOUT_MS, stopWithin} from './shutdown.js';
-import {boundsToSave, mainWindowOptions, placeWindow} from './windowOptions.js';
 import {errorText} from '../shared/values.js';
 import {keepServingOnUncaughtErrors} from '../core/processGuard.js';
 
@@ -108,23 +89,14 @@ function logFailure(error: unknown): void {
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
 }
 
-function messageBox(
-  window: BrowserWindow | undefined,
-  options: MessageBoxOptions,
-): Promise<number> {
-  const shown = window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options);
-  return shown.then(result => result.response);
-}
-
-/** What the shell holds once it runs: the engine, its IPC bridge and the window (if open). */
+/** What the shell holds once it runs: the engine, its IPC bridge and the window. */
 interface Desktop {
   engine?: Engine;
   bridge?: InspectorBridgeHandle;
-  mainWindow?: BrowserWindow;
+  mainWindow: MainWindow;
   /** Flashes the window and notifies while a call is held in the background. */
   attention?: HeldAttention;
-  /** The URL the window loads: the app protocol, or the dev server in development. */
-  entryUrl: string;
+  /** The origins of the UI: the app protocol's, and the dev server's in development. */
   allowedOrigins: string[];
 }
 
@@ -132,10 +104,16 @@ function start(config: ServerConfig): void {
   const devUrl = devRendererUrl();
   const devOrigin = devUrl === undefined ? undefined : originOf(devUrl);
   const desktop: Desktop = {
-    entryUrl: devUrl ?? APP_ENTRY_URL,
+    mainWindow: new MainWindow({
+      bundleDir: here,
+      entryUrl: devUrl ?? APP_ENTRY_URL,
+      savedBounds: () => loadSettings(configDir).settings.window,
+      remember,
+      onFocus: () => desktop.attention?.windowFocused(),
+    }),
     allowedOrigins: devOrigin === undefined ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin],
   };
-  installContentPolicy(desktop);
+  installContentPolicy(desktop.mainWindow, desktop.allowedOrigins, log);
   const ready = app.whenReady().then(() => launch(config, desktop));
   ready.catch((error: unknown) => {
     log(
@@ -144,27 +122,6 @@ function start(config: ServerConfig): void {
     app.exit(1);
   });
   handleAppEvents(desktop, ready);
-}
-
-/** Every web contents gets the navigation policy; links leave for the browser only when confirmed. */
-function installContentPolicy(desktop: Desktop): void {
-  const openExternal = createExternalLinkOpener({
-    confirm: url =>
-      messageBox(desktop.mainWindow, {
-        type: 'question',
-        buttons: ['Open in browser', 'Cancel'],
-        defaultId: 1,
-        cancelId: 1,
-        noLink: true,
-        title: APP_NAME,
-        message: 'Open this link in your default browser?',
-        detail: url,
-      }).then(response => response === 0),
-    openExternal: url => shell.openExternal(url),
-    log,
-  });
-  const policy = {isAppUrl: appUrlMatcher(desktop.allowedOrigins), openExternal};
-  app.on('web-contents-created', (_event, contents) => applyWebContentsPolicy(contents, policy));
 }
 
 /** Once Electron is ready: the app protocol, the engine and its HTTP server, the bridge, the window. */
@@ -220,10 +177,10 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
     engineEndpoint(running),
     log,
   );
-  desktop.mainWindow = createWindow(desktop);
+  desktop.mainWindow.open();
   desktop.attention = watchHeldCalls({
     onEvent: listener => running.hub.onEvent(envelope => listener(envelope.event)),
-    window: () => desktop.mainWindow,
+    window: () => desktop.mainWindow.current,
     notify: (text, onClick) => {
       if (!Notification.isSupported()) {
         return undefined;
@@ -233,7 +190,7 @@ async function launch(config: ServerConfig, desktop: Desktop): Promise<void> {
       notification.show();
       return notification;
     },
-    showHold: () => showHoldTab(desktop),
+    showHold: () => desktop.mainWindow.showPanel('hold'),
   });
   if (config.stdio) {
     process.stdin.on('end', () => app.quit());
@@ -277,66 +234,6 @@ function rememberHoldChoice(running: Engine): void {
   });
 }
 
-/** The window comes forward on the Hold tab (once its page has loaded, if it was just opened). */
-function showHoldTab(desktop: Desktop): void {
-  const before = desktop.mainWindow;
-  showWindow(desktop);
-  const window = desktop.mainWindow;
-  if (!window) {
-    return;
-  }
-  const message: ShowMessage = {kind: 'show', panel: 'hold'};
-  if (window === before) {
-    window.webContents.send(IPC_CHANNELS.show, message);
-  } else {
-    window.webContents.once('did-finish-load', () =>
-      window.webContents.send(IPC_CHANNELS.show, message),
-    );
-  }
-}
-
-function createWindow(desktop: Desktop): BrowserWindow {
-  const placement = placeWindow(
-    loadSettings(configDir).settings.window,
-    screen.getAllDisplays().map(display => display.workArea),
-  );
-  const icon = path.join(here, '../../resources/icon.png');
-  const window = new BrowserWindow(
-    mainWindowOptions({
-      preloadPath: path.join(here, '../preload/index.cjs'),
-      iconPath: fs.existsSync(icon) ? icon : undefined,
-      placement,
-    }),
-  );
-  if (placement.maximized) {
-    window.maximize();
-  }
-  window.once('ready-to-show', () => window.show());
-  window.on('focus', () => desktop.attention?.windowFocused());
-  window.on('close', () => {
-    remember({window: boundsToSave(window.getNormalBounds(), window.isMaximized())});
-  });
-  window.on('closed', () => {
-    if (desktop.mainWindow === window) {
-      desktop.mainWindow = undefined;
-    }
-  });
-  void window.loadURL(desktop.entryUrl);
-  return window;
-}
-
-/** The window comes back (restored, focused, or opened again). */
-function showWindow(desktop: Desktop): void {
-  if (desktop.mainWindow) {
-    if (desktop.mainWindow.isMinimized()) {
-      desktop.mainWindow.restore();
-    }
-    desktop.mainWindow.focus();
-  } else {
-    desktop.mainWindow = createWindow(desktop);
-  }
-}
-
 /** A second launch hands its flags over: switches apply at once, the rest is reported. */
 async function takeHandOver(
   desktop: Desktop,
@@ -373,7 +270,7 @@ async function takeHandOver(
   if (summary !== undefined) {
     log(summary);
     if (plan.error !== undefined || plan.needsRestart.length > 0) {
-      void messageBox(desktop.mainWindow, {
+      void desktop.mainWindow.messageBox({
         type: 'info',
         title: APP_NAME,
         message: summary,
@@ -392,7 +289,7 @@ function handleAppEvents(desktop: Desktop, ready: Promise<void>): void {
         if (!engine) {
           return;
         }
-        showWindow(desktop);
+        desktop.mainWindow.show();
         await takeHandOver(desktop, engine, argv, additionalData);
       })
       .catch(logFailure);
@@ -407,8 +304,8 @@ function handleAppEvents(desktop: Desktop, ready: Promise<void>): void {
   app.on('activate', () => {
     void ready
       .then(() => {
-        if (desktop.engine && !desktop.mainWindow) {
-          desktop.mainWindow = createWindow(desktop);
+        if (desktop.engine) {
+          desktop.mainWindow.open();
         }
       })
       .catch(logFailure);

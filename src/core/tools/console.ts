@@ -7,35 +7,33 @@ import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {
   ApiMessageEntry,
-  ExceptionEntry,
-  MAX_MESSAGES_PER_NAVIGATION,
   type ConsoleCollector,
   type ConsoleEntry,
-  type IssueEntry,
+  type ExceptionEntry,
 } from '../browser/collectors/ConsoleCollector.js';
-import {
-  STACK_NOTE,
-  capStackLines,
-  errorHeadline,
-  formatRemoteObject,
-  stackStringFrames,
-  stackTraceLines,
-} from '../browser/collectors/consoleFormat.js';
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {inPage} from '../browser/evaluation.js';
 import type {PageState} from '../browser/pages/PageState.js';
-import {paginate, paginationLines, pagingParams, type Paginated} from './base/pagination.js';
+import {paginate, pagingParams} from './base/pagination.js';
 import {CONSOLE_LIST_OUTPUT} from './base/outputSchemas.js';
 import {SECTION_ORDER} from './base/ResponseBuilder.js';
 import {definePageTool} from './base/definition.js';
 import {LastListing} from './base/lastListing.js';
 import {
-  inlineText,
+  consoleListStructured,
+  consoleListText,
+  exceptionDetailText,
+  groupConsecutive,
+  issueDetailText,
+  messageDetailText,
+  type ConsoleListing,
+  type DescribedValue,
+} from './formatters/console.js';
+import {
   renderWorkerConsole,
   structuredWorkerMessages,
   type ConsoleListOptions,
 } from './workerConsole.js';
-import {oneLine} from '../../shared/inertText.js';
 
 const MESSAGE_TYPES = [
   'log',
@@ -60,62 +58,8 @@ const MESSAGE_TYPES = [
   'issue',
 ] as const;
 
-/** List lines stay one line each and bounded; get_console_message shows the full text. */
 /** Longest wait for the page to describe argument values. */
 const DETAIL_TIMEOUT_MS = 5_000;
-const STACK_LIST_NOTE = 'Note: stack trace line and column numbers use 1-based indexing';
-
-interface GroupedEntry {
-  entry: ConsoleEntry;
-  count: number;
-}
-
-/** Consecutive identical messages (type, text, argument count) collapse into one line with a count. */
-function groupConsecutive(entries: readonly ConsoleEntry[]): GroupedEntry[] {
-  const grouped: GroupedEntry[] = [];
-  let previous: GroupedEntry | undefined;
-  for (const entry of entries) {
-    if (
-      previous &&
-      entry.kind !== 'issue' &&
-      previous.entry.kind !== 'issue' &&
-      previous.entry.type === entry.type &&
-      previous.entry.argCount === entry.argCount &&
-      previous.entry.text() === entry.text()
-    ) {
-      previous.count++;
-      continue;
-    }
-    previous = {entry, count: 1};
-    grouped.push(previous);
-  }
-  return grouped;
-}
-
-function listStack(entry: ApiMessageEntry | ExceptionEntry): string[] {
-  const lines = stackTraceLines(entry.stack);
-  if (entry instanceof ExceptionEntry) {
-    const cause = entry.previewCause();
-    if (cause !== undefined) {
-      lines.push(`Caused by: ${cause}`);
-    }
-  }
-  return capStackLines(lines);
-}
-
-function conciseLines({entry, count}: GroupedEntry, includeStack: boolean): string[] {
-  if (entry.kind === 'issue') {
-    return [`msgid=${entry.id} [issue] ${inlineText(entry.title)} (count: ${entry.count})`];
-  }
-  const repeat = count > 1 ? ` [${count} times]` : '';
-  // The argument count only says something when there are several (a plain string is one).
-  const args = entry.argCount > 1 ? ` (${entry.argCount} args)` : '';
-  const line = `msgid=${entry.id} [${entry.type}] ${inlineText(entry.text())}${args}${repeat}`;
-  if (!includeStack) {
-    return [line];
-  }
-  return [line, ...listStack(entry).map(frame => `  ${frame}`)];
-}
 
 const lastListing = new LastListing<ConsoleCollector>();
 
@@ -131,15 +75,17 @@ function renderConsoleList(page: PageState, options: ConsoleListOptions): string
       options.includePreservedMessages,
       options.includeStackTraces,
     ],
-    () => renderConsoleListNow(collector, options),
+    () =>
+      consoleListText(
+        selectMessages(collector, options),
+        options.includeStackTraces ?? false,
+        collector.log.dropped(options.includePreservedMessages ?? false),
+      ),
   );
 }
 
 /** The messages a listing shows: filtered, grouped, and the page of them asked for. */
-function selectMessages(
-  collector: ConsoleCollector,
-  options: ConsoleListOptions,
-): {grouped: GroupedEntry[]; shown: Paginated<GroupedEntry>} {
+function selectMessages(collector: ConsoleCollector, options: ConsoleListOptions): ConsoleListing {
   let entries = collector.entries(options.includePreservedMessages ?? false);
   const types = options.types;
   if (types && types.length > 0) {
@@ -148,48 +94,6 @@ function selectMessages(
   }
   const grouped = groupConsecutive(entries);
   return {grouped, shown: paginate(grouped, options)};
-}
-
-/** The structured form of a listing (outputSchema CONSOLE_LIST_OUTPUT). */
-function structuredMessages(page: PageState, options: ConsoleListOptions): Record<string, unknown> {
-  const {grouped, shown} = selectMessages(consoleCollectorFeature.get(page), options);
-  return {
-    total: grouped.length,
-    messages: shown.items.map(({entry, count}) => ({
-      msgid: entry.id,
-      type: entry.type,
-      text: inlineText(entry.kind === 'issue' ? entry.title : entry.text()),
-      ...(count > 1 ? {count} : {}),
-    })),
-  };
-}
-
-function renderConsoleListNow(collector: ConsoleCollector, options: ConsoleListOptions): string {
-  const includePreserved = options.includePreservedMessages ?? false;
-  const {grouped, shown} = selectMessages(collector, options);
-  const out = ['## Console messages'];
-  if (grouped.length === 0) {
-    out.push('<no console messages found>');
-  } else {
-    out.push(...paginationLines(shown, grouped.length));
-    const includeStack = options.includeStackTraces ?? false;
-    let anyStack = false;
-    for (const item of shown.items) {
-      const lines = conciseLines(item, includeStack);
-      anyStack ||= lines.length > 1;
-      out.push(...lines);
-    }
-    if (anyStack) {
-      out.push(STACK_LIST_NOTE);
-    }
-  }
-  const dropped = collector.log.dropped(includePreserved);
-  if (dropped > 0) {
-    out.push(
-      `Note: ${dropped} older messages were dropped (at most ${MAX_MESSAGES_PER_NAVIGATION} are kept per navigation).`,
-    );
-  }
-  return out.join('\n');
 }
 
 // Details --------------------------------------------------------------------------------------
@@ -266,31 +170,20 @@ const describedSchema = z.array(
   z.union([z.object({chain: z.array(z.string())}), z.object({text: z.string()})]),
 );
 
-/** An error and its causes from stack strings: headline, frames, then `Caused by:` blocks. */
-function errorChainLines(chain: readonly string[]): string[] {
-  const lines: string[] = [];
-  chain.forEach((stack, index) => {
-    const headline = oneLine(errorHeadline(stack));
-    lines.push(index === 0 ? headline : `Caused by: ${headline}`);
-    lines.push(...stackStringFrames(stack));
-  });
-  return lines;
-}
-
 interface PageCallOptions {
   page: PageState;
   signal: AbortSignal;
 }
 
 async function callInPage(
-  client: CDPSession,
+  cdp: CDPSession,
   params: Protocol.Runtime.CallFunctionOnRequest,
   {page, signal}: PageCallOptions,
 ): Promise<unknown> {
   const result = await inPage(
     page,
-    () => client.send('Runtime.callFunctionOn', {...params, returnByValue: true}),
-    {timeoutMs: DETAIL_TIMEOUT_MS, signal, cdp: client, what: 'The page'},
+    () => cdp.send('Runtime.callFunctionOn', {...params, returnByValue: true}),
+    {timeoutMs: DETAIL_TIMEOUT_MS, signal, cdp, what: 'The page'},
   );
   if (result.exceptionDetails) {
     throw new Error(result.exceptionDetails.text);
@@ -299,88 +192,55 @@ async function callInPage(
   return value;
 }
 
-/** Argument texts; objects are described by the page, falling back to their previews. */
-async function argumentTexts(
+/**
+ * The page's descriptions of a message's object arguments, in their order; undefined when the
+ * page cannot give them (gone, blocked by a dialog, too slow): the previews stand in.
+ */
+async function describeArguments(
   entry: ApiMessageEntry,
   options: PageCallOptions,
-): Promise<{texts: string[]; fromPreview: boolean}> {
-  const texts = entry.args.map(arg => oneLine(formatRemoteObject(arg)));
-  const objects = entry.args.flatMap((arg, index) =>
-    arg.objectId === undefined ? [] : [{index, objectId: arg.objectId}],
-  );
-  const first = objects[0];
-  if (!first) {
-    return {texts, fromPreview: false};
+): Promise<DescribedValue[] | undefined> {
+  const objectIds = entry.args.flatMap(arg => (arg.objectId === undefined ? [] : [arg.objectId]));
+  const first = objectIds[0];
+  if (first === undefined) {
+    return [];
   }
-  if (!entry.client || options.page.dialog) {
-    return {texts, fromPreview: true};
+  if (!entry.cdp || options.page.dialog) {
+    return undefined;
   }
   try {
-    const described = describedSchema.parse(
+    return describedSchema.parse(
       await callInPage(
-        entry.client,
+        entry.cdp,
         {
           functionDeclaration: DESCRIBE_VALUES,
-          objectId: first.objectId,
-          arguments: objects.map(object => ({objectId: object.objectId})),
+          objectId: first,
+          arguments: objectIds.map(objectId => ({objectId})),
         },
         options,
       ),
     );
-    objects.forEach((object, position) => {
-      const value = described[position];
-      if (value) {
-        texts[object.index] =
-          'chain' in value ? errorChainLines(value.chain).join('\n') : oneLine(value.text);
-      }
-    });
-    return {texts, fromPreview: false};
   } catch {
-    return {texts, fromPreview: true};
+    return undefined;
   }
 }
 
-async function causeChain(entry: ExceptionEntry, options: PageCallOptions): Promise<string[]> {
+/** The stack strings of an exception's causes; undefined when the page cannot give them. */
+async function causeChain(
+  entry: ExceptionEntry,
+  options: PageCallOptions,
+): Promise<string[] | undefined> {
   const objectId = entry.details.exception?.objectId;
-  const preview = entry.previewCause();
-  const fallback = preview === undefined ? [] : [`Caused by: ${preview}`];
-  if (objectId === undefined || !entry.client || options.page.dialog) {
-    return fallback;
+  if (objectId === undefined || !entry.cdp || options.page.dialog) {
+    return undefined;
   }
   try {
-    const chain = z
+    return z
       .array(z.string())
-      .parse(await callInPage(entry.client, {functionDeclaration: CAUSE_CHAIN, objectId}, options));
-    return chain.flatMap(stack => [
-      `Caused by: ${errorHeadline(stack)}`,
-      ...stackStringFrames(stack),
-    ]);
+      .parse(await callInPage(entry.cdp, {functionDeclaration: CAUSE_CHAIN, objectId}, options));
   } catch {
-    return fallback;
+    return undefined;
   }
-}
-
-function stackSection(lines: readonly string[]): string[] {
-  if (lines.length === 0) {
-    return [];
-  }
-  return ['### Stack trace', ...capStackLines(lines), STACK_NOTE];
-}
-
-function issueDetail(entry: IssueEntry): string {
-  const lines = [
-    `ID: ${entry.id}`,
-    `Message: issue> ${entry.title}`,
-    entry.description,
-    `Count: ${entry.count}`,
-  ];
-  if (entry.resources.length > 0) {
-    lines.push('### Affected resources', ...entry.resources.map(resource => `data=${resource}`));
-    if (entry.count > entry.resources.length) {
-      lines.push(`(${entry.count - entry.resources.length} more not shown)`);
-    }
-  }
-  return lines.join('\n');
 }
 
 async function consoleMessageDetail(
@@ -388,29 +248,12 @@ async function consoleMessageDetail(
   options: PageCallOptions,
 ): Promise<string> {
   if (entry.kind === 'issue') {
-    return issueDetail(entry);
+    return issueDetailText(entry);
   }
-  const lines = [`ID: ${entry.id}`, `Message: ${entry.type}> ${oneLine(entry.text())}`];
   if (entry instanceof ApiMessageEntry) {
-    const {texts, fromPreview} = await argumentTexts(entry, options);
-    if (texts.length > 0) {
-      lines.push('### Arguments', ...texts.map((text, index) => `Arg #${index}: ${text}`));
-    }
-    if (fromPreview) {
-      lines.push(
-        'Note: object arguments are shown from their previews; their live values are no longer available (the page navigated or is blocked).',
-      );
-    }
-    lines.push(...stackSection(stackTraceLines(entry.stack)));
-    return lines.join('\n');
+    return messageDetailText(entry, await describeArguments(entry, options));
   }
-  let frames = stackTraceLines(entry.stack);
-  const description = entry.details.exception?.description;
-  if (frames.length === 0 && description !== undefined) {
-    frames = stackStringFrames(description);
-  }
-  lines.push(...stackSection([...frames, ...(await causeChain(entry, options))]));
-  return lines.join('\n');
+  return exceptionDetailText(entry, await causeChain(entry, options));
 }
 
 // Tools ----------------------------------------------------------------------------------------
@@ -464,7 +307,10 @@ const listConsoleMessages = definePageTool({
     }
     response.addSection(SECTION_ORDER.consoleList, () => {
       // At render time, like the text, so both show the same messages.
-      Object.assign(response.structured, structuredMessages(page, params));
+      Object.assign(
+        response.structured,
+        consoleListStructured(selectMessages(consoleCollectorFeature.get(page), params)),
+      );
       return renderConsoleList(page, params);
     });
     return Promise.resolve();

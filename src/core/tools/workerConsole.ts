@@ -4,9 +4,7 @@
  */
 import type {WorkerConsoleEntry} from '../browser/launch/extensionWorkers.js';
 import {paginate, paginationLines, type Paginated} from './base/pagination.js';
-import {oneLine} from '../../shared/inertText.js';
-
-const LIST_TEXT_LIMIT = 1_000;
+import {inlineText} from './formatters/console.js';
 
 export interface ConsoleListOptions {
   pageSize?: number | undefined;
@@ -14,15 +12,6 @@ export interface ConsoleListOptions {
   types?: readonly string[] | undefined;
   includePreservedMessages?: boolean | undefined;
   includeStackTraces?: boolean | undefined;
-}
-
-/** A message on one line, shortened for the list (get_console_message shows all). */
-export function inlineText(text: string): string {
-  const single = oneLine(text);
-  if (single.length <= LIST_TEXT_LIMIT) {
-    return single;
-  }
-  return `${single.slice(0, LIST_TEXT_LIMIT)}… (${single.length - LIST_TEXT_LIMIT} more characters; get_console_message shows all)`;
 }
 
 /** The worker messages a listing shows: filtered by type, and the page of them asked for. */

@@ -35,13 +35,13 @@ const MAX_SEEN_ISSUES = 1_000;
 type RemoteObject = Protocol.Runtime.RemoteObject;
 
 /** puppeteer's own cdp for a page (internal `_client()`): console and exception objects live there. */
-function puppeteerClient(page: Page): CDPSession | undefined {
+function puppeteerCdp(page: Page): CDPSession | undefined {
   const method: unknown = Reflect.get(page, '_client');
   if (typeof method !== 'function') {
     return undefined;
   }
-  const client: unknown = Reflect.apply(method, page, []);
-  return client instanceof CDPSession ? client : undefined;
+  const cdp: unknown = Reflect.apply(method, page, []);
+  return cdp instanceof CDPSession ? cdp : undefined;
 }
 
 /**
@@ -77,7 +77,7 @@ export class ApiMessageEntry {
     private readonly plainText: string,
     private readonly rawStack: unknown,
     /** The cdp the argument objects belong to. */
-    readonly client: CDPSession | undefined,
+    readonly cdp: CDPSession | undefined,
   ) {}
 
   get argCount(): number {
@@ -116,7 +116,7 @@ export class ExceptionEntry {
     readonly id: number,
     readonly details: Protocol.Runtime.ExceptionDetails,
     /** The cdp the exception object belongs to (for its cause chain). */
-    readonly client: CDPSession | undefined,
+    readonly cdp: CDPSession | undefined,
   ) {}
 
   get stack(): RawStackTrace | undefined {
@@ -175,7 +175,7 @@ export type ConsoleEntry = ApiMessageEntry | ExceptionEntry | IssueEntry;
 
 export class ConsoleCollector {
   readonly log: NavigationLog<ConsoleEntry>;
-  #client: CDPSession | undefined;
+  #cdp: CDPSession | undefined;
   #issues = new Map<string, IssueEntry>();
   #seenIssues = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
@@ -210,18 +210,18 @@ export class ConsoleCollector {
   }
 
   #onException = (event: Protocol.Runtime.ExceptionThrownEvent): void => {
-    this.log.add(new ExceptionEntry(this.log.allocateId(), event.exceptionDetails, this.#client));
+    this.log.add(new ExceptionEntry(this.log.allocateId(), event.exceptionDetails, this.#cdp));
   };
 
   /** Listens on puppeteer's cdp; follows it if puppeteer swapped it (prerender activation). */
   #attachExceptions(): void {
-    const client = puppeteerClient(this.state.page);
-    if (client === this.#client) {
+    const cdp = puppeteerCdp(this.state.page);
+    if (cdp === this.#cdp) {
       return;
     }
-    this.#client?.off('Runtime.exceptionThrown', this.#onException);
-    this.#client = client;
-    client?.on('Runtime.exceptionThrown', this.#onException);
+    this.#cdp?.off('Runtime.exceptionThrown', this.#onException);
+    this.#cdp = cdp;
+    cdp?.on('Runtime.exceptionThrown', this.#onException);
   }
 
   #onConsole(message: ConsoleMessage): void {
@@ -232,7 +232,7 @@ export class ConsoleCollector {
         message.args().map(arg => arg.remoteObject()),
         message.text(),
         rawStackOf(message),
-        this.#client,
+        this.#cdp,
       ),
     );
   }
@@ -279,19 +279,19 @@ export class ConsoleCollector {
     for (const unsubscribe of this.#unsubscribe) {
       unsubscribe();
     }
-    this.#client?.off('Runtime.exceptionThrown', this.#onException);
-    this.#client = undefined;
+    this.#cdp?.off('Runtime.exceptionThrown', this.#onException);
+    this.#cdp = undefined;
   }
 }
 
 function releaseArgs(entry: ApiMessageEntry): void {
-  const client = entry.client;
-  if (!client) {
+  const cdp = entry.cdp;
+  if (!cdp) {
     return;
   }
   for (const arg of entry.args) {
     if (arg.objectId !== undefined) {
-      void client.send('Runtime.releaseObject', {objectId: arg.objectId}).catch(() => undefined);
+      void cdp.send('Runtime.releaseObject', {objectId: arg.objectId}).catch(() => undefined);
     }
   }
 }
