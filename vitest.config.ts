@@ -24,6 +24,28 @@ const SHARED_WORKER_TESTS = [
   'test/core/webmcp/pageToolNames.test.ts',
 ];
 
+/**
+ * Integration files that keep a process of their own (isolate): they mock modules, fake timers,
+ * stub globals or the environment, change the working folder or add process handlers. Every
+ * other integration file shares its worker's module instances with the files before it, which
+ * saves the module loading per file (3–4 s of a loaded machine's time each); each still launches
+ * and closes its own browser and servers.
+ */
+const OWN_PROCESS_TESTS = [
+  'test/renderer/connection.test.ts',
+  'test/scripts/{start,electronDownload}.test.ts',
+  'test/cli/processTree.test.ts',
+  'test/main/*.test.ts',
+  'test/preload/*.test.ts',
+  'test/core/snapshot/workBudget.test.ts',
+  'test/core/browser/lock.test.ts',
+  'test/core/recordings/links.test.ts',
+  'test/core/inspector/InspectorHub.test.ts',
+  'test/core/files/safeOpen.test.ts',
+  'test/core/heap/snapshotFiles.test.ts',
+  'test/core/mcp/{hostileValues,progress,replyMemory}.test.ts',
+];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/globalSetup.ts'],
@@ -46,8 +68,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: SHARED_WORKER_TESTS,
+          exclude: [...SHARED_WORKER_TESTS, ...OWN_PROCESS_TESTS],
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: {name: 'own-process', include: OWN_PROCESS_TESTS},
       },
     ],
   },
