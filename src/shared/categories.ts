@@ -57,27 +57,35 @@ export const TOOL_CONDITIONS = [
 ] as const;
 export type ToolCondition = (typeof TOOL_CONDITIONS)[number];
 
-export const CONDITION_LABELS: Record<ToolCondition, string> = {
-  experimentalVision: 'Vision (coordinates)',
-  memoryDebugging: 'Memory debugging',
-  javascriptEvaluation: 'JavaScript evaluation',
-  webmcpTools: 'Page WebMCP tools as MCP tools',
-  snapshotDiffs: 'Snapshot diffs',
-};
-
-/** What a flag that gates no tool changes (shown by its switch in the Tools panel). */
-export const CONDITION_EFFECTS: Partial<Record<ToolCondition, string>> = {
-  snapshotDiffs:
-    "A repeat take_snapshot of a page (and a snapshot appended to an action's reply) answers with only the lines that changed since that client's last snapshot of it. The first snapshot per page and client, and the first after a navigation, stay whole; full=true asks for the whole tree.",
-};
+interface ConditionRow {
+  label: string;
+  /** The inspector may switch it at run time, like a category. */
+  switchable: boolean;
+  /** On by default: the flag that matters is the one that turns it off (`--no-…`). */
+  onByDefault?: true;
+  /** What a flag that gates no tool changes (shown by its switch in the Tools panel). */
+  effect?: string;
+}
 
 /**
- * Conditions the inspector may switch at run time, like categories. --no-javascript-evaluation is
- * a safety setting chosen at start, so it stays as started.
+ * One row per condition: everything the catalog, the Tools panel and the errors say about it.
+ * --no-javascript-evaluation is a safety setting chosen at start, so it stays as started.
  */
-export const SWITCHABLE_CONDITIONS: readonly ToolCondition[] = [
-  'experimentalVision',
-  'memoryDebugging',
-  'webmcpTools',
-  'snapshotDiffs',
-];
+export const CONDITIONS: Record<ToolCondition, ConditionRow> = {
+  experimentalVision: {label: 'Vision (coordinates)', switchable: true},
+  memoryDebugging: {label: 'Memory debugging', switchable: true},
+  javascriptEvaluation: {label: 'JavaScript evaluation', switchable: false, onByDefault: true},
+  webmcpTools: {label: 'Page WebMCP tools as MCP tools', switchable: true},
+  snapshotDiffs: {
+    label: 'Snapshot diffs',
+    switchable: true,
+    effect:
+      "A repeat take_snapshot of a page (and a snapshot appended to an action's reply) answers with only the lines that changed since that client's last snapshot of it. The first snapshot per page and client, and the first after a navigation, stay whole; full=true asks for the whole tree.",
+  },
+};
+
+/** The flag that changes a condition from its default: `--experimentalVision`, `--no-javascript-evaluation`. */
+export function conditionFlag(condition: ToolCondition): string {
+  const kebab = condition.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+  return CONDITIONS[condition].onByDefault ? `--no-${kebab}` : `--${condition}`;
+}

@@ -28,3 +28,25 @@ export function errorText(error: unknown): string {
 export function firstLine(message: string): string {
   return message.split('\n')[0] ?? message;
 }
+
+function hasEveryKey<K extends string, V>(
+  record: Partial<Record<K, V>>,
+  keys: readonly K[],
+): record is Record<K, V> {
+  return keys.every(key => key in record);
+}
+
+/** A record with one value for each of `keys` (a list of names made into a typed record). */
+export function recordOf<K extends string, V>(
+  keys: readonly K[],
+  value: (key: K) => V,
+): Record<K, V> {
+  const record: Partial<Record<K, V>> = {};
+  for (const key of keys) {
+    record[key] = value(key);
+  }
+  if (!hasEveryKey(record, keys)) {
+    throw new Error('recordOf: a key was left without its value.');
+  }
+  return record;
+}

@@ -9,6 +9,7 @@ import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {CLI} from '../helpers/cliRun.js';
 import {ROOT} from '../helpers/engine.js';
+import {betweenFlagMarkers, flagTableRows, tableCells} from '../../src/core/config/flagTable.js';
 
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
@@ -87,5 +88,18 @@ describe('README against --help', () => {
       expect(line, flag).toBeDefined();
       expect(line, flag).toMatch(new RegExp(`default ${value ?? ''}\\b`));
     }
+  });
+});
+
+describe('README flag table against the flag specs', () => {
+  it('is the table the specs make (run `npm run readme-flags` to write it)', () => {
+    const table = betweenFlagMarkers(README);
+    expect(table, 'README.md has <!-- flags:start --> and <!-- flags:end -->').toBeDefined();
+    const rows = flagTableRows();
+    expect(rows.length).toBeGreaterThan(40);
+    expect(
+      tableCells(table ?? ''),
+      'The README flag table differs from the flag specs: run `npm run readme-flags`.',
+    ).toEqual(rows);
   });
 });

@@ -17,7 +17,7 @@ import {
   DEFAULT_RESUME_WINDOW_SECONDS,
   DEFAULT_CLIENT_SESSION_IDLE_SECONDS,
   SCREENSHOT_FORMATS,
-} from './serverConfig.js';
+} from './configDefaults.js';
 
 type FlagKind = 'boolean' | 'string' | 'array';
 
@@ -27,8 +27,13 @@ export interface FlagSpec {
   description: string;
   /** Shown in --help and in value errors. */
   accepts?: string;
-  aliases?: string[];
+  aliases?: readonly string[];
   defaultValue?: boolean;
+  /**
+   * A boolean flag whose value is the config field of its own name, as given: the config schema
+   * and parser take it from here (serverConfig.ts), so such a flag is this entry and its consumer.
+   */
+  configBoolean?: true;
   group: 'Server' | 'Browser' | 'Tools' | 'Output' | 'Files';
 }
 
@@ -43,7 +48,8 @@ const CATEGORY_FLAGS: FlagSpec[] = TOOL_CATEGORIES.map(category => {
   };
 });
 
-export const FLAG_SPECS: readonly FlagSpec[] = [
+/** Written with its literal types, so the config-boolean flags' names are a type. */
+const SPECS = [
   {
     name: 'port',
     kind: 'string',
@@ -61,6 +67,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'dangerouslyAllowNonLoopback',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Server',
     description:
@@ -76,6 +83,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'stdio',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Server',
     description: 'Serve MCP over stdin/stdout (the HTTP inspector still runs).',
@@ -192,6 +200,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'slim',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Tools',
     description: 'Offer only navigate, evaluate and screenshot.',
@@ -199,6 +208,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'experimentalVision',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Tools',
     description: 'Add coordinate-based tools (click_at).',
@@ -206,6 +216,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'memoryDebugging',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Tools',
     aliases: ['experimentalMemory'],
@@ -215,6 +226,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'webmcpTools',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Tools',
     description:
@@ -223,6 +235,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'snapshotDiffs',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Tools',
     description:
@@ -231,6 +244,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'pageIdRouting',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: true,
     group: 'Tools',
     description:
@@ -239,6 +253,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'javascriptEvaluation',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: true,
     group: 'Tools',
     description:
@@ -247,6 +262,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'redactNetworkHeaders',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Output',
     description: 'Hide header values in network request details.',
@@ -303,6 +319,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   {
     name: 'isolateClients',
     kind: 'boolean',
+    configBoolean: true,
     defaultValue: false,
     group: 'Server',
     description:
@@ -350,7 +367,17 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     description:
       'Folder for recordings (default <config dir>/sessions; kept 14 days, at most 2 GB, starred ones always).',
   },
-];
+] as const satisfies readonly FlagSpec[];
+
+export const FLAG_SPECS: readonly FlagSpec[] = SPECS;
+
+type ConfigBooleanSpec = Extract<(typeof SPECS)[number], {configBoolean: true}>;
+/** The flags whose value is the config field of their own name (FlagSpec.configBoolean). */
+export type ConfigBooleanFlag = ConfigBooleanSpec['name'];
+
+export const CONFIG_BOOLEAN_FLAGS: readonly ConfigBooleanFlag[] = SPECS.filter(
+  (spec): spec is ConfigBooleanSpec => 'configBoolean' in spec && spec.configBoolean === true,
+).map(spec => spec.name);
 
 export function helpText(): string {
   const lines = [

@@ -9,7 +9,8 @@ import {z} from 'zod';
 import {TOOL_CATEGORIES, categoryFlagName} from '../../shared/categories.js';
 import {DEFAULT_PORT, TOKEN_ENV} from '../../shared/constants.js';
 import {formatHoldRule, parseHoldRules} from '../../shared/hold.js';
-import {FLAG_SPECS, helpText} from './flagSpecs.js';
+import {recordOf} from '../../shared/values.js';
+import {CONFIG_BOOLEAN_FLAGS, FLAG_SPECS, helpText} from './flagSpecs.js';
 import {
   booleanFlag,
   FlagError,
@@ -26,11 +27,13 @@ import {
   type FlagArgs,
 } from './flagValues.js';
 import {
-  browserConfigSchema,
   DEFAULT_HOLD_TIMEOUT_SECONDS,
   DEFAULT_MAX_CLIENT_SESSIONS,
   DEFAULT_RESUME_WINDOW_SECONDS,
   DEFAULT_CLIENT_SESSION_IDLE_SECONDS,
+} from './configDefaults.js';
+import {
+  browserConfigSchema,
   screenshotConfigSchema,
   serverConfigSchema,
   type BrowserConfig,
@@ -75,7 +78,7 @@ export function parseFlags(argv: readonly string[], environment: ParseEnvironmen
   const alias: Record<string, string[]> = {};
   for (const spec of FLAG_SPECS) {
     if (spec.aliases) {
-      alias[spec.name] = spec.aliases;
+      alias[spec.name] = [...spec.aliases];
     }
   }
   const parsed = parseArgv([...argv], {
@@ -156,12 +159,12 @@ function buildConfig(
   const browser = browserPart(args, environment, warnings);
   return {
     ...server,
+    ...recordOf(CONFIG_BOOLEAN_FLAGS, name => booleanFlag(args, name)),
     browser,
-    ...toolsPart(args),
+    categories: categoriesPart(args),
     screenshot: screenshotPart(args),
     workspaceRoots: stringArray(args, 'workspace'),
     clientSessions: clientSessionLimits(args),
-    isolateClients: booleanFlag(args, 'isolateClients'),
     hold: holdPart(args),
     recording: {
       enabled: booleanFlag(args, 'record'),
@@ -176,10 +179,7 @@ const serverShape = serverConfigSchema.shape;
 function serverPart(
   args: FlagArgs,
   environment: ParseEnvironment,
-): Pick<
-  ServerConfig,
-  'port' | 'host' | 'dangerouslyAllowNonLoopback' | 'token' | 'stdio' | 'readyFile' | 'telemetryLog'
-> {
+): Pick<ServerConfig, 'port' | 'host' | 'token' | 'readyFile' | 'telemetryLog'> {
   const portRaw = optionalString(args, 'port');
   const port = portRaw === undefined ? DEFAULT_PORT : parseWith('port', serverShape.port, portRaw);
 
@@ -195,9 +195,7 @@ function serverPart(
   return {
     port,
     host: host === 'localhost' ? '127.0.0.1' : host,
-    dangerouslyAllowNonLoopback,
     ...(token === undefined ? {} : {token}),
-    stdio: booleanFlag(args, 'stdio'),
     ...optional('readyFile', optionalString(args, 'readyFile')),
     ...optional('telemetryLog', optionalString(args, 'telemetryLog')),
   };
@@ -291,35 +289,9 @@ function browserPart(
   };
 }
 
-/** Which tools exist: categories, slim mode and the condition flags. */
-function toolsPart(
-  args: FlagArgs,
-): Pick<
-  ServerConfig,
-  | 'categories'
-  | 'slim'
-  | 'experimentalVision'
-  | 'memoryDebugging'
-  | 'webmcpTools'
-  | 'snapshotDiffs'
-  | 'pageIdRouting'
-  | 'javascriptEvaluation'
-  | 'redactNetworkHeaders'
-> {
-  const categories = Object.fromEntries(
-    TOOL_CATEGORIES.map(category => [category, booleanFlag(args, categoryFlagName(category))]),
-  );
-  return {
-    categories: serverShape.categories.parse(categories),
-    slim: booleanFlag(args, 'slim'),
-    experimentalVision: booleanFlag(args, 'experimentalVision'),
-    memoryDebugging: booleanFlag(args, 'memoryDebugging'),
-    webmcpTools: booleanFlag(args, 'webmcpTools'),
-    snapshotDiffs: booleanFlag(args, 'snapshotDiffs'),
-    pageIdRouting: booleanFlag(args, 'pageIdRouting'),
-    javascriptEvaluation: booleanFlag(args, 'javascriptEvaluation'),
-    redactNetworkHeaders: booleanFlag(args, 'redactNetworkHeaders'),
-  };
+/** Which tool categories are on. */
+function categoriesPart(args: FlagArgs): ServerConfig['categories'] {
+  return recordOf(TOOL_CATEGORIES, category => booleanFlag(args, categoryFlagName(category)));
 }
 
 const screenshotShape = screenshotConfigSchema.shape;

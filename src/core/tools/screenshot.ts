@@ -11,7 +11,7 @@ import {
   scrollIntoTopView,
 } from '../browser/input/elements.js';
 import {captureScreenshot} from '../browser/screenshot.js';
-import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/serverConfig.js';
+import {SCREENSHOT_FORMATS, type ScreenshotFormat} from '../config/configDefaults.js';
 import {temporaryFileNote} from '../files/FileAccess.js';
 import {definePageTool} from './base/definition.js';
 import {uidString} from './base/paramShapes.js';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import {executableProblem} from '../../config/pathFlags.js';
-import type {ChromeChannel} from '../../config/serverConfig.js';
+import type {ChromeChannel} from '../../config/configDefaults.js';
 
 export interface ExecutableQuery {
   executablePath?: string;

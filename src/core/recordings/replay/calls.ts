@@ -10,6 +10,7 @@ import type {
   PageInfo,
   RecordedElement,
 } from '../../../shared/protocol.js';
+import {pagesShown} from '../../../shared/eventTable.js';
 
 export interface RecordedCall {
   /** 1-based position among the recording's calls (what `--until` and the report count). */
@@ -44,47 +45,6 @@ export interface RecordedCalls {
   calls: RecordedCall[];
   /** Page ids seen before the first call (the browser's own first tab), ascending. */
   initialPageIds: number[];
-}
-
-/** The page ids an event shows, each with the page that opened it (when one did). */
-function pageIdsOf(envelope: EventEnvelope): {id: number; openedBy?: number}[] {
-  const {event} = envelope;
-  switch (event.type) {
-    case 'pagesChanged':
-      return event.pages.map(page => ({
-        id: page.id,
-        ...(page.openedBy === undefined ? {} : {openedBy: page.openedBy}),
-      }));
-    case 'toolCallStarted':
-    case 'toolCallEnded':
-      return event.pageId === undefined ? [] : [{id: event.pageId}];
-    case 'callActivity':
-    case 'callScreenshots':
-    case 'webmcpToolsChanged':
-    case 'webmcpInvocation':
-    case 'callHeld':
-    case 'callHoldTarget':
-      // A page these name was listed by pagesChanged or by its call first.
-      return [];
-    case 'toolsChanged':
-    case 'browserStatus':
-    case 'clientConnected':
-    case 'clientDisconnected':
-    case 'clientSessionExpired':
-    case 'clientActivity':
-    case 'isolateClientsChanged':
-    case 'telemetry':
-    case 'callElements':
-    case 'holdRulesChanged':
-    case 'holdOpenOnHeldChanged':
-    case 'callHoldEnded':
-    case 'holdChanged':
-    case 'eventOmitted':
-    case 'replayProgress':
-    case 'replayFinished':
-      // These name no page.
-      return [];
-  }
 }
 
 /** The page a call acted on: the one it named, else the one the pipeline gave it. */
@@ -154,7 +114,7 @@ export function recordedCalls(events: readonly EventEnvelope[]): RecordedCalls {
         call.activity = event.items;
       }
     }
-    for (const {id, openedBy} of pageIdsOf(envelope)) {
+    for (const {id, openedBy} of pagesShown(event.type, event)) {
       if (!seenPages.has(id)) {
         seenPages.add(id);
         const current = openerCall(calls, openedBy) ?? calls.at(-1);

@@ -8,8 +8,8 @@ import type {Tool as McpTool} from '@modelcontextprotocol/sdk/types.js';
 import {
   CATEGORIES_OFF_BY_DEFAULT,
   CATEGORY_LABELS,
-  CONDITION_LABELS,
-  SWITCHABLE_CONDITIONS,
+  CONDITIONS,
+  conditionFlag,
   TOOL_CATEGORIES,
   TOOL_CONDITIONS,
   categoryFlagName,
@@ -32,10 +32,6 @@ export interface CatalogOptions {
   pageIdRouting: boolean;
   categories: Record<ToolCategory, boolean>;
   conditions: Record<ToolCondition, boolean>;
-}
-
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 }
 
 /**
@@ -171,11 +167,11 @@ export class ToolCatalog extends EventEmitter<{
     return this.#conditions[condition];
   }
 
-  /** Switches a run-time condition (SWITCHABLE_CONDITIONS); true if anything changed. */
+  /** Switches a run-time condition (CONDITIONS[…].switchable); true if anything changed. */
   setConditionEnabled(condition: ToolCondition, enabled: boolean): boolean {
-    if (!SWITCHABLE_CONDITIONS.includes(condition)) {
+    if (!CONDITIONS[condition].switchable) {
       throw new Error(
-        `--${condition === 'javascriptEvaluation' ? 'no-javascript-evaluation' : condition} is set when the server starts. Restart the server to change it.`,
+        `${conditionFlag(condition)} is set when the server starts. Restart the server to change it.`,
       );
     }
     if (this.#conditions[condition] === enabled) {
@@ -231,10 +227,9 @@ export class ToolCatalog extends EventEmitter<{
     }
     for (const condition of tool.conditions) {
       if (!this.#conditions[condition]) {
-        const reason =
-          condition === 'javascriptEvaluation'
-            ? `Tool ${tool.name} is disabled by --no-${kebab(condition)}. Restart without that flag to use it.`
-            : `Tool ${tool.name} requires the --${condition} flag, which is off. Turn it on with the "${CONDITION_LABELS[condition]}" switch in the inspector's Tools panel, or start the server with --${condition}.`;
+        const reason = CONDITIONS[condition].onByDefault
+          ? `Tool ${tool.name} is disabled by ${conditionFlag(condition)}. Restart without that flag to use it.`
+          : `Tool ${tool.name} requires the ${conditionFlag(condition)} flag, which is off. Turn it on with the "${CONDITIONS[condition].label}" switch in the inspector's Tools panel, or start the server with ${conditionFlag(condition)}.`;
         return {enabled: false, reason};
       }
     }
@@ -250,7 +245,7 @@ export class ToolCatalog extends EventEmitter<{
     }
     return this.#conditions.webmcpTools
       ? `${message} ${name} is not a WebMCP tool of the selected page (any more): webmcp_ tools follow the selected page's registrations. Call tools/list to see them, or list_webmcp_tools.`
-      : `${message} webmcp_ tools need the --webmcpTools flag, which is off. Turn it on with the "${CONDITION_LABELS.webmcpTools}" switch in the inspector's Tools panel, or start the server with --webmcpTools.`;
+      : `${message} webmcp_ tools need the --webmcpTools flag, which is off. Turn it on with the "${CONDITIONS.webmcpTools.label}" switch in the inspector's Tools panel, or start the server with --webmcpTools.`;
   }
 
   enabledTools(audience?: PageToolAudience): Tool[] {
@@ -295,10 +290,10 @@ export class ToolCatalog extends EventEmitter<{
   conditionStates(): ConditionState[] {
     return TOOL_CONDITIONS.map(condition => ({
       id: condition,
-      label: CONDITION_LABELS[condition],
+      label: CONDITIONS[condition].label,
       enabled: this.#conditions[condition],
-      flag: condition === 'javascriptEvaluation' ? `--no-${kebab(condition)}` : `--${condition}`,
-      switchable: SWITCHABLE_CONDITIONS.includes(condition),
+      flag: conditionFlag(condition),
+      switchable: CONDITIONS[condition].switchable,
     }));
   }
 

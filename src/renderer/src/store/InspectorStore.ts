@@ -21,13 +21,18 @@ import type {
   WebMcpToolView,
 } from '../../../shared/protocol.js';
 import type {HoldState} from '../../../shared/hold.js';
+import {
+  handleEvent,
+  type EventHandlers,
+  type InspectorEventType,
+} from '../../../shared/eventTable.js';
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {applyClientEvent, type ClientEvent, type ClientsSlice} from './clients.js';
-import {HoldTracker, type HoldView} from './HoldTracker.js';
+import {HoldTracker, type HoldEvent, type HoldView} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 import {applyReplayEvent, type ReplayProgress} from './replays.js';
-import type {TelemetryEntry} from './telemetryEntry.js';
+import {telemetryEntry, type TelemetryEntry} from './telemetryEntry.js';
 import {ClientStyler, type ClientStyles, type ColorMemory} from '../ui/clientStyles.js';
 
 export interface ServerInfo {
@@ -153,19 +158,6 @@ function toolsSlice(
 
 function lastActedOn(actedOn: ActedOn, call: {callId: string; tool: string}): LastActedOn {
   return {...actedOn, callId: call.callId, tool: call.tool, receivedAt: Date.now()};
-}
-
-function telemetryEntry(
-  seq: number,
-  time: number,
-  event: Extract<InspectorEvent, {type: 'telemetry'}>,
-): TelemetryEntry {
-  return {
-    seq,
-    time,
-    ...(event.callId === undefined ? {} : {callId: event.callId}),
-    record: event.record,
-  };
 }
 
 export class InspectorStore {
@@ -347,86 +339,16 @@ export class InspectorStore {
   }
 
   #applyEvent(changes: BatchChanges, {seq, time, event}: EventEnvelope): void {
-    const {patch} = changes;
-    switch (event.type) {
-      case 'toolCallStarted':
-        this.log.started(event, seq, time);
-        this.#applyClientEvent(changes, event, time);
-        return;
-      case 'toolCallEnded':
-        this.log.ended(event, seq, time);
-        if (event.actedOn) {
-          patch.lastActedOn = lastActedOn(event.actedOn, event);
-        }
-        return;
-      case 'toolsChanged':
-        patch.tools = toolsSlice(event);
-        return;
-      case 'pagesChanged':
-        patch.pages = event.pages;
-        return;
-      case 'browserStatus':
-        patch.browser = event.status;
-        return;
-      case 'clientConnected':
-      case 'clientDisconnected':
-      case 'clientSessionExpired':
-      case 'clientActivity':
-      case 'isolateClientsChanged':
-        this.#applyClientEvent(changes, event, time);
-        return;
-      case 'telemetry':
-        (changes.telemetry ??= this.#snapshot.telemetry.slice()).push(
-          telemetryEntry(seq, time, event),
-        );
-        return;
-      case 'webmcpToolsChanged':
-        changes.webmcpTools = applyWebMcpToolsChanged(
-          changes.webmcpTools ?? this.#snapshot.webmcpTools,
-          event,
-        );
-        return;
-      case 'holdRulesChanged':
-      case 'holdOpenOnHeldChanged':
-      case 'callHeld':
-      case 'callHoldTarget':
-      case 'callHoldEnded': {
-        const hold = this.#hold.applyEvent(seq, event, time);
-        if (hold) {
-          patch.hold = hold;
-        }
-        return;
-      }
-      case 'holdChanged':
-        // Whole states, in recordings of earlier versions only.
-        return;
-      case 'callActivity':
-      case 'callScreenshots':
-      case 'callElements':
-        this.log.attach(event);
-        return;
-      case 'webmcpInvocation':
-        upsertInvocation(
-          (changes.invocations ??= this.#snapshot.webmcpInvocations.slice()),
-          event.invocation,
-        );
-        return;
-      case 'eventOmitted':
-        // The server kept a note in its place: counted next to the events it dropped.
-        this.#serverOmitted++;
-        return;
-      case 'replayProgress':
-      case 'replayFinished':
-        applyReplayEvent((changes.replays ??= this.#snapshot.replays.slice()), event);
-    }
+    handleEvent(this.#handlers, event.type, event, changes, seq, time);
   }
 
   /** A client event (a call started counts too: its client's calls and last activity). */
-  #applyClientEvent(
-    changes: BatchChanges,
+  readonly #applyClientEvent = (
     event: ClientEvent | Extract<InspectorEvent, {type: 'isolateClientsChanged'}>,
+    changes: BatchChanges,
+    _seq: number,
     time: number,
-  ): void {
+  ): void => {
     if (event.type === 'isolateClientsChanged') {
       changes.patch.isolateClients = event.enabled;
       return;
@@ -448,7 +370,88 @@ export class InspectorStore {
     if (next !== slice) {
       changes.clients = next;
     }
-  }
+  };
+
+  readonly #applyHoldEvent = (
+    event: HoldEvent,
+    changes: BatchChanges,
+    seq: number,
+    time: number,
+  ): void => {
+    const hold = this.#hold.applyEvent(seq, event, time);
+    if (hold) {
+      changes.patch.hold = hold;
+    }
+  };
+
+  /** How each event type changes a batch: one entry per type (shared/eventTable.ts). */
+  readonly #handlers: EventHandlers<
+    InspectorEventType,
+    [changes: BatchChanges, seq: number, time: number]
+  > = {
+    toolCallStarted: (event, changes, seq, time) => {
+      this.log.started(event, seq, time);
+      this.#applyClientEvent(event, changes, seq, time);
+    },
+    toolCallEnded: (event, {patch}, seq, time) => {
+      this.log.ended(event, seq, time);
+      if (event.actedOn) {
+        patch.lastActedOn = lastActedOn(event.actedOn, event);
+      }
+    },
+    toolsChanged: (event, {patch}) => {
+      patch.tools = toolsSlice(event);
+    },
+    pagesChanged: (event, {patch}) => {
+      patch.pages = event.pages;
+    },
+    browserStatus: (event, {patch}) => {
+      patch.browser = event.status;
+    },
+    clientConnected: this.#applyClientEvent,
+    clientDisconnected: this.#applyClientEvent,
+    clientSessionExpired: this.#applyClientEvent,
+    clientActivity: this.#applyClientEvent,
+    isolateClientsChanged: this.#applyClientEvent,
+    telemetry: (event, changes, seq, time) => {
+      (changes.telemetry ??= this.#snapshot.telemetry.slice()).push(
+        telemetryEntry(seq, time, event),
+      );
+    },
+    webmcpToolsChanged: (event, changes) => {
+      changes.webmcpTools = applyWebMcpToolsChanged(
+        changes.webmcpTools ?? this.#snapshot.webmcpTools,
+        event,
+      );
+    },
+    holdRulesChanged: this.#applyHoldEvent,
+    holdOpenOnHeldChanged: this.#applyHoldEvent,
+    callHeld: this.#applyHoldEvent,
+    callHoldTarget: this.#applyHoldEvent,
+    callHoldEnded: this.#applyHoldEvent,
+    holdChanged: () => {
+      // Whole states, in recordings of earlier versions only.
+    },
+    callActivity: event => this.log.attach(event),
+    callScreenshots: event => this.log.attach(event),
+    callElements: event => this.log.attach(event),
+    webmcpInvocation: (event, changes) => {
+      upsertInvocation(
+        (changes.invocations ??= this.#snapshot.webmcpInvocations.slice()),
+        event.invocation,
+      );
+    },
+    eventOmitted: () => {
+      // The server kept a note in its place: counted next to the events it dropped.
+      this.#serverOmitted++;
+    },
+    replayProgress: (event, changes) => {
+      applyReplayEvent((changes.replays ??= this.#snapshot.replays.slice()), event);
+    },
+    replayFinished: (event, changes) => {
+      applyReplayEvent((changes.replays ??= this.#snapshot.replays.slice()), event);
+    },
+  };
 
   #logSlice(serverDropped: number): LogSlice {
     const current = this.#snapshot.log;

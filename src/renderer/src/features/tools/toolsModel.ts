@@ -3,11 +3,7 @@
  * the totals a client pays for, the switches in flight, and the exact tools/list a client receives.
  * The hook (useToolsModel.ts) only wires it to the store and the engine.
  */
-import {
-  CONDITION_EFFECTS,
-  type ToolCategory,
-  type ToolCondition,
-} from '../../../../shared/categories.js';
+import {CONDITIONS, type ToolCategory, type ToolCondition} from '../../../../shared/categories.js';
 import type {CategoryState, ConditionState, ToolInfo} from '../../../../shared/protocol.js';
 import type {CommandResult} from '../../../../shared/replies.js';
 import type {ToolsSlice} from '../../store/InspectorStore.js';
@@ -168,13 +164,13 @@ export function conditionCards(
     enabled: condition.enabled,
     switchable: condition.switchable,
     pending: pending.has(condition.id),
-    // javascriptEvaluation is on unless the server started with --no-javascript-evaluation.
+    // A condition on by default (javascriptEvaluation) is on unless its --no- flag was given.
     flagHint:
-      condition.id !== 'javascriptEvaluation' && condition.enabled
+      CONDITIONS[condition.id].onByDefault !== true && condition.enabled
         ? `--${condition.id}=false`
         : condition.flag,
     note: condition.switchable ? ' · off by default' : ' · set when the server starts',
-    effect: CONDITION_EFFECTS[condition.id],
+    effect: CONDITIONS[condition.id].effect,
     tools,
     enabledCount,
   }));
