@@ -1,4 +1,4 @@
-/** The view model of a recording's replay and export actions (features/recordings). */
+/** The panel model of a recording's replay and export actions (features/recordings). */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_RECORDING_ACTIONS,

@@ -136,7 +136,7 @@ export const executeThirdPartyDeveloperTool = definePageTool({
         timeoutMs: DEFAULT_EXECUTE_TIMEOUT_MS,
         signal: call.signal,
       });
-      const {status, errorText} = outcome.view;
+      const {status, errorText} = outcome.invocation;
       if (status !== 'Completed') {
         const error = outcome.exception?.description ?? outcome.exception?.value ?? errorText;
         const text =

@@ -8,7 +8,7 @@
  * every tool (locks, dialog gate, inspector log, telemetry) and invoke the page tool with
  * WebMCP.invokeTool, so a client's cancel reaches the page's AbortSignal.
  */
-import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/pages/PageRegistry.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import type {InvocationOutcome} from '../webmcp/InvocationLog.js';
@@ -136,16 +136,16 @@ export class PageToolBridge {
       catalog.setPageTools([], '', audience);
       return;
     }
-    const views = tracker
-      .views()
-      .filter(view => view.annotations.debugging !== true)
+    const infos = tracker
+      .toolInfos()
+      .filter(info => info.annotations.debugging !== true)
       .slice(0, MAX_PAGE_TOOLS);
     const names = this.#book(tracker, page).assign(
-      views.map(view => ({frameId: view.frameId, name: view.name})),
+      infos.map(info => ({frameId: info.frameId, name: info.name})),
     );
-    const tools = views.flatMap((view, index) => {
+    const tools = infos.flatMap((info, index) => {
       const assigned = names[index];
-      return assigned ? [pageToolAsMcp(view, assigned, page.id)] : [];
+      return assigned ? [pageToolAsMcp(info, assigned, page.id)] : [];
     });
     const signature = JSON.stringify([page.id, tools.map(tool => catalog.definition(tool))]);
     catalog.setPageTools(tools, signature, audience);
@@ -169,21 +169,21 @@ export class PageToolBridge {
 }
 
 /** One page tool as an erased pipeline Tool (see definition.ts). */
-export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, pageId: number): Tool {
-  const {schema, note} = mcpInputSchema(view.inputSchema);
-  const hints = pageToolHints(view);
+export function pageToolAsMcp(info: WebMcpToolInfo, assigned: AssignedName, pageId: number): Tool {
+  const {schema, note} = mcpInputSchema(info.inputSchema);
+  const hints = pageToolHints(info);
   const binding: Binding = {
     mcpName: assigned.mcpName,
     pageId,
-    frameId: view.frameId,
-    toolName: view.name,
+    frameId: info.frameId,
+    toolName: info.name,
     readOnly: hints.readOnlyHint,
   };
   const properties = schema.properties;
   return {
     name: assigned.mcpName,
     description: pageToolDescription({
-      tool: view,
+      tool: info,
       frameNumber: assigned.frameNumber,
       schemaNote: note,
     }),
@@ -202,7 +202,7 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     // The page's schema is the page's: no argument is taken for a snapshot uid.
     elementPaths: [],
     pageTool: {
-      title: view.title === undefined ? undefined : oneLine(view.title.slice(0, 200)),
+      title: info.title === undefined ? undefined : oneLine(info.title.slice(0, 200)),
       annotations: hints,
       telemetryName: TELEMETRY_NAME,
     },
@@ -248,7 +248,7 @@ async function runPageTool(
     signal: context.signal,
   });
   context.reportProgress(
-    `Waiting for the page's WebMCP tool ${binding.toolName} (invocation ${record.view.invocationId})`,
+    `Waiting for the page's WebMCP tool ${binding.toolName} (invocation ${record.invocation.invocationId})`,
   );
   renderOutcome(binding, await webmcp.settled(record), response);
 }
@@ -258,8 +258,8 @@ function renderOutcome(
   outcome: InvocationOutcome,
   response: ResponseBuilder,
 ): void {
-  const {view, output, exception} = outcome;
-  if (view.status === 'Completed') {
+  const {invocation, output, exception} = outcome;
+  if (invocation.status === 'Completed') {
     response.appendLine(
       output === undefined
         ? `${binding.toolName} completed without output.`
@@ -269,14 +269,14 @@ function renderOutcome(
     );
     return;
   }
-  const detail = exception?.description ?? view.errorText ?? 'no reason given';
+  const detail = exception?.description ?? invocation.errorText ?? 'no reason given';
   const next =
-    view.status === 'Error'
+    invocation.status === 'Error'
       ? 'Check the arguments against the input schema and retry.'
-      : view.status === 'Interrupted'
+      : invocation.status === 'Interrupted'
         ? 'Call tools/list to see the page tools now offered, then retry.'
-        : `The page tool did not answer within ${view.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
+        : `The page tool did not answer within ${invocation.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
   throw new Error(
-    `The page's WebMCP tool ${binding.toolName} ended with status ${view.status}: ${detail}. ${next}`,
+    `The page's WebMCP tool ${binding.toolName} ended with status ${invocation.status}: ${detail}. ${next}`,
   );
 }

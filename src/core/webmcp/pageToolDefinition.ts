@@ -4,7 +4,7 @@
  * `type: object`, `properties` of objects, `required` of strings: one malformed page schema must
  * not make a client reject the whole tools/list), and the annotations mapped to MCP hints.
  */
-import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import {isRecord} from '../../shared/values.js';
 import {oneLine} from '../../shared/inertText.js';
 
@@ -19,7 +19,7 @@ export interface PageToolHints {
 }
 
 /** readOnly → readOnlyHint, consequential → destructiveHint, untrustedContent → openWorldHint. */
-export function pageToolHints(tool: Pick<WebMcpToolView, 'annotations'>): PageToolHints {
+export function pageToolHints(tool: Pick<WebMcpToolInfo, 'annotations'>): PageToolHints {
   const {annotations} = tool;
   return {
     readOnlyHint: annotations.readOnly === true,
@@ -84,7 +84,7 @@ export function mcpInputSchema(raw: Record<string, unknown> | undefined): McpInp
 }
 
 export interface DescriptionFacts {
-  tool: WebMcpToolView;
+  tool: WebMcpToolInfo;
   /** Set when the name carries a `__frame<N>` suffix. */
   frameNumber: number | undefined;
   schemaNote: string | undefined;

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {RESULT_TEXT_PREVIEW_CHARS} from '../../../src/shared/boundedValue.js';
-import type {EventEnvelope, WebMcpToolView} from '../../../src/shared/protocol.js';
+import type {EventEnvelope, WebMcpToolInfo} from '../../../src/shared/protocol.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
@@ -61,8 +61,8 @@ function recordingBytes(): number {
   return recorder === undefined ? 0 : fs.statSync(recorder.file).size;
 }
 
-function foldedTools(events: readonly EventEnvelope[], pageId: number): WebMcpToolView[] {
-  let tools: WebMcpToolView[] = [];
+function foldedTools(events: readonly EventEnvelope[], pageId: number): WebMcpToolInfo[] {
+  let tools: WebMcpToolInfo[] = [];
   for (const {event} of events) {
     if (event.type === 'webmcpToolsChanged' && event.pageId === pageId) {
       tools = applyWebMcpToolsChanged(tools, event);

@@ -18,13 +18,13 @@ import type {
   PageInfo,
   ToolInfo,
   WebMcpInvocation,
-  WebMcpToolView,
+  WebMcpToolInfo,
 } from '../../../shared/protocol.js';
 import type {HoldState} from '../../../shared/hold.js';
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {applyClientEvent, type ClientEvent, type ClientsSlice} from './clients.js';
-import {HoldTracker, type HoldView} from './HoldTracker.js';
+import {HoldTracker, type HoldSlice} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 import {applyReplayEvent, type ReplayProgress} from './replays.js';
 import type {TelemetryEntry} from './telemetryEntry.js';
@@ -96,14 +96,14 @@ export interface InspectorSnapshot {
   clientStyles: ClientStyles;
   /** New client sessions get a browser context of their own (--isolateClients or the switch). */
   isolateClients: boolean;
-  webmcpTools: readonly WebMcpToolView[];
+  webmcpTools: readonly WebMcpToolInfo[];
   /** Latest state of each WebMCP invocation, oldest first (bounded). */
   webmcpInvocations: readonly WebMcpInvocation[];
   telemetry: readonly TelemetryEntry[];
   log: LogSlice;
   lastActedOn: LastActedOn | undefined;
   /** Hold rules and the queue of held calls (undefined until the server said). */
-  hold: HoldView | undefined;
+  hold: HoldSlice | undefined;
   /** Replays of recordings seen in the stream, newest last (bounded, replays.ts). */
   replays: readonly ReplayProgress[];
   offline: OfflineRecording | undefined;
@@ -124,7 +124,7 @@ interface BatchChanges {
   seenClients?: {id: string; name: string}[];
   telemetry?: TelemetryEntry[];
   invocations?: WebMcpInvocation[];
-  webmcpTools?: WebMcpToolView[];
+  webmcpTools?: WebMcpToolInfo[];
   replays?: ReplayProgress[];
 }
 

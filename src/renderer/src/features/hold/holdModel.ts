@@ -1,5 +1,5 @@
 /**
- * The Hold panel's view model, pure: which held call is shown (the oldest unless the person picked
+ * The Hold panel's panel model, pure: which held call is shown (the oldest unless the person picked
  * another), what they are doing with it (looking, editing its arguments, writing a deny reason),
  * the rules field, the keys, and where the target element goes over a live-view frame. The hook
  * (useHoldModel.ts) wires it up.

@@ -1,5 +1,5 @@
 /**
- * The view model of a recording's actions (replay, replay up to a call, export as a test with a
+ * The panel model of a recording's actions (replay, replay up to a call, export as a test with a
  * preview): a reducer over what the engine answered, joined with the replay's progress the store
  * keeps from the event stream. Pure, so it is tested without React or a server.
  */

@@ -1,5 +1,5 @@
 /**
- * The Run panel's view model, pure: which tool is chosen, its arguments draft, a draft handed over
+ * The Run panel's panel model, pure: which tool is chosen, its arguments draft, a draft handed over
  * by "Run again…" in the log, and the last run. The hook (useRunModel.ts) only wires it up.
  */
 import type {ToolInfo, ToolResultView} from '../../../../shared/protocol.js';
