@@ -211,7 +211,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     aliases: ['experimentalMemory'],
     description: 'Add the heap snapshot analysis tools (memory category).',
   },
-  // WebMCP page tools as MCP tools.
+  // WebMCP tools as MCP tools.
   {
     name: 'webmcpTools',
     kind: 'boolean',

@@ -9,15 +9,15 @@ import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import {SECTION_ORDER} from './base/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type ToolCall} from './base/definition.js';
-import type {PageToolSection} from './base/sections.js';
+import type {PageOfferedToolSection} from './base/sections.js';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
 import {WEBMCP_EXECUTE_OUTPUT, WEBMCP_LIST_OUTPUT} from './base/outputSchemas.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
-/** After the third-party tools section (SECTION_ORDER.pageTools), as in chrome-devtools-mcp. */
-const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
+/** After the third-party tools section (SECTION_ORDER.pageOfferedTools), as in chrome-devtools-mcp. */
+const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageOfferedTools + 1;
 
 function isDebuggingTool(tool: Pick<WebMcpToolInfo, 'annotations'>): boolean {
   return tool.annotations.debugging === true;
@@ -189,7 +189,7 @@ export const executeWebMcpTool = definePageTool({
 });
 
 /** The page's WebMCP tools after navigation and in list_pages, while the category is on. */
-export const webmcpToolsSection: PageToolSection = (response, page, context) => {
+export const webmcpToolsSection: PageOfferedToolSection = (response, page, context) => {
   const webmcp = context.services.webmcp;
   if (!webmcp.categoryEnabled('experimentalWebmcp')) {
     return;

@@ -5,7 +5,7 @@
  * selection and the switch; each change reaches the catalog after a short debounce, and the catalog
  * sends notifications/tools/list_changed to the clients it was offered to (an isolated client is
  * offered only its own page's tools). Calls run through the same pipeline as
- * every tool (locks, dialog gate, inspector log, telemetry) and invoke the page tool with
+ * every tool (locks, dialog gate, inspector log, telemetry) and invoke the WebMCP tool with
  * WebMCP.invokeTool, so a client's cancel reaches the page's AbortSignal.
  */
 import type {WebMcpToolInfo} from '../../shared/protocol.js';
@@ -13,12 +13,12 @@ import type {PageRegistry} from '../browser/pages/PageRegistry.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import type {InvocationOutcome} from '../webmcp/InvocationLog.js';
 import type {PageWebMcp} from '../webmcp/PageWebMcp.js';
-import {mcpInputSchema, pageToolDescription, pageToolHints} from '../webmcp/pageToolDefinition.js';
-import {PageToolNames, type AssignedName} from '../webmcp/pageToolNames.js';
+import {mcpInputSchema, webmcpToolDescription, webmcpToolHints} from '../webmcp/toolDefinition.js';
+import {WebMcpToolNames, type AssignedName} from '../webmcp/toolNames.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import type {Tool, ToolRunContext} from './base/definition.js';
 import type {ResponseBuilder} from './base/ResponseBuilder.js';
-import type {PageToolAudience, ToolCatalog} from './base/ToolCatalog.js';
+import type {WebMcpToolAudience, ToolCatalog} from './base/ToolCatalog.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
 import {oneLine} from '../../shared/inertText.js';
 
@@ -34,7 +34,7 @@ export const LIST_CHANGED_DEBOUNCE_MS = 25;
  */
 export const MAX_PAGE_TOOLS = 100;
 
-/** What telemetry records for every page tool: page-chosen names stay on the machine. */
+/** What telemetry records for every WebMCP tool: page-chosen names stay on the machine. */
 const TELEMETRY_NAME = 'webmcp_page_tool';
 
 export interface PageToolBridgeDeps {
@@ -43,7 +43,7 @@ export interface PageToolBridgeDeps {
   webmcp: WebMcpService;
 }
 
-/** The page tool an MCP tool stands for, fixed when the list was made. */
+/** The WebMCP tool an MCP tool stands for, fixed when the list was made. */
 interface Binding {
   mcpName: string;
   pageId: number;
@@ -53,7 +53,7 @@ interface Binding {
 }
 
 export class PageToolBridge {
-  readonly #books = new WeakMap<PageWebMcp, PageToolNames>();
+  readonly #books = new WeakMap<PageWebMcp, WebMcpToolNames>();
   readonly #unsubscribe: (() => void)[] = [];
   #timer: NodeJS.Timeout | undefined;
   #switchOn: boolean;
@@ -89,7 +89,7 @@ export class PageToolBridge {
    * client's. Calls of these tools are bound to their page and still go through the caller's view,
    * so a page the caller may not see answers as a closed one.
    */
-  #audiences(): {audience: PageToolAudience; page: PageState | undefined}[] {
+  #audiences(): {audience: WebMcpToolAudience; page: PageState | undefined}[] {
     const live = (page: PageState | undefined): PageState | undefined =>
       page?.closed === false ? page : undefined;
     const {pages} = this.deps;
@@ -123,17 +123,17 @@ export class PageToolBridge {
   refresh(): void {
     const audiences = this.#audiences();
     const views = new Set(audiences.map(({audience}) => audience));
-    this.deps.catalog.keepOwnPageTools(view => views.has(view));
+    this.deps.catalog.keepOwnWebMcpTools(view => views.has(view));
     for (const {audience, page} of audiences) {
       this.#refreshAudience(audience, this.#enabled() ? page : undefined);
     }
   }
 
-  #refreshAudience(audience: PageToolAudience, page: PageState | undefined): void {
+  #refreshAudience(audience: WebMcpToolAudience, page: PageState | undefined): void {
     const {catalog, webmcp} = this.deps;
     const tracker = page ? webmcp.peekTracker(page) : undefined;
     if (!page || !tracker || tracker.disposed) {
-      catalog.setPageTools([], '', audience);
+      catalog.setWebMcpTools([], '', audience);
       return;
     }
     const infos = tracker
@@ -145,16 +145,16 @@ export class PageToolBridge {
     );
     const tools = infos.flatMap((info, index) => {
       const assigned = names[index];
-      return assigned ? [pageToolAsMcp(info, assigned, page.id)] : [];
+      return assigned ? [webmcpToolAsMcp(info, assigned, page.id)] : [];
     });
     const signature = JSON.stringify([page.id, tools.map(tool => catalog.definition(tool))]);
-    catalog.setPageTools(tools, signature, audience);
+    catalog.setWebMcpTools(tools, signature, audience);
   }
 
-  #book(tracker: PageWebMcp, page: PageState): PageToolNames {
+  #book(tracker: PageWebMcp, page: PageState): WebMcpToolNames {
     let book = this.#books.get(tracker);
     if (!book) {
-      book = new PageToolNames(page.mainFrameId);
+      book = new WebMcpToolNames(page.mainFrameId);
       this.#books.set(tracker, book);
     }
     return book;
@@ -168,10 +168,14 @@ export class PageToolBridge {
   }
 }
 
-/** One page tool as an erased pipeline Tool (see definition.ts). */
-export function pageToolAsMcp(info: WebMcpToolInfo, assigned: AssignedName, pageId: number): Tool {
+/** One WebMCP tool as an erased pipeline Tool (see definition.ts). */
+export function webmcpToolAsMcp(
+  info: WebMcpToolInfo,
+  assigned: AssignedName,
+  pageId: number,
+): Tool {
   const {schema, note} = mcpInputSchema(info.inputSchema);
-  const hints = pageToolHints(info);
+  const hints = webmcpToolHints(info);
   const binding: Binding = {
     mcpName: assigned.mcpName,
     pageId,
@@ -182,7 +186,7 @@ export function pageToolAsMcp(info: WebMcpToolInfo, assigned: AssignedName, page
   const properties = schema.properties;
   return {
     name: assigned.mcpName,
-    description: pageToolDescription({
+    description: webmcpToolDescription({
       tool: info,
       frameNumber: assigned.frameNumber,
       schemaNote: note,
@@ -201,7 +205,7 @@ export function pageToolAsMcp(info: WebMcpToolInfo, assigned: AssignedName, page
     paramKinds: {},
     // The page's schema is the page's: no argument is taken for a snapshot uid.
     elementPaths: [],
-    pageTool: {
+    webmcpTool: {
       title: info.title === undefined ? undefined : oneLine(info.title.slice(0, 200)),
       annotations: hints,
       telemetryName: TELEMETRY_NAME,
@@ -215,13 +219,13 @@ export function pageToolAsMcp(info: WebMcpToolInfo, assigned: AssignedName, page
         ok: true,
         params,
         boundPageId: pageId,
-        run: (context, response) => runPageTool(binding, params, context, response),
+        run: (context, response) => runWebMcpTool(binding, params, context, response),
       };
     },
   };
 }
 
-async function runPageTool(
+async function runWebMcpTool(
   binding: Binding,
   input: Record<string, unknown>,
   context: ToolRunContext,
@@ -274,8 +278,8 @@ function renderOutcome(
     invocation.status === 'Error'
       ? 'Check the arguments against the input schema and retry.'
       : invocation.status === 'Interrupted'
-        ? 'Call tools/list to see the page tools now offered, then retry.'
-        : `The page tool did not answer within ${invocation.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
+        ? 'Call tools/list to see the WebMCP tools now offered, then retry.'
+        : `The WebMCP tool did not answer within ${invocation.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
   throw new Error(
     `The page's WebMCP tool ${binding.toolName} ended with status ${invocation.status}: ${detail}. ${next}`,
   );

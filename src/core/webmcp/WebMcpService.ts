@@ -32,7 +32,7 @@ export type Invoker = WebMcpInvocation['invoker'];
 export interface WebMcpServiceDeps {
   browser: ManagedBrowser;
   hub: InspectorHub;
-  /** Whether a tool category is on now (the page-tools sections follow the live switches). */
+  /** Whether a tool category is on now (the sections of page-offered tools follow the live switches). */
   categoryEnabled?: (category: ToolCategory) => boolean;
   /** How long a cancel may go unanswered before the invocation counts as timed out. */
   cancelGraceMs?: number;

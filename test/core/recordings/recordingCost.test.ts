@@ -1,7 +1,7 @@
 /**
  * What recording and the inspector cost follows what happened: a page registering 600 WebMCP
  * tools one every 4 ms records each tool about once (not the whole list each time), and a UI still
- * rebuilds the right list; a page tool returning 50 MB goes to the agent whole, once, while the
+ * rebuilds the right list; a WebMCP tool returning 50 MB goes to the agent whole, once, while the
  * event store, the recording and a UI connecting later get a preview with the full size marked.
  */
 import fs from 'node:fs';
@@ -118,7 +118,7 @@ describe('a page registering 600 tools, one every 4 ms', () => {
   });
 });
 
-describe('a page tool returning 50 MB', () => {
+describe('a WebMCP tool returning 50 MB', () => {
   it('goes to the agent whole; the store, the recording and a later UI get a marked preview', async () => {
     const pageId = await fx.openPage('/big-tool.html');
     await waitFor(async () =>

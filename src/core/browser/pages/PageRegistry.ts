@@ -44,9 +44,9 @@ export class PageRegistry
   readonly #byTargetId = new Map<string, PageState>();
   /** Every live view (client sessions, the Run panel, replays); each has its own selection. */
   readonly #views = new Set<ClientPages>();
-  /** The view that selected a page last: the live view and the page-tool bridge follow it. */
+  /** The view that selected a page last: the live view and the WebMCP tool bridge follow it. */
   #focus: ClientPages | undefined;
-  /** The last view to select a page that is not an isolated client's (shared page tools follow it). */
+  /** The last view to select a page that is not an isolated client's (shared WebMCP tools follow it). */
   #sharedFocus: ClientPages | undefined;
   readonly #contexts = new BrowserContexts();
   /** Pages close_page is closing now (not yet gone from the list). */
@@ -335,7 +335,7 @@ export class PageRegistry
 
   /**
    * The page selected last by anyone but an isolated client, among the pages every other client
-   * sees (not an isolated client's): the WebMCP page tools offered to them follow it.
+   * sees (not an isolated client's): the WebMCP tools offered to them follow it.
    */
   get sharedFocused(): PageState | undefined {
     const shared = (page: PageState): boolean => page.owner?.isolated !== true;

@@ -12,14 +12,14 @@ import {oneLine} from '../../shared/inertText.js';
 const DESCRIPTION_LIMIT = 1_000;
 const SCHEMA_CHARS_LIMIT = 20_000;
 
-export interface PageToolHints {
+export interface WebMcpToolHints {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   openWorldHint: boolean;
 }
 
 /** readOnly → readOnlyHint, consequential → destructiveHint, untrustedContent → openWorldHint. */
-export function pageToolHints(tool: Pick<WebMcpToolInfo, 'annotations'>): PageToolHints {
+export function webmcpToolHints(tool: Pick<WebMcpToolInfo, 'annotations'>): WebMcpToolHints {
   const {annotations} = tool;
   return {
     readOnlyHint: annotations.readOnly === true,
@@ -91,7 +91,7 @@ export interface DescriptionFacts {
 }
 
 /** The untrusted-source note first, then what the agent must know, then the page's own words. */
-export function pageToolDescription({tool, frameNumber, schemaNote}: DescriptionFacts): string {
+export function webmcpToolDescription({tool, frameNumber, schemaNote}: DescriptionFacts): string {
   const name = oneLine(tool.name);
   const where =
     tool.mainFrame === false ? `an iframe of the page (${oneLine(tool.frameUrl)})` : 'the page';
