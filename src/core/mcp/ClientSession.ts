@@ -49,7 +49,7 @@ export interface ClientSessionDeps {
   files: FileAccessShared;
   /** The browser generation now, so a session created after a restart gets no reconnect note. */
   browserGeneration: () => number;
-  /** This client's view of the pages (its own selection; its own context when isolated). */
+  /** This client's pages (its own selection; its own context when isolated). */
   pagesFor: (client: () => ClientRef) => ClientPages;
   log: (line: string) => void;
   onConnected: (clientSession: ClientSession) => void;

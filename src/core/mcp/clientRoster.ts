@@ -59,7 +59,7 @@ export class ClientRoster {
     return new ClientSession(
       {
         ...this.deps.sessions,
-        pagesFor: client => this.deps.pages.view({client, isolated: this.#isolateClients}),
+        pagesFor: client => this.deps.pages.clientPages({client, isolated: this.#isolateClients}),
         onConnected: clientSession => this.connected(clientSession),
         onClosed: clientSession => this.closed(clientSession),
         onActivity: clientSession => this.activity(clientSession),

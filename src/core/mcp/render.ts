@@ -27,7 +27,7 @@ const TITLE_LIMIT = 50;
 const STRUCTURED_CONTENT_CHARS = 1024 * 1024;
 
 /**
- * What the page list of a reply is read from: the caller's view of the pages (its selection, the
+ * What the page list of a reply is read from: the caller's pages (its selection, the
  * pages it may see); a plain object in unit tests.
  */
 export type PageListSource = Pick<ClientPages, 'infos' | 'takeSelectionNote'>;

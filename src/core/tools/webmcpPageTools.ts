@@ -86,7 +86,7 @@ export class PageToolBridge {
    * Whose tools are offered, to whom. Every client but an isolated one gets the tools of the page
    * selected last by any of them (each has its own selection; that tool list is one for all of
    * them); an isolated client (--isolateClients) gets its own selected page's, and sees no other
-   * client's. Calls of these tools are bound to their page and still go through the caller's view,
+   * client's. Calls of these tools are bound to their page and still go through the caller's pages,
    * so a page the caller may not see answers as a closed one.
    */
   #audiences(): {audience: WebMcpToolAudience; page: PageState | undefined}[] {
@@ -95,7 +95,7 @@ export class PageToolBridge {
     const {pages} = this.deps;
     return [
       {audience: undefined, page: live(pages.sharedFocused)},
-      ...pages.isolatedClientViews().map(view => ({audience: view, page: live(view.selected)})),
+      ...pages.isolatedClientPages().map(own => ({audience: own, page: live(own.selected)})),
     ];
   }
 
@@ -122,8 +122,8 @@ export class PageToolBridge {
   /** Recomputes every audience's set now; the catalog tells an audience only if its set changed. */
   refresh(): void {
     const audiences = this.#audiences();
-    const views = new Set(audiences.map(({audience}) => audience));
-    this.deps.catalog.keepOwnWebMcpTools(view => views.has(view));
+    const kept = new Set(audiences.map(({audience}) => audience));
+    this.deps.catalog.keepOwnWebMcpTools(audience => kept.has(audience));
     for (const {audience, page} of audiences) {
       this.#refreshAudience(audience, this.#enabled() ? page : undefined);
     }

@@ -39,12 +39,12 @@ function kebab(name: string): string {
 }
 
 /**
- * Who a set of WebMCP tools is offered to: an isolated client session's own view of the pages
+ * Who a set of WebMCP tools is offered to: an isolated client session's own pages
  * (--isolateClients: its own selected page's tools only), or undefined: every other client.
  */
 export type WebMcpToolAudience = ClientPages | undefined;
 
-/** The audience a client's view of the pages belongs to. */
+/** The audience a client's pages belongs to. */
 export function webmcpToolAudience(pages: ClientPages): WebMcpToolAudience {
   return pages.isolated && pages.client !== undefined ? pages : undefined;
 }
