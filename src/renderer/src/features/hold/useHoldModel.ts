@@ -123,7 +123,7 @@ export function useHoldModel(): HoldModel {
     setReason: text => dispatch({type: 'reason', text}),
     cancelMode: () => {
       if (call) {
-        dispatch({type: 'mode', mode: 'view', call});
+        dispatch({type: 'mode', mode: 'show', call});
       }
     },
     setRulesText: text => dispatch({type: 'rulesText', text}),

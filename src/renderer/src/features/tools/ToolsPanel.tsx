@@ -180,7 +180,7 @@ function ToolItem(props: {tool: ToolInfo}): React.JSX.Element {
 function ToolsListSection(props: {model: ToolsModel}): React.JSX.Element {
   const {model} = props;
   return (
-    <section className="tools-list-view" aria-labelledby="tools-list-heading">
+    <section className="tools-list-size" aria-labelledby="tools-list-heading">
       <h2 id="tools-list-heading">What a client receives</h2>
       <button
         type="button"
