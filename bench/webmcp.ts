@@ -23,7 +23,7 @@ import {z} from 'zod';
 import {onUntyped, sendUntyped} from '../src/core/browser/cdp.js';
 import {ROOT, startEngine} from '../test/helpers/engine.js';
 import {RawHttpClient} from './lib.js';
-import {measurePageTools} from './webmcpPageTools.js';
+import {measureWebMcpTools} from './webmcpPageTools.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -281,7 +281,7 @@ async function main(): Promise<void> {
     }
     raw.close();
     // With imperative.html the selected page, its tools are offered as webmcp_<name>.
-    const pageTools = await measurePageTools({
+    const pageTools = await measureWebMcpTools({
       page,
       client,
       mcpUrl: engine.mcpUrl,

@@ -13,7 +13,7 @@ import {ToolListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types
 import type {PageState} from '../src/core/browser/pages/PageState.js';
 import {RawHttpClient} from './lib.js';
 
-export interface PageToolsBenchInput {
+export interface WebMcpToolsBenchInput {
   page: PageState;
   client: Client;
   mcpUrl: string;
@@ -48,8 +48,8 @@ async function waitUntil(check: () => boolean, what: string): Promise<void> {
   }
 }
 
-export async function measurePageTools(
-  input: PageToolsBenchInput,
+export async function measureWebMcpTools(
+  input: WebMcpToolsBenchInput,
 ): Promise<Record<string, unknown>> {
   const {page, client, direct, median, p90} = input;
   const {tools} = await client.listTools();

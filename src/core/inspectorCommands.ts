@@ -95,7 +95,7 @@ function webmcpHandlers(
         invoker: {kind: 'inspector'},
         timeoutMs: command.timeoutMs ?? INSPECTOR_TIMEOUT_MS,
       });
-      return {invocationId: record.view.invocationId};
+      return {invocationId: record.invocation.invocationId};
     },
     webmcpCancel: command => webmcp.cancel(command.invocationId, 'user'),
     webmcpHighlightForm: command =>

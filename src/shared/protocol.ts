@@ -49,7 +49,7 @@ export const toolResultSchema = z.object({
   /** Set when structuredContent is a preview: markers stand where parts were cut. */
   structuredCut: z.boolean().optional(),
 });
-export type ToolResultView = z.infer<typeof toolResultSchema>;
+export type ToolResult = z.infer<typeof toolResultSchema>;
 
 /** `held`: waiting for a person in the inspector (hold rules) before it runs. */
 const callStatusSchema = z.enum(['running', 'held', 'ok', 'error', 'cancelled']);

@@ -101,7 +101,7 @@ export const replayCallReportSchema = z.object({
   recordedMs: z.number().optional(),
   replayMs: z.number(),
 });
-export type ReplayCallReportView = z.infer<typeof replayCallReportSchema>;
+export type ReplayCallReport = z.infer<typeof replayCallReportSchema>;
 
 export const replaySummarySchema = z.object({
   total: z.number().int(),
@@ -113,7 +113,7 @@ export const replaySummarySchema = z.object({
   /** Why the replay ended before its last call (an origin it could not reach). */
   stopped: z.string().optional(),
 });
-export type ReplaySummaryView = z.infer<typeof replaySummarySchema>;
+export type ReplaySummary = z.infer<typeof replaySummarySchema>;
 
 export const EXPORT_FORMATS = ['playwright'] as const;
 export const exportFormatSchema = z.enum(EXPORT_FORMATS);

@@ -3,10 +3,10 @@
  * fix. Declarative forms without `tooldescription` (the browser then does not register them) or
  * fields without `toolparamdescription`, schemas without `type`, with unknown (often misspelled)
  * keywords, or requiring fields they do not define, parameters without a description, and names
- * that several frames register. Pure functions over the tool views and the page's forms, so the
+ * that several frames register. Pure functions over the tools (their info) and the page's forms, so the
  * doctor (core) and the panel (renderer) say the same thing.
  */
-import type {WebMcpLintFinding, WebMcpToolView} from './protocol.js';
+import type {WebMcpLintFinding, WebMcpToolInfo} from './protocol.js';
 import {isRecord} from './values.js';
 
 /** A `<form toolname>` as read from the page (registered or not). */
@@ -263,7 +263,7 @@ function schemaFindings(
 }
 
 /** Findings for the registered tools of one page (all frames). */
-export function lintTools(tools: readonly WebMcpToolView[]): WebMcpLintFinding[] {
+export function lintTools(tools: readonly WebMcpToolInfo[]): WebMcpLintFinding[] {
   const frameCount = new Map<string, Set<string>>();
   for (const tool of tools) {
     const frames = frameCount.get(tool.name) ?? new Set<string>();
@@ -307,7 +307,7 @@ export function lintTools(tools: readonly WebMcpToolView[]): WebMcpLintFinding[]
  */
 export function lintForms(
   forms: readonly DeclarativeFormFacts[],
-  registered: readonly WebMcpToolView[],
+  registered: readonly WebMcpToolInfo[],
 ): WebMcpLintFinding[] {
   return forms.flatMap(form => {
     const isRegistered = registered.some(

@@ -34,7 +34,7 @@ export const webmcpToolSchema = z.object({
   /** Declarative tools: the <form> element (DOM backend node id in the tool's frame). */
   formBackendNodeId: z.number().optional(),
 });
-export type WebMcpToolView = z.infer<typeof webmcpToolSchema>;
+export type WebMcpToolInfo = z.infer<typeof webmcpToolSchema>;
 
 /**
  * `Interrupted`: the page navigated, closed or lost the frame before the tool answered.

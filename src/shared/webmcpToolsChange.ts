@@ -4,7 +4,7 @@
  * those it names as removed. Applying an event again, or an older one before newer ones, ends in
  * the same list, so a UI can start from the state and then apply whatever the store still holds.
  */
-import type {InspectorEvent, WebMcpToolView} from './protocol.js';
+import type {InspectorEvent, WebMcpToolInfo} from './protocol.js';
 
 export type WebMcpToolsChangedEvent = Extract<InspectorEvent, {type: 'webmcpToolsChanged'}>;
 
@@ -13,9 +13,9 @@ function keyOf(tool: {frameId: string; name: string}): string {
 }
 
 export function applyWebMcpToolsChanged(
-  tools: readonly WebMcpToolView[],
+  tools: readonly WebMcpToolInfo[],
   event: WebMcpToolsChangedEvent,
-): WebMcpToolView[] {
+): WebMcpToolInfo[] {
   const others = tools.filter(tool => tool.pageId !== event.pageId);
   if (event.delta !== true) {
     return [...others, ...event.tools];

@@ -1,11 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {InspectorStore} from '../../src/renderer/src/store/InspectorStore.js';
 import {REPLAY_CAPACITY} from '../../src/renderer/src/store/replays.js';
-import type {
-  InspectorEvent,
-  InspectorState,
-  ReplayCallReportView,
-} from '../../src/shared/protocol.js';
+import type {InspectorEvent, InspectorState, ReplayCallReport} from '../../src/shared/protocol.js';
 import {AGENT, batchOf, endedEvent, record, startedEvent} from './fixtures.js';
 
 const STATE: InspectorState = {
@@ -143,7 +139,7 @@ describe('InspectorStore', () => {
   });
 
   describe('replays of recordings', () => {
-    const report = (index: number): ReplayCallReportView => ({
+    const report = (index: number): ReplayCallReport => ({
       index,
       tool: 'click',
       client: 'agent',

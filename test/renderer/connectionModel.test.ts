@@ -1,4 +1,4 @@
-/** The Connection panel's view model (features/connection/connectionModel.ts). */
+/** The Connection panel's panel model (features/connection/connectionModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {MASKED_TOKEN} from '../../src/renderer/src/features/connection/clientSetup.js';
 import {
@@ -13,7 +13,7 @@ import {
 const URL = 'http://127.0.0.1:7624/mcp';
 const TOKEN = 'secret-token-0123456789';
 
-describe('Connection view model', () => {
+describe('Connection panel model', () => {
   it('masks the token in the setups until it is revealed', () => {
     const fetched = reduceConnection(INITIAL_CONNECTION, {
       type: 'token',

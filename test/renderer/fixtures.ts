@@ -4,7 +4,7 @@ import type {
   EventEnvelope,
   InspectorEvent,
   WebMcpInvocation,
-  WebMcpToolView,
+  WebMcpToolInfo,
 } from '../../src/shared/protocol.js';
 import type {TelemetryRecord} from '../../src/shared/telemetry.js';
 
@@ -67,7 +67,7 @@ export function batchOf(
 }
 
 /** A page's WebMCP tool (the main frame of page 1 unless overridden). */
-export function webmcpTool(overrides: Partial<WebMcpToolView> = {}): WebMcpToolView {
+export function webmcpTool(overrides: Partial<WebMcpToolInfo> = {}): WebMcpToolInfo {
   return {
     pageId: 1,
     frameId: 'MAIN',

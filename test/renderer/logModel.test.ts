@@ -1,4 +1,4 @@
-/** The Log panel's view model (features/log/logModel.ts) and the app frame's (app/frameModel.ts). */
+/** The Log panel's panel model (features/log/logModel.ts) and the app frame's (app/frameModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {connectionLabel, documentTitle, opensHold} from '../../src/renderer/src/app/frameModel.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../src/renderer/src/features/log/logModel.js';
 import {EMPTY_FILTER} from '../../src/renderer/src/store/LogQuery.js';
 
-describe('Log view model', () => {
+describe('Log panel model', () => {
   it('changes the filter one field at a time, and resets it', () => {
     const byTool = reduceLog(INITIAL_LOG, {type: 'filter', patch: {tool: 'click'}});
     const both = reduceLog(byTool, {type: 'filter', patch: {status: 'error'}});
@@ -46,7 +46,7 @@ describe('Log view model', () => {
   });
 });
 
-describe('app frame view model', () => {
+describe('app frame panel model', () => {
   it('names every connection state in the header', () => {
     expect(connectionLabel({state: 'open'})).toBe('Connected');
     expect(connectionLabel({state: 'connecting'})).toBe('Connecting…');

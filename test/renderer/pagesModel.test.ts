@@ -1,4 +1,4 @@
-/** The Pages panel's view model (features/pages/pagesModel.ts); the outline is in panels.test.ts. */
+/** The Pages panel's panel model (features/pages/pagesModel.ts); the outline is in panels.test.ts. */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_PAGES,
@@ -26,7 +26,7 @@ const acted = {
   receivedAt: 5,
 };
 
-describe('Pages view model', () => {
+describe('Pages panel model', () => {
   it('follows the selected page: shows the newest frame, whatever its page', () => {
     const state = reducePages(INITIAL_PAGES, {type: 'frame', frame: frameOf(2)});
     expect(selectLiveView(state, PAGES, undefined)).toEqual({

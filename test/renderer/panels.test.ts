@@ -3,7 +3,7 @@ import {clientSetups, SERVER_NAME} from '../../src/renderer/src/features/connect
 import {HIGHLIGHT_MS, outlineFor} from '../../src/renderer/src/features/pages/pagesModel.js';
 import {toolParams} from '../../src/renderer/src/features/tools/schemaParams.js';
 import {cleanArgs} from '../../src/renderer/src/ui/argumentsDraft.js';
-import {imageDataUrl} from '../../src/renderer/src/ui/ImageView.js';
+import {imageDataUrl} from '../../src/renderer/src/ui/DataImage.js';
 import {cfWorkerValidator, validate} from '../../src/renderer/src/ui/schemaValidator.js';
 
 describe('client setup snippets', () => {

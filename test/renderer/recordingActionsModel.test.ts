@@ -1,4 +1,4 @@
-/** The view model of a recording's replay and export actions (features/recordings). */
+/** The panel model of a recording's replay and export actions (features/recordings). */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_RECORDING_ACTIONS,
@@ -11,9 +11,9 @@ import {
   type RecordingActionsRequests,
 } from '../../src/renderer/src/features/recordings/recordingActionsModel.js';
 import type {ReplayProgress} from '../../src/renderer/src/store/replays.js';
-import type {ReplayCallReportView} from '../../src/shared/protocol.js';
+import type {ReplayCallReport} from '../../src/shared/protocol.js';
 
-const call = (index: number, outcome: ReplayCallReportView['outcome']): ReplayCallReportView => ({
+const call = (index: number, outcome: ReplayCallReport['outcome']): ReplayCallReport => ({
   index,
   tool: 'click',
   client: 'agent',
@@ -28,7 +28,7 @@ function run(actions: RecordingActionsAction[]): RecordingActionsRequests {
   return actions.reduce(reduceRecordingActions, INITIAL_RECORDING_ACTIONS);
 }
 
-const progressOf = (calls: ReplayCallReportView[], finished = false): ReplayProgress => ({
+const progressOf = (calls: ReplayCallReport[], finished = false): ReplayProgress => ({
   replayId: 'r1',
   recordingId: 's',
   total: 3,

@@ -1,4 +1,4 @@
-/** The Run panel's view model (features/run/runModel.ts). */
+/** The Run panel's panel model (features/run/runModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_RUN,
@@ -23,7 +23,7 @@ function tool(name: string, enabled = true): ToolInfo {
   };
 }
 
-describe('Run view model', () => {
+describe('Run panel model', () => {
   it('offers the enabled tools, and still finds a chosen one that was switched off', () => {
     const all = [tool('list_pages'), tool('click', false)];
     expect(selectTools(all, 'click')).toEqual({tools: [all[0]], tool: all[1]});

@@ -1,4 +1,4 @@
-/** The Telemetry panel's view model (features/telemetry/telemetryModel.ts). */
+/** The Telemetry panel's panel model (features/telemetry/telemetryModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {
   codeMeaning,
@@ -12,7 +12,7 @@ import {
 import {OS_TYPE_NAMES, TELEMETRY_FIELD_HELP} from '../../src/shared/telemetry.js';
 import {record} from './fixtures.js';
 
-describe('Telemetry view model', () => {
+describe('Telemetry panel model', () => {
   it('shows the newest records, at most a bounded number, oldest first as the Log does', () => {
     const entries = Array.from({length: TELEMETRY_SHOWN + 5}, (_, index) => ({
       seq: index + 1,

@@ -1,4 +1,4 @@
-/** The Tools panel's view model (features/tools/toolsModel.ts). */
+/** The Tools panel's panel model (features/tools/toolsModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {
   categoryCards,
@@ -7,7 +7,7 @@ import {
   conditionGroups,
   INITIAL_TOOLS,
   reduceTools,
-  toolsListView,
+  toolsListSize,
   toolsTotals,
 } from '../../src/renderer/src/features/tools/toolsModel.js';
 import type {ToolsSlice} from '../../src/renderer/src/store/InspectorStore.js';
@@ -49,7 +49,7 @@ const SLICE: ToolsSlice = {
   ],
 };
 
-describe('Tools view model', () => {
+describe('Tools panel model', () => {
   it('groups tools by category and by the flag that gates them, with counts', () => {
     expect(
       categoryGroups(SLICE).map(group => [
@@ -148,7 +148,7 @@ describe('Tools view model', () => {
   it('shows the tools/list a client receives, with its size, or why it could not', () => {
     const list = {tools: [{name: 'list_pages', description: 'Lists pages.'}]};
     const compact = JSON.stringify(list);
-    expect(toolsListView(list)).toEqual({
+    expect(toolsListSize(list)).toEqual({
       json: JSON.stringify(list, null, 2),
       toolCount: 1,
       chars: compact.length,

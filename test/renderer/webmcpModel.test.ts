@@ -1,4 +1,4 @@
-/** The WebMCP panel's view model (features/webmcp/webmcpModel.ts). */
+/** The WebMCP panel's panel model (features/webmcp/webmcpModel.ts). */
 import {describe, expect, it} from 'vitest';
 import {
   activityOf,
@@ -12,12 +12,12 @@ import {
   type WebMcpAction,
   type WebMcpState,
 } from '../../src/renderer/src/features/webmcp/webmcpModel.js';
-import {toolKey} from '../../src/renderer/src/features/webmcp/webmcpView.js';
-import type {WebMcpInvocation, WebMcpToolView} from '../../src/shared/protocol.js';
+import {toolKey} from '../../src/renderer/src/features/webmcp/webmcpDisplay.js';
+import type {WebMcpInvocation, WebMcpToolInfo} from '../../src/shared/protocol.js';
 import {webmcpInvocation, webmcpTool} from './fixtures.js';
 
 const ECHO_SCHEMA = {type: 'object', properties: {text: {type: 'string'}}, required: ['text']};
-const tool = (overrides: Partial<WebMcpToolView> = {}): WebMcpToolView =>
+const tool = (overrides: Partial<WebMcpToolInfo> = {}): WebMcpToolInfo =>
   webmcpTool({inputSchema: ECHO_SCHEMA, annotations: {readOnly: true}, ...overrides});
 const invocation = (overrides: Partial<WebMcpInvocation> = {}): WebMcpInvocation =>
   webmcpInvocation({status: 'Completed', startedAt: 10, ...overrides});
@@ -27,7 +27,7 @@ const run = (...actions: WebMcpAction[]): WebMcpState =>
 const echo = tool();
 const key = toolKey(echo);
 
-describe('WebMCP view model: drafts and Execute', () => {
+describe('WebMCP panel model: drafts and Execute', () => {
   it('keeps a draft per tool, and an edit leaves the other tools alone', () => {
     const state = run(
       {type: 'edit', key, action: {type: 'form', values: {text: 'hi'}}},
@@ -103,7 +103,7 @@ describe('WebMCP view model: drafts and Execute', () => {
   });
 });
 
-describe('WebMCP view model: panel state and selectors', () => {
+describe('WebMCP panel model: panel state and selectors', () => {
   it('opens and closes tools, and filters', () => {
     const open = run({type: 'toggle', key}, {type: 'filter', filter: 'ec'});
     expect(open.expanded.has(key)).toBe(true);

@@ -12,7 +12,7 @@ import type {OpenDialog, PageState} from './pages/PageState.js';
 export const PROBE_TIMEOUT_MS = 2_000;
 /** Default bound for in-page helpers of actions and readers (checks, descriptions). */
 export const IN_PAGE_TIMEOUT_MS = 10_000;
-/** Default bound for code the agent supplied (evaluate_script, page tools). */
+/** Default bound for code the agent supplied (evaluate_script, WebMCP tools). */
 export const SCRIPT_TIMEOUT_MS = 30_000;
 /**
  * Longest bound a caller may ask for: shorter than the 45 s lock wait (LOCK_WAIT_MS) that a call

@@ -222,7 +222,7 @@ const SPECS = [
     aliases: ['experimentalMemory'],
     description: 'Add the heap snapshot analysis tools (memory category).',
   },
-  // WebMCP page tools as MCP tools.
+  // WebMCP tools as MCP tools.
   {
     name: 'webmcpTools',
     kind: 'boolean',

@@ -7,7 +7,7 @@
  * priming event on protocol 2025-11-25, or any message) can be resumed with `Last-Event-ID`, so its
  * calls keep running for the resume window; a stream that is not resumed by then, or that the
  * client cannot resume (no event id reached it), cancels its calls as notifications/cancelled
- * would (page tools get WebMCP.cancelInvocation, locks are freed). A stream whose answer was
+ * would (WebMCP tools get WebMCP.cancelInvocation, locks are freed). A stream whose answer was
  * delivered whole is forgotten at once.
  */
 import {AsyncLocalStorage} from 'node:async_hooks';

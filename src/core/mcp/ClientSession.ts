@@ -24,7 +24,7 @@ import type {BrowserView} from '../browser/launch/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
 import {readAnswer, supportsFormElicitation, type AskClient} from './hold/askClient.js';
-import {pageToolAudience, type ToolCatalog} from '../tools/base/ToolCatalog.js';
+import {webmcpToolAudience, type ToolCatalog} from '../tools/base/ToolCatalog.js';
 import {errorText} from '../../shared/values.js';
 
 /** roots/list is bounded: an unanswered request must not stall tool calls (chrome-devtools-mcp #2476). */
@@ -49,7 +49,7 @@ export interface ClientSessionDeps {
   files: FileAccessShared;
   /** The browser generation now, so a session created after a restart gets no reconnect note. */
   browserGeneration: () => number;
-  /** This client's view of the pages (its own selection; its own context when isolated). */
+  /** This client's pages (its own selection; its own context when isolated). */
   pagesFor: (client: () => ClientRef) => ClientPages;
   log: (line: string) => void;
   onConnected: (clientSession: ClientSession) => void;
@@ -143,7 +143,7 @@ export class ClientSession {
     this.#roots = new ClientRoots(this);
 
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: deps.catalog.listDefinitions(pageToolAudience(this.pages)),
+      tools: deps.catalog.listDefinitions(webmcpToolAudience(this.pages)),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.calls++;

@@ -62,8 +62,8 @@ import {ARGUMENT_TEXT_LIMIT, overlongArgument} from '../tools/base/inputLimits.j
 import {ResponseBuilder} from '../tools/base/ResponseBuilder.js';
 import type {EngineServices} from '../tools/base/services.js';
 import {
-  pageToolAudience,
-  type PageToolAudience,
+  webmcpToolAudience,
+  type WebMcpToolAudience,
   type ToolCatalog,
 } from '../tools/base/ToolCatalog.js';
 import type {CallActivityTracker} from '../recordings/callActivity.js';
@@ -180,7 +180,7 @@ export class ToolRunner {
     origin: CallOrigin,
     events: CallEvents,
   ): Promise<CallToolResult> {
-    const checked = this.#check(name, args, pageToolAudience(origin.pages));
+    const checked = this.#check(name, args, webmcpToolAudience(origin.pages));
     if (!checked.ok) {
       events.finish(errorResult(checked.message), 'error');
       if (checked.notListed) {
@@ -216,7 +216,7 @@ export class ToolRunner {
     }
     const page = response.page;
     const telemetry = this.deps.telemetry.record({
-      tool: tool.pageTool ? {name: tool.pageTool.telemetryName, paramKinds: {}} : tool,
+      tool: tool.webmcpTool ? {name: tool.webmcpTool.telemetryName, paramKinds: {}} : tool,
       params: valid.params,
       client: origin.client,
       success,
@@ -230,10 +230,10 @@ export class ToolRunner {
   #check(
     name: string,
     args: Record<string, unknown>,
-    audience: PageToolAudience,
+    audience: WebMcpToolAudience,
   ): {ok: true; tool: Tool; valid: ValidCall} | {ok: false; message: string; notListed?: true} {
     const {catalog} = this.deps;
-    // Page tools as this caller is offered them (an isolated client: its own page's only).
+    // WebMCP tools as this caller is offered them (an isolated client: its own page's only).
     const tool = catalog.get(name, audience);
     if (!tool) {
       return {ok: false, message: catalog.unknownToolMessage(name, audience), notListed: true};
@@ -242,7 +242,7 @@ export class ToolRunner {
     if (!status.enabled) {
       return {ok: false, message: status.reason, notListed: true};
     }
-    // Before the schema (and any page tool's JSON Schema) walks them.
+    // Before the schema (and any WebMCP tool's JSON Schema) walks them.
     if (nestsDeeperThan(args, VALUE_DEPTH_LIMIT)) {
       return {
         ok: false,
@@ -424,7 +424,7 @@ export class ToolRunner {
         page.throwIfDialogOpen();
       }
       // A page's own tool runs the page's code, whatever its readOnlyHint says: always watched.
-      if (page && (!tool.readsOnly(valid.params) || tool.pageTool !== undefined)) {
+      if (page && (!tool.readsOnly(valid.params) || tool.webmcpTool !== undefined)) {
         await navigations.watch(page);
       }
       await valid.run(
@@ -439,8 +439,8 @@ export class ToolRunner {
           services,
           pageIdGiven: this.#routedPageId(valid) !== undefined,
           reportProgress: status => progress.report(status),
-          addPageToolSections: (target, shown) =>
-            catalog.addPageToolSections(target, shown, {browser, services}),
+          addPageOfferedToolSections: (target, shown) =>
+            catalog.addPageOfferedToolSections(target, shown, {browser, services}),
           resolvePath: value =>
             tool.filePaths.some(entry => entry.scope === 'localBrowser') && !browser.isLocal
               ? Promise.resolve(value)

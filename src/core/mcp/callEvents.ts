@@ -1,5 +1,5 @@
 /**
- * The inspector's view of one call: `toolCallStarted` as it arrives, `toolCallEnded` (and the
+ * What the inspector sees of one call: `toolCallStarted` as it arrives, `toolCallEnded` (and the
  * telemetry record) as it leaves, with timing, the page it acted on and what it touched.
  */
 import crypto from 'node:crypto';
@@ -89,7 +89,7 @@ export class CallEvents {
       return result;
     }
     this.#finished = true;
-    const view = resultPreview(result);
+    const preview = resultPreview(result);
     const {page, telemetry, response} = end;
     this.hub.publish({
       type: 'toolCallEnded',
@@ -97,8 +97,8 @@ export class CallEvents {
       tool: this.tool,
       status,
       durationMs: Math.round(this.elapsedMs * 100) / 100,
-      result: view,
-      ...(status === 'error' ? {errorText: firstErrorLine(view.text)} : {}),
+      result: preview,
+      ...(status === 'error' ? {errorText: firstErrorLine(preview.text)} : {}),
       ...this.#pageIdOf(page),
       ...(page && response?.actedOn ? {actedOn: {pageId: page.id, rect: response.actedOn}} : {}),
       ...(telemetry ? {telemetry} : {}),

@@ -19,7 +19,7 @@ export interface LockRequest {
   tool: Tool;
   /** The page the client named (pageId routing on); undefined = the caller's selected page. */
   pageId: number | undefined;
-  /** The caller's view of the pages. */
+  /** The caller's pages. */
   pages: ClientPages;
   browserLock: ReadWriteLock;
   signal: AbortSignal;

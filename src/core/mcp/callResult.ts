@@ -1,4 +1,4 @@
-/** The small shapes of a call's outcome: an error result, its first line, the inspector's view. */
+/** The small shapes of a call's outcome: an error result, its first line, what the inspector keeps. */
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {
   boundValue,
@@ -8,7 +8,7 @@ import {
   VALUE_DEPTH_LIMIT,
 } from '../../shared/boundedValue.js';
 import {inertLines} from '../../shared/inertText.js';
-import type {ToolResultView} from '../../shared/protocol.js';
+import type {ToolResult} from '../../shared/protocol.js';
 import {isRecord} from '../../shared/values.js';
 
 /**
@@ -46,7 +46,7 @@ export function firstErrorLine(text: string): string {
   return (errorLine ?? text.split('\n')[0] ?? '').slice(0, 500);
 }
 
-export function resultView(result: CallToolResult): ToolResultView {
+export function resultView(result: CallToolResult): ToolResult {
   const texts: string[] = [];
   const images: {mimeType: string; data: string}[] = [];
   for (const item of result.content) {
@@ -68,23 +68,23 @@ export function resultView(result: CallToolResult): ToolResultView {
  * previews with their full size marked (the agent got the whole result, once); images as they are
  * (the hub bounds those).
  */
-export function resultPreview(result: CallToolResult): ToolResultView {
-  const view = resultView(result);
-  const text = previewText(view.text, RESULT_TEXT_PREVIEW_CHARS);
+export function resultPreview(result: CallToolResult): ToolResult {
+  const shown = resultView(result);
+  const text = previewText(shown.text, RESULT_TEXT_PREVIEW_CHARS);
   const structured =
-    view.structuredContent === undefined
+    shown.structuredContent === undefined
       ? undefined
-      : boundValue(view.structuredContent, {
+      : boundValue(shown.structuredContent, {
           maxDepth: VALUE_DEPTH_LIMIT,
           maxChars: STRUCTURED_PREVIEW_CHARS,
         });
   return {
     text: text.text,
-    images: view.images,
+    images: shown.images,
     ...(structured !== undefined && isRecord(structured.value)
       ? {structuredContent: structured.value}
       : {}),
-    ...(text.cut ? {textChars: view.text.length} : {}),
+    ...(text.cut ? {textChars: shown.text.length} : {}),
     ...(structured?.cut === true ? {structuredCut: true} : {}),
   };
 }

@@ -10,8 +10,8 @@ import type {ClosedClient, ConnectedClient} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/pages/PageRegistry.js';
 import type {InspectorHub} from '../inspector/InspectorHub.js';
 import {
-  pageToolAudience,
-  type PageToolAudience,
+  webmcpToolAudience,
+  type WebMcpToolAudience,
   type ToolCatalog,
 } from '../tools/base/ToolCatalog.js';
 import {ClientSession, type ClientSessionDeps} from './ClientSession.js';
@@ -59,7 +59,7 @@ export class ClientRoster {
     return new ClientSession(
       {
         ...this.deps.sessions,
-        pagesFor: client => this.deps.pages.view({client, isolated: this.#isolateClients}),
+        pagesFor: client => this.deps.pages.clientPages({client, isolated: this.#isolateClients}),
         onConnected: clientSession => this.connected(clientSession),
         onClosed: clientSession => this.closed(clientSession),
         onActivity: clientSession => this.activity(clientSession),
@@ -82,8 +82,8 @@ export class ClientRoster {
   }
 
   /**
-   * Tool changes reach the clients they concern: a switch every client, page tools only their
-   * audience's clients; `onShared` for what the inspector shows (the page tools of non-isolated
+   * Tool changes reach the clients they concern: a switch every client, WebMCP tools only their
+   * audience's clients; `onShared` for what the inspector shows (the WebMCP tools of non-isolated
    * clients).
    */
   followToolChanges(catalog: ToolCatalog, onShared: () => void): void {
@@ -91,7 +91,7 @@ export class ClientRoster {
       this.notifyToolsChanged('all');
       onShared();
     });
-    catalog.on('pageToolsChanged', audience => {
+    catalog.on('webmcpToolSetChanged', audience => {
       this.notifyToolsChanged(audience);
       if (audience === undefined) {
         onShared();
@@ -99,10 +99,10 @@ export class ClientRoster {
     });
   }
 
-  /** tools/list changed for every client, or for those of one page tool audience. */
-  notifyToolsChanged(audience: PageToolAudience | 'all'): void {
+  /** tools/list changed for every client, or for those of one WebMCP tool audience. */
+  notifyToolsChanged(audience: WebMcpToolAudience | 'all'): void {
     for (const {clientSession} of this.#entries.values()) {
-      if (audience === 'all' || pageToolAudience(clientSession.pages) === audience) {
+      if (audience === 'all' || webmcpToolAudience(clientSession.pages) === audience) {
         clientSession.notifyToolsChanged();
       }
     }

@@ -6,7 +6,7 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {PageInfo} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/pages/ClientPages.js';
 import {takeSnapshot} from '../browser/snapshot/snapshot.js';
-import {snapshotViewsFeature} from '../browser/snapshot/diffs.js';
+import {seenSnapshotsFeature} from '../browser/snapshot/diffs.js';
 import type {FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from '../tools/base/ResponseBuilder.js';
 import {
@@ -27,7 +27,7 @@ const TITLE_LIMIT = 50;
 const STRUCTURED_CONTENT_CHARS = 1024 * 1024;
 
 /**
- * What the page list of a reply is read from: the caller's view of the pages (its selection, the
+ * What the page list of a reply is read from: the caller's pages (its selection, the
  * pages it may see); a plain object in unit tests.
  */
 export type PageListSource = Pick<ClientPages, 'infos' | 'takeSelectionNote'>;
@@ -206,7 +206,7 @@ async function renderSnapshot(
     return `Saved snapshot to ${saved}.`;
   }
   if (audience?.diffs === true && request.rootUid === undefined && snapshot.document) {
-    const text = snapshotViewsFeature
+    const text = seenSnapshotsFeature
       .get(page)
       .answer(
         audience.client,

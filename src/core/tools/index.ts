@@ -12,7 +12,7 @@ import {heapAnalysisTools} from './heapAnalysis/tools.js';
 import {lighthouseTools} from './lighthouse.js';
 import {memoryTools} from './memory.js';
 import {networkTools} from './network.js';
-import {pageTools} from './pages.js';
+import {pagesTools} from './pages.js';
 import {performanceTools} from './performance.js';
 import {pwaTools} from './pwa.js';
 import {screencastTools} from './screencast.js';
@@ -28,7 +28,7 @@ import {webmcpToolsSection, webmcpTools} from './webmcp.js';
 /** Every tool, in the order they are listed. */
 function everyTool() {
   return [
-    ...pageTools,
+    ...pagesTools,
     ...snapshotTools,
     ...screenshotTools,
     ...scriptTools,
@@ -51,7 +51,7 @@ function everyTool() {
   ];
 }
 
-/** The name of every tool the engine has (not the page tools a page offers while it runs). */
+/** The name of every tool the engine has (not the WebMCP tools a page offers while it runs). */
 export type ToolName = ReturnType<typeof everyTool>[number]['name'];
 
 type ExportedName = keyof typeof PLAYWRIGHT_STEPS;
@@ -70,6 +70,6 @@ export function allTools(): ToolSet {
   return {
     tools: everyTool(),
     pageStateSections: [emulationStateSection],
-    pageToolSections: [webmcpToolsSection, thirdPartyToolsSection],
+    pageOfferedToolSections: [webmcpToolsSection, thirdPartyToolsSection],
   };
 }

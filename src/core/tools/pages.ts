@@ -26,7 +26,7 @@ export const listPages = defineTool({
     // A page's script may have retitled it since the browser last said.
     await call.pages.refreshTitles();
     response.structured.pages = call.pages.infos();
-    call.addPageToolSections(response, call.pages.selected);
+    call.addPageOfferedToolSections(response, call.pages.selected);
   },
 });
 
@@ -96,7 +96,7 @@ export const newPage = defineTool({
       release();
     }
     response.includePages();
-    call.addPageToolSections(response, page);
+    call.addPageOfferedToolSections(response, page);
   },
 });
 
@@ -175,7 +175,7 @@ export const navigatePage = definePageTool({
       initScript: call.params.initScript,
     });
     response.includePages();
-    call.addPageToolSections(response, call.page);
+    call.addPageOfferedToolSections(response, call.page);
   },
 });
 
@@ -392,4 +392,4 @@ async function hasHistory(page: PageState, delta: number): Promise<boolean> {
   return (await historyUrl(page, delta)) !== undefined;
 }
 
-export const pageTools = [listPages, selectPage, newPage, closePage, navigatePage];
+export const pagesTools = [listPages, selectPage, newPage, closePage, navigatePage];

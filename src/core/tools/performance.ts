@@ -10,7 +10,7 @@ import type {PageState} from '../browser/pages/PageState.js';
 import {navigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import {analyseTrace} from '../browser/trace/engine.js';
 import {formatInsight, formatTraceSummary} from '../browser/trace/format.js';
-import {abandonTracing, startTracing, stopTracing, traceState} from '../browser/trace/recording.js';
+import {abandonTracing, startTracing, stopTracing, traceState} from '../browser/trace/tracing.js';
 import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
 import {withExtension, type FileAccess} from '../files/FileAccess.js';
 import {SECTION_ORDER, type ResponseBuilder} from './base/ResponseBuilder.js';
@@ -74,29 +74,29 @@ async function stopAndSummarise(
   if (!active) {
     throw new Error('no active performance trace recording to stop.');
   }
-  let recorded;
+  let finished;
   reportProgress('Stopping the trace and reading its data');
   try {
-    recorded = await stopTracing(active.page);
+    finished = await stopTracing(active.page);
   } finally {
     state.active = undefined;
   }
   if (filePath !== undefined) {
     const compressed = filePath.endsWith('.gz');
     const target = compressed ? filePath : withExtension(filePath, '.json');
-    const data = compressed ? await gzipAsync(recorded.data) : recorded.data;
+    const data = compressed ? await gzipAsync(finished.data) : finished.data;
     const saved = await files.writeFile(target, data);
     response.appendLine(`The raw trace data was saved to ${saved}.`);
   }
   response.appendLine('The performance trace has been stopped.');
-  if (recorded.dataLoss) {
+  if (finished.dataLoss) {
     response.appendLine(
-      "Note: Chrome's trace buffer filled up, so the end of the recording is missing. Record a shorter trace.",
+      "Note: Chrome's trace buffer filled up, so the end of the trace is missing. Record a shorter trace.",
     );
   }
   reportProgress('Computing the trace summary and insights');
   const settings = emulationSettings(active.page);
-  const analysed = await analyseTrace(recorded.data, {
+  const analysed = await analyseTrace(finished.data, {
     cpuThrottling: settings.cpuThrottlingRate,
     networkThrottling: settings.networkConditions,
   });

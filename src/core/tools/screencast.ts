@@ -1,26 +1,26 @@
 /**
  * Tool family: screencast — record the page as an mp4 with Chrome's built-in recorder (no ffmpeg),
- * one recording per page at a time.
+ * one screencast per page at a time.
  */
 import path from 'node:path';
 import {z} from 'zod';
 import {PageFeature} from '../browser/pages/PageState.js';
 import {
-  startScreenRecording,
-  stopScreenRecording,
+  startScreencastCapture,
+  stopScreencastCapture,
   viewportPixelSize,
-} from '../browser/screenRecorder.js';
+} from '../browser/screencast.js';
 import {temporaryFileNote, withExtension} from '../files/FileAccess.js';
 import {definePageTool} from './base/definition.js';
 
-interface ActiveRecording {
+interface ActiveScreencast {
   stream: string;
   filePath: string;
   /** The folder we created for a default path, removed again if nothing gets written. */
   temporaryDir: string | undefined;
 }
 
-const recordingFeature = new PageFeature<{active: ActiveRecording | undefined}>(
+const screencastFeature = new PageFeature<{active: ActiveScreencast | undefined}>(
   'screencast',
   () => ({active: undefined}),
 );
@@ -38,7 +38,7 @@ export const startScreencast = definePageTool({
   },
   filePaths: [{param: 'filePath', scope: 'always'}],
   handler: async (call, response) => {
-    const state = recordingFeature.get(call.page);
+    const state = screencastFeature.get(call.page);
     if (state.active) {
       throw new Error(
         'a screencast recording is already in progress. Use screencast_stop to stop it before starting a new one.',
@@ -54,7 +54,7 @@ export const startScreencast = definePageTool({
       filePath = withExtension(call.params.filePath, '.mp4');
     }
     // An unused temporary folder is empty and goes with the rest when the server stops.
-    const stream = await startScreenRecording(call.page, await viewportPixelSize(call.page));
+    const stream = await startScreencastCapture(call.page, await viewportPixelSize(call.page));
     state.active = {stream, filePath, temporaryDir};
     response.appendLine(
       `Screencast recording started. The recording will be saved to ${temporaryDir === undefined ? filePath : temporaryFileNote(filePath)}. Use screencast_stop to stop recording.`,
@@ -69,7 +69,7 @@ export const stopScreencast = definePageTool({
   readOnly: false,
   schema: {},
   handler: async (call, response) => {
-    const state = recordingFeature.get(call.page);
+    const state = screencastFeature.get(call.page);
     const active = state.active;
     if (!active) {
       throw new Error(
@@ -80,7 +80,7 @@ export const stopScreencast = definePageTool({
     const {target, handle} = await call.files.openForWriting(active.filePath);
     let bytes = 0;
     try {
-      bytes = await stopScreenRecording(call.page, active.stream, handle);
+      bytes = await stopScreencastCapture(call.page, active.stream, handle);
     } finally {
       await handle.close();
       if (bytes === 0) {
@@ -89,7 +89,7 @@ export const stopScreencast = definePageTool({
     }
     if (bytes === 0) {
       throw new Error(
-        'Chrome produced an empty recording (no frames were painted). Keep the page visible and changing while recording, then try again.',
+        'Chrome produced an empty screencast (no frames were painted). Keep the page visible and changing while recording, then try again.',
       );
     }
     response.appendLine(

@@ -18,7 +18,7 @@ import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import {parseBoundedJson} from '../../shared/boundedValue.js';
 import {definePageTool} from './base/definition.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf, parseJsonObjectParam} from './webmcp.js';
-import type {PageToolSection} from './base/sections.js';
+import type {PageOfferedToolSection} from './base/sections.js';
 
 /** Event-based groups of the current document, so execute does not dispatch the event again. */
 const discovered = new WeakMap<PageState, {loaderId: string; groups: ThirdPartyToolGroup[]}>();
@@ -81,7 +81,7 @@ third-party developer tools with additional functionality.`,
   schema: {},
   handler: async (call, response) => {
     const groups = await toolGroups(call.services.webmcp, call.page);
-    response.addSection(SECTION_ORDER.pageTools, () =>
+    response.addSection(SECTION_ORDER.pageOfferedTools, () =>
       groups.length === 0
         ? '## Third-party developer tools\nNo third-party developer tools available. The page exposes them by listening for the "devtoolstooldiscovery" event on window, or by registering WebMCP tools with annotations {debugging: true}.'
         : formatToolGroups(groups),
@@ -136,7 +136,7 @@ export const executeThirdPartyDeveloperTool = definePageTool({
         timeoutMs: DEFAULT_EXECUTE_TIMEOUT_MS,
         signal: call.signal,
       });
-      const {status, errorText} = outcome.view;
+      const {status, errorText} = outcome.invocation;
       if (status !== 'Completed') {
         const error = outcome.exception?.description ?? outcome.exception?.value ?? errorText;
         const text =
@@ -164,12 +164,12 @@ export const executeThirdPartyDeveloperTool = definePageTool({
 });
 
 /** The page's third-party developer tools after navigation and in list_pages (category on). */
-export const thirdPartyToolsSection: PageToolSection = (response, page, context) => {
+export const thirdPartyToolsSection: PageOfferedToolSection = (response, page, context) => {
   const webmcp = context.services.webmcp;
   if (!webmcp.categoryEnabled('experimentalThirdParty')) {
     return;
   }
-  response.addSection(SECTION_ORDER.pageTools, async () => {
+  response.addSection(SECTION_ORDER.pageOfferedTools, async () => {
     const groups = await toolGroups(webmcp, page);
     return groups.length === 0 ? undefined : formatToolGroups(groups);
   });

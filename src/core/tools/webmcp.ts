@@ -5,27 +5,27 @@
  * page's invocation. Also the "## WebMCP tools" section after navigation and in list_pages.
  */
 import {z} from 'zod';
-import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import {SECTION_ORDER} from './base/ResponseBuilder.js';
 import type {Invoker} from '../webmcp/WebMcpService.js';
 import {definePageTool, type ToolCall} from './base/definition.js';
-import type {PageToolSection} from './base/sections.js';
+import type {PageOfferedToolSection} from './base/sections.js';
 import {nestsDeeperThan, VALUE_DEPTH_LIMIT} from '../../shared/boundedValue.js';
 import {errorText} from '../../shared/values.js';
 import {WEBMCP_EXECUTE_OUTPUT, WEBMCP_LIST_OUTPUT} from './base/outputSchemas.js';
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 30_000;
 const MAX_EXECUTE_TIMEOUT_MS = 600_000;
-/** After the third-party tools section (SECTION_ORDER.pageTools), as in chrome-devtools-mcp. */
-const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageTools + 1;
+/** After the third-party tools section (SECTION_ORDER.pageOfferedTools), as in chrome-devtools-mcp. */
+const WEBMCP_SECTION_ORDER = SECTION_ORDER.pageOfferedTools + 1;
 
-function isDebuggingTool(tool: Pick<WebMcpToolView, 'annotations'>): boolean {
+function isDebuggingTool(tool: Pick<WebMcpToolInfo, 'annotations'>): boolean {
   return tool.annotations.debugging === true;
 }
 
 /** One line per tool, in chrome-devtools-mcp's format; strings are JSON-quoted so a hostile
  * description cannot fake extra lines. Iframe tools also say which frame. */
-function formatWebMcpTool(tool: WebMcpToolView): string {
+function formatWebMcpTool(tool: WebMcpToolInfo): string {
   const annotations: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(tool.annotations)) {
     annotations[key] = value;
@@ -38,7 +38,7 @@ function formatWebMcpTool(tool: WebMcpToolView): string {
 }
 
 /** A tool as list_webmcp_tools' structured result gives it (WEBMCP_LIST_OUTPUT). */
-function structuredTool(tool: WebMcpToolView): Record<string, unknown> {
+function structuredTool(tool: WebMcpToolInfo): Record<string, unknown> {
   return {
     name: tool.name,
     description: tool.description,
@@ -50,7 +50,7 @@ function structuredTool(tool: WebMcpToolView): Record<string, unknown> {
   };
 }
 
-function renderWebMcpSection(tools: readonly WebMcpToolView[], unavailableReason?: string): string {
+function renderWebMcpSection(tools: readonly WebMcpToolInfo[], unavailableReason?: string): string {
   const visible = tools.filter(tool => !isDebuggingTool(tool));
   if (visible.length === 0) {
     const why =
@@ -173,12 +173,12 @@ export const executeWebMcpTool = definePageTool({
       timeoutMs,
       signal: call.signal,
     });
-    const {status} = outcome.view;
+    const {status} = outcome.invocation;
     const error =
-      outcome.exception?.description ?? outcome.exception?.value ?? outcome.view.errorText;
+      outcome.exception?.description ?? outcome.exception?.value ?? outcome.invocation.errorText;
     response.appendLine(JSON.stringify({status, output: outcome.output, error}, null, 2));
     response.structured.status = status;
-    response.structured.invocationId = outcome.view.invocationId;
+    response.structured.invocationId = outcome.invocation.invocationId;
     if (outcome.output !== undefined) {
       response.structured.output = outcome.output;
     }
@@ -189,7 +189,7 @@ export const executeWebMcpTool = definePageTool({
 });
 
 /** The page's WebMCP tools after navigation and in list_pages, while the category is on. */
-export const webmcpToolsSection: PageToolSection = (response, page, context) => {
+export const webmcpToolsSection: PageOfferedToolSection = (response, page, context) => {
   const webmcp = context.services.webmcp;
   if (!webmcp.categoryEnabled('experimentalWebmcp')) {
     return;

@@ -5,20 +5,20 @@
  * selection and the switch; each change reaches the catalog after a short debounce, and the catalog
  * sends notifications/tools/list_changed to the clients it was offered to (an isolated client is
  * offered only its own page's tools). Calls run through the same pipeline as
- * every tool (locks, dialog gate, inspector log, telemetry) and invoke the page tool with
+ * every tool (locks, dialog gate, inspector log, telemetry) and invoke the WebMCP tool with
  * WebMCP.invokeTool, so a client's cancel reaches the page's AbortSignal.
  */
-import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import type {PageRegistry} from '../browser/pages/PageRegistry.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import type {InvocationOutcome} from '../webmcp/InvocationLog.js';
 import type {PageWebMcp} from '../webmcp/PageWebMcp.js';
-import {mcpInputSchema, pageToolDescription, pageToolHints} from '../webmcp/pageToolDefinition.js';
-import {PageToolNames, type AssignedName} from '../webmcp/pageToolNames.js';
+import {mcpInputSchema, webmcpToolDescription, webmcpToolHints} from '../webmcp/toolDefinition.js';
+import {WebMcpToolNames, type AssignedName} from '../webmcp/toolNames.js';
 import type {WebMcpService} from '../webmcp/WebMcpService.js';
 import type {Tool, ToolRunContext} from './base/definition.js';
 import type {ResponseBuilder} from './base/ResponseBuilder.js';
-import type {PageToolAudience, ToolCatalog} from './base/ToolCatalog.js';
+import type {WebMcpToolAudience, ToolCatalog} from './base/ToolCatalog.js';
 import {DEFAULT_EXECUTE_TIMEOUT_MS, invokerOf} from './webmcp.js';
 import {oneLine} from '../../shared/inertText.js';
 
@@ -34,7 +34,7 @@ export const LIST_CHANGED_DEBOUNCE_MS = 25;
  */
 export const MAX_PAGE_TOOLS = 100;
 
-/** What telemetry records for every page tool: page-chosen names stay on the machine. */
+/** What telemetry records for every WebMCP tool: page-chosen names stay on the machine. */
 const TELEMETRY_NAME = 'webmcp_page_tool';
 
 export interface PageToolBridgeDeps {
@@ -43,7 +43,7 @@ export interface PageToolBridgeDeps {
   webmcp: WebMcpService;
 }
 
-/** The page tool an MCP tool stands for, fixed when the list was made. */
+/** The WebMCP tool an MCP tool stands for, fixed when the list was made. */
 interface Binding {
   mcpName: string;
   pageId: number;
@@ -53,7 +53,7 @@ interface Binding {
 }
 
 export class PageToolBridge {
-  readonly #books = new WeakMap<PageWebMcp, PageToolNames>();
+  readonly #books = new WeakMap<PageWebMcp, WebMcpToolNames>();
   readonly #unsubscribe: (() => void)[] = [];
   #timer: NodeJS.Timeout | undefined;
   #switchOn: boolean;
@@ -86,16 +86,16 @@ export class PageToolBridge {
    * Whose tools are offered, to whom. Every client but an isolated one gets the tools of the page
    * selected last by any of them (each has its own selection; that tool list is one for all of
    * them); an isolated client (--isolateClients) gets its own selected page's, and sees no other
-   * client's. Calls of these tools are bound to their page and still go through the caller's view,
+   * client's. Calls of these tools are bound to their page and still go through the caller's pages,
    * so a page the caller may not see answers as a closed one.
    */
-  #audiences(): {audience: PageToolAudience; page: PageState | undefined}[] {
+  #audiences(): {audience: WebMcpToolAudience; page: PageState | undefined}[] {
     const live = (page: PageState | undefined): PageState | undefined =>
       page?.closed === false ? page : undefined;
     const {pages} = this.deps;
     return [
       {audience: undefined, page: live(pages.sharedFocused)},
-      ...pages.isolatedClientViews().map(view => ({audience: view, page: live(view.selected)})),
+      ...pages.isolatedClientPages().map(own => ({audience: own, page: live(own.selected)})),
     ];
   }
 
@@ -122,39 +122,39 @@ export class PageToolBridge {
   /** Recomputes every audience's set now; the catalog tells an audience only if its set changed. */
   refresh(): void {
     const audiences = this.#audiences();
-    const views = new Set(audiences.map(({audience}) => audience));
-    this.deps.catalog.keepOwnPageTools(view => views.has(view));
+    const kept = new Set(audiences.map(({audience}) => audience));
+    this.deps.catalog.keepOwnWebMcpTools(audience => kept.has(audience));
     for (const {audience, page} of audiences) {
       this.#refreshAudience(audience, this.#enabled() ? page : undefined);
     }
   }
 
-  #refreshAudience(audience: PageToolAudience, page: PageState | undefined): void {
+  #refreshAudience(audience: WebMcpToolAudience, page: PageState | undefined): void {
     const {catalog, webmcp} = this.deps;
     const tracker = page ? webmcp.peekTracker(page) : undefined;
     if (!page || !tracker || tracker.disposed) {
-      catalog.setPageTools([], '', audience);
+      catalog.setWebMcpTools([], '', audience);
       return;
     }
-    const views = tracker
-      .views()
-      .filter(view => view.annotations.debugging !== true)
+    const infos = tracker
+      .toolInfos()
+      .filter(info => info.annotations.debugging !== true)
       .slice(0, MAX_PAGE_TOOLS);
     const names = this.#book(tracker, page).assign(
-      views.map(view => ({frameId: view.frameId, name: view.name})),
+      infos.map(info => ({frameId: info.frameId, name: info.name})),
     );
-    const tools = views.flatMap((view, index) => {
+    const tools = infos.flatMap((info, index) => {
       const assigned = names[index];
-      return assigned ? [pageToolAsMcp(view, assigned, page.id)] : [];
+      return assigned ? [webmcpToolAsMcp(info, assigned, page.id)] : [];
     });
     const signature = JSON.stringify([page.id, tools.map(tool => catalog.definition(tool))]);
-    catalog.setPageTools(tools, signature, audience);
+    catalog.setWebMcpTools(tools, signature, audience);
   }
 
-  #book(tracker: PageWebMcp, page: PageState): PageToolNames {
+  #book(tracker: PageWebMcp, page: PageState): WebMcpToolNames {
     let book = this.#books.get(tracker);
     if (!book) {
-      book = new PageToolNames(page.mainFrameId);
+      book = new WebMcpToolNames(page.mainFrameId);
       this.#books.set(tracker, book);
     }
     return book;
@@ -168,22 +168,26 @@ export class PageToolBridge {
   }
 }
 
-/** One page tool as an erased pipeline Tool (see definition.ts). */
-export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, pageId: number): Tool {
-  const {schema, note} = mcpInputSchema(view.inputSchema);
-  const hints = pageToolHints(view);
+/** One WebMCP tool as an erased pipeline Tool (see definition.ts). */
+export function webmcpToolAsMcp(
+  info: WebMcpToolInfo,
+  assigned: AssignedName,
+  pageId: number,
+): Tool {
+  const {schema, note} = mcpInputSchema(info.inputSchema);
+  const hints = webmcpToolHints(info);
   const binding: Binding = {
     mcpName: assigned.mcpName,
     pageId,
-    frameId: view.frameId,
-    toolName: view.name,
+    frameId: info.frameId,
+    toolName: info.name,
     readOnly: hints.readOnlyHint,
   };
   const properties = schema.properties;
   return {
     name: assigned.mcpName,
-    description: pageToolDescription({
-      tool: view,
+    description: webmcpToolDescription({
+      tool: info,
       frameNumber: assigned.frameNumber,
       schemaNote: note,
     }),
@@ -201,8 +205,8 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
     paramKinds: {},
     // The page's schema is the page's: no argument is taken for a snapshot uid.
     elementPaths: [],
-    pageTool: {
-      title: view.title === undefined ? undefined : oneLine(view.title.slice(0, 200)),
+    webmcpTool: {
+      title: info.title === undefined ? undefined : oneLine(info.title.slice(0, 200)),
       annotations: hints,
       telemetryName: TELEMETRY_NAME,
     },
@@ -215,13 +219,13 @@ export function pageToolAsMcp(view: WebMcpToolView, assigned: AssignedName, page
         ok: true,
         params,
         boundPageId: pageId,
-        run: (context, response) => runPageTool(binding, params, context, response),
+        run: (context, response) => runWebMcpTool(binding, params, context, response),
       };
     },
   };
 }
 
-async function runPageTool(
+async function runWebMcpTool(
   binding: Binding,
   input: Record<string, unknown>,
   context: ToolRunContext,
@@ -248,7 +252,7 @@ async function runPageTool(
     signal: context.signal,
   });
   context.reportProgress(
-    `Waiting for the page's WebMCP tool ${binding.toolName} (invocation ${record.view.invocationId})`,
+    `Waiting for the page's WebMCP tool ${binding.toolName} (invocation ${record.invocation.invocationId})`,
   );
   renderOutcome(binding, await webmcp.settled(record), response);
 }
@@ -258,8 +262,8 @@ function renderOutcome(
   outcome: InvocationOutcome,
   response: ResponseBuilder,
 ): void {
-  const {view, output, exception} = outcome;
-  if (view.status === 'Completed') {
+  const {invocation, output, exception} = outcome;
+  if (invocation.status === 'Completed') {
     response.appendLine(
       output === undefined
         ? `${binding.toolName} completed without output.`
@@ -269,14 +273,14 @@ function renderOutcome(
     );
     return;
   }
-  const detail = exception?.description ?? view.errorText ?? 'no reason given';
+  const detail = exception?.description ?? invocation.errorText ?? 'no reason given';
   const next =
-    view.status === 'Error'
+    invocation.status === 'Error'
       ? 'Check the arguments against the input schema and retry.'
-      : view.status === 'Interrupted'
-        ? 'Call tools/list to see the page tools now offered, then retry.'
-        : `The page tool did not answer within ${view.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
+      : invocation.status === 'Interrupted'
+        ? 'Call tools/list to see the WebMCP tools now offered, then retry.'
+        : `The WebMCP tool did not answer within ${invocation.timeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS} ms or was cancelled; retry, or use execute_webmcp_tool with a longer timeout.`;
   throw new Error(
-    `The page's WebMCP tool ${binding.toolName} ended with status ${view.status}: ${detail}. ${next}`,
+    `The page's WebMCP tool ${binding.toolName} ended with status ${invocation.status}: ${detail}. ${next}`,
   );
 }

@@ -27,14 +27,14 @@ const FINISHED_KEPT = 500;
 const OUTPUT_VIEW_LIMIT = 100_000;
 /**
  * Finished invocations nobody awaited (the page's own, the inspector's) whose full output is kept,
- * for a caller that asks just after the end; older ones keep only the bounded view.
+ * for a caller that asks just after the end; older ones keep only the bounded invocation.
  */
 const UNCLAIMED_OUTPUTS_KEPT = 8;
 
 export type CancelReason = 'user' | 'client' | 'timeout';
 
 export interface InvocationRecord {
-  view: WebMcpInvocation;
+  invocation: WebMcpInvocation;
   tracker: PageWebMcp;
   source: TrackedCdp;
   /** Not yet published: waiting to learn whether this app started it. */
@@ -58,7 +58,7 @@ export interface Claim {
 }
 
 export interface InvocationOutcome {
-  view: WebMcpInvocation;
+  invocation: WebMcpInvocation;
   /** The page's result, untrusted. */
   output: unknown;
   exception: {description?: string | undefined; value?: unknown} | undefined;
@@ -77,7 +77,7 @@ function newRecord(
   deferred: boolean,
 ): InvocationRecord {
   return {
-    view: {...start, pageId: tracker.page.id, status: 'running', startedAt: Date.now()},
+    invocation: {...start, pageId: tracker.page.id, status: 'running', startedAt: Date.now()},
     tracker,
     source,
     deferred,
@@ -91,8 +91,8 @@ function newRecord(
   };
 }
 
-function isTerminal(view: WebMcpInvocation): boolean {
-  return view.status !== 'running';
+function isTerminal(invocation: WebMcpInvocation): boolean {
+  return invocation.status !== 'running';
 }
 
 function jsonText(value: unknown): string | undefined {
@@ -115,7 +115,7 @@ export class InvocationLog {
 
   constructor(
     /** Tells the inspector about a published invocation's new state. */
-    private readonly publish: (view: WebMcpInvocation) => void,
+    private readonly publish: (invocation: WebMcpInvocation) => void,
     private readonly cancelGraceMs: number,
   ) {}
 
@@ -123,7 +123,7 @@ export class InvocationLog {
   list(): WebMcpInvocation[] {
     return [...this.#records.values()]
       .filter(record => !record.deferred)
-      .map(record => record.view);
+      .map(record => record.invocation);
   }
 
   get(invocationId: string): InvocationRecord | undefined {
@@ -132,12 +132,12 @@ export class InvocationLog {
 
   #publish(record: InvocationRecord): void {
     if (!record.deferred) {
-      this.publish(record.view);
+      this.publish(record.invocation);
     }
   }
 
   #update(record: InvocationRecord, patch: Partial<WebMcpInvocation>): void {
-    record.view = {...record.view, ...patch};
+    record.invocation = {...record.invocation, ...patch};
     this.#publish(record);
   }
 
@@ -167,7 +167,7 @@ export class InvocationLog {
 
   onResponded(source: TrackedCdp, event: ToolRespondedEvent): void {
     const record = this.#records.get(event.invocationId);
-    if (record?.source !== source || isTerminal(record.view)) {
+    if (record?.source !== source || isTerminal(record.invocation)) {
       return;
     }
     const status = normalizeStatus(event.status);
@@ -190,7 +190,7 @@ export class InvocationLog {
     if (status === undefined) {
       errorText = `The browser reported an unknown status "${event.status}".`;
     } else if (status === 'Canceled' && record.cancelReason === 'timeout') {
-      errorText = `Timed out after ${record.view.timeoutMs ?? 0} ms; the tool was cancelled.`;
+      errorText = `Timed out after ${record.invocation.timeoutMs ?? 0} ms; the tool was cancelled.`;
     } else if (status === 'Canceled' && record.cancelReason === 'client') {
       errorText = 'The MCP client cancelled the call.';
     }
@@ -215,10 +215,10 @@ export class InvocationLog {
   ): void {
     for (const record of this.#records.values()) {
       if (
-        isTerminal(record.view) ||
+        isTerminal(record.invocation) ||
         record.tracker !== tracker ||
         record.source !== source ||
-        record.view.frameId !== frameId
+        record.invocation.frameId !== frameId
       ) {
         continue;
       }
@@ -238,10 +238,10 @@ export class InvocationLog {
   onFrameStopped(source: TrackedCdp, frameId: string): void {
     for (const record of this.#records.values()) {
       if (
-        !isTerminal(record.view) &&
+        !isTerminal(record.invocation) &&
         record.navigatedTo !== undefined &&
         record.source === source &&
-        record.view.frameId === frameId
+        record.invocation.frameId === frameId
       ) {
         this.#timer(record, NAVIGATION_GRACE_MS, () => this.#interruptNavigated(record));
       }
@@ -251,7 +251,7 @@ export class InvocationLog {
   /** Ends every running invocation that matches as Interrupted, saying why. */
   interruptWhere(match: (record: InvocationRecord) => boolean, errorText: string): void {
     for (const record of [...this.#records.values()]) {
-      if (!isTerminal(record.view) && match(record)) {
+      if (!isTerminal(record.invocation) && match(record)) {
         record.deferred = false;
         this.#finish(record, {status: 'Interrupted', errorText});
       }
@@ -267,7 +267,7 @@ export class InvocationLog {
   }
 
   #finish(record: InvocationRecord, patch: Partial<WebMcpInvocation>): void {
-    if (isTerminal(record.view)) {
+    if (isTerminal(record.invocation)) {
       return;
     }
     for (const timer of record.timers) {
@@ -280,7 +280,7 @@ export class InvocationLog {
     }
     record.waiters.clear();
     this.#letGoOfOutput(record);
-    this.#finishedOrder.push(record.view.invocationId);
+    this.#finishedOrder.push(record.invocation.invocationId);
     while (this.#finishedOrder.length > FINISHED_KEPT) {
       const oldest = this.#finishedOrder.shift();
       if (oldest !== undefined) {
@@ -338,8 +338,8 @@ export class InvocationLog {
       if (
         record.deferred &&
         record.source === claim.source &&
-        record.view.frameId === claim.frameId &&
-        record.view.toolName === claim.toolName
+        record.invocation.frameId === claim.frameId &&
+        record.invocation.toolName === claim.toolName
       ) {
         record.deferred = false;
         this.#publish(record);
@@ -371,15 +371,15 @@ export class InvocationLog {
   }
 
   #watch(record: InvocationRecord, timeoutMs: number, signal: AbortSignal | undefined): void {
-    if (isTerminal(record.view)) {
+    if (isTerminal(record.invocation)) {
       return;
     }
     this.#timer(record, timeoutMs, () => {
-      void this.cancel(record.view.invocationId, 'timeout').catch(() => undefined);
+      void this.cancel(record.invocation.invocationId, 'timeout').catch(() => undefined);
     });
     if (signal) {
       const onAbort = (): void => {
-        void this.cancel(record.view.invocationId, 'client').catch(() => undefined);
+        void this.cancel(record.invocation.invocationId, 'client').catch(() => undefined);
       };
       if (signal.aborted) {
         onAbort();
@@ -393,12 +393,12 @@ export class InvocationLog {
   /** Resolves when the invocation has ended (always bounded: see the file comment). */
   settled(record: InvocationRecord): Promise<InvocationOutcome> {
     const outcome = (): InvocationOutcome => ({
-      view: record.view,
+      invocation: record.invocation,
       output: record.output,
       exception: record.exception,
     });
     record.awaited = true;
-    if (isTerminal(record.view)) {
+    if (isTerminal(record.invocation)) {
       const ended = outcome();
       const index = this.#unclaimed.indexOf(record);
       if (index >= 0) {
@@ -422,15 +422,15 @@ export class InvocationLog {
         ),
       );
     }
-    if (isTerminal(record.view) || record.view.cancelRequested === true) {
-      return Promise.resolve(record.view);
+    if (isTerminal(record.invocation) || record.invocation.cancelRequested === true) {
+      return Promise.resolve(record.invocation);
     }
     record.cancelReason = reason;
     this.#update(record, {cancelRequested: true});
     this.#timer(record, this.cancelGraceMs, () => {
       const why =
         reason === 'timeout'
-          ? `Timed out after ${record.view.timeoutMs ?? 0} ms, and the page`
+          ? `Timed out after ${record.invocation.timeoutMs ?? 0} ms, and the page`
           : 'The page';
       this.#finish(record, {
         status: 'TimedOut',
@@ -446,6 +446,6 @@ export class InvocationLog {
       {invocationId},
       emptyResultSchema,
     ).catch(() => undefined);
-    return Promise.resolve(record.view);
+    return Promise.resolve(record.invocation);
   }
 }

@@ -6,7 +6,7 @@
  * dropped on Page.frameNavigated (as puppeteer does) and kept on same-document navigations.
  */
 import {CDPSessionEvent, type CDPSession, type Protocol} from 'puppeteer-core';
-import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import {onEvent, onUntyped, sendUntyped} from '../browser/cdp.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import {
@@ -118,10 +118,10 @@ function descendantsOf(tracked: TrackedCdp, frameId: string): string[] {
   return out;
 }
 
-/** A tool's view and the registry entry it comes from. */
-export interface KeyedView {
+/** A tool's info and the registry entry it comes from. */
+export interface KeyedTool {
   raw: CdpTool;
-  view: WebMcpToolView;
+  info: WebMcpToolInfo;
 }
 
 /** Characters of one tool's schema or annotations kept from the page (a real schema is far smaller). */
@@ -374,12 +374,12 @@ export class PageWebMcp {
     return out;
   }
 
-  view(entry: ToolEntry): WebMcpToolView {
+  info(entry: ToolEntry): WebMcpToolInfo {
     const {raw, source} = entry;
     const frame = source.frames.get(raw.frameId);
     const top = raw.stackTrace?.callFrames[0];
     const frameUrl = frame?.url ?? top?.url ?? '';
-    const annotations: WebMcpToolView['annotations'] = {};
+    const annotations: WebMcpToolInfo['annotations'] = {};
     for (const [key, value] of Object.entries(raw.annotations ?? {})) {
       annotations[key] = value;
     }
@@ -401,12 +401,12 @@ export class PageWebMcp {
   }
 
   /** Views of every tool, main frame first, then in registration order. */
-  views(): WebMcpToolView[] {
-    return [...this.keyedViews().values()].map(({view}) => view);
+  toolInfos(): WebMcpToolInfo[] {
+    return [...this.keyedTools().values()].map(({info}) => info);
   }
 
-  /** The same, by tool key (frame and name), with the registry entry each view comes from. */
-  keyedViews(): Map<string, KeyedView> {
+  /** The same, by tool key (frame and name), with the registry entry each info comes from. */
+  keyedTools(): Map<string, KeyedTool> {
     const sorted = this.entries().sort((a, b) => {
       const aMain = a.raw.frameId === this.page.mainFrameId ? 0 : 1;
       const bMain = b.raw.frameId === this.page.mainFrameId ? 0 : 1;
@@ -415,7 +415,7 @@ export class PageWebMcp {
     return new Map(
       sorted.map(entry => [
         toolKey(entry.raw.frameId, entry.raw.name),
-        {raw: entry.raw, view: this.view(entry)},
+        {raw: entry.raw, info: this.info(entry)},
       ]),
     );
   }

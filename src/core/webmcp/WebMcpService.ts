@@ -3,7 +3,7 @@
  * invocations from anyone recorded in the InvocationLog, execute and cancel that always settle,
  * the availability check and the doctor, and the inspector's WebMCP commands.
  */
-import type {WebMcpDoctorReport, WebMcpInvocation, WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpDoctorReport, WebMcpInvocation, WebMcpToolInfo} from '../../shared/protocol.js';
 import type {ToolCategory} from '../../shared/categories.js';
 import {errorText} from '../../shared/values.js';
 import type {ManagedBrowser} from '../browser/launch/ManagedBrowser.js';
@@ -25,14 +25,14 @@ import {
   type InvocationOutcome,
   type InvocationRecord,
 } from './InvocationLog.js';
-import {PageWebMcp, type KeyedView, type ToolEntry} from './PageWebMcp.js';
+import {PageWebMcp, type KeyedTool, type ToolEntry} from './PageWebMcp.js';
 
 export type Invoker = WebMcpInvocation['invoker'];
 
 export interface WebMcpServiceDeps {
   browser: ManagedBrowser;
   hub: InspectorHub;
-  /** Whether a tool category is on now (the page-tools sections follow the live switches). */
+  /** Whether a tool category is on now (the sections of page-offered tools follow the live switches). */
   categoryEnabled?: (category: ToolCategory) => boolean;
   /** How long a cancel may go unanswered before the invocation counts as timed out. */
   cancelGraceMs?: number;
@@ -55,12 +55,12 @@ export interface ExecuteRequest {
 class ToolLookupError extends Error {}
 
 /** The same registration seen the same way (its frame's URL and origin can be learned later). */
-function sameTool(before: KeyedView, now: KeyedView): boolean {
+function sameTool(before: KeyedTool, now: KeyedTool): boolean {
   return (
     before.raw === now.raw &&
-    before.view.frameUrl === now.view.frameUrl &&
-    before.view.origin === now.view.origin &&
-    before.view.mainFrame === now.view.mainFrame
+    before.info.frameUrl === now.info.frameUrl &&
+    before.info.origin === now.info.origin &&
+    before.info.mainFrame === now.info.mainFrame
   );
 }
 
@@ -71,7 +71,7 @@ export class WebMcpService {
   readonly #availability: WebMcpAvailability;
   readonly #publishScheduled = new Set<PageWebMcp>();
   /** Each page's tools as last published (what the next change is computed against). */
-  readonly #published = new WeakMap<PageWebMcp, Map<string, KeyedView>>();
+  readonly #published = new WeakMap<PageWebMcp, Map<string, KeyedTool>>();
   /** Told (after the burst) when a page's tool set changed: the webmcp_ tools follow it. */
   readonly #toolsListeners = new Set<(page: PageState) => void>();
 
@@ -155,19 +155,19 @@ export class WebMcpService {
    * registers many tools one by one costs each tool once, not the whole list each time.
    */
   #publishTools(tracker: PageWebMcp): void {
-    const current = tracker.keyedViews();
+    const current = tracker.keyedTools();
     const previous = this.#published.get(tracker);
     this.#published.set(tracker, current);
     const pageId = tracker.page.id;
     const changed = [...current].flatMap(([key, now]) => {
       const before = previous?.get(key);
-      return before === undefined || !sameTool(before, now) ? [now.view] : [];
+      return before === undefined || !sameTool(before, now) ? [now.info] : [];
     });
-    const removed = [...(previous ?? [])].flatMap(([key, {view}]) =>
-      current.has(key) ? [] : [{frameId: view.frameId, name: view.name}],
+    const removed = [...(previous ?? [])].flatMap(([key, {info}]) =>
+      current.has(key) ? [] : [{frameId: info.frameId, name: info.name}],
     );
     if (previous === undefined || changed.length + removed.length >= current.size) {
-      const tools = [...current.values()].map(({view}) => view);
+      const tools = [...current.values()].map(({info}) => info);
       this.deps.hub.publish({type: 'webmcpToolsChanged', pageId, tools});
     } else if (changed.length + removed.length > 0) {
       this.deps.hub.publish({
@@ -196,15 +196,15 @@ export class WebMcpService {
   }
 
   /** Every page's tools (InspectorState.webmcpTools). */
-  tools(): WebMcpToolView[] {
-    return this.#trackers().flatMap(tracker => tracker.views());
+  tools(): WebMcpToolInfo[] {
+    return this.#trackers().flatMap(tracker => tracker.toolInfos());
   }
 
   /** One page's tools, once the browser replayed the registered ones. */
-  async toolsOf(page: PageState): Promise<WebMcpToolView[]> {
+  async toolsOf(page: PageState): Promise<WebMcpToolInfo[]> {
     const tracker = this.tracker(page);
     await tracker.ready;
-    return tracker.views();
+    return tracker.toolInfos();
   }
 
   /** The registry entries of a page (for the third-party developer tools). */
@@ -236,7 +236,7 @@ export class WebMcpService {
   }
 
   invocation(invocationId: string): WebMcpInvocation | undefined {
-    return this.#log.get(invocationId)?.view;
+    return this.#log.get(invocationId)?.invocation;
   }
 
   /** Finds the one tool a call means, with errors that say how to choose. */
@@ -248,7 +248,7 @@ export class WebMcpService {
     }
     if (matches.length > 1) {
       const frames = matches
-        .map(entry => `frameId="${entry.raw.frameId}" (${tracker.view(entry).frameUrl})`)
+        .map(entry => `frameId="${entry.raw.frameId}" (${tracker.info(entry).frameUrl})`)
         .join(', ');
       throw new ToolLookupError(
         `Tool ${toolName} is registered by ${matches.length} frames: ${frames}. Pass frameId to choose one.`,
@@ -332,8 +332,8 @@ export class WebMcpService {
     const tracker = this.tracker(page);
     const report = diagnose(await pageFacts(browser, page, tracker));
     // The authoring lint: registered tools of every frame, and the main frame's forms.
-    const views = tracker.views();
-    const lint = [...lintTools(views), ...lintForms(await declarativeForms(page), views)];
+    const infos = tracker.toolInfos();
+    const lint = [...lintTools(infos), ...lintForms(await declarativeForms(page), infos)];
     return {...report, lint};
   }
 

@@ -71,7 +71,7 @@ export function diagnose(facts: DoctorFacts): WebMcpDoctorReport {
     const problem: WebMcpProblem = {
       code: 'browser-not-running',
       message: 'The browser is not running, so nothing could be checked.',
-      fix: 'Run any page tool (e.g. list_pages) or open a page, then run the doctor again.',
+      fix: 'Call any tool that lists or opens pages (e.g. list_pages), then run the doctor again.',
     };
     return {available: false, ...base, problems: [problem], notes};
   }

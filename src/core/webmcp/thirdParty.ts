@@ -349,7 +349,12 @@ export async function executeEventTool(
           },
           evaluationSchema,
         ),
-      {timeoutMs: SCRIPT_TIMEOUT_MS, signal, terminate: true, what: `The page tool ${toolName}`},
+      {
+        timeoutMs: SCRIPT_TIMEOUT_MS,
+        signal,
+        terminate: true,
+        what: `The third-party tool ${toolName}`,
+      },
     );
     if (called.exceptionDetails) {
       const description =

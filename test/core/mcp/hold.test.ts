@@ -404,7 +404,7 @@ describe('hold rules over MCP', () => {
     fx.engine.engine.hold.decide(held.callId, 'deny', {reason: 'no purchases'});
     expect((await pending).text).toContain('Denied by the user: no purchases');
 
-    // By setting: every page tool not annotated readOnly.
+    // By setting: every WebMCP tool not annotated readOnly.
     fx.engine.engine.hold.setRules(['webmcp-not-read-only']);
     const add = await call(fx.client, 'execute_webmcp_tool', {
       pageId,

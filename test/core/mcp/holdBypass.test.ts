@@ -51,7 +51,7 @@ document.modelContext.registerTool({
 });
 </script>`;
 
-/** Page tools that leave: one moves its page, one (read-only by its own word) opens a tab. */
+/** WebMCP tools that leave: one moves its page, one (read-only by its own word) opens a tab. */
 const NAV_TOOLS = `<!doctype html><title>navtools</title><p>navtools</p><script>
 document.modelContext.registerTool({
   name: 'go_held',
@@ -235,7 +235,7 @@ describe('URL rules and navigations', () => {
       async () =>
         (await fx.client.listTools()).tools.some(tool => tool.name === 'webmcp_peek_held'),
       10_000,
-      'the page tools',
+      'the WebMCP tools',
     );
     fx.engine.engine.hold.setRules(['url:*/held/*']);
     // The page's tool answers before the browser starts its request: still stopped.

@@ -6,7 +6,7 @@
  * diff carries them too), a dialog, response status and headers, a stylesheet's selector, a WebMCP
  * tool's description, title and output, a thrown exception and strings on its heap; another client
  * has them in its name and closes the page the first had selected. Every tool's reply (and the
- * page tools in tools/list), split the way any reader may split lines, has no line that starts
+ * WebMCP tools in tools/list), split the way any reader may split lines, has no line that starts
  * with "FORGED" and no raw bidi control.
  */
 import fs from 'node:fs';
@@ -237,7 +237,7 @@ describe('text from a page or another client in every reply', () => {
     const noted = await reply(fx.client, 'list_pages');
     expect(noted).toContain('closed by another client (client');
     expect(noted).toContain('FORGED client');
-    // Every reply of this file was checked; the page tools too.
+    // Every reply of this file was checked; the WebMCP tools too.
     expect(checked.length).toBeGreaterThan(40);
   });
 });

@@ -89,7 +89,7 @@ beforeAll(async () => {
   await waitForTools(alice, 'webmcp_alice_orders');
 });
 
-describe('WebMCP page tools under --isolateClients', () => {
+describe('WebMCP tools under --isolateClients', () => {
   it("offers each client its own page's tools only, in tools/list", async () => {
     // Alice's tools are offered (to her) now: none of them reaches Bob.
     expectNothingOfAlice(JSON.stringify(await pageTools(bob)));
@@ -126,7 +126,7 @@ describe('WebMCP page tools under --isolateClients', () => {
     expect((await pageTools(alice)).map(tool => tool.name)).not.toContain('webmcp_bob_new');
   });
 
-  it("answers another client's page tool as unknown, listing only the caller's tools", async () => {
+  it("answers another client's WebMCP tool as unknown, listing only the caller's tools", async () => {
     // An unknown tool is a JSON-RPC error (-32602), as the specification says.
     const refused = await callError(bob, 'webmcp_alice_orders', {});
     expect(refused.code).toBe(-32602);

@@ -1,13 +1,13 @@
 /**
  * What recording and the inspector cost follows what happened: a page registering 600 WebMCP
  * tools one every 4 ms records each tool about once (not the whole list each time), and a UI still
- * rebuilds the right list; a page tool returning 50 MB goes to the agent whole, once, while the
+ * rebuilds the right list; a WebMCP tool returning 50 MB goes to the agent whole, once, while the
  * event store, the recording and a UI connecting later get a preview with the full size marked.
  */
 import fs from 'node:fs';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {RESULT_TEXT_PREVIEW_CHARS} from '../../../src/shared/boundedValue.js';
-import type {EventEnvelope, WebMcpToolView} from '../../../src/shared/protocol.js';
+import type {EventEnvelope, WebMcpToolInfo} from '../../../src/shared/protocol.js';
 import {parseRecordingText} from '../../../src/shared/recordingFile.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
@@ -61,8 +61,8 @@ function recordingBytes(): number {
   return recorder === undefined ? 0 : fs.statSync(recorder.file).size;
 }
 
-function foldedTools(events: readonly EventEnvelope[], pageId: number): WebMcpToolView[] {
-  let tools: WebMcpToolView[] = [];
+function foldedTools(events: readonly EventEnvelope[], pageId: number): WebMcpToolInfo[] {
+  let tools: WebMcpToolInfo[] = [];
   for (const {event} of events) {
     if (event.type === 'webmcpToolsChanged' && event.pageId === pageId) {
       tools = applyWebMcpToolsChanged(tools, event);
@@ -118,7 +118,7 @@ describe('a page registering 600 tools, one every 4 ms', () => {
   });
 });
 
-describe('a page tool returning 50 MB', () => {
+describe('a WebMCP tool returning 50 MB', () => {
   it('goes to the agent whole; the store, the recording and a later UI get a marked preview', async () => {
     const pageId = await fx.openPage('/big-tool.html');
     await waitFor(async () =>

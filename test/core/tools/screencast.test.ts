@@ -13,7 +13,7 @@ function isMp4(file: string): boolean {
 }
 
 describe('screencast', () => {
-  it('screencast_stop without a recording is an error', async () => {
+  it('screencast_stop without a screencast is an error', async () => {
     const pageId = await fx.openPage('/index.html?no-screencast');
     const {text, isError} = await call(fx.client, 'screencast_stop', {pageId});
     expect(isError).toBe(true);

@@ -86,7 +86,7 @@ describe('element parameters', () => {
     });
   });
 
-  it('a new page tool with one uid parameter is recorded, outlined and kept out of telemetry by its record alone', () => {
+  it('a new page-scoped tool with one uid parameter is recorded, outlined and kept out of telemetry by its record alone', () => {
     const highlight = definePageTool({
       name: 'highlight_element',
       description: 'Outline an element.',

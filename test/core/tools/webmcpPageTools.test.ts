@@ -3,7 +3,7 @@
  * over HTTP against real Chromium: the listing (names, collisions, schema, untrusted note,
  * annotations, debugging tools left out), notifications/tools/list_changed on register,
  * unregister, navigation, page switch and the switch itself, calls through the pipeline, the
- * client's cancel and a closed HTTP stream reaching the page tool's AbortSignal, and progress.
+ * client's cancel and a closed HTTP stream reaching the WebMCP tool's AbortSignal, and progress.
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -192,7 +192,7 @@ describe('tools/list_changed', () => {
   it('follows the selected page and navigation, and the switch', async () => {
     listChanges = [];
     const other = await fx.openPage('/index.html');
-    await waitForTools(fx.client, names => names.length === 0, 'no page tools on /index.html');
+    await waitForTools(fx.client, names => names.length === 0, 'no WebMCP tools on /index.html');
     expect(listChanges.length).toBeGreaterThan(0);
     listChanges = [];
     await call(fx.client, 'select_page', {pageId});
@@ -223,7 +223,7 @@ describe('tools/list_changed', () => {
 });
 
 describe('calls', () => {
-  it('run the page tool through the pipeline: result, inspector log and telemetry', async () => {
+  it('run the WebMCP tool through the pipeline: result, inspector log and telemetry', async () => {
     const result = await call(fx.client, 'webmcp_search_products', {query: 'shoes'});
     expect(result.isError).toBe(false);
     expect(result.text).toContain('{"query":"shoes","hits":[{"id":1,"name":"shoes one"}]}');
@@ -239,7 +239,7 @@ describe('calls', () => {
     expect(invocation?.invoker).toMatchObject({kind: 'mcp'});
   });
 
-  it('say what went wrong when the page tool fails or is gone', async () => {
+  it('say what went wrong when the WebMCP tool fails or is gone', async () => {
     await evaluate(`
       document.modelContext.registerTool({
         name: 'fails',
@@ -253,7 +253,7 @@ describe('calls', () => {
     expect(failed.text).toContain('broken on purpose');
   });
 
-  it("a client cancel reaches the page tool's AbortSignal and the log shows Canceled", async () => {
+  it("a client cancel reaches the WebMCP tool's AbortSignal and the log shows Canceled", async () => {
     const started = Number((await evaluate('window.waitStarted ?? 0')) ?? 0);
     const abortsBefore = Number(await evaluate('window.aborts.length'));
     const controller = new AbortController();
@@ -312,7 +312,7 @@ describe('calls', () => {
     expect(last.status).toBe('Canceled');
   });
 
-  it('report progress while a slow page tool runs', async () => {
+  it('report progress while a slow WebMCP tool runs', async () => {
     const updates: Progress[] = [];
     const result = await fx.client.callTool(
       {name: 'webmcp_slow', arguments: {ms: HEARTBEAT_MS + 1_000}},

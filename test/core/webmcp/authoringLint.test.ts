@@ -5,7 +5,7 @@
  * untyped parameters, and a name registered by two frames. Each finding names its tool and the fix.
  */
 import {describe, expect, it} from 'vitest';
-import type {WebMcpLintFinding, WebMcpToolView} from '../../../src/shared/protocol.js';
+import type {WebMcpLintFinding, WebMcpToolInfo} from '../../../src/shared/protocol.js';
 import {lintTools} from '../../../src/shared/webmcpLint.js';
 import {useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 
@@ -72,7 +72,7 @@ describe('authoring lint (doctor)', () => {
 });
 
 describe('lintTools', () => {
-  const base: WebMcpToolView = {
+  const base: WebMcpToolInfo = {
     pageId: 1,
     frameId: 'main',
     frameUrl: 'https://example.test/',

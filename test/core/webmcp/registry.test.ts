@@ -8,7 +8,7 @@ import {z} from 'zod';
 import type {
   InspectorEvent,
   WebMcpInvocation,
-  WebMcpToolView,
+  WebMcpToolInfo,
 } from '../../../src/shared/protocol.js';
 import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {applyWebMcpToolsChanged} from '../../../src/shared/webmcpToolsChange.js';
@@ -48,17 +48,17 @@ async function evaluate(page: PageState, expression: string): Promise<unknown> {
   return result.value;
 }
 
-function names(tools: readonly WebMcpToolView[]): string[] {
+function names(tools: readonly WebMcpToolInfo[]): string[] {
   return tools.map(tool => tool.name);
 }
 
-async function toolsOf(page: PageState): Promise<WebMcpToolView[]> {
+async function toolsOf(page: PageState): Promise<WebMcpToolInfo[]> {
   return fx.engine.engine.webmcp.toolsOf(page);
 }
 
 /** The page's tools as a UI knows them from the events (whole lists and changes folded). */
-function lastToolsEvent(pageId: number): WebMcpToolView[] | undefined {
-  let tools: WebMcpToolView[] | undefined;
+function lastToolsEvent(pageId: number): WebMcpToolInfo[] | undefined {
+  let tools: WebMcpToolInfo[] | undefined;
   for (const event of events) {
     if (event.type === 'webmcpToolsChanged' && event.pageId === pageId) {
       tools = applyWebMcpToolsChanged(tools ?? [], event);
@@ -90,7 +90,7 @@ async function run(
     frameId: options.frameId,
     signal: options.signal,
   });
-  return outcome.view;
+  return outcome.invocation;
 }
 
 describe('registry', () => {
@@ -302,15 +302,15 @@ describe('invocations', () => {
       invoker: {kind: 'inspector'},
       timeoutMs: 30_000,
     });
-    const id = record.view.invocationId;
+    const id = record.invocation.invocationId;
     const cancelled = await fx.engine.engine.handleCommand({
       type: 'webmcpCancel',
       invocationId: id,
     });
     expect(cancelled.ok).toBe(true);
     const final = await fx.engine.engine.webmcp.settled(record);
-    expect(final.view.status).toBe('Canceled');
-    expect(final.view.cancelRequested).toBe(true);
+    expect(final.invocation.status).toBe('Canceled');
+    expect(final.invocation.cancelRequested).toBe(true);
   });
 
   it('Canceled after the timeout, with the reason', async () => {
@@ -333,9 +333,9 @@ describe('invocations', () => {
       await waitFor(() => held.length === 1, 10_000, 'the tool to block the page');
       await fx.engine.engine.handleCommand({
         type: 'webmcpCancel',
-        invocationId: record.view.invocationId,
+        invocationId: record.invocation.invocationId,
       });
-      const result = (await fx.engine.engine.webmcp.settled(record)).view;
+      const result = (await fx.engine.engine.webmcp.settled(record)).invocation;
       expect(result.status).toBe('TimedOut');
       expect(result.errorText).toBe('The page did not answer the cancel within 3000 ms.');
       // Settled while the page still could not answer: its request is still held.
@@ -377,8 +377,8 @@ describe('invocations', () => {
       url: fx.server.url('/webmcp/declarative.html'),
     });
     const navigated = await fx.engine.engine.webmcp.settled(running);
-    expect(navigated.view.status).toBe('Interrupted');
-    expect(navigated.view.errorText).toContain('The page navigated to');
+    expect(navigated.invocation.status).toBe('Interrupted');
+    expect(navigated.invocation.errorText).toContain('The page navigated to');
 
     const closing = await open('/webmcp/imperative.html?close');
     const pending = await fx.engine.engine.webmcp.start({
@@ -390,7 +390,7 @@ describe('invocations', () => {
     });
     await call(fx.client, 'close_page', {pageId: closing.id});
     const closed = await fx.engine.engine.webmcp.settled(pending);
-    expect(closed.view).toMatchObject({
+    expect(closed.invocation).toMatchObject({
       status: 'Interrupted',
       errorText: 'The page was closed before the tool answered.',
     });
@@ -413,10 +413,10 @@ describe('invocations', () => {
       invoker: {kind: 'inspector'},
       timeoutMs: 30_000,
     });
-    expect(record.view.status).toBe('running');
+    expect(record.invocation.status).toBe('running');
     await evaluate(formPage, "document.querySelector('#manual button').click()");
     const final = await fx.engine.engine.webmcp.settled(record);
-    expect(final.view).toMatchObject({status: 'Completed'});
-    expect(JSON.parse(final.view.output ?? 'null')).toEqual({form: 'manual', dish: 'soup'});
+    expect(final.invocation).toMatchObject({status: 'Completed'});
+    expect(JSON.parse(final.invocation.output ?? 'null')).toEqual({form: 'manual', dish: 'soup'});
   });
 });

@@ -62,10 +62,10 @@ export class BrowserContexts {
     return context;
   }
 
-  /** The view is gone: the contexts it owned are no longer anyone's. */
-  forgetOwner(view: ClientPages): void {
+  /** The client's pages are gone: the contexts it owned are no longer anyone's. */
+  forgetOwner(clientPages: ClientPages): void {
     for (const [context, owner] of this.#owners) {
-      if (owner === view) {
+      if (owner === clientPages) {
         this.#owners.delete(context);
       }
     }

@@ -22,7 +22,7 @@ const CONTEXT_CLOSE_TIMEOUT_MS = 5_000;
 
 class PageNotFoundError extends Error {}
 
-/** What a view needs from the registry (PageRegistry implements it). */
+/** What a client's pages need from the registry (PageRegistry implements it). */
 export interface PageSource {
   /** Every open page, by id. */
   list(): PageState[];
@@ -35,8 +35,8 @@ export interface PageSource {
   closeUnlessLast(page: PageState, closer: ClientRef | undefined): Promise<boolean>;
   /** A new browser context that belongs to `owner` (named: shown as isolatedContext=name). */
   createContext(owner: ClientPages, name: string | undefined): Promise<BrowserContext>;
-  selectionChanged(view: ClientPages): void;
-  forget(view: ClientPages): void;
+  selectionChanged(clientPages: ClientPages): void;
+  forget(clientPages: ClientPages): void;
   /** Reads every page's title again (a script may have changed it), bounded. */
   refreshTitles(): Promise<void>;
 }
@@ -79,7 +79,7 @@ export class ClientPages {
     return this.options.isolated;
   }
 
-  /** Whether this view may see and address the page. */
+  /** Whether this client may see and address the page. */
   sees(page: Pick<PageState, 'owner'>): boolean {
     const client = this.client;
     if (client === undefined) {
@@ -91,7 +91,7 @@ export class ClientPages {
     return !page.owner?.isolated || page.owner.client.id === client.id;
   }
 
-  /** The pages this view sees, by id. */
+  /** The pages this client sees, by id. */
   list(): PageState[] {
     return this.source.list().filter(page => this.sees(page));
   }
@@ -117,7 +117,7 @@ export class ClientPages {
     return this.source.refreshTitles();
   }
 
-  /** A page this view sees; any other id fails exactly as a closed page's does. */
+  /** A page this client sees; any other id fails exactly as a closed page's does. */
   byId(id: number): PageState {
     const visible = this.list();
     const state = visible.find(candidate => candidate.id === id);
@@ -162,7 +162,7 @@ export class ClientPages {
   }
 
   /**
-   * What a selection falls back to: the first page this view sees that no other client opened (a
+   * What a selection falls back to: the first page this client sees that no other client opened (a
    * client never lands on another agent's page by accident), and not one still being claimed.
    */
   #fallback(): PageState | undefined {
@@ -172,7 +172,7 @@ export class ClientPages {
     );
   }
 
-  /** The registry tells each view whose selection a closing page was, before it leaves the list. */
+  /** The registry tells each client's pages whose selection a closing page was, before it leaves the list. */
   lose(page: PageState | undefined, how: {quiet: boolean}): void {
     if (how.quiet || page === undefined) {
       this.#selection = {kind: 'default'};
@@ -254,7 +254,7 @@ export class ClientPages {
   }
 
   /**
-   * The client session ended: the registry forgets this view, and an isolated client's contexts
+   * The client session ended: the registry forgets these client pages, and an isolated client's contexts
    * close with their pages (bounded by the caller).
    */
   async dispose(): Promise<void> {
@@ -302,31 +302,31 @@ export const INSPECTOR_CLIENT: ClientRef = {
 };
 
 /**
- * The views of in-process callers, by client id: the Run panel and each replay are the person's
+ * The client pages of in-process callers, by client id: the Run panel and each replay are the person's
  * (they see every page; what they open belongs to no client); any other client ref (a
  * benchmark's agent) is a client of its own.
  */
 export class InProcessViews {
-  readonly #views = new Map<string, ClientPages>();
+  readonly #clientPages = new Map<string, ClientPages>();
 
-  constructor(private readonly registry: {view(options: ClientPagesOptions): ClientPages}) {}
+  constructor(private readonly registry: {clientPages(options: ClientPagesOptions): ClientPages}) {}
 
   of(client: ClientRef): ClientPages {
-    let view = this.#views.get(client.id);
-    if (!view) {
-      view = this.registry.view({
+    let clientPages = this.#clientPages.get(client.id);
+    if (!clientPages) {
+      clientPages = this.registry.clientPages({
         client: client.transport === 'inspector' ? undefined : () => client,
         isolated: false,
       });
-      this.#views.set(client.id, view);
+      this.#clientPages.set(client.id, clientPages);
     }
-    return view;
+    return clientPages;
   }
 
-  /** Forgets a caller's view (a replay that ended). */
+  /** Forgets a caller's client pages (a replay that ended). */
   release(client: ClientRef): void {
-    const view = this.#views.get(client.id);
-    this.#views.delete(client.id);
-    void view?.dispose();
+    const clientPages = this.#clientPages.get(client.id);
+    this.#clientPages.delete(client.id);
+    void clientPages?.dispose();
   }
 }

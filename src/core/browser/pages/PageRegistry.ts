@@ -1,7 +1,7 @@
 /**
  * The open pages of the browser with numeric ids that are never reused (not even after a browser
  * restart, so a stale id fails instead of silently hitting another tab), who opened each, the
- * views of the client sessions (each with its own selected page: ClientPages), and the browser
+ * client pages of the client sessions (each with its own selected page: ClientPages), and the browser
  * contexts: named isolated ones, and one per client session with --isolateClients.
  */
 import {EventEmitter} from 'node:events';
@@ -42,11 +42,11 @@ export class PageRegistry
   readonly #byPage = new Map<Page, PageState>();
   readonly #pending = new Map<Page, Promise<PageState>>();
   readonly #byTargetId = new Map<string, PageState>();
-  /** Every live view (client sessions, the Run panel, replays); each has its own selection. */
-  readonly #views = new Set<ClientPages>();
-  /** The view that selected a page last: the live view and the page-tool bridge follow it. */
+  /** Every live clientPages (client sessions, the Run panel, replays); each has its own selection. */
+  readonly #clientPages = new Set<ClientPages>();
+  /** The clientPages that selected a page last: the live clientPages and the WebMCP tool bridge follow it. */
   #focus: ClientPages | undefined;
-  /** The last view to select a page that is not an isolated client's (shared page tools follow it). */
+  /** The last client pages to select a page that is not an isolated client's (shared WebMCP tools follow it). */
   #sharedFocus: ClientPages | undefined;
   readonly #contexts = new BrowserContexts();
   /** Pages close_page is closing now (not yet gone from the list). */
@@ -146,9 +146,9 @@ export class PageRegistry
       this.#unregister(state, {quiet: true});
     }
     this.#pending.clear();
-    for (const view of this.#views) {
-      view.lose(undefined, {quiet: true});
-      view.browserGone();
+    for (const clientPages of this.#clientPages) {
+      clientPages.lose(undefined, {quiet: true});
+      clientPages.browserGone();
     }
     this.#contexts.clear();
     this.#creating.clear();
@@ -253,15 +253,15 @@ export class PageRegistry
       return;
     }
     // Whose selection it was, asked while it is still open (a default selection resolves to it).
-    const selectors = [...this.#views].filter(view => view.selected === state);
+    const selectors = [...this.#clientPages].filter(clientPages => clientPages.selected === state);
     state.closed = true;
     this.#byPage.delete(state.page);
     this.#byTargetId.delete(state.targetId);
     for (const feature of this.#features) {
       feature.detach(state);
     }
-    for (const view of selectors) {
-      view.lose(state, {quiet});
+    for (const clientPages of selectors) {
+      clientPages.lose(state, {quiet});
     }
     this.emit('pageRemoved', state);
     this.#scheduleChanged();
@@ -284,7 +284,7 @@ export class PageRegistry
     return [...this.#byPage.values()].sort((a, b) => a.id - b.id);
   }
 
-  /** Any open page by id (the person's view: every page). */
+  /** Any open page by id (the person's: every page). */
   byId(id: number): PageState {
     const state = this.list().find(candidate => candidate.id === id);
     if (!state) {
@@ -296,46 +296,46 @@ export class PageRegistry
     return state;
   }
 
-  /** A view of the pages for one client session (or, without a client, for the person). */
-  view(options: ClientPagesOptions): ClientPages {
-    const view = new ClientPages(this, options);
-    this.#views.add(view);
-    return view;
+  /** One client session's pages and selection (or, without a client, the person's). */
+  clientPages(options: ClientPagesOptions): ClientPages {
+    const clientPages = new ClientPages(this, options);
+    this.#clientPages.add(clientPages);
+    return clientPages;
   }
 
-  /** How many views are live (client sessions, the Run panel, replays): none leaks. */
+  /** How many client pages are live (client sessions, the Run panel, replays): none leaks. */
   get viewCount(): number {
-    return this.#views.size;
+    return this.#clientPages.size;
   }
 
-  forget(view: ClientPages): void {
-    this.#views.delete(view);
-    if (this.#focus === view) {
+  forget(clientPages: ClientPages): void {
+    this.#clientPages.delete(clientPages);
+    if (this.#focus === clientPages) {
       this.#focus = undefined;
     }
-    if (this.#sharedFocus === view) {
+    if (this.#sharedFocus === clientPages) {
       this.#sharedFocus = undefined;
     }
-    this.#contexts.forgetOwner(view);
+    this.#contexts.forgetOwner(clientPages);
     this.#scheduleChanged();
   }
 
-  selectionChanged(view: ClientPages): void {
-    this.#focus = view;
-    if (!isIsolatedClient(view)) {
-      this.#sharedFocus = view;
+  selectionChanged(clientPages: ClientPages): void {
+    this.#focus = clientPages;
+    if (!isIsolatedClient(clientPages)) {
+      this.#sharedFocus = clientPages;
     }
     this.#scheduleChanged();
   }
 
-  /** The page selected last by anyone (the live view follows it). */
+  /** The page selected last by anyone (the live clientPages follows it). */
   get focused(): PageState | undefined {
     return this.#focus?.selected ?? this.list()[0];
   }
 
   /**
    * The page selected last by anyone but an isolated client, among the pages every other client
-   * sees (not an isolated client's): the WebMCP page tools offered to them follow it.
+   * sees (not an isolated client's): the WebMCP tools offered to them follow it.
    */
   get sharedFocused(): PageState | undefined {
     const shared = (page: PageState): boolean => page.owner?.isolated !== true;
@@ -343,9 +343,9 @@ export class PageRegistry
     return selected !== undefined && shared(selected) ? selected : this.list().find(shared);
   }
 
-  /** The views of isolated client sessions: each is offered its own selected page's tools. */
-  isolatedClientViews(): ClientPages[] {
-    return [...this.#views].filter(isIsolatedClient);
+  /** The client pages of isolated client sessions: each is offered its own selected page's tools. */
+  isolatedClientPages(): ClientPages[] {
+    return [...this.#clientPages].filter(isIsolatedClient);
   }
 
   /**
@@ -354,9 +354,9 @@ export class PageRegistry
    */
   inspectorInfos(person: ClientPages): PageInfo[] {
     const selectedBy = new Map<PageState, string[]>();
-    for (const view of this.#views) {
-      const client = view.client;
-      const selected = client === undefined ? undefined : view.selected;
+    for (const clientPages of this.#clientPages) {
+      const client = clientPages.client;
+      const selected = client === undefined ? undefined : clientPages.selected;
       if (client !== undefined && selected !== undefined) {
         selectedBy.set(selected, [...(selectedBy.get(selected) ?? []), client.id]);
       }
@@ -381,7 +381,7 @@ export class PageRegistry
   }
 
   /**
-   * Opens a tab for a view. Tab creation is serialized and bounded here (the only browser-wide
+   * Opens a tab for a client's pages. Tab creation is serialized and bounded here (the only browser-wide
    * step of new_page); loading it is the caller's business and holds no browser-wide lock.
    */
   async openPage(request: {
@@ -474,6 +474,6 @@ export class PageRegistry
 }
 
 /** A client session with a browser context of its own (--isolateClients). */
-function isIsolatedClient(view: ClientPages): boolean {
-  return view.isolated && view.client !== undefined;
+function isIsolatedClient(clientPages: ClientPages): boolean {
+  return clientPages.isolated && clientPages.client !== undefined;
 }

@@ -39,7 +39,7 @@ interface Entry {
   below: number;
 }
 
-export class SnapshotViews {
+export class SeenSnapshots {
   readonly #views = new Map<string, View>();
 
   /**
@@ -73,7 +73,7 @@ export class SnapshotViews {
   }
 }
 
-export const snapshotViewsFeature = new PageFeature('snapshotViews', () => new SnapshotViews());
+export const seenSnapshotsFeature = new PageFeature('seenSnapshots', () => new SeenSnapshots());
 
 const UID_LINE = /^(\d+)(?: |$)/;
 

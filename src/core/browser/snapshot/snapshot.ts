@@ -22,7 +22,7 @@ import {
   type ReadDocuments,
 } from './documents.js';
 import {formatNode} from './format.js';
-import {snapshotViewsFeature} from './diffs.js';
+import {seenSnapshotsFeature} from './diffs.js';
 import {pendingTreeReadsFeature, TreeTooLargeError} from './wholeRead.js';
 import {WorkBudget} from '../workBudget.js';
 import {isDocumentRoot, redundantLabels, selectInteresting} from './rules.js';
@@ -41,7 +41,7 @@ export function snapshotFeatures(): AttachableFeature[] {
     cacheFeature,
     keptTreesFeature,
     pendingTreeReadsFeature,
-    snapshotViewsFeature,
+    seenSnapshotsFeature,
   ];
 }
 

@@ -39,7 +39,7 @@ export interface HoldCallInfo {
   callId: string;
   tool: Tool;
   client: ClientRef;
-  /** The caller's view of the pages: a call without pageId is matched on its caller's selection. */
+  /** The caller's pages: a call without pageId is matched on its caller's selection. */
   pages: {list(): PageState[]; readonly selected: PageState | undefined};
   signal: AbortSignal;
   progress: {report(status: string): void};

@@ -58,7 +58,7 @@ export interface HoldGateDeps {
 type DecidedIn = 'inspector' | 'client';
 
 interface HeldEntry {
-  view: HeldCall;
+  held: HeldCall;
   tool: Tool;
   /** Leaves the queue with a decision: resolves the wait with the outcome, or rejects (cancel). */
   settle: (
@@ -147,7 +147,7 @@ export class HoldGate implements HoldQueue {
     return {
       rules: this.#rules.map(rule => rule.text),
       timeoutMs: this.deps.timeoutMs,
-      queue: this.#queue.map(entry => entry.view),
+      queue: this.#queue.map(entry => entry.held),
       openOnHeld: this.#openOnHeld,
       // Every event published so far is in this state (publishing is synchronous).
       seq: this.deps.hub.nextSeq - 1,
@@ -181,7 +181,7 @@ export class HoldGate implements HoldQueue {
   enqueue(request: HeldCallRequest): Promise<HoldOutcome> {
     const {signal, client} = request;
     signal.throwIfAborted();
-    const mine = this.#queue.filter(entry => entry.view.client.id === client.id).length;
+    const mine = this.#queue.filter(entry => entry.held.client.id === client.id).length;
     if (mine >= MAX_HELD_PER_CLIENT) {
       return Promise.resolve({
         kind: 'denied',
@@ -193,25 +193,25 @@ export class HoldGate implements HoldQueue {
         outcome instanceof Error ? reject(outcome) : resolve(outcome),
       );
       this.#queue.push(entry);
-      this.deps.hub.publish({type: 'callHeld', call: entry.view});
+      this.deps.hub.publish({type: 'callHeld', call: entry.held});
       request.progress.report(HOLD_WAITING_STATUS);
       if (request.ask) {
         this.#askClient(entry, request.ask);
       }
       const {page} = request;
-      const target = entry.view.target;
+      const target = entry.held.target;
       if (page && target) {
         void this.#outline(entry, page, target);
       }
     });
   }
 
-  /** A queue entry: its view, its timeout and how it leaves the queue (once). */
+  /** A queue entry: the held call as shown, its timeout and how it leaves the queue (once). */
   #entry(request: HeldCallRequest, done: (outcome: HoldOutcome | Error) => void): HeldEntry {
     const {signal, tool, params, page, match} = request;
     const heldAt = Date.now();
     const target = targetUidOf(tool, params);
-    const view: HeldCall = {
+    const held: HeldCall = {
       callId: request.callId,
       tool: tool.name,
       args: params,
@@ -240,7 +240,7 @@ export class HoldGate implements HoldQueue {
       );
     signal.addEventListener('abort', onAbort, {once: true});
     const entry: HeldEntry = {
-      view,
+      held,
       tool,
       settle: (decision, outcome, extra = {}) => {
         clearTimeout(timer);
@@ -255,7 +255,7 @@ export class HoldGate implements HoldQueue {
         this.#withdraw.delete(entry);
         this.deps.hub.publish({
           type: 'callHoldEnded',
-          callId: view.callId,
+          callId: held.callId,
           decision,
           heldMs: Date.now() - heldAt,
           ...(extra.reason === undefined ? {} : {reason: extra.reason}),
@@ -278,11 +278,11 @@ export class HoldGate implements HoldQueue {
   #askClient(entry: HeldEntry, ask: AskClient): void {
     const withdrawn = new AbortController();
     this.#withdraw.set(entry, () => withdrawn.abort());
-    const client = entry.view.client.name;
+    const client = entry.held.client.name;
     void ask(
-      holdQuestion(entry.view),
+      holdQuestion(entry.held),
       withdrawn.signal,
-      Math.max(1, entry.view.deadline - Date.now()),
+      Math.max(1, entry.held.deadline - Date.now()),
     )
       .then(answer => {
         this.#withdraw.delete(entry);
@@ -320,8 +320,8 @@ export class HoldGate implements HoldQueue {
     for (let attempt = 0; attempt < OUTLINE_ATTEMPTS && this.#queue.includes(entry); attempt++) {
       const located = await locateTarget(page, target).catch(() => target);
       if (located.rect && this.#queue.includes(entry)) {
-        entry.view = {...entry.view, target: located};
-        this.deps.hub.publish({type: 'callHoldTarget', callId: entry.view.callId, target: located});
+        entry.held = {...entry.held, target: located};
+        this.deps.hub.publish({type: 'callHoldTarget', callId: entry.held.callId, target: located});
         return;
       }
       await new Promise(resolve => setTimeout(resolve, OUTLINE_RETRY_MS).unref());
@@ -334,7 +334,7 @@ export class HoldGate implements HoldQueue {
     decision: 'allow' | 'edit' | 'deny',
     options: {args?: Record<string, unknown> | undefined; reason?: string | undefined} = {},
   ): HoldState {
-    const entry = this.#queue.find(candidate => candidate.view.callId === callId);
+    const entry = this.#queue.find(candidate => candidate.held.callId === callId);
     if (!entry) {
       throw new Error(
         `No held call ${callId}: it was already decided, timed out or cancelled. Pick one from the held queue.`,
@@ -370,7 +370,7 @@ export class HoldGate implements HoldQueue {
         {
           kind: 'edited',
           valid,
-          note: [editedNote(entry.view.args, valid.params), note].filter(Boolean).join('\n'),
+          note: [editedNote(entry.held.args, valid.params), note].filter(Boolean).join('\n'),
         },
         {decidedIn: 'inspector'},
       );

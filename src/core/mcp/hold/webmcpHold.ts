@@ -5,7 +5,7 @@
  * lists them, else by the tool record's own read-only flag. A target whose annotations cannot be
  * read is held (the person decides rather than the rule guessing).
  */
-import type {WebMcpToolView} from '../../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../../shared/protocol.js';
 import {withTimeout} from '../../browser/lock.js';
 import type {PageState} from '../../browser/pages/PageState.js';
 import type {Tool} from '../../tools/base/definition.js';
@@ -15,7 +15,7 @@ import type {CompiledRule, RuleMatch} from './holdMatch.js';
 const TOOLS_WAIT_MS = 2_000;
 
 export interface WebMcpLookup {
-  toolsOf(page: PageState): Promise<WebMcpToolView[]>;
+  toolsOf(page: PageState): Promise<WebMcpToolInfo[]>;
 }
 
 function targetName(tool: Tool, args: Record<string, unknown>): string | undefined {
@@ -26,8 +26,8 @@ function targetName(tool: Tool, args: Record<string, unknown>): string | undefin
 }
 
 /** `webmcp_<name>` tools carry a sanitized name; compare the same way. */
-function sameTool(view: WebMcpToolView, name: string, direct: boolean): boolean {
-  return direct ? view.name.replace(/[^A-Za-z0-9_-]/g, '_') === name : view.name === name;
+function sameTool(info: WebMcpToolInfo, name: string, direct: boolean): boolean {
+  return direct ? info.name.replace(/[^A-Za-z0-9_-]/g, '_') === name : info.name === name;
 }
 
 export async function matchWebMcpRule(
@@ -47,19 +47,19 @@ export async function matchWebMcpRule(
   const name = targetName(tool, args);
   const direct = tool.name !== 'execute_webmcp_tool';
   const frameId = typeof args.frameId === 'string' ? args.frameId : undefined;
-  let view: WebMcpToolView | undefined;
+  let info: WebMcpToolInfo | undefined;
   if (page && name !== undefined) {
     const tools = await withTimeout(webmcp.toolsOf(page), TOOLS_WAIT_MS, 'tools').catch(
       () => undefined,
     );
-    view = tools?.find(
+    info = tools?.find(
       candidate =>
         sameTool(candidate, name, direct) &&
         (frameId === undefined || candidate.frameId === frameId),
     );
   }
   const shown = name ?? tool.name;
-  if (!view) {
+  if (!info) {
     if (direct) {
       return tool.readOnly
         ? undefined
@@ -67,7 +67,7 @@ export async function matchWebMcpRule(
     }
     return {rule: first, reason: `the annotations of the WebMCP tool ${shown} are not known`};
   }
-  const {annotations} = view;
+  const {annotations} = info;
   for (const compiled of wanted) {
     if (compiled.rule.kind === 'webmcpConsequential' && annotations.consequential === true) {
       return {rule: compiled, reason: `the WebMCP tool ${shown} is annotated consequential`};

@@ -1,6 +1,6 @@
 /**
- * What the assertion writers (observed.ts, states.ts, texts.ts) get from the export
- * session: the expression of a page or frame, the fields the agent filled, and helper functions
+ * What the assertion writers (observed.ts, states.ts, texts.ts) get from the test
+ * export: the expression of a page or frame, the fields the agent filled, and helper functions
  * the file needs.
  */
 import type {RecordedElement} from '../../../shared/protocol.js';

@@ -102,7 +102,7 @@ function geolocationLines(page: string, setting: string | undefined): string[] {
 function emulate(context: StepContext): string[] {
   const page = pageOf(context);
   const {args} = context.call;
-  const applied = context.session.emulated(context.call);
+  const applied = context.export.emulated(context.call);
   const lines = [...page.lines, mediaLine(context, page.name)];
   const viewport = text(args.viewport);
   if (viewport !== undefined && viewport.trim() !== '') {

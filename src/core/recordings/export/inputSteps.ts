@@ -41,7 +41,7 @@ function fillLines(context: StepContext, param: string, value: string): string[]
   }
   const field = element?.field;
   if (field !== undefined) {
-    context.session.noteField(context.call, param, field);
+    context.export.noteField(context.call, param, field);
   }
   switch (field) {
     case 'select':
@@ -52,7 +52,7 @@ function fillLines(context: StepContext, param: string, value: string): string[]
       return [...lines, `await ${loc}.fill(${literal});`];
     case undefined:
       // Recorded before fields were told apart: decided when the test runs.
-      return [...lines, `await ${context.session.helper('fillField')}(${loc}, ${literal});`];
+      return [...lines, `await ${context.export.helper('fillField')}(${loc}, ${literal});`];
   }
 }
 
@@ -120,13 +120,13 @@ export const inputSteps = {
       throw new SkipStep('no file paths were recorded');
     }
     // Only files inside a folder the user named are handed to the page.
-    const files = paths.map(path => allowed(context.session.files.upload(path)));
-    return [...lines, `await ${context.session.helper('uploadFiles')}(${loc}, ${jsValue(files)});`];
+    const files = paths.map(path => allowed(context.export.files.upload(path)));
+    return [...lines, `await ${context.export.helper('uploadFiles')}(${loc}, ${jsValue(files)});`];
   },
   // The answer is given by a handler registered before the action that opened the dialog.
   handle_dialog: {
     reads: context => {
-      const openedAt = context.session.dialogOpenedAt(context.call);
+      const openedAt = context.export.dialogOpenedAt(context.call);
       throw new NoteStep(
         openedAt === undefined
           ? 'not exported: no recorded call opened this dialog, so no handler could wait for it'

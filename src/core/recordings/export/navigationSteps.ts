@@ -1,7 +1,7 @@
 /**
  * Step writers of the tools that open, choose, navigate and read pages: the navigation as a page
  * method; what the agent read (the text it waited for; a snapshot's changes, compared by the
- * export session) as assertions. The URL a navigation led to is asserted by the session.
+ * test export) as assertions. The URL a navigation led to is asserted by the test export.
  */
 import {z} from 'zod';
 import {jsString, jsValue} from './literals.js';
@@ -20,7 +20,7 @@ const navigationTypeSchema = z.enum(['url', 'back', 'forward', 'reload']).option
 
 /** A URL to open as a literal: a local file only inside a folder the user named. */
 function urlLiteral(context: StepContext, url: string): string {
-  return jsString(isFileUrl(url) ? allowed(context.session.files.fileUrl(url)) : url);
+  return jsString(isFileUrl(url) ? allowed(context.export.files.fileUrl(url)) : url);
 }
 
 /** The navigation a navigate_page call did, as a Playwright page method. */
@@ -101,6 +101,6 @@ export const navigationSteps = {
       return [...page.lines, `await expect(${either}.first()).toBeVisible();`];
     },
   },
-  // What the snapshot showed is compared with the one before it by the export session.
+  // What the snapshot showed is compared with the one before it by the test export.
   take_snapshot: {reads: context => pageOf(context).lines},
 } satisfies Record<string, StepWriter | {reads: StepWriter}>;

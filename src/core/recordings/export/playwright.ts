@@ -10,7 +10,7 @@ import type {ParsedRecording} from '../../../shared/recordingFile.js';
 import {argsSummary, jsString, lineComment} from './literals.js';
 import type {ExportFiles} from './files.js';
 import {ExportPages} from './pages.js';
-import {ExportSession} from './session.js';
+import {TestExportState} from './testExport.js';
 import {HELPERS} from './helpers.js';
 import {recordedCalls} from '../replay/calls.js';
 
@@ -38,21 +38,21 @@ export interface ExportOptions {
 
 export function exportPlaywright(recording: ParsedRecording, options: ExportOptions = {}): string {
   const {calls} = recordedCalls(recording.events);
-  const session = new ExportSession(new ExportPages(options.files), calls, options.files);
+  const testExport = new TestExportState(new ExportPages(options.files), calls, options.files);
   const body: string[] = [];
   for (const call of calls) {
     if (options.untilCall !== undefined && call.index > options.untilCall) {
       break;
     }
     body.push(lineComment(`#${call.index} ${call.tool} ${argsSummary(call.args)}`.trimEnd()));
-    const step = session.step(call);
+    const step = testExport.step(call);
     if ('note' in step) {
       body.push(lineComment(`  (${step.note})`));
     } else {
       body.push(...step.lines);
     }
   }
-  const helpers = [...session.helpers].sort().map(name => HELPERS[name]);
+  const helpers = [...testExport.helpers].sort().map(name => HELPERS[name]);
   const imports = [...new Set(helpers.flatMap(helper => helper.imports))];
   const functions = helpers.flatMap(helper =>
     helper.lines.length > 0 ? [...helper.lines, ''] : [],

@@ -52,7 +52,7 @@ function sourceExpression(context: StepContext, format: 'function' | 'script'): 
     if (path === undefined) {
       throw new SkipStep('neither function nor sourcePath was recorded');
     }
-    source = allowed(context.session.files.script(path));
+    source = allowed(context.export.files.script(path));
   }
   // As the engine wraps it: trailing `;` dropped, a line break before the closing parenthesis.
   const body = source.trimEnd().replace(/;$/, '');

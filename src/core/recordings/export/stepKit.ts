@@ -1,6 +1,6 @@
 /**
  * What every Playwright step writer shares: the step's context (the pages' variables, the call,
- * the export session that knows the recorded snapshots), the page variable a call acts on, and the
+ * the test export that knows the recorded snapshots), the page variable a call acts on, and the
  * two ways a step ends without code (a skipped step says why; a malformed recording stops the
  * export).
  */
@@ -12,8 +12,8 @@ import type {RecordedCall} from '../replay/calls.js';
 
 export type {HelperName} from './context.js';
 
-/** What a step writer asks of the export as a whole. */
-export interface StepSession {
+/** What a step writer asks of the test export as a whole (testExport.ts keeps its state). */
+export interface TestExport {
   /** The locator of the call's element argument `param`, in its frame; SkipStep when unknown. */
   locate(context: StepContext, param: string): {page: string; lines: string[]; loc: string};
   /** A field the agent filled: a later snapshot's change of its value is asserted. */
@@ -31,7 +31,7 @@ export interface StepSession {
 export interface StepContext {
   pages: ExportPages;
   call: RecordedCall;
-  session: StepSession;
+  export: TestExport;
 }
 
 /** One recorded call → the lines of its test step. */
@@ -67,7 +67,7 @@ export function locator(
   context: StepContext,
   param: string,
 ): {page: string; lines: string[]; loc: string} {
-  return context.session.locate(context, param);
+  return context.export.locate(context, param);
 }
 
 /** The value a file decision allows, or a skipped step saying why not. */

@@ -11,7 +11,7 @@ import {snapshotFeature, takeSnapshot} from '../../browser/snapshot/snapshot.js'
 import type {RecordedCall} from './calls.js';
 import type {ReplayPageMap} from './pages.js';
 
-/** The replay's own view of the pages: those it sees, and its own selected page. */
+/** The replay's own pages: those it sees, and its own selected page. */
 export interface ReplayPages {
   list(): PageState[];
   readonly selected: PageState | undefined;

@@ -36,7 +36,7 @@ export interface LiveReplayDeps {
   hub: InspectorHub;
   /** The recordings folder (--recordDir, else <config dir>/sessions) and what retention keeps. */
   recordings: Pick<Recordings, 'dir' | 'keep'>;
-  /** The view of the pages a replay client runs with (its own selection), and its release. */
+  /** The client pages a replay runs with (its own selection), and its release. */
   pagesOf(client: ClientRef): ReplayPages;
   releasePages(client: ClientRef): void;
   /** Calls the listener when a page is added (whoever opened it); returns the unsubscribe. */

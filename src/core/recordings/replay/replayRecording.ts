@@ -8,7 +8,7 @@
  * replay there, saying which origin it was.
  */
 import type {ElementPath} from '../../../shared/elementParams.js';
-import type {ReplayCallReportView, ReplaySummaryView} from '../../../shared/protocol.js';
+import type {ReplayCallReport, ReplaySummary} from '../../../shared/protocol.js';
 import {errorText} from '../../../shared/values.js';
 import {mapCallArguments, ReplayMappingError, type ReplayPages} from './args.js';
 import type {recordedCalls} from './calls.js';
@@ -24,13 +24,12 @@ export const OPENED_PAGE_WAIT_MS = 5_000;
 
 export type ReplayOutcome = ReplayCallReport['outcome'];
 
-export type ReplayCallReport = ReplayCallReportView;
-export type ReplaySummary = ReplaySummaryView;
+export type {ReplayCallReport, ReplaySummary};
 
 export interface ReplayTarget {
   /** Runs one call through the tool pipeline as the replay's client. */
   runTool(tool: string, args: Record<string, unknown>): Promise<{text: string; isError: boolean}>;
-  /** The replay client's view of the pages (its own selection). */
+  /** The replay client's pages (its own selection). */
   pages: ReplayPages;
   /** Where a tool takes element uids, from its record (undefined: no such tool). */
   elementPaths(tool: string): readonly ElementPath[] | undefined;

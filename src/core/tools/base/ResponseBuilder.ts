@@ -15,7 +15,7 @@ export const SECTION_ORDER = {
   heap: 100,
   detail: 110,
   extensions: 115,
-  pageTools: 120,
+  pageOfferedTools: 120,
   networkList: 130,
   consoleList: 140,
 } as const;

@@ -19,7 +19,7 @@ import {
 import type {CategoryState, ConditionState, ToolInfo} from '../../../shared/protocol.js';
 import type {ClientPages} from '../../browser/pages/ClientPages.js';
 import type {PageState} from '../../browser/pages/PageState.js';
-import {PAGE_TOOL_PREFIX} from '../../webmcp/pageToolNames.js';
+import {PAGE_TOOL_PREFIX} from '../../webmcp/toolNames.js';
 import type {Tool} from './definition.js';
 import type {SchemaOptions} from './paramShapes.js';
 import type {ResponseBuilder} from './ResponseBuilder.js';
@@ -35,38 +35,38 @@ export interface CatalogOptions {
 }
 
 /**
- * Who a set of page tools is offered to: an isolated client session's own view of the pages
+ * Who a set of WebMCP tools is offered to: an isolated client session's own pages
  * (--isolateClients: its own selected page's tools only), or undefined: every other client.
  */
-export type PageToolAudience = ClientPages | undefined;
+export type WebMcpToolAudience = ClientPages | undefined;
 
-/** The audience a client's view of the pages belongs to. */
-export function pageToolAudience(pages: ClientPages): PageToolAudience {
+/** The audience a client's pages belongs to. */
+export function webmcpToolAudience(pages: ClientPages): WebMcpToolAudience {
   return pages.isolated && pages.client !== undefined ? pages : undefined;
 }
 
-interface PageToolSet {
+interface WebMcpToolSet {
   tools: Map<string, Tool>;
   /** Same names, schemas and descriptions → no change and no list_changed. */
   signature: string;
   definitions?: McpTool[];
 }
 
-const NO_PAGE_TOOLS: PageToolSet = {tools: new Map(), signature: ''};
+const NO_WEBMCP_TOOLS: WebMcpToolSet = {tools: new Map(), signature: ''};
 
 export class ToolCatalog extends EventEmitter<{
   changed: [];
-  /** The page tools of one audience changed (only its clients are told). */
-  pageToolsChanged: [PageToolAudience];
+  /** The WebMCP tools of one audience changed (only its clients are told). */
+  webmcpToolSetChanged: [WebMcpToolAudience];
 }> {
   readonly #tools: Map<string, Tool>;
-  readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageToolSections'>;
+  readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageOfferedToolSections'>;
   readonly #categories: Record<ToolCategory, boolean>;
   readonly #conditions: Record<ToolCondition, boolean>;
   /** The selected page's WebMCP tools as MCP tools (tools/webmcpPageTools.ts), per audience. */
-  #sharedPageTools: PageToolSet = NO_PAGE_TOOLS;
-  readonly #ownPageTools = new Map<ClientPages, PageToolSet>();
-  /** The built-in tools clients see now (page tools are added per audience). */
+  #sharedWebMcpTools: WebMcpToolSet = NO_WEBMCP_TOOLS;
+  readonly #ownWebMcpTools = new Map<ClientPages, WebMcpToolSet>();
+  /** The built-in tools clients see now (WebMCP tools are added per audience). */
   #definitions: McpTool[] | undefined;
 
   constructor(
@@ -99,51 +99,55 @@ export class ToolCatalog extends EventEmitter<{
     };
   }
 
-  #pageToolSet(audience: PageToolAudience): PageToolSet {
+  #webmcpToolSet(audience: WebMcpToolAudience): WebMcpToolSet {
     return audience === undefined
-      ? this.#sharedPageTools
-      : (this.#ownPageTools.get(audience) ?? NO_PAGE_TOOLS);
+      ? this.#sharedWebMcpTools
+      : (this.#ownWebMcpTools.get(audience) ?? NO_WEBMCP_TOOLS);
   }
 
-  /** A tool by name, as the audience sees them (its own page tools). */
-  get(name: string, audience?: PageToolAudience): Tool | undefined {
-    return this.#tools.get(name) ?? this.#pageToolSet(audience).tools.get(name);
+  /** A tool by name, as the audience sees them (its own WebMCP tools). */
+  get(name: string, audience?: WebMcpToolAudience): Tool | undefined {
+    return this.#tools.get(name) ?? this.#webmcpToolSet(audience).tools.get(name);
   }
 
-  all(audience?: PageToolAudience): Tool[] {
-    return [...this.#tools.values(), ...this.#pageToolSet(audience).tools.values()];
+  all(audience?: WebMcpToolAudience): Tool[] {
+    return [...this.#tools.values(), ...this.#webmcpToolSet(audience).tools.values()];
   }
 
   /**
-   * Replaces an audience's page tools; `signature` says whether the offered set changed at all.
+   * Replaces an audience's WebMCP tools; `signature` says whether the offered set changed at all.
    * Returns true if it changed (and that audience's clients are told).
    */
-  setPageTools(tools: readonly Tool[], signature: string, audience?: PageToolAudience): boolean {
-    if (signature === this.#pageToolSet(audience).signature) {
+  setWebMcpTools(
+    tools: readonly Tool[],
+    signature: string,
+    audience?: WebMcpToolAudience,
+  ): boolean {
+    if (signature === this.#webmcpToolSet(audience).signature) {
       return false;
     }
-    const set: PageToolSet = {
+    const set: WebMcpToolSet = {
       tools: new Map(
         [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(tool => [tool.name, tool]),
       ),
       signature,
     };
     if (audience === undefined) {
-      this.#sharedPageTools = set;
+      this.#sharedWebMcpTools = set;
     } else if (set.tools.size === 0) {
-      this.#ownPageTools.delete(audience);
+      this.#ownWebMcpTools.delete(audience);
     } else {
-      this.#ownPageTools.set(audience, set);
+      this.#ownWebMcpTools.set(audience, set);
     }
-    this.emit('pageToolsChanged', audience);
+    this.emit('webmcpToolSetChanged', audience);
     return true;
   }
 
-  /** The isolated audiences that have page tools (those of ended sessions are dropped with `keep`). */
-  keepOwnPageTools(keep: (audience: ClientPages) => boolean): void {
-    for (const audience of [...this.#ownPageTools.keys()]) {
+  /** The isolated audiences that have WebMCP tools (those of ended sessions are dropped with `keep`). */
+  keepOwnWebMcpTools(keep: (audience: ClientPages) => boolean): void {
+    for (const audience of [...this.#ownWebMcpTools.keys()]) {
       if (!keep(audience)) {
-        this.#ownPageTools.delete(audience);
+        this.#ownWebMcpTools.delete(audience);
       }
     }
   }
@@ -195,7 +199,7 @@ export class ToolCatalog extends EventEmitter<{
   }
 
   /** The sections listing the page's own tools (each checks its own category). */
-  addPageToolSections(
+  addPageOfferedToolSections(
     response: ResponseBuilder,
     page: PageState | undefined,
     context: SectionContext,
@@ -203,7 +207,7 @@ export class ToolCatalog extends EventEmitter<{
     if (!page) {
       return;
     }
-    for (const section of this.#sections.pageToolSections) {
+    for (const section of this.#sections.pageOfferedToolSections) {
       section(response, page, context);
     }
   }
@@ -218,7 +222,7 @@ export class ToolCatalog extends EventEmitter<{
           : `Tool ${tool.name} is not available with --slim. Restart without --slim to use it.`,
       };
     }
-    if (!this.options.slim && !tool.pageTool && !this.#categories[tool.category]) {
+    if (!this.options.slim && !tool.webmcpTool && !this.#categories[tool.category]) {
       const flag = categoryFlagName(tool.category);
       return {
         enabled: false,
@@ -237,7 +241,7 @@ export class ToolCatalog extends EventEmitter<{
   }
 
   /** The error for a name no tool has, with what is offered instead (to this audience). */
-  unknownToolMessage(name: string, audience?: PageToolAudience): string {
+  unknownToolMessage(name: string, audience?: WebMcpToolAudience): string {
     const available = this.enabledTools(audience).map(t => t.name);
     const message = `Unknown tool "${name}". Available tools: ${available.join(', ')}.`;
     if (!name.startsWith(PAGE_TOOL_PREFIX)) {
@@ -248,12 +252,12 @@ export class ToolCatalog extends EventEmitter<{
       : `${message} webmcp_ tools need the --webmcpTools flag, which is off. Turn it on with the "${CONDITIONS.webmcpTools.label}" switch in the inspector's Tools panel, or start the server with --webmcpTools.`;
   }
 
-  enabledTools(audience?: PageToolAudience): Tool[] {
+  enabledTools(audience?: WebMcpToolAudience): Tool[] {
     return this.all(audience).filter(tool => this.status(tool).enabled);
   }
 
   definition(tool: Tool): McpTool {
-    const page = tool.pageTool;
+    const page = tool.webmcpTool;
     return {
       name: tool.name,
       ...(page?.title === undefined ? {} : {title: page.title}),
@@ -266,12 +270,12 @@ export class ToolCatalog extends EventEmitter<{
     };
   }
 
-  /** Exactly what tools/list returns to a client of this audience: built-in tools, then page tools. */
-  listDefinitions(audience?: PageToolAudience): McpTool[] {
+  /** Exactly what tools/list returns to a client of this audience: built-in tools, then WebMCP tools. */
+  listDefinitions(audience?: WebMcpToolAudience): McpTool[] {
     this.#definitions ??= [...this.#tools.values()]
       .filter(tool => this.status(tool).enabled)
       .map(tool => this.definition(tool));
-    const set = this.#pageToolSet(audience);
+    const set = this.#webmcpToolSet(audience);
     set.definitions ??= [...set.tools.values()].map(tool => this.definition(tool));
     const enabled = set.tools.size > 0 && this.#conditions.webmcpTools && !this.options.slim;
     return enabled ? [...this.#definitions, ...set.definitions] : this.#definitions;

@@ -32,7 +32,7 @@ export interface ToolCall<P> {
   pageIdGiven: boolean;
   services: EngineServices;
   /** Adds the sections that list the page's own tools (WebMCP, third-party) for their categories. */
-  addPageToolSections: (response: ResponseBuilder, page: PageState | undefined) => void;
+  addPageOfferedToolSections: (response: ResponseBuilder, page: PageState | undefined) => void;
   /**
    * Says what a long call is doing now ("Recording the trace"); clients that asked for progress
    * get it at once and in every heartbeat after.
@@ -177,10 +177,10 @@ export interface Tool<N extends string = string> {
   /** See ToolSpecBase.outputSchema. */
   readonly outputSchema?: Record<string, unknown> | undefined;
   /**
-   * A page's own tool offered as an MCP tool (webmcp_<name>): gated by its conditions only, not by
+   * A WebMCP tool (the page's own) offered as an MCP tool (webmcp_<name>): gated by its conditions only, not by
    * a category, and with the fields below from the page.
    */
-  readonly pageTool?: {
+  readonly webmcpTool?: {
     title: string | undefined;
     annotations: {readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean};
     /** Telemetry records this instead of the page-chosen name. */
@@ -245,7 +245,7 @@ function makeTool<S extends z.ZodRawShape, N extends string>(
 export function definePageTool<S extends z.ZodRawShape, const N extends string>(
   spec: PageToolSpec<S, N>,
 ): Tool<N> {
-  // Page tools are serialized by their page's own lock; they never wait for the browser lock, so a
+  // Page-scoped tools are serialized by their page's own lock; they never wait for the browser lock, so a
   // long call on one page cannot delay work on other pages or the opening of new ones.
   return makeTool(spec, true, 'none', false, async (params, context, response) => {
     const page = context.page;

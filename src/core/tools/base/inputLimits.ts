@@ -8,7 +8,7 @@
  */
 import {z} from 'zod';
 
-/** Any one string argument of any tool (a script, a URL, a page tool's input). */
+/** Any one string argument of any tool (a script, a URL, a WebMCP tool's input). */
 export const ARGUMENT_TEXT_LIMIT = 1_000_000;
 /** type_text: typed key by key (two key events per character), in slices. */
 export const TYPED_TEXT_LIMIT = 10_000;

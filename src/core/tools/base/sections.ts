@@ -12,14 +12,14 @@ import type {EngineServices} from './services.js';
 /** Page state every response about the page repeats while it lasts (active emulation, for one). */
 export type PageStateSection = (response: ResponseBuilder, page: PageState) => void;
 
-/** The engine-wide parts of a call a page tool section may consult. */
+/** The engine-wide parts of a call a section of page-offered tools may consult. */
 export interface SectionContext {
   browser: ManagedBrowser;
   services: EngineServices;
 }
 
 /** Lists the page's own tools (WebMCP, third-party developer tools) while their category is on. */
-export type PageToolSection = (
+export type PageOfferedToolSection = (
   response: ResponseBuilder,
   page: PageState,
   context: SectionContext,
@@ -29,5 +29,5 @@ export type PageToolSection = (
 export interface ToolSet {
   tools: readonly Tool[];
   pageStateSections: readonly PageStateSection[];
-  pageToolSections: readonly PageToolSection[];
+  pageOfferedToolSections: readonly PageOfferedToolSection[];
 }

@@ -1,5 +1,5 @@
 /**
- * The app frame's view model, pure: what the header says about the connection, and what a held
+ * The app frame's panel model, pure: what the header says about the connection, and what a held
  * call does to the frame (the page's title, opening the Hold tab).
  */
 import type {ConnectionStatus} from '../../../shared/connection.js';

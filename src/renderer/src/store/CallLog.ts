@@ -10,7 +10,7 @@ import type {
   ClientRef,
   InspectorEvent,
   RecordedElement,
-  ToolResultView,
+  ToolResult,
 } from '../../../shared/protocol.js';
 import type {TelemetryRecord} from '../../../shared/telemetry.js';
 
@@ -28,7 +28,7 @@ export interface CallRecord {
   status: CallStatus;
   endedAt?: number;
   durationMs?: number;
-  result?: ToolResultView;
+  result?: ToolResult;
   errorText?: string;
   actedOn?: ActedOn;
   telemetry?: TelemetryRecord;

@@ -39,7 +39,7 @@ export interface DecidedCall {
 }
 
 /** The hold state, and the decisions this UI saw. */
-export type HoldView = HoldState & {decided: readonly DecidedCall[]};
+export type HoldSlice = HoldState & {decided: readonly DecidedCall[]};
 
 const EMPTY: HoldState = {rules: [], timeoutMs: 0, queue: [], openOnHeld: false, seq: 0};
 
@@ -77,7 +77,7 @@ export class HoldTracker {
 
   constructor(private readonly log: CallLog) {}
 
-  get state(): HoldView | undefined {
+  get state(): HoldSlice | undefined {
     return this.#state === undefined ? undefined : {...this.#state, decided: this.#decided};
   }
 
@@ -87,7 +87,7 @@ export class HoldTracker {
   }
 
   /** The answer to holdGetState, with the events that came after it; the state now. */
-  applyState(answer: HoldState): HoldView {
+  applyState(answer: HoldState): HoldSlice {
     let state = answer;
     for (const {seq, event} of this.#pending ?? []) {
       state = applyHoldEvent(state, seq, event);
@@ -102,7 +102,7 @@ export class HoldTracker {
    * One event of the stream (at server time `time`); the state after it, or undefined while the
    * state is awaited.
    */
-  applyEvent(seq: number, event: HoldEvent, time = 0): HoldView | undefined {
+  applyEvent(seq: number, event: HoldEvent, time = 0): HoldSlice | undefined {
     if (this.#pending) {
       if (this.#pending.length >= PENDING_LIMIT) {
         this.#pending.shift();

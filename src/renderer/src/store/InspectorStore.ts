@@ -18,7 +18,7 @@ import type {
   PageInfo,
   ToolInfo,
   WebMcpInvocation,
-  WebMcpToolView,
+  WebMcpToolInfo,
 } from '../../../shared/protocol.js';
 import type {HoldState} from '../../../shared/hold.js';
 import {
@@ -29,7 +29,7 @@ import {
 import {applyWebMcpToolsChanged} from '../../../shared/webmcpToolsChange.js';
 import {type ActedOn, CallLog} from './CallLog.js';
 import {applyClientEvent, type ClientEvent, type ClientsSlice} from './clients.js';
-import {HoldTracker, type HoldEvent, type HoldView} from './HoldTracker.js';
+import {HoldTracker, type HoldEvent, type HoldSlice} from './HoldTracker.js';
 import {eventsOf} from './logEvents.js';
 import {applyReplayEvent, type ReplayProgress} from './replays.js';
 import {telemetryEntry, type TelemetryEntry} from './telemetryEntry.js';
@@ -101,14 +101,14 @@ export interface InspectorSnapshot {
   clientStyles: ClientStyles;
   /** New client sessions get a browser context of their own (--isolateClients or the switch). */
   isolateClients: boolean;
-  webmcpTools: readonly WebMcpToolView[];
+  webmcpTools: readonly WebMcpToolInfo[];
   /** Latest state of each WebMCP invocation, oldest first (bounded). */
   webmcpInvocations: readonly WebMcpInvocation[];
   telemetry: readonly TelemetryEntry[];
   log: LogSlice;
   lastActedOn: LastActedOn | undefined;
   /** Hold rules and the queue of held calls (undefined until the server said). */
-  hold: HoldView | undefined;
+  hold: HoldSlice | undefined;
   /** Replays of recordings seen in the stream, newest last (bounded, replays.ts). */
   replays: readonly ReplayProgress[];
   offline: OfflineRecording | undefined;
@@ -129,7 +129,7 @@ interface BatchChanges {
   seenClients?: {id: string; name: string}[];
   telemetry?: TelemetryEntry[];
   invocations?: WebMcpInvocation[];
-  webmcpTools?: WebMcpToolView[];
+  webmcpTools?: WebMcpToolInfo[];
   replays?: ReplayProgress[];
 }
 

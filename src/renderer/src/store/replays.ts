@@ -3,11 +3,7 @@
  * replayFinished), by replay id: the store keeps the newest few, so a view that started a replay
  * finds its progress there, including what arrived before the command's answer named the replay.
  */
-import type {
-  InspectorEvent,
-  ReplayCallReportView,
-  ReplaySummaryView,
-} from '../../../shared/protocol.js';
+import type {InspectorEvent, ReplayCallReport, ReplaySummary} from '../../../shared/protocol.js';
 
 export interface ReplayProgress {
   replayId: string;
@@ -15,10 +11,10 @@ export interface ReplayProgress {
   /** How many calls the replay runs (0 until its first progress event). */
   total: number;
   /** The report of each call replayed so far, in order. */
-  calls: readonly ReplayCallReportView[];
+  calls: readonly ReplayCallReport[];
   finished: boolean;
   /** Once finished. */
-  summary?: ReplaySummaryView;
+  summary?: ReplaySummary;
   /** Why it stopped early, when it did. */
   error?: string;
 }

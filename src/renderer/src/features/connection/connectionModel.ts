@@ -1,5 +1,5 @@
 /**
- * The Connection panel's view model, pure: the token (fetched only when revealed or copied, and
+ * The Connection panel's panel model, pure: the token (fetched only when revealed or copied, and
  * shown only while revealed), the client setups built from the MCP URL with it, masked unless
  * revealed, and whether their section is open. The hook (useConnectionModel.ts) wires it to the store and the engine.
  */

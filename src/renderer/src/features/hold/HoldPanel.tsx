@@ -9,8 +9,8 @@ import type {UiSchema} from '@rjsf/utils';
 import {HOLD_RULES_ACCEPTED} from '../../../../shared/hold.js';
 import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
 import {EmptyState} from '../../ui/EmptyState.js';
-import {imageDataUrl} from '../../ui/ImageView.js';
-import {JsonView} from '../../ui/JsonView.js';
+import {imageDataUrl} from '../../ui/DataImage.js';
+import {JsonTree} from '../../ui/JsonTree.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import {HOLD_KEYS, secondsLeft} from './holdModel.js';
 import {type HoldModel, useHoldModel} from './useHoldModel.js';
@@ -332,7 +332,7 @@ function Detail(props: {model: HoldModel}): React.JSX.Element | null {
       {model.mode === 'edit' ? (
         <EditForm model={model} />
       ) : (
-        <JsonView value={call.args} label="Arguments" />
+        <JsonTree value={call.args} label="Arguments" />
       )}
       <HeldLiveView model={model} />
     </section>

@@ -1,5 +1,5 @@
 /**
- * The Hold panel's view model, pure: which held call is shown (the oldest unless the person picked
+ * The Hold panel's panel model, pure: which held call is shown (the oldest unless the person picked
  * another), what they are doing with it (looking, editing its arguments, writing a deny reason),
  * the rules field, the keys, and where the target element goes over a live-view frame. The hook
  * (useHoldModel.ts) wires it up.
@@ -13,7 +13,7 @@ import {
   type DraftAction,
 } from '../../ui/argumentsDraft.js';
 
-export type HoldMode = 'view' | 'edit' | 'deny';
+export type HoldMode = 'show' | 'edit' | 'deny';
 
 export interface HoldPanelState {
   /** The call the person picked (undefined: the oldest held call). */
@@ -43,7 +43,7 @@ export type HoldPanelAction =
 
 export const INITIAL_HOLD_PANEL: HoldPanelState = {
   pickedCallId: undefined,
-  mode: 'view',
+  mode: 'show',
   modeCallId: undefined,
   draft: EMPTY_DRAFT,
   reason: '',
@@ -56,7 +56,7 @@ export const INITIAL_HOLD_PANEL: HoldPanelState = {
 export function reduceHoldPanel(state: HoldPanelState, action: HoldPanelAction): HoldPanelState {
   switch (action.type) {
     case 'pick':
-      return {...state, pickedCallId: action.callId, mode: 'view', error: undefined};
+      return {...state, pickedCallId: action.callId, mode: 'show', error: undefined};
     case 'mode':
       return {
         ...state,
@@ -82,7 +82,7 @@ export function reduceHoldPanel(state: HoldPanelState, action: HoldPanelAction):
         ...state,
         busy: false,
         error: action.error,
-        mode: action.error !== undefined && action.keepMode === true ? state.mode : 'view',
+        mode: action.error !== undefined && action.keepMode === true ? state.mode : 'show',
       };
     case 'frame':
       return {...state, frame: action.frame};
@@ -99,7 +99,7 @@ export function shownCall(
 
 /** What the person is doing with the shown call (a mode started on another call is over). */
 export function modeFor(state: HoldPanelState, call: HeldCall | undefined): HoldMode {
-  return call && state.modeCallId === call.callId ? state.mode : 'view';
+  return call && state.modeCallId === call.callId ? state.mode : 'show';
 }
 
 export type HoldKeyAction = 'allow' | 'edit' | 'deny' | 'allowAll' | 'step';

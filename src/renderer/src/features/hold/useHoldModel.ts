@@ -1,11 +1,11 @@
 /**
- * The Hold panel's hook: the hold state from the store, the panel's view model (holdModel.ts) in a
+ * The Hold panel's hook: the hold state from the store, the panel's panel model (holdModel.ts) in a
  * reducer, the decisions (holdActions.ts), the keys while the panel is open, and the live view of
  * the shown call's page while the panel is open.
  */
 import {useEffect, useReducer, useState} from 'react';
 import type {HeldCall} from '../../../../shared/hold.js';
-import type {HoldView} from '../../store/HoldTracker.js';
+import type {HoldSlice} from '../../store/HoldTracker.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
 import {useInspector, useRequest, useSnapshot, useUi} from '../../context/InspectorContext.js';
 import {objectSchema, type DraftAction} from '../../ui/argumentsDraft.js';
@@ -26,7 +26,7 @@ import {
 
 export interface HoldModel extends HoldActions {
   connected: boolean;
-  hold: HoldView | undefined;
+  hold: HoldSlice | undefined;
   call: HeldCall | undefined;
   tool: ToolInfo | undefined;
   schema: Record<string, unknown> | undefined;
@@ -123,7 +123,7 @@ export function useHoldModel(): HoldModel {
     setReason: text => dispatch({type: 'reason', text}),
     cancelMode: () => {
       if (call) {
-        dispatch({type: 'mode', mode: 'view', call});
+        dispatch({type: 'mode', mode: 'show', call});
       }
     },
     setRulesText: text => dispatch({type: 'rulesText', text}),

@@ -8,7 +8,7 @@ import {useEffect, useState} from 'react';
 import type {CallActivityItem, CallImage} from '../../../../shared/protocol.js';
 import type {CallRecord} from '../../store/CallLog.js';
 import {formatCount} from '../../ui/format.js';
-import {ImageView} from '../../ui/ImageView.js';
+import {DataImage} from '../../ui/DataImage.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 
 export type LoadImage = (file: string) => Promise<{mimeType: string; data: string} | undefined>;
@@ -210,7 +210,7 @@ function CallScreen(props: {
         <p className="muted">Not in this file (images are kept beside recordings on the server).</p>
       ) : (
         <div className="call-screens__frame">
-          <ImageView mimeType={data.mimeType} data={data.data} alt={`${label} ${record.tool}`} />
+          <DataImage mimeType={data.mimeType} data={data.data} alt={`${label} ${record.tool}`} />
           {showOutline ? (
             <div
               className="call-screens__outline"

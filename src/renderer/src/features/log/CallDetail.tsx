@@ -8,8 +8,8 @@ import type {CallRecord} from '../../store/CallLog.js';
 import {callLine} from '../../store/callLine.js';
 import {CopyButton} from '../../ui/CopyButton.js';
 import {formatClock, formatDuration} from '../../ui/format.js';
-import {ImageView} from '../../ui/ImageView.js';
-import {formatJson, JsonView} from '../../ui/JsonView.js';
+import {DataImage} from '../../ui/DataImage.js';
+import {formatJson, JsonTree} from '../../ui/JsonTree.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import type {RecordedCallSlot} from './useLogModel.js';
 import {CallActivity, type LoadImage} from './CallActivity.js';
@@ -74,7 +74,7 @@ export function CallDetail(props: {
       )}
       <section aria-label="Arguments">
         <h3>Arguments</h3>
-        <JsonView value={record.args} label={`Arguments of ${record.tool}`} />
+        <JsonTree value={record.args} label={`Arguments of ${record.tool}`} />
       </section>
       <CallElements record={record} />
       <CallActivity record={record} loadImage={props.loadImage} />
@@ -174,7 +174,7 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
             </pre>
           )}
           {result.images.map((image, index) => (
-            <ImageView
+            <DataImage
               // Images of one response never reorder.
               key={index}
               mimeType={image.mimeType}
@@ -188,7 +188,7 @@ function CallResponse(props: {record: CallRecord}): React.JSX.Element {
               {result.structuredCut === true ? (
                 <p className="muted">A preview: marks stand where parts were left out.</p>
               ) : null}
-              <JsonView value={result.structuredContent} label="Structured content" />
+              <JsonTree value={result.structuredContent} label="Structured content" />
             </>
           )}
         </>
@@ -205,7 +205,7 @@ function CallTelemetry(props: {record: CallRecord}): React.JSX.Element {
     <section aria-label="Telemetry record">
       <h3>Telemetry record</h3>
       {record.telemetry ? (
-        <JsonView value={record.telemetry} label="Telemetry record of this call" />
+        <JsonTree value={record.telemetry} label="Telemetry record of this call" />
       ) : (
         <p className="muted">
           {record.status === 'running'

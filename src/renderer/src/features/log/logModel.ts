@@ -1,5 +1,5 @@
 /**
- * The Log panel's view model, pure: the filter, the notice (what an import or export had to say),
+ * The Log panel's panel model, pure: the filter, the notice (what an import or export had to say),
  * moving the selection by keyboard, and the counts shown. The log itself is the store's CallLog
  * (or an opened recording's); the hook (useLogModel.ts) wires it up.
  */

@@ -3,9 +3,9 @@
  * selection), and a live view of the page selected last or of a chosen one.
  */
 import {EmptyState} from '../../ui/EmptyState.js';
-import {imageDataUrl} from '../../ui/ImageView.js';
+import {imageDataUrl} from '../../ui/DataImage.js';
 import {ClientBadge} from '../../ui/ClientBadge.js';
-import type {PageView} from './pagesModel.js';
+import type {PageRowModel} from './pagesModel.js';
 import {type PagesModel, usePagesModel} from './usePagesModel.js';
 import './pages.css';
 import {revealInvisible} from '../../ui/revealInvisible.js';
@@ -81,7 +81,7 @@ function PageList(props: {model: PagesModel}): React.JSX.Element {
   );
 }
 
-function PageItem(props: {page: PageView; model: PagesModel}): React.JSX.Element {
+function PageItem(props: {page: PageRowModel; model: PagesModel}): React.JSX.Element {
   const {page, model} = props;
   const watched = model.watchPageId === page.id;
   return (

@@ -1,5 +1,5 @@
 /**
- * The Pages panel's view model, pure: which page the live view watches (the selected one unless
+ * The Pages panel's panel model, pure: which page the live view watches (the selected one unless
  * the user picks one), the newest frame, and the outline of the element a tool acted on last,
  * shown for a moment over the frame of its page. The hook (usePagesModel.ts) wires it up.
  */
@@ -113,10 +113,10 @@ export interface PageGroup {
   owner: {id: string; name: string; isolated: boolean} | undefined;
   /** The owner's session has ended (its pages stay unless it had a context of its own). */
   gone: boolean;
-  pages: PageView[];
+  pages: PageRowModel[];
 }
 
-export interface PageView extends PageInfo {
+export interface PageRowModel extends PageInfo {
   /** The clients that have it selected, by name (those still connected). */
   selectedByClients: {id: string; name: string}[];
 }
@@ -133,7 +133,7 @@ export function pageGroups(
   const unowned: PageGroup = {owner: undefined, gone: false, pages: []};
   const groups = new Map<string, PageGroup>();
   for (const page of pages) {
-    const view: PageView = {
+    const view: PageRowModel = {
       ...page,
       selectedByClients: (page.selectedBy ?? []).flatMap(id => {
         const name = names.get(id);

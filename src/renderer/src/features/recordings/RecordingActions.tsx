@@ -7,7 +7,7 @@
  */
 import type {PanelSlotProps} from '../../context/panelSlots.js';
 import {CopyButton} from '../../ui/CopyButton.js';
-import type {ReplayCallReportView} from '../../../../shared/protocol.js';
+import type {ReplayCallReport} from '../../../../shared/protocol.js';
 import {isReplaying, replayHeadline, type PreviewState} from './recordingActionsModel.js';
 import {useRecordingActions, type RecordingActionsModel} from './useRecordingActions.js';
 import './recordings.css';
@@ -99,13 +99,13 @@ export function RecordingActionsView(
   );
 }
 
-const OUTCOME_LABEL: Record<ReplayCallReportView['outcome'], string> = {
+const OUTCOME_LABEL: Record<ReplayCallReport['outcome'], string> = {
   same: 'same',
   different: 'different',
   failed: 'failed',
 };
 
-function ReplayCalls(props: {calls: readonly ReplayCallReportView[]}): React.JSX.Element | null {
+function ReplayCalls(props: {calls: readonly ReplayCallReport[]}): React.JSX.Element | null {
   if (props.calls.length === 0) {
     return null;
   }

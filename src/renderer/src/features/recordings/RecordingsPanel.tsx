@@ -10,7 +10,7 @@ import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount, formatDateTime, formatDuration} from '../../ui/format.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import {RecordingActions} from './RecordingActions.js';
-import {recordingRows, recordingState, type RecordingRowView} from './recordingsModel.js';
+import {recordingRows, recordingState, type RecordingRowModel} from './recordingsModel.js';
 import {type RecordingsModel, useRecordingsModel} from './useRecordingsModel.js';
 import './recordings.css';
 import {DismissibleNotice} from '../../ui/DismissibleNotice.js';
@@ -259,7 +259,7 @@ function RecordingsTable(props: {model: RecordingsModel}): React.JSX.Element {
   );
 }
 
-function StartedCell(props: {row: RecordingRowView; started: string}): React.JSX.Element {
+function StartedCell(props: {row: RecordingRowModel; started: string}): React.JSX.Element {
   const {row, started} = props;
   return (
     <td className={`mono${row.nested ? ' recordings-table__replay' : ''}`}>
@@ -311,7 +311,7 @@ function StarButton(props: {
   );
 }
 
-function RecordingRow(props: {row: RecordingRowView; model: RecordingsModel}): React.JSX.Element {
+function RecordingRow(props: {row: RecordingRowModel; model: RecordingsModel}): React.JSX.Element {
   const {row, model} = props;
   const {recording} = row;
   const started = formatStart(recording.startedAt);

@@ -1,13 +1,9 @@
 /**
- * The view model of a recording's actions (replay, replay up to a call, export as a test with a
+ * The panel model of a recording's actions (replay, replay up to a call, export as a test with a
  * preview): a reducer over what the engine answered, joined with the replay's progress the store
  * keeps from the event stream. Pure, so it is tested without React or a server.
  */
-import type {
-  ExportFormat,
-  ReplayCallReportView,
-  ReplaySummaryView,
-} from '../../../../shared/protocol.js';
+import type {ExportFormat, ReplayCallReport, ReplaySummary} from '../../../../shared/protocol.js';
 import type {CommandResult} from '../../../../shared/replies.js';
 import type {ReplayProgress} from '../../store/replays.js';
 
@@ -26,8 +22,8 @@ export type ReplayState =
       status: 'running' | 'done';
       replayId: string;
       total: number;
-      calls: readonly ReplayCallReportView[];
-      summary?: ReplaySummaryView;
+      calls: readonly ReplayCallReport[];
+      summary?: ReplaySummary;
       error?: string;
     }
   | {status: 'error'; error: string};

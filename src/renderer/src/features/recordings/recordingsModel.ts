@@ -1,11 +1,11 @@
 /**
- * The Recordings panel's view model, pure: the rows of the recordings table in the order they are
+ * The Recordings panel's panel model, pure: the rows of the recordings table in the order they are
  * shown (newest first, each replay's own recording right under the recording it replayed), and
  * what the retention line says about this run.
  */
 import type {RecordingList, RecordingSummary} from '../../../../shared/replies.js';
 
-export interface RecordingRowView {
+export interface RecordingRowModel {
   recording: RecordingSummary;
   /** The id of the recording this one replayed, when it is a replay's own recording. */
   replayOf?: string;
@@ -14,7 +14,7 @@ export interface RecordingRowView {
 }
 
 /** Newest first; a replay's recording follows the recording it replayed (newest replay first). */
-export function recordingRows(recordings: readonly RecordingSummary[]): RecordingRowView[] {
+export function recordingRows(recordings: readonly RecordingSummary[]): RecordingRowModel[] {
   const ids = new Set(recordings.map(recording => recording.id));
   const replays = new Map<string, RecordingSummary[]>();
   for (const recording of recordings) {
@@ -23,7 +23,7 @@ export function recordingRows(recordings: readonly RecordingSummary[]): Recordin
       replays.set(source, [...(replays.get(source) ?? []), recording]);
     }
   }
-  const rows: RecordingRowView[] = [];
+  const rows: RecordingRowModel[] = [];
   const placed = new Set<string>();
   const place = (recording: RecordingSummary, nested: boolean): void => {
     if (placed.has(recording.id)) {

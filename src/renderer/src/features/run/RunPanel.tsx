@@ -4,8 +4,8 @@
  */
 import type {UiSchema} from '@rjsf/utils';
 import {EmptyState} from '../../ui/EmptyState.js';
-import {ImageView} from '../../ui/ImageView.js';
-import {JsonView} from '../../ui/JsonView.js';
+import {DataImage} from '../../ui/DataImage.js';
+import {JsonTree} from '../../ui/JsonTree.js';
 import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 import type {RunOutcome} from './runModel.js';
@@ -143,7 +143,7 @@ function Outcome(props: {outcome: RunOutcome}): React.JSX.Element {
             </pre>
           ) : null}
           {outcome.result.images.map((image, index) => (
-            <ImageView
+            <DataImage
               key={index}
               mimeType={image.mimeType}
               data={image.data}
@@ -151,7 +151,7 @@ function Outcome(props: {outcome: RunOutcome}): React.JSX.Element {
             />
           ))}
           {outcome.result.structuredContent ? (
-            <JsonView value={outcome.result.structuredContent} label="Structured content" />
+            <JsonTree value={outcome.result.structuredContent} label="Structured content" />
           ) : null}
         </>
       ) : null}

@@ -1,8 +1,8 @@
 /**
- * The Run panel's view model, pure: which tool is chosen, its arguments draft, a draft handed over
+ * The Run panel's panel model, pure: which tool is chosen, its arguments draft, a draft handed over
  * by "Run again…" in the log, and the last run. The hook (useRunModel.ts) only wires it up.
  */
-import type {ToolInfo, ToolResultView} from '../../../../shared/protocol.js';
+import type {ToolInfo, ToolResult} from '../../../../shared/protocol.js';
 import type {CommandResult} from '../../../../shared/replies.js';
 import type {RunDraft} from '../../store/UiStore.js';
 import {
@@ -15,7 +15,7 @@ import {
 
 export interface RunOutcome {
   tool: string;
-  result?: ToolResultView;
+  result?: ToolResult;
   isError: boolean;
   /** The command failed before the tool ran (connection lost, bad request). */
   failure?: string;

@@ -1,5 +1,5 @@
 /**
- * The Run panel's hook: reads the store, keeps the view model (runModel.ts) in a reducer, and runs
+ * The Run panel's hook: reads the store, keeps the panel model (runModel.ts) in a reducer, and runs
  * the tool. Calls run through the same pipeline as an agent's and appear in the log as coming from
  * the Inspector.
  */

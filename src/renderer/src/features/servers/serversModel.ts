@@ -1,5 +1,5 @@
 /**
- * The Servers panel's view model: every MCP Browser Inspector running for this user on this
+ * The Servers panel's panel model: every MCP Browser Inspector running for this user on this
  * machine (from the runtime folder, via the listServers command), this one first. Client names
  * are the clients' own text: shown inert by the component.
  */

@@ -6,7 +6,7 @@
  */
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatClock, formatCount} from '../../ui/format.js';
-import {formatJson} from '../../ui/JsonView.js';
+import {formatJson} from '../../ui/JsonTree.js';
 import type {TelemetryRow} from './telemetryModel.js';
 import {type TelemetryModel, useTelemetryModel} from './useTelemetryModel.js';
 import './telemetry.css';

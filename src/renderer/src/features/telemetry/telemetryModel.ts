@@ -1,5 +1,5 @@
 /**
- * The Telemetry panel's view model, pure: the records exactly as produced, one row each in the
+ * The Telemetry panel's panel model, pure: the records exactly as produced, one row each in the
  * Log's order and clock (oldest first, the time its call started), bounded to what is drawn at
  * once (older ones stay in the export); each row's tool, success, latency bucket, parameters as
  * sent, client family and the call it belongs to; the fields every record of a run repeats, with

@@ -6,7 +6,7 @@
 import {EmptyState} from '../../ui/EmptyState.js';
 import {formatCount} from '../../ui/format.js';
 import {toolParams} from './schemaParams.js';
-import type {SwitchCardView} from './toolsModel.js';
+import type {SwitchCardModel} from './toolsModel.js';
 import {type ToolsModel, useToolsModel} from './useToolsModel.js';
 import type {ToolInfo} from '../../../../shared/protocol.js';
 import './tools.css';
@@ -65,7 +65,7 @@ export function ToolsPanel(): React.JSX.Element {
 }
 
 /** A category or a feature flag: its switch, what it costs, and its tools. */
-function SwitchCard(props: {card: SwitchCardView; flip: ToolsModel['flip']}): React.JSX.Element {
+function SwitchCard(props: {card: SwitchCardModel; flip: ToolsModel['flip']}): React.JSX.Element {
   const {card, flip} = props;
   const {target} = card;
   const headingId = `${target.kind}-${target.id}`;
@@ -180,7 +180,7 @@ function ToolItem(props: {tool: ToolInfo}): React.JSX.Element {
 function ToolsListSection(props: {model: ToolsModel}): React.JSX.Element {
   const {model} = props;
   return (
-    <section className="tools-list-view" aria-labelledby="tools-list-heading">
+    <section className="tools-list-size" aria-labelledby="tools-list-heading">
       <h2 id="tools-list-heading">What a client receives</h2>
       <button
         type="button"

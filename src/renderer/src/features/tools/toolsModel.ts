@@ -1,5 +1,5 @@
 /**
- * The Tools panel's view model, pure: categories and feature flags with their tools and counts,
+ * The Tools panel's panel model, pure: categories and feature flags with their tools and counts,
  * the totals a client pays for, the switches in flight, and the exact tools/list a client receives.
  * The hook (useToolsModel.ts) only wires it to the store and the engine.
  */
@@ -21,7 +21,7 @@ export interface ConditionGroup {
   enabledCount: number;
 }
 
-export interface ToolsListView {
+export interface ToolsListSize {
   json: string;
   toolCount: number;
   chars: number;
@@ -42,7 +42,7 @@ export interface ToolsState {
   pendingConditions: ReadonlySet<ToolCondition>;
   error: string | undefined;
   toolsListOpen: boolean;
-  toolsList: ToolsListView | undefined;
+  toolsList: ToolsListSize | undefined;
   toolsListError: string | undefined;
 }
 
@@ -73,7 +73,7 @@ export function reduceTools(state: ToolsState, action: ToolsAction): ToolsState 
       return {...state, toolsListOpen: action.open};
     case 'toolsList':
       return action.result.ok
-        ? {...state, toolsListError: undefined, toolsList: toolsListView(action.result.value)}
+        ? {...state, toolsListError: undefined, toolsList: toolsListSize(action.result.value)}
         : {...state, toolsListError: action.result.error};
   }
 }
@@ -90,7 +90,7 @@ function withMember<T>(set: ReadonlySet<T>, value: T, member: boolean): Readonly
 }
 
 /** The tools/list result as shown: indented, with its size as a client receives it. */
-export function toolsListView(list: {tools: readonly unknown[]}): ToolsListView {
+export function toolsListSize(list: {tools: readonly unknown[]}): ToolsListSize {
   const compact = JSON.stringify(list);
   return {
     json: JSON.stringify(list, null, 2),
@@ -119,7 +119,7 @@ export function conditionGroups(tools: ToolsSlice): ConditionGroup[] {
 }
 
 /** One switch card as drawn: a category or a feature flag, with the tools it turns on. */
-export interface SwitchCardView {
+export interface SwitchCardModel {
   target: Switch;
   label: string;
   enabled: boolean;
@@ -140,7 +140,7 @@ export interface SwitchCardView {
 export function categoryCards(
   groups: readonly CategoryGroup[],
   pending: ReadonlySet<ToolCategory>,
-): SwitchCardView[] {
+): SwitchCardModel[] {
   return groups.map(({category, tools, enabledCount}) => ({
     target: {kind: 'category', id: category.id},
     label: category.label,
@@ -157,7 +157,7 @@ export function categoryCards(
 export function conditionCards(
   groups: readonly ConditionGroup[],
   pending: ReadonlySet<ToolCondition>,
-): SwitchCardView[] {
+): SwitchCardModel[] {
   return groups.map(({condition, tools, enabledCount}) => ({
     target: {kind: 'condition', id: condition.id},
     label: condition.label,

@@ -1,5 +1,5 @@
 /**
- * The Tools panel's hook: reads the store, keeps the view model (toolsModel.ts) in a reducer,
+ * The Tools panel's hook: reads the store, keeps the panel model (toolsModel.ts) in a reducer,
  * flips switches, and fetches the exact tools/list a client receives (again whenever tools change).
  */
 import {useEffect, useMemo, useReducer} from 'react';
@@ -13,22 +13,22 @@ import {
   reduceTools,
   toolsTotals,
   type Switch,
-  type SwitchCardView,
-  type ToolsListView,
+  type SwitchCardModel,
+  type ToolsListSize,
   type ToolsTotals,
 } from './toolsModel.js';
 
 export interface ToolsModel extends ToolsTotals {
   ready: boolean;
   slim: boolean;
-  categoryCards: SwitchCardView[];
+  categoryCards: SwitchCardModel[];
   /** Feature flags that gate single tools. */
-  conditionCards: SwitchCardView[];
+  conditionCards: SwitchCardModel[];
   error: string | undefined;
   flip: (target: Switch, enabled: boolean) => void;
   toolsListOpen: boolean;
   setToolsListOpen: (open: boolean) => void;
-  toolsList: ToolsListView | undefined;
+  toolsList: ToolsListSize | undefined;
   toolsListError: string | undefined;
 }
 

@@ -4,7 +4,7 @@
  * invisible characters revealed.
  */
 import type {WebMcpLintFinding} from '../../../../shared/protocol.js';
-import {revealInvisible} from './webmcpView.js';
+import {revealInvisible} from './webmcpDisplay.js';
 
 interface ToolFindings {
   key: string;

@@ -4,7 +4,7 @@
  * input form or raw JSON, where it was registered, and its last result.
  */
 import type {UiSchema} from '@rjsf/utils';
-import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
+import type {WebMcpInvocation, WebMcpToolInfo} from '../../../../shared/protocol.js';
 import {formatDuration} from '../../ui/format.js';
 import {objectSchema} from '../../ui/argumentsDraft.js';
 import {ArgumentsEditor, type ArgumentsEditorText} from '../../ui/ArgumentsEditor.js';
@@ -14,16 +14,16 @@ import type {ToolActivity, ToolDraft} from './webmcpModel.js';
 import {
   annotationChips,
   invokerLabel,
-  outputView,
+  shownOutput,
   preview,
   revealInvisible,
   statusLabel,
   statusTone,
-} from './webmcpView.js';
+} from './webmcpDisplay.js';
 
 const FORM_UI: UiSchema = {'ui:submitButtonOptions': {norender: true}};
 
-function domId(tool: WebMcpToolView): string {
+function domId(tool: WebMcpToolInfo): string {
   // Browsers keep tool names to [A-Za-z0-9_.-]; anything else is replaced too, just in case.
   const name = /^[\w.-]+$/.test(tool.name)
     ? tool.name.replaceAll('.', '_')
@@ -51,7 +51,7 @@ function StatusBadge(props: {invocation: WebMcpInvocation | undefined}): React.J
 
 export function InvocationResult(props: {invocation: WebMcpInvocation}): React.JSX.Element {
   const {invocation} = props;
-  const output = outputView(invocation.output);
+  const output = shownOutput(invocation.output);
   const duration =
     invocation.endedAt === undefined ? undefined : invocation.endedAt - invocation.startedAt;
   return (
@@ -106,7 +106,7 @@ export function InvocationResult(props: {invocation: WebMcpInvocation}): React.J
 }
 
 export interface ToolItemProps {
-  tool: WebMcpToolView;
+  tool: WebMcpToolInfo;
   open: boolean;
   latest: WebMcpInvocation | undefined;
   running: WebMcpInvocation | undefined;

@@ -17,7 +17,7 @@ import {
   statusLabel,
   statusTone,
   type PageGroup,
-} from './webmcpView.js';
+} from './webmcpDisplay.js';
 import './webmcp.css';
 
 export function WebMcpPanel(): React.JSX.Element {

@@ -1,10 +1,10 @@
 /**
- * The WebMCP panel's hook: reads the store, keeps the view model (webmcpModel.ts) in a reducer and
+ * The WebMCP panel's hook: reads the store, keeps the panel model (webmcpModel.ts) in a reducer and
  * sends the commands (execute, cancel, form highlight, doctor). Tool rows get actions that keep
  * their identity across renders, so a row re-renders only when its own tool changes.
  */
 import {useLayoutEffect, useMemo, useReducer, useRef, type Dispatch} from 'react';
-import type {WebMcpInvocation, WebMcpToolView} from '../../../../shared/protocol.js';
+import type {WebMcpInvocation, WebMcpToolInfo} from '../../../../shared/protocol.js';
 import {
   type Request,
   useInspector,
@@ -28,15 +28,21 @@ import {
   type WebMcpAction,
   type WebMcpState,
 } from './webmcpModel.js';
-import {groupTools, indexInvocations, toolKey, toolTarget, type PageGroup} from './webmcpView.js';
+import {
+  groupTools,
+  indexInvocations,
+  toolKey,
+  toolTarget,
+  type PageGroup,
+} from './webmcpDisplay.js';
 
 /** What a tool row can do; stable across renders (they act on the latest state). */
 export interface ToolActions {
-  toggle: (tool: WebMcpToolView) => void;
-  edit: (tool: WebMcpToolView, action: DraftAction) => void;
-  execute: (tool: WebMcpToolView) => void;
-  cancel: (tool: WebMcpToolView) => void;
-  highlightForm: (tool: WebMcpToolView) => void;
+  toggle: (tool: WebMcpToolInfo) => void;
+  edit: (tool: WebMcpToolInfo, action: DraftAction) => void;
+  execute: (tool: WebMcpToolInfo) => void;
+  cancel: (tool: WebMcpToolInfo) => void;
+  highlightForm: (tool: WebMcpToolInfo) => void;
 }
 
 export interface WebMcpModel {
@@ -51,11 +57,11 @@ export interface WebMcpModel {
   categoryOn: boolean;
   openToolsPanel: () => void;
   unavailableReason: string | undefined;
-  isOpen: (tool: WebMcpToolView) => boolean;
-  draft: (tool: WebMcpToolView) => ToolDraft;
-  activity: (tool: WebMcpToolView) => ToolActivity;
-  latest: (tool: WebMcpToolView) => WebMcpInvocation | undefined;
-  running: (tool: WebMcpToolView) => WebMcpInvocation | undefined;
+  isOpen: (tool: WebMcpToolInfo) => boolean;
+  draft: (tool: WebMcpToolInfo) => ToolDraft;
+  activity: (tool: WebMcpToolInfo) => ToolActivity;
+  latest: (tool: WebMcpToolInfo) => WebMcpInvocation | undefined;
+  running: (tool: WebMcpToolInfo) => WebMcpInvocation | undefined;
   cancelInvocation: (invocationId: string) => void;
   confirmation: PendingConfirmation | undefined;
   confirm: () => void;
@@ -124,13 +130,13 @@ export function useWebMcpModel(): WebMcpModel {
 }
 
 interface WebMcpCommands {
-  start: (tool: WebMcpToolView, input: Record<string, unknown>) => void;
+  start: (tool: WebMcpToolInfo, input: Record<string, unknown>) => void;
   cancel: (invocationId: string) => void;
-  highlightForm: (tool: WebMcpToolView) => void;
+  highlightForm: (tool: WebMcpToolInfo) => void;
   doctor: (pageId: number | undefined) => void;
 }
 
-/** The commands the panel sends, each reporting back to the view model. */
+/** The commands the panel sends, each reporting back to the panel model. */
 function webmcpCommands(request: Request, dispatch: Dispatch<WebMcpAction>): WebMcpCommands {
   return {
     start: (tool, input) => {

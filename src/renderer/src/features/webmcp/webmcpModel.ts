@@ -1,5 +1,5 @@
 /**
- * The WebMCP panel's view model, pure: per tool an input draft (argumentsDraft.ts) with its
+ * The WebMCP panel's panel model, pure: per tool an input draft (argumentsDraft.ts) with its
  * validation messages and what is in flight (execute, form highlight); which tools are open, the
  * filter, the confirmation asked before a tool that may change things, the doctor, and where the
  * history starts. The hook (useWebMcpModel.ts) only wires it to the store and the engine.
@@ -9,7 +9,7 @@ import type {
   CategoryState,
   WebMcpDoctorReport,
   WebMcpInvocation,
-  WebMcpToolView,
+  WebMcpToolInfo,
 } from '../../../../shared/protocol.js';
 import type {CommandResult} from '../../../../shared/replies.js';
 import {isRecord} from '../../../../shared/values.js';
@@ -22,7 +22,7 @@ import {
   type DraftAction,
 } from '../../ui/argumentsDraft.js';
 import {validate} from '../../ui/schemaValidator.js';
-import {needsConfirmation} from './webmcpView.js';
+import {needsConfirmation} from './webmcpDisplay.js';
 
 export interface ToolDraft extends ArgumentsDraft {
   /** Schema validation messages from the last Execute. */
@@ -46,7 +46,7 @@ export interface DoctorState {
 }
 
 export interface PendingConfirmation {
-  tool: WebMcpToolView;
+  tool: WebMcpToolInfo;
   input: Record<string, unknown>;
 }
 
@@ -181,7 +181,7 @@ function doctorAnswered(
 export type Execution =
   {kind: 'invalid'; errors: string[]} | {kind: 'confirm' | 'start'; input: Record<string, unknown>};
 
-export function planExecution(tool: WebMcpToolView, draft: ToolDraft): Execution {
+export function planExecution(tool: WebMcpToolInfo, draft: ToolDraft): Execution {
   let input: Record<string, unknown>;
   if (draft.mode === 'json') {
     if (draft.jsonError !== undefined) {

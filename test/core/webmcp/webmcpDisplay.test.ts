@@ -1,5 +1,5 @@
 /**
- * The WebMCP panel's pure helpers (src/renderer/src/features/webmcp/webmcpView.ts): grouping by page
+ * The WebMCP panel's pure helpers (src/renderer/src/features/webmcp/webmcpDisplay.ts): grouping by page
  * and frame, chips, confirmation, invoker labels, output views and making hidden characters visible.
  */
 import {describe, expect, it} from 'vitest';
@@ -9,19 +9,19 @@ import {
   indexInvocations,
   invokerLabel,
   needsConfirmation,
-  outputView,
+  shownOutput,
   preview,
   revealInvisible,
   statusLabel,
   statusTone,
-} from '../../../src/renderer/src/features/webmcp/webmcpView.js';
+} from '../../../src/renderer/src/features/webmcp/webmcpDisplay.js';
 import {cleanArgs, objectSchema} from '../../../src/renderer/src/ui/argumentsDraft.js';
 import {webmcpInvocation, webmcpTool} from '../../renderer/fixtures.js';
 
 const tool = webmcpTool;
 const invocation = webmcpInvocation;
 
-describe('webmcpView', () => {
+describe('webmcpDisplay', () => {
   it('groups every page, its frames main first, and filters by name or description', () => {
     const pages = [
       {id: 1, url: 'http://127.0.0.1/', title: 'One', selected: true},
@@ -95,10 +95,10 @@ describe('webmcpView', () => {
   });
 
   it('shows string output as text and the rest as indented JSON', () => {
-    expect(outputView('"plain"')).toEqual({kind: 'text', text: 'plain'});
-    expect(outputView('{"a":1}')).toEqual({kind: 'json', text: '{\n  "a": 1\n}'});
-    expect(outputView('not json')).toEqual({kind: 'text', text: 'not json'});
-    expect(outputView(undefined)).toBeUndefined();
+    expect(shownOutput('"plain"')).toEqual({kind: 'text', text: 'plain'});
+    expect(shownOutput('{"a":1}')).toEqual({kind: 'json', text: '{\n  "a": 1\n}'});
+    expect(shownOutput('not json')).toEqual({kind: 'text', text: 'not json'});
+    expect(shownOutput(undefined)).toBeUndefined();
   });
 
   it('makes bidi overrides and zero-width characters visible, and shortens previews', () => {

@@ -13,7 +13,7 @@ export function imageDataUrl(mimeType: string, data: string): string | undefined
   return `data:${type};base64,${data}`;
 }
 
-export function ImageView(props: {mimeType: string; data: string; alt: string}): React.JSX.Element {
+export function DataImage(props: {mimeType: string; data: string; alt: string}): React.JSX.Element {
   const url = imageDataUrl(props.mimeType, props.data);
   if (!url) {
     return (

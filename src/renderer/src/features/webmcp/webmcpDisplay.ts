@@ -8,16 +8,16 @@ import type {
   PageInfo,
   WebMcpInvocation,
   WebMcpStatus,
-  WebMcpToolView,
+  WebMcpToolInfo,
 } from '../../../../shared/protocol.js';
 import {revealInvisible} from '../../ui/revealInvisible.js';
 
-export function toolKey(tool: Pick<WebMcpToolView, 'pageId' | 'frameId' | 'name'>): string {
+export function toolKey(tool: Pick<WebMcpToolInfo, 'pageId' | 'frameId' | 'name'>): string {
   return `${tool.pageId}|${tool.frameId}|${tool.name}`;
 }
 
 /** The tool as the WebMCP commands name it. */
-export function toolTarget(tool: WebMcpToolView): {
+export function toolTarget(tool: WebMcpToolInfo): {
   pageId: number;
   frameId: string;
   toolName: string;
@@ -46,7 +46,7 @@ export interface Chip {
 }
 
 /** One chip per annotation the browser reported (unknown ones too). */
-export function annotationChips(tool: WebMcpToolView): Chip[] {
+export function annotationChips(tool: WebMcpToolInfo): Chip[] {
   const chips: Chip[] = [];
   const {annotations} = tool;
   if (annotations.readOnly === true) {
@@ -125,7 +125,7 @@ export function annotationChips(tool: WebMcpToolView): Chip[] {
 }
 
 /** Consequential or not read-only: ask before running it. */
-export function needsConfirmation(tool: WebMcpToolView): boolean {
+export function needsConfirmation(tool: WebMcpToolInfo): boolean {
   return tool.annotations.consequential === true || tool.annotations.readOnly !== true;
 }
 
@@ -171,10 +171,10 @@ export function statusTone(status: WebMcpStatus): 'ok' | 'error' | 'running' | '
   }
 }
 
-export type OutputView = {kind: 'text'; text: string} | {kind: 'json'; text: string};
+export type ShownOutput = {kind: 'text'; text: string} | {kind: 'json'; text: string};
 
 /** Output as the page sent it: a string as text, anything else as indented JSON. */
-export function outputView(output: string | undefined): OutputView | undefined {
+export function shownOutput(output: string | undefined): ShownOutput | undefined {
   if (output === undefined) {
     return undefined;
   }
@@ -194,7 +194,7 @@ export interface FrameGroup {
   url: string;
   origin: string;
   main: boolean;
-  tools: WebMcpToolView[];
+  tools: WebMcpToolInfo[];
 }
 
 export interface PageGroup {
@@ -206,7 +206,7 @@ export interface PageGroup {
   toolCount: number;
 }
 
-function matches(tool: WebMcpToolView, filter: string): boolean {
+function matches(tool: WebMcpToolInfo, filter: string): boolean {
   if (filter === '') {
     return true;
   }
@@ -221,7 +221,7 @@ function matches(tool: WebMcpToolView, filter: string): boolean {
 /** Every open page (tools or not, so each can be diagnosed), its frames, main frame first. */
 export function groupTools(
   pages: readonly PageInfo[],
-  tools: readonly WebMcpToolView[],
+  tools: readonly WebMcpToolInfo[],
   filter: string,
 ): PageGroup[] {
   const byPage = new Map<number, Map<string, FrameGroup>>();

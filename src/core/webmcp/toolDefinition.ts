@@ -4,7 +4,7 @@
  * `type: object`, `properties` of objects, `required` of strings: one malformed page schema must
  * not make a client reject the whole tools/list), and the annotations mapped to MCP hints.
  */
-import type {WebMcpToolView} from '../../shared/protocol.js';
+import type {WebMcpToolInfo} from '../../shared/protocol.js';
 import {isRecord} from '../../shared/values.js';
 import {oneLine} from '../../shared/inertText.js';
 
@@ -12,14 +12,14 @@ import {oneLine} from '../../shared/inertText.js';
 const DESCRIPTION_LIMIT = 1_000;
 const SCHEMA_CHARS_LIMIT = 20_000;
 
-export interface PageToolHints {
+export interface WebMcpToolHints {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   openWorldHint: boolean;
 }
 
 /** readOnly → readOnlyHint, consequential → destructiveHint, untrustedContent → openWorldHint. */
-export function pageToolHints(tool: Pick<WebMcpToolView, 'annotations'>): PageToolHints {
+export function webmcpToolHints(tool: Pick<WebMcpToolInfo, 'annotations'>): WebMcpToolHints {
   const {annotations} = tool;
   return {
     readOnlyHint: annotations.readOnly === true,
@@ -84,14 +84,14 @@ export function mcpInputSchema(raw: Record<string, unknown> | undefined): McpInp
 }
 
 export interface DescriptionFacts {
-  tool: WebMcpToolView;
+  tool: WebMcpToolInfo;
   /** Set when the name carries a `__frame<N>` suffix. */
   frameNumber: number | undefined;
   schemaNote: string | undefined;
 }
 
 /** The untrusted-source note first, then what the agent must know, then the page's own words. */
-export function pageToolDescription({tool, frameNumber, schemaNote}: DescriptionFacts): string {
+export function webmcpToolDescription({tool, frameNumber, schemaNote}: DescriptionFacts): string {
   const name = oneLine(tool.name);
   const where =
     tool.mainFrame === false ? `an iframe of the page (${oneLine(tool.frameUrl)})` : 'the page';

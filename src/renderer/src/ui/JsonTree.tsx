@@ -1,7 +1,7 @@
 import {revealInvisible} from './revealInvisible.js';
 
 /** JSON shown as text (never as HTML), in a scrollable block. */
-export function JsonView(props: {value: unknown; label: string}): React.JSX.Element {
+export function JsonTree(props: {value: unknown; label: string}): React.JSX.Element {
   return (
     <pre className="code-block" aria-label={props.label} tabIndex={0}>
       {revealInvisible(formatJson(props.value))}

@@ -1,6 +1,6 @@
 /**
- * Performance trace recording over the page's own cdp. Chrome traces browser-wide, so one
- * recording runs at a time per browser; the last analysed trace is kept (only one, as
+ * Performance tracing over the page's own cdp. Chrome traces browser-wide, so one trace runs
+ * at a time per browser; the last analysed trace is kept (only one, as
  * chrome-devtools-mcp does) for performance_analyze_insight.
  */
 import {z} from 'zod';
@@ -92,14 +92,14 @@ const tracingCompleteSchema = z.object({
   stream: z.string().optional(),
 });
 
-export interface RecordedTrace {
+export interface FinishedTrace {
   data: Buffer;
-  /** Chrome's buffer filled up: the end of the recording is missing. */
+  /** Chrome's buffer filled up: the end of the trace is missing. */
   dataLoss: boolean;
 }
 
-/** Ends the recording and reads the whole trace (JSON `{"traceEvents": […]}`) from Chrome. */
-export async function stopTracing(page: PageState): Promise<RecordedTrace> {
+/** Ends the trace and reads the whole trace (JSON `{"traceEvents": […]}`) from Chrome. */
+export async function stopTracing(page: PageState): Promise<FinishedTrace> {
   const cdp = page.cdp;
   let onComplete: ((event: unknown) => void) | undefined;
   const complete = new Promise<z.infer<typeof tracingCompleteSchema>>((resolve, reject) => {

@@ -24,7 +24,7 @@ import {
   SkipStep,
   type HelperName,
   type StepContext,
-  type StepSession,
+  type TestExport,
 } from './stepKit.js';
 import {stepExportOf} from './steps.js';
 import type {RecordedCall} from '../replay/calls.js';
@@ -60,7 +60,7 @@ function isWebUrl(url: string | undefined): url is string {
   return url !== undefined && /^https?:|^file:/.test(url);
 }
 
-export class ExportSession implements StepSession {
+export class TestExportState implements TestExport {
   readonly helpers = new Set<HelperName>();
   readonly #snapshots = new Map<number, KnownSnapshot>();
   readonly #seenDocuments = new Set<string>();
@@ -214,7 +214,7 @@ export class ExportSession implements StepSession {
     const acts = typeof entry === 'function';
     const writer = typeof entry === 'function' ? entry : entry.reads;
     const pageId = this.pageIdOf(call);
-    const context: StepContext = {pages: this.pages, call, session: this};
+    const context: StepContext = {pages: this.pages, call, export: this};
     // The page's variable first: waits for dialogs and popups go between it and the action.
     const setup =
       typeof call.args.pageId === 'number' ? this.pages.of(call.args.pageId, call).lines : [];

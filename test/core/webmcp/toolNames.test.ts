@@ -5,10 +5,10 @@
  */
 import {ToolSchema} from '@modelcontextprotocol/sdk/types.js';
 import {describe, expect, it} from 'vitest';
-import {mcpInputSchema} from '../../../src/core/webmcp/pageToolDefinition.js';
-import {MAX_TOOL_NAME, PageToolNames, baseName} from '../../../src/core/webmcp/pageToolNames.js';
+import {mcpInputSchema} from '../../../src/core/webmcp/toolDefinition.js';
+import {MAX_TOOL_NAME, WebMcpToolNames, baseName} from '../../../src/core/webmcp/toolNames.js';
 
-describe('PageToolNames', () => {
+describe('WebMcpToolNames', () => {
   it('keeps letters, digits, _ and -, and cuts at the common 64-character limit', () => {
     expect(baseName('search.products')).toBe('webmcp_search_products');
     expect(baseName('найти')).toBe('webmcp______');
@@ -17,7 +17,7 @@ describe('PageToolNames', () => {
   });
 
   it('gives the first holder the plain name and others a frame suffix, stably', () => {
-    const book = new PageToolNames('main');
+    const book = new WebMcpToolNames('main');
     const first = book.assign([
       {frameId: 'main', name: 'search'},
       {frameId: 'child', name: 'search'},
@@ -47,7 +47,7 @@ describe('PageToolNames', () => {
   });
 
   it('separates names that differ only in characters an MCP name cannot hold', () => {
-    const book = new PageToolNames('main');
+    const book = new WebMcpToolNames('main');
     const names = book.assign([
       {frameId: 'main', name: 'a.b'},
       {frameId: 'main', name: 'a b'},

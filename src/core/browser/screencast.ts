@@ -1,5 +1,5 @@
 /**
- * Chrome's built-in screen recorder (Page.startScreenRecording, mp4) over the page's own cdp,
+ * Screencasts: Chrome's built-in screen recorder (Page.startScreenRecording, mp4) over the page's own cdp,
  * and reading a CDP IO stream to a file. puppeteer 24 has no API or types for the
  * recorder, so its replies are validated here.
  */
@@ -18,7 +18,7 @@ const pixelRatioReply = z.object({
 /** Larger frames cost encoder time and disk for little gain when an agent reviews a video. */
 const MAX_SIDE = 4096;
 
-class ScreenRecordingUnsupportedError extends Error {}
+class ScreencastUnsupportedError extends Error {}
 
 /** The viewport in device pixels: without limits Chrome records small downscaled frames. */
 export async function viewportPixelSize(
@@ -45,8 +45,8 @@ export async function viewportPixelSize(
   return {maxWidth: side(clientWidth), maxHeight: side(clientHeight)};
 }
 
-/** Starts recording; returns the IO stream handle the video will be read from. */
-export async function startScreenRecording(
+/** Starts a screencast; returns the IO stream handle the video will be read from. */
+export async function startScreencastCapture(
   page: PageState,
   size: {maxWidth: number; maxHeight: number},
 ): Promise<string> {
@@ -61,8 +61,8 @@ export async function startScreenRecording(
   } catch (error) {
     const message = errorText(error);
     if (/wasn't found|not found|Unknown method/i.test(message)) {
-      throw new ScreenRecordingUnsupportedError(
-        'The connected Chrome does not support screen recording. Update Chrome to a newer version.',
+      throw new ScreencastUnsupportedError(
+        'The connected Chrome cannot make screencasts (Page.startScreenRecording). Update Chrome to a newer version.',
         {cause: error},
       );
     }
@@ -70,14 +70,14 @@ export async function startScreenRecording(
   }
 }
 
-/** Stops recording and copies the video stream into `handle`; returns the bytes written. */
-export async function stopScreenRecording(
+/** Stops the screencast and copies the video stream into `handle`; returns the bytes written. */
+export async function stopScreencastCapture(
   page: PageState,
   stream: string,
   handle: fs.promises.FileHandle,
 ): Promise<number> {
   const cdp = page.cdp;
-  // Stopping a recording that already ended (e.g. after a renderer swap) still leaves the stream.
+  // Stopping a screencast that already ended (e.g. after a renderer swap) still leaves the stream.
   await sendUntyped(cdp, 'Page.stopScreenRecording', {}, z.unknown()).catch(() => undefined);
   let written = 0;
   try {

@@ -35,7 +35,7 @@ export function baseName(name: string, reserve = 0): string {
 }
 
 /** One page's name book: frame numbers and given names, both stable for the page's life. */
-export class PageToolNames {
+export class WebMcpToolNames {
   readonly #frameNumbers = new Map<string, number>();
   readonly #given = new Map<string, AssignedName>();
 
