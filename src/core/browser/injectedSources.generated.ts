@@ -118,3 +118,572 @@ export const WAIT_FOR_SCROLL_END = `function () {
   }
   return waitForScrollEnd.apply(this, arguments);
 }`;
+
+/** `installMutationState` of src/injected/settleCounters.ts. */
+export const INSTALL_MUTATION_STATE = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  var MOTION_LOG_SIZE = 256;
+  var SHEET_SCAN_LIMIT = 64;
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function hasSheet(nodes) {
+    for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
+      const node = nodes.item(i);
+      if (node && isElement(node) && (node.localName === "style" || node.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function mutationState() {
+    const found = findMutationState();
+    if (found) {
+      return found;
+    }
+    const log = { entries: [], lost: -Infinity };
+    const note = (t, kind, node) => {
+      if (log.entries.length >= MOTION_LOG_SIZE) {
+        const dropped = log.entries.shift();
+        if (dropped) {
+          log.lost = dropped.t;
+        }
+      }
+      log.entries.push({ t, kind, node });
+    };
+    const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
+    new MutationObserver((records) => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      for (const record of records) {
+        if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
+          note(t, "sheet", null);
+        }
+        if (seen.has(record.target)) {
+          continue;
+        }
+        if (seen.size >= MOTION_LOG_SIZE) {
+          log.lost = t;
+          break;
+        }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener(
+      "resize",
+      () => {
+        note(performance.now(), "resize", null);
+      },
+      true
+    );
+    defineGlobalSlot(COUNTER_KEY, state);
+    return state;
+  }
+
+  function installMutationState() {
+    return mutationState();
+  }
+  return installMutationState.apply(this, arguments);
+}`;
+
+/** `probeMutations` of src/injected/settleCounters.ts. */
+export const PROBE_MUTATIONS = `function () {
+  "use strict";
+  var UNSEEN_PROPERTIES = [
+    "opacity",
+    "color",
+    "backgroundColor",
+    "borderColor",
+    "borderTopColor",
+    "borderRightColor",
+    "borderBottomColor",
+    "borderLeftColor",
+    "outlineColor",
+    "textDecorationColor",
+    "caretColor",
+    "accentColor",
+    "boxShadow",
+    "textShadow",
+    "filter",
+    "backdropFilter",
+    "fill",
+    "stroke"
+  ];
+  var KEYFRAME_META = new Set(["offset", "computedOffset", "easing", "composite"]);
+  function animatesOtherThan(effect, ignored) {
+    if (!isKeyframeEffect(effect)) {
+      return false;
+    }
+    for (const frame of effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) {
+        if (!KEYFRAME_META.has(key) && !ignored.has(key)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  function isKeyframeEffect(effect) {
+    return "getKeyframes" in effect && typeof effect.getKeyframes === "function";
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+
+  function startedAnimations(follow) {
+    const unseen = new Set(UNSEEN_PROPERTIES);
+    const shows = (animation) => {
+      const effect = animation.effect;
+      if (!effect || effect.getComputedTiming().endTime === Infinity) {
+        return false;
+      }
+      return animatesOtherThan(effect, unseen);
+    };
+    return document.getAnimations().filter(
+      (animation) => animation.playState !== "finished" && animation.playState !== "idle" && !follow.before.has(animation) && shows(animation)
+    );
+  }
+  function probeMutations() {
+    return new Promise(
+      (resolve) => setTimeout(() => {
+        const state = findMutationState();
+        if (!state) {
+          resolve({ n: -1, late: false });
+          return;
+        }
+        const follow = state.follow;
+        follow?.restore?.();
+        const late = !!follow && (follow.timers.size > 0 || startedAnimations(follow).length > 0);
+        resolve({ n: state.n, late });
+      }, 0)
+    );
+  }
+  return probeMutations.apply(this, arguments);
+}`;
+
+/** `readMutationCount` of src/injected/settleCounters.ts. */
+export const READ_MUTATION_COUNT = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  var MOTION_LOG_SIZE = 256;
+  var SHEET_SCAN_LIMIT = 64;
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function hasSheet(nodes) {
+    for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
+      const node = nodes.item(i);
+      if (node && isElement(node) && (node.localName === "style" || node.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function mutationState() {
+    const found = findMutationState();
+    if (found) {
+      return found;
+    }
+    const log = { entries: [], lost: -Infinity };
+    const note = (t, kind, node) => {
+      if (log.entries.length >= MOTION_LOG_SIZE) {
+        const dropped = log.entries.shift();
+        if (dropped) {
+          log.lost = dropped.t;
+        }
+      }
+      log.entries.push({ t, kind, node });
+    };
+    const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
+    new MutationObserver((records) => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      for (const record of records) {
+        if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
+          note(t, "sheet", null);
+        }
+        if (seen.has(record.target)) {
+          continue;
+        }
+        if (seen.size >= MOTION_LOG_SIZE) {
+          log.lost = t;
+          break;
+        }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener(
+      "resize",
+      () => {
+        note(performance.now(), "resize", null);
+      },
+      true
+    );
+    defineGlobalSlot(COUNTER_KEY, state);
+    return state;
+  }
+
+  var FOLLOW_TIMER_MAX_MS = 1e3;
+  var FOLLOW_TIMER_LIMIT = 64;
+  var UNWRAP_AFTER_MS = 3e4;
+  function armFollowUps(state, timers) {
+    const follow = state.follow ??= {
+      timers: new Map(),
+      before: new WeakSet(),
+      wake: void 0,
+      restore: void 0
+    };
+    follow.before = new WeakSet(document.getAnimations());
+    follow.timers.clear();
+    if (timers && !follow.restore) {
+      wrapTimers(follow);
+    }
+  }
+  function wrapTimers(follow) {
+    const originalSet = window.setTimeout;
+    const originalClear = window.clearTimeout;
+    const followed = function(handler, delay, ...rest) {
+      const event = window.event;
+      const ms = Number(delay) || 0;
+      if (!event?.isTrusted || typeof handler !== "function" || ms <= 0 || ms > FOLLOW_TIMER_MAX_MS || follow.timers.size >= FOLLOW_TIMER_LIMIT) {
+        return originalSet.call(globalThis, handler, delay, ...rest);
+      }
+      const id = originalSet.call(
+        globalThis,
+        function(...args) {
+          follow.timers.delete(id);
+          follow.wake?.();
+          handler.apply(this, args);
+        },
+        delay,
+        ...rest
+      );
+      follow.timers.set(id, performance.now() + ms);
+      return id;
+    };
+    const cleared = function(id) {
+      if (id !== void 0) {
+        follow.timers.delete(id);
+      }
+      originalClear.call(globalThis, id);
+    };
+    window.setTimeout = followed;
+    window.clearTimeout = cleared;
+    const expiry = originalSet.call(globalThis, () => follow.restore?.(), UNWRAP_AFTER_MS);
+    follow.restore = () => {
+      originalClear.call(globalThis, expiry);
+      if (window.setTimeout === followed) {
+        window.setTimeout = originalSet;
+      }
+      if (window.clearTimeout === cleared) {
+        window.clearTimeout = originalClear;
+      }
+      follow.restore = void 0;
+    };
+  }
+
+  function readMutationCount(timers) {
+    const state = mutationState();
+    armFollowUps(state, timers);
+    return state.n;
+  }
+  return readMutationCount.apply(this, arguments);
+}`;
+
+/** `settleLoaded` of src/injected/settleCounters.ts. */
+export const SETTLE_LOADED = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  var MOTION_LOG_SIZE = 256;
+  var SHEET_SCAN_LIMIT = 64;
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function hasSheet(nodes) {
+    for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
+      const node = nodes.item(i);
+      if (node && isElement(node) && (node.localName === "style" || node.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function mutationState() {
+    const found = findMutationState();
+    if (found) {
+      return found;
+    }
+    const log = { entries: [], lost: -Infinity };
+    const note = (t, kind, node) => {
+      if (log.entries.length >= MOTION_LOG_SIZE) {
+        const dropped = log.entries.shift();
+        if (dropped) {
+          log.lost = dropped.t;
+        }
+      }
+      log.entries.push({ t, kind, node });
+    };
+    const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
+    new MutationObserver((records) => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      for (const record of records) {
+        if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
+          note(t, "sheet", null);
+        }
+        if (seen.has(record.target)) {
+          continue;
+        }
+        if (seen.size >= MOTION_LOG_SIZE) {
+          log.lost = t;
+          break;
+        }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener(
+      "resize",
+      () => {
+        note(performance.now(), "resize", null);
+      },
+      true
+    );
+    defineGlobalSlot(COUNTER_KEY, state);
+    return state;
+  }
+
+  function settleLoaded(quietMs, maxMs) {
+    return new Promise((resolve) => {
+      const state = mutationState();
+      const before = state.n;
+      setTimeout(() => {
+        setTimeout(() => {
+          const changed = state.n > before;
+          const done = () => {
+            resolve({ changed, title: document.title });
+          };
+          if (!changed) {
+            done();
+            return;
+          }
+          const start = performance.now();
+          const check = () => {
+            const now = performance.now();
+            if (now - state.t >= quietMs || now - start >= maxMs) {
+              done();
+              return;
+            }
+            setTimeout(check, Math.max(1, quietMs - (now - state.t)));
+          };
+          check();
+        }, 0);
+      }, 0);
+    });
+  }
+  return settleLoaded.apply(this, arguments);
+}`;
+
+/** `waitFollowUps` of src/injected/settleCounters.ts. */
+export const WAIT_FOLLOW_UPS = `function () {
+  "use strict";
+  var UNSEEN_PROPERTIES = [
+    "opacity",
+    "color",
+    "backgroundColor",
+    "borderColor",
+    "borderTopColor",
+    "borderRightColor",
+    "borderBottomColor",
+    "borderLeftColor",
+    "outlineColor",
+    "textDecorationColor",
+    "caretColor",
+    "accentColor",
+    "boxShadow",
+    "textShadow",
+    "filter",
+    "backdropFilter",
+    "fill",
+    "stroke"
+  ];
+  var KEYFRAME_META = new Set(["offset", "computedOffset", "easing", "composite"]);
+  function animatesOtherThan(effect, ignored) {
+    if (!isKeyframeEffect(effect)) {
+      return false;
+    }
+    for (const frame of effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) {
+        if (!KEYFRAME_META.has(key) && !ignored.has(key)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  function isKeyframeEffect(effect) {
+    return "getKeyframes" in effect && typeof effect.getKeyframes === "function";
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+
+  function startedAnimations(follow) {
+    const unseen = new Set(UNSEEN_PROPERTIES);
+    const shows = (animation) => {
+      const effect = animation.effect;
+      if (!effect || effect.getComputedTiming().endTime === Infinity) {
+        return false;
+      }
+      return animatesOtherThan(effect, unseen);
+    };
+    return document.getAnimations().filter(
+      (animation) => animation.playState !== "finished" && animation.playState !== "idle" && !follow.before.has(animation) && shows(animation)
+    );
+  }
+
+  function waitFollowUps(maxMs) {
+    return new Promise((resolve) => {
+      const follow = findMutationState()?.follow;
+      if (!follow) {
+        resolve(0);
+        return;
+      }
+      const start = performance.now();
+      const step = () => {
+        const left = maxMs - (performance.now() - start);
+        const animations = startedAnimations(follow);
+        if (left <= 0 || follow.timers.size === 0 && animations.length === 0) {
+          follow.wake = void 0;
+          resolve(performance.now() - start);
+          return;
+        }
+        let woken = false;
+        const wake = () => {
+          if (!woken) {
+            woken = true;
+            clearTimeout(timer);
+            step();
+          }
+        };
+        const timer = setTimeout(wake, left);
+        follow.wake = wake;
+        for (const animation of animations) {
+          animation.finished.then(wake, wake);
+        }
+      };
+      step();
+    });
+  }
+  return waitFollowUps.apply(this, arguments);
+}`;
+
+/** `waitQuiet` of src/injected/settleCounters.ts. */
+export const WAIT_QUIET = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+
+  function waitQuiet(quietMs, maxMs) {
+    return new Promise((resolve) => {
+      const state = findMutationState();
+      if (!state) {
+        resolve(0);
+        return;
+      }
+      const start = performance.now();
+      const check = () => {
+        const now = performance.now();
+        const idle = now - state.t;
+        if (idle >= quietMs || now - start >= maxMs) {
+          resolve(now - start);
+          return;
+        }
+        setTimeout(check, Math.max(1, quietMs - idle));
+      };
+      check();
+    });
+  }
+  return waitQuiet.apply(this, arguments);
+}`;
