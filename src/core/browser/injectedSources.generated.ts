@@ -119,6 +119,205 @@ export const WAIT_FOR_SCROLL_END = `function () {
   return waitForScrollEnd.apply(this, arguments);
 }`;
 
+/** `disarmLanding` of src/injected/landing.ts. */
+export const DISARM_LANDING = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var LANDING_KEY = "mcp-browser-inspector.landing";
+  function isLandingSlot(value) {
+    return typeof value === "object" && value !== null && "armed" in value;
+  }
+  function landingSlot() {
+    const found = readGlobalSlot(LANDING_KEY);
+    return isLandingSlot(found) ? found : void 0;
+  }
+  function disarmLanding() {
+    const slot = landingSlot();
+    if (slot) {
+      slot.armed = void 0;
+    }
+    return true;
+  }
+  return disarmLanding.apply(this, arguments);
+}`;
+
+/** `readLanding` of src/injected/landing.ts. */
+export const READ_LANDING = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var LANDING_KEY = "mcp-browser-inspector.landing";
+  function isLandingSlot(value) {
+    return typeof value === "object" && value !== null && "armed" in value;
+  }
+  function landingSlot() {
+    const found = readGlobalSlot(LANDING_KEY);
+    return isLandingSlot(found) ? found : void 0;
+  }
+  function readLanding() {
+    const slot = landingSlot();
+    const armed = slot?.armed;
+    if (!slot || !armed) {
+      return "none";
+    }
+    slot.armed = void 0;
+    return armed.result ?? "none";
+  }
+  return readLanding.apply(this, arguments);
+}`;
+
+/** `readLandingThenProbe` of src/injected/landing.ts. */
+export const READ_LANDING_THEN_PROBE = `function () {
+  "use strict";
+  var UNSEEN_PROPERTIES = [
+    "opacity",
+    "color",
+    "backgroundColor",
+    "borderColor",
+    "borderTopColor",
+    "borderRightColor",
+    "borderBottomColor",
+    "borderLeftColor",
+    "outlineColor",
+    "textDecorationColor",
+    "caretColor",
+    "accentColor",
+    "boxShadow",
+    "textShadow",
+    "filter",
+    "backdropFilter",
+    "fill",
+    "stroke"
+  ];
+  var KEYFRAME_META = new Set(["offset", "computedOffset", "easing", "composite"]);
+  function animatesOtherThan(effect, ignored) {
+    if (!isKeyframeEffect(effect)) {
+      return false;
+    }
+    for (const frame of effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) {
+        if (!KEYFRAME_META.has(key) && !ignored.has(key)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  function isKeyframeEffect(effect) {
+    return "getKeyframes" in effect && typeof effect.getKeyframes === "function";
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+
+  function startedAnimations(follow) {
+    const unseen = new Set(UNSEEN_PROPERTIES);
+    const shows = (animation) => {
+      const effect = animation.effect;
+      if (!effect || effect.getComputedTiming().endTime === Infinity) {
+        return false;
+      }
+      return animatesOtherThan(effect, unseen);
+    };
+    return document.getAnimations().filter(
+      (animation) => animation.playState !== "finished" && animation.playState !== "idle" && !follow.before.has(animation) && shows(animation)
+    );
+  }
+  function probeMutations() {
+    return new Promise(
+      (resolve) => setTimeout(() => {
+        const state = findMutationState();
+        if (!state) {
+          resolve({ n: -1, late: false });
+          return;
+        }
+        const follow = state.follow;
+        follow?.restore?.();
+        const late = !!follow && (follow.timers.size > 0 || startedAnimations(follow).length > 0);
+        resolve({ n: state.n, late });
+      }, 0)
+    );
+  }
+
+  var LANDING_KEY = "mcp-browser-inspector.landing";
+  function isLandingSlot(value) {
+    return typeof value === "object" && value !== null && "armed" in value;
+  }
+  function landingSlot() {
+    const found = readGlobalSlot(LANDING_KEY);
+    return isLandingSlot(found) ? found : void 0;
+  }
+  function readLanding() {
+    const slot = landingSlot();
+    const armed = slot?.armed;
+    if (!slot || !armed) {
+      return "none";
+    }
+    slot.armed = void 0;
+    return armed.result ?? "none";
+  }
+  function readLandingThenProbe() {
+    const landed = readLanding();
+    if (landed !== "ok" && landed !== "none") {
+      return { landed };
+    }
+    return probeMutations().then((probe) => ({ landed, probe }));
+  }
+  return readLandingThenProbe.apply(this, arguments);
+}`;
+
+/** `waitForChange` of src/injected/landing.ts. */
+export const WAIT_FOR_CHANGE = `function () {
+  "use strict";
+  function waitForChange(capMs) {
+    return new Promise((resolve) => {
+      const events = [
+        "transitionend",
+        "transitioncancel",
+        "animationend",
+        "animationcancel",
+        "scroll",
+        "resize"
+      ];
+      const finish = () => {
+        clearTimeout(timer);
+        observer.disconnect();
+        for (const type of events) {
+          removeEventListener(type, finish, true);
+        }
+        resolve(true);
+      };
+      const timer = setTimeout(finish, capMs);
+      const observer = new MutationObserver(finish);
+      observer.observe(document, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true
+      });
+      for (const type of events) {
+        addEventListener(type, finish, true);
+      }
+    });
+  }
+  return waitForChange.apply(this, arguments);
+}`;
+
 /** `installMutationState` of src/injected/settleCounters.ts. */
 export const INSTALL_MUTATION_STATE = `function () {
   "use strict";

@@ -30,7 +30,7 @@ export const MUTATION_STATE = callExpression(INSTALL_MUTATION_STATE);
  * After one macrotask (lets setTimeout(0) and promise reactions run): the mutation count, and
  * whether the action left follow-ups (timers it set, animations it started) to wait for.
  */
-export const PROBE_COUNTER = callExpression(PROBE_MUTATIONS);
+const PROBE_COUNTER = callExpression(PROBE_MUTATIONS);
 
 /**
  * After a load, in one evaluation: installs the counter (the new document has none yet), lets the
