@@ -48,8 +48,10 @@ const CORE_OUTSIDE = [
   '**/renderer/**',
   '**/preload/**',
   '**/cli/**',
+  '**/injected/**',
 ];
-const CORE_OUTSIDE_MESSAGE = 'src/core is plain Node: never electron, react, or a shell folder.';
+const CORE_OUTSIDE_MESSAGE =
+  'src/core is plain Node: never electron, react, a shell folder, or src/injected (its code reaches the page as strings: injectedSources.generated.ts).';
 
 /** One config block per core folder: the outside rule plus every folder on its row or above. */
 function coreLayerConfigs() {
@@ -77,6 +79,9 @@ function coreLayerConfigs() {
     }),
   );
 }
+
+const INJECTED_MESSAGE =
+  'src/injected runs in the page: a script imports only its helpers in ./common/, a helper only ./ (no packages, no Node, no engine code).';
 
 /**
  * Small rooms: no source file over 500 lines, no function over 80. The one escape is a disable
@@ -219,6 +224,7 @@ export default tseslint.config(
           './tsconfig.web.json',
           './tsconfig.electron.json',
           './tsconfig.test.json',
+          './tsconfig.injected.json',
         ],
         tsconfigRootDir: import.meta.dirname,
       },
@@ -234,6 +240,7 @@ export default tseslint.config(
             './tsconfig.web.json',
             './tsconfig.electron.json',
             './tsconfig.test.json',
+            './tsconfig.injected.json',
           ],
           noWarnOnMultipleProjects: true,
         }),
@@ -280,6 +287,8 @@ export default tseslint.config(
   },
   {
     files: ['src/**', 'scripts/**'],
+    // The generated module holds the page scripts as strings: its length is theirs.
+    ignores: ['src/core/browser/injectedSources.generated.ts'],
     rules: ROOM_LIMITS,
   },
   {
@@ -367,6 +376,18 @@ export default tseslint.config(
     },
   },
   ...rendererLayerConfigs(),
+  {
+    // Code that runs in the page: DOM and the language only, bundled per script at build time
+    // (scripts/build-injected.mjs). It imports nothing but its own folder: a script imports its
+    // helpers in common/, a helper only other helpers.
+    files: ['src/injected/**'],
+    languageOptions: {globals: {...globals.browser}},
+    rules: forbidGroups({regex: '^(?!\\./(?:common/)?[\\w.-]+$)', message: INJECTED_MESSAGE}),
+  },
+  {
+    files: ['src/injected/common/**'],
+    rules: forbidGroups({regex: '^(?!\\./[\\w.-]+$)', message: INJECTED_MESSAGE}),
+  },
   {
     files: ['test/**', 'bench/**'],
     rules: {

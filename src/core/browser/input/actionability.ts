@@ -20,7 +20,7 @@ import {
   type Actionable,
   type Point,
 } from './actions.js';
-import {ACTIONABILITY, DISARM_LANDING, REACHES, WAIT_FOR_CHANGE} from './actionabilityScript.js';
+import {ACTIONABILITY, REACHES} from './actionabilityScript.js';
 import {coverOf, nodeAt, type Covered} from './cover.js';
 import {
   elementRect,
@@ -30,6 +30,7 @@ import {
   type ResolvedElement,
 } from './elements.js';
 import {evaluateInPage} from '../evaluation.js';
+import {DISARM_LANDING, WAIT_FOR_CHANGE} from '../injectedSources.generated.js';
 import {frameTargetsFeature} from '../pages/frames.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';

@@ -5,9 +5,12 @@
  * the press's events land, so a press that would reach another element is caught and held back.
  */
 import {CLIP_HELPERS, HIT_TEST_HELPERS, MOTION_HELPERS} from './hitTestScript.js';
-import {MUTATION_STATE, PROBE_COUNTER} from '../settle/counters.js';
+import {MUTATION_STATE} from '../settle/counters.js';
 
-/** Slot of the armed landing check in the element's window (one at a time, like a pointer). */
+/**
+ * Slot of the armed landing check in the element's window (one at a time, like a pointer). Read
+ * and disarmed by src/injected/landing.ts under the same key, until this script moves there too.
+ */
 const LANDING_KEY = 'mcp-browser-inspector.landing';
 
 /** Helpers shared by the functions below (pasted into each: every call is self-contained). */
@@ -190,56 +193,6 @@ function armLanding(): string {
     slot.armed = {target: element, types: new Set(options.landing), result: undefined, expires: performance.now() + 5000};
   `;
 }
-
-/** Reads and disarms the landing check: 'ok', 'none' (no event came) or what got the press. */
-export const READ_LANDING = `function () {
-  const slot = globalThis[Symbol.for(${JSON.stringify(LANDING_KEY)})];
-  const armed = slot && slot.armed;
-  if (!armed) return 'none';
-  slot.armed = undefined;
-  return armed.result === undefined ? 'none' : armed.result;
-}`;
-
-/**
- * READ_LANDING for an element of the top document, whose landing check lives in the page's main
- * world as the settle counter does, and in the same call, once the press landed (or no event of
- * it came), the settle probe (PROBE_COUNTER): the action hands it over, one round trip less. A
- * press held back is answered at once and leaves the following of timers on: it is tried again.
- */
-export const READ_LANDING_THEN_PROBE = `(() => {
-  const landed = (${READ_LANDING}).call(undefined);
-  if (landed !== 'ok' && landed !== 'none') return {landed};
-  return ${PROBE_COUNTER}.then(probe => ({landed, probe}));
-})()`;
-
-/** Disarms the landing check without reading it (the press did not go out). */
-export const DISARM_LANDING = `function () {
-  const slot = globalThis[Symbol.for(${JSON.stringify(LANDING_KEY)})];
-  if (slot) slot.armed = undefined;
-  return true;
-}`;
-
-/**
- * Resolves on the first sign that the page changed (a DOM mutation, the end of a transition or an
- * animation, a scroll, a resize) or after capMs: what a waiting action re-checks after.
- */
-export const WAIT_FOR_CHANGE = `function (capMs) {
-  return new Promise(resolve => {
-    const events = ['transitionend', 'transitioncancel', 'animationend', 'animationcancel', 'scroll', 'resize'];
-    let observer;
-    let timer;
-    const finish = () => {
-      clearTimeout(timer);
-      if (observer) observer.disconnect();
-      for (const type of events) removeEventListener(type, finish, true);
-      resolve(true);
-    };
-    timer = setTimeout(finish, capMs);
-    observer = new MutationObserver(finish);
-    observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-    for (const type of events) addEventListener(type, finish, true);
-  });
-}`;
 
 /**
  * Called on the element a hit test found: it and its ancestors up to (not including) the first

@@ -3,9 +3,12 @@
  * for a few hundred milliseconds after the key: press_key answers once it ended, so the next
  * snapshot shows where the page went, not the middle of the way. A scroll is watched in the top
  * document (every scroller in it: scroll events are caught on the way down); the wait is bounded.
+ * The in-page side (the watch, the wait and its rules) is src/injected/keyScroll.ts.
  */
 import {z} from 'zod';
 import {evaluateInPage} from '../evaluation.js';
+import {callExpression} from '../injectedCall.js';
+import {MARK_SCROLLS, WAIT_FOR_SCROLL_END} from '../injectedSources.generated.js';
 import {pressCombo} from './keyInput.js';
 import type {KeyCombo} from './keyboard.js';
 import type {PageState} from '../pages/PageState.js';
@@ -24,7 +27,6 @@ const SCROLL_KEYS = new Set([
   'ArrowRight',
 ]);
 
-const WATCH_KEY = 'mcp-browser-inspector.scrolls';
 /**
  * Longest wait for a scroll to end on a quiet machine (a smooth scroll over a long page takes
  * about 0.5 s). The browser animates it, so a busy machine stretches it: the wait scales with the
@@ -32,22 +34,6 @@ const WATCH_KEY = 'mcp-browser-inspector.scrolls';
  */
 const SCROLL_MAX_MS = 1_500;
 const SCROLL_CAP_MS = 10_000;
-/** A scroll with no scroll event for this long has ended (where scrollend does not come). */
-const SCROLL_IDLE_MS = 100;
-/**
- * After a scrollend, still no scroll event for this long: a page that animates its own scrolling
- * sets it frame by frame, and each set may end with a scrollend of its own.
- */
-const SCROLLEND_IDLE_MS = 50;
-/**
- * Frames in a row without a scroll event before a scroll counts as ended, besides the idle time:
- * a busy machine draws frames far apart, and an animation scrolls once per frame, however slow.
- */
-const QUIET_FRAMES = 2;
-/** A tab that drew no frame for this long draws none (hidden): quiet is then counted by the clock. */
-const NO_FRAMES_MS = 500;
-/** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
-const START_FRAMES = 3;
 /** Beyond the in-page wait: the round trip of one evaluation. */
 const EVALUATION_SLACK_MS = 1_000;
 const STEP_TIMEOUT_MS = SCROLL_MAX_MS + EVALUATION_SLACK_MS;
@@ -58,52 +44,8 @@ export type KeyScrollOutcome =
 
 const waitReplySchema = z.enum(['none', 'ended', 'bounded']);
 
-/** Installs the watch once per document and returns its counts: the mark to wait from. */
-const MARK = `(() => {
-  const key = Symbol.for(${JSON.stringify(WATCH_KEY)});
-  let watch = globalThis[key];
-  if (!watch) {
-    watch = {scrolls: 0, last: 0, ends: 0, lastEnd: 0};
-    addEventListener('scroll', () => { watch.scrolls++; watch.last = performance.now(); }, {capture: true, passive: true});
-    addEventListener('scrollend', () => { watch.ends++; watch.lastEnd = performance.now(); }, {capture: true, passive: true});
-    Object.defineProperty(globalThis, key, {value: watch});
-  }
-  return {scrolls: watch.scrolls, ends: watch.ends};
-})()`;
-
 const markSchema = z.object({scrolls: z.number(), ends: z.number()});
 type Mark = z.infer<typeof markSchema>;
-
-/** Resolves when no scroll began within a few frames of the mark, or the scroll that did ended. */
-function waitExpression(mark: Mark, maxMs: number): string {
-  return `new Promise(resolve => {
-    const watch = globalThis[Symbol.for(${JSON.stringify(WATCH_KEY)})];
-    if (!watch) { resolve('none'); return; }
-    const start = performance.now();
-    let frames = 0;
-    let seen = watch.scrolls;
-    let quiet = 0;
-    let lastFrame = start;
-    // Quiet is counted in frames drawn; the clock's ticks count only where no frame came lately.
-    const tick = fromFrame => {
-      const now = performance.now();
-      if (fromFrame) { lastFrame = now; }
-      if (watch.scrolls !== seen) { seen = watch.scrolls; quiet = 0; }
-      else if (fromFrame || now - lastFrame >= ${NO_FRAMES_MS}) { quiet++; }
-      if (watch.scrolls === ${mark.scrolls}) {
-        if (++frames >= ${START_FRAMES}) { resolve('none'); return; }
-      } else if (quiet >= ${QUIET_FRAMES} && ((watch.ends > ${mark.ends} && watch.lastEnd >= watch.last && now - watch.last >= ${SCROLLEND_IDLE_MS}) || now - watch.last >= ${SCROLL_IDLE_MS})) {
-        // Both parts need the quiet frames: a busy machine can draw one frame ${SCROLL_IDLE_MS} ms late mid-scroll.
-        resolve('ended'); return;
-      }
-      if (now - start >= ${maxMs}) { resolve('bounded'); return; }
-      // A tab that draws no frames is still checked, by the clock.
-      const timer = setTimeout(() => tick(false), 50);
-      requestAnimationFrame(() => { clearTimeout(timer); tick(true); });
-    };
-    tick(false);
-  })`;
-}
 
 /** Presses the combination; for a key that scrolls, returns once the scroll it started ended. */
 export async function pressAndSettleScroll(
@@ -123,7 +65,11 @@ export async function pressAndSettleScroll(
   try {
     const reply = await evaluateInPage(
       state,
-      {expression: waitExpression(mark, maxMs), awaitPromise: true, returnByValue: true},
+      {
+        expression: callExpression(WAIT_FOR_SCROLL_END, mark, maxMs),
+        awaitPromise: true,
+        returnByValue: true,
+      },
       {timeoutMs: maxMs + EVALUATION_SLACK_MS},
     );
     const kind = waitReplySchema.safeParse(reply.result.value);
@@ -141,7 +87,7 @@ async function readMark(state: PageState): Promise<Mark | undefined> {
   try {
     const reply = await evaluateInPage(
       state,
-      {expression: MARK, returnByValue: true},
+      {expression: callExpression(MARK_SCROLLS), returnByValue: true},
       {timeoutMs: STEP_TIMEOUT_MS},
     );
     const parsed = markSchema.safeParse(reply.result.value);

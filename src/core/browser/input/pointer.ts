@@ -23,9 +23,10 @@ import {
   Readiness,
   type ActionabilityOptions,
 } from './actionability.js';
-import {READ_LANDING, READ_LANDING_THEN_PROBE} from './actionabilityScript.js';
 import {isInChildFrame, type Rect, type ResolvedElement} from './elements.js';
 import {inPage, PROBE_TIMEOUT_MS} from '../evaluation.js';
+import {callExpression} from '../injectedCall.js';
+import {READ_LANDING, READ_LANDING_THEN_PROBE} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
 import {handOverProbe} from '../settle/counters.js';
 
@@ -43,7 +44,7 @@ async function readLanding(state: PageState, element: ResolvedElement): Promise<
   // reported on that cdp before the answer).
   try {
     const reply = landedSchema.parse(
-      await inPage(state, () => state.page.evaluate(READ_LANDING_THEN_PROBE), {
+      await inPage(state, () => state.page.evaluate(callExpression(READ_LANDING_THEN_PROBE)), {
         timeoutMs: PROBE_TIMEOUT_MS,
       }),
     );

@@ -4,190 +4,33 @@
  * set in motion that changes the page a little later: timers the page's input handlers set (a
  * tooltip's show delay, a debounce) and animations it started (a menu sliding in), so settling can
  * wait for those too — on a page where the action started neither, at no extra round trip. Every
- * read is bounded and raced against dialogs.
+ * read is bounded and raced against dialogs. The in-page side is src/injected/settleCounters.ts.
  */
 import {z} from 'zod';
 import {evaluateInDocument, type DocumentRef} from '../documentWorld.js';
 import {evaluateInPage, inPage, PROBE_TIMEOUT_MS} from '../evaluation.js';
+import {callExpression} from '../injectedCall.js';
+import {
+  INSTALL_MUTATION_STATE,
+  PROBE_MUTATIONS,
+  READ_MUTATION_COUNT,
+  SETTLE_LOADED,
+  WAIT_FOLLOW_UPS,
+  WAIT_QUIET,
+} from '../injectedSources.generated.js';
 import {PageFeature, type PageState} from '../pages/PageState.js';
 
-const COUNTER_KEY = 'mcp-browser-inspector.mutations';
-
-/** How many recent changes the mutation record keeps (what the stillness rule of actions reads). */
-const MOTION_LOG_SIZE = 256;
-
 /**
- * The document's mutation record, made on first use: how many mutations, when the last one was
- * and when the record began (what "quiet since" can be judged from), and a log of the latest
- * changed nodes (one entry per node per batch), style sheets added or removed and window resizes, with when the log last had to
- * drop an entry (`lost`): actions judge from it whether recent activity can move their element
- * (actionability). An expression.
+ * The document's mutation record, made on first use (src/injected/common/mutationState.ts): what
+ * settling counts and actions judge stillness from. An expression.
  */
-export const MUTATION_STATE = `(() => {
-  const key = Symbol.for(${JSON.stringify(COUNTER_KEY)});
-  let state = globalThis[key];
-  if (!state) {
-    const log = {entries: [], lost: -Infinity};
-    const note = (t, kind, node) => {
-      if (log.entries.length >= ${MOTION_LOG_SIZE}) log.lost = log.entries.shift().t;
-      log.entries.push({t, kind, node});
-    };
-    state = {n: 0, t: 0, since: performance.now(), follow: undefined, log};
-    new MutationObserver(records => {
-      const t = performance.now();
-      state.n += records.length;
-      state.t = t;
-      const seen = new Set();
-      // A style sheet added or removed can move anything (the first nodes of a change are looked at).
-      const sheet = nodes => {
-        for (let i = 0; i < nodes.length && i < 64; i++) {
-          if (nodes[i].localName === 'style' || nodes[i].localName === 'link') return true;
-        }
-        return false;
-      };
-      for (const record of records) {
-        if (record.type === 'childList' && (sheet(record.addedNodes) || sheet(record.removedNodes))) note(t, 'sheet', null);
-        if (seen.has(record.target)) continue;
-        // A batch larger than the log: what it changed is not kept, only that it is unknown.
-        if (seen.size >= ${MOTION_LOG_SIZE}) { log.lost = t; break; }
-        seen.add(record.target);
-        note(t, record.type, record.target);
-      }
-    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-    addEventListener('resize', () => note(performance.now(), 'resize', null), true);
-    Object.defineProperty(globalThis, key, {value: state});
-  }
-  return state;
-})()`;
-
-/** Timers longer than this (a poll, an idle timeout) are not waited for. */
-const FOLLOW_TIMER_MAX_MS = 1_000;
-/** Bound on the timers followed per action. */
-const FOLLOW_TIMER_LIMIT = 64;
-
-/**
- * Animated properties whose change a snapshot does not show (colors, fades): an animation of only
- * these is not waited for. `visibility` is not among them: it hides and shows.
- */
-const UNSEEN_PROPERTIES = [
-  'opacity',
-  'color',
-  'backgroundColor',
-  'borderColor',
-  'borderTopColor',
-  'borderRightColor',
-  'borderBottomColor',
-  'borderLeftColor',
-  'outlineColor',
-  'textDecorationColor',
-  'caretColor',
-  'accentColor',
-  'boxShadow',
-  'textShadow',
-  'filter',
-  'backdropFilter',
-  'fill',
-  'stroke',
-];
-
-/**
- * Before the action: remember the animations running now, and, in the page's own world
- * (`timers`), follow the timers that the page's handlers of trusted input set (a show delay, a
- * debounce) — setTimeout is wrapped until the probe after the action, and unwrapped by itself
- * after 30 s should that probe never come.
- */
-function armFollowUps(timers: boolean): string {
-  return `{
-    const follow = state.follow || (state.follow = {timers: new Map(), before: new WeakSet(), wake: undefined, restore: undefined});
-    follow.before = new WeakSet(document.getAnimations());
-    follow.timers.clear();
-    if (${timers} && !follow.restore) {
-      const originalSet = globalThis.setTimeout;
-      const originalClear = globalThis.clearTimeout;
-      const followed = function (handler, delay, ...rest) {
-        const event = globalThis.event;
-        const ms = Number(delay) || 0;
-        if (!event || !event.isTrusted || typeof handler !== 'function' || ms <= 0 || ms > ${FOLLOW_TIMER_MAX_MS} || follow.timers.size >= ${FOLLOW_TIMER_LIMIT}) {
-          return originalSet.call(globalThis, handler, delay, ...rest);
-        }
-        const id = originalSet.call(globalThis, function (...args) {
-          follow.timers.delete(id);
-          if (follow.wake) follow.wake();
-          return handler.apply(this, args);
-        }, delay, ...rest);
-        follow.timers.set(id, performance.now() + ms);
-        return id;
-      };
-      const cleared = function (id) {
-        follow.timers.delete(id);
-        return originalClear.call(globalThis, id);
-      };
-      globalThis.setTimeout = followed;
-      globalThis.clearTimeout = cleared;
-      const expiry = originalSet.call(globalThis, () => follow.restore && follow.restore(), 30000);
-      follow.restore = () => {
-        originalClear.call(globalThis, expiry);
-        if (globalThis.setTimeout === followed) globalThis.setTimeout = originalSet;
-        if (globalThis.clearTimeout === cleared) globalThis.clearTimeout = originalClear;
-        follow.restore = undefined;
-      };
-    }
-  }`;
-}
-
-/** In-page: the animations started since the arm that a snapshot would show, not yet finished. */
-const STARTED_ANIMATIONS = `(follow) => {
-  const unseen = new Set(${JSON.stringify(UNSEEN_PROPERTIES)});
-  const shows = animation => {
-    const effect = animation.effect;
-    if (!effect || typeof effect.getKeyframes !== 'function') return false;
-    if (effect.getComputedTiming().endTime === Infinity) return false;
-    for (const frame of effect.getKeyframes()) {
-      for (const key of Object.keys(frame)) {
-        if (key !== 'offset' && key !== 'computedOffset' && key !== 'easing' && key !== 'composite' && !unseen.has(key)) return true;
-      }
-    }
-    return false;
-  };
-  return document.getAnimations().filter(a => a.playState !== 'finished' && a.playState !== 'idle' && !follow.before.has(a) && shows(a));
-}`;
-
-/** Installs (once per document) a mutation counter and returns its count; arms the follow-ups. */
-function readCounter(timers: boolean): string {
-  return `(() => {
-  const state = ${MUTATION_STATE};
-  ${armFollowUps(timers)}
-  return state.n;
-})()`;
-}
+export const MUTATION_STATE = callExpression(INSTALL_MUTATION_STATE);
 
 /**
  * After one macrotask (lets setTimeout(0) and promise reactions run): the mutation count, and
  * whether the action left follow-ups (timers it set, animations it started) to wait for.
  */
-export const PROBE_COUNTER = `new Promise(resolve => setTimeout(() => {
-  const state = globalThis[Symbol.for(${JSON.stringify(COUNTER_KEY)})];
-  if (!state) { resolve({n: -1, late: false}); return; }
-  const follow = state.follow;
-  if (follow && follow.restore) follow.restore();
-  const late = !!follow && (follow.timers.size > 0 || (${STARTED_ANIMATIONS})(follow).length > 0);
-  resolve({n: state.n, late});
-}, 0))`;
-
-function waitQuietExpression(quietMs: number, maxMs: number): string {
-  return `new Promise(resolve => {
-    const state = globalThis[Symbol.for(${JSON.stringify(COUNTER_KEY)})];
-    if (!state) { resolve(0); return; }
-    const start = performance.now();
-    const check = () => {
-      const now = performance.now();
-      const idle = now - state.t;
-      if (idle >= ${quietMs} || now - start >= ${maxMs}) { resolve(now - start); return; }
-      setTimeout(check, Math.max(1, ${quietMs} - idle));
-    };
-    check();
-  })`;
-}
+const PROBE_COUNTER = callExpression(PROBE_MUTATIONS);
 
 /**
  * After a load, in one evaluation: installs the counter (the new document has none yet), lets the
@@ -198,51 +41,7 @@ function waitQuietExpression(quietMs: number, maxMs: number): string {
  * were apart, so the page gets as long a look as before on an idle machine.
  */
 export function settleLoadedExpression(quietMs: number, maxMs: number): string {
-  return `new Promise(resolve => {
-    const state = ${MUTATION_STATE};
-    const before = state.n;
-    setTimeout(() => setTimeout(() => {
-      const changed = state.n > before;
-      const done = () => resolve({changed, title: document.title});
-      if (!changed) { done(); return; }
-      const start = performance.now();
-      const check = () => {
-        const now = performance.now();
-        if (now - state.t >= ${quietMs} || now - start >= ${maxMs}) { done(); return; }
-        setTimeout(check, Math.max(1, ${quietMs} - (now - state.t)));
-      };
-      check();
-    }, 0), 0);
-  })`;
-}
-
-/**
- * Waits until the followed timers have fired and the animations started since the arm (also by
- * those timers) have finished, or maxMs passed. Woken by each timer and animation end.
- */
-function waitFollowUpsExpression(maxMs: number): string {
-  return `new Promise(resolve => {
-    const state = globalThis[Symbol.for(${JSON.stringify(COUNTER_KEY)})];
-    const follow = state && state.follow;
-    if (!follow) { resolve(0); return; }
-    const start = performance.now();
-    const started = ${STARTED_ANIMATIONS};
-    const step = () => {
-      const left = ${maxMs} - (performance.now() - start);
-      const animations = started(follow);
-      if (left <= 0 || (follow.timers.size === 0 && animations.length === 0)) {
-        follow.wake = undefined;
-        resolve(performance.now() - start);
-        return;
-      }
-      let woken = false;
-      const wake = () => { if (!woken) { woken = true; clearTimeout(timer); step(); } };
-      const timer = setTimeout(wake, left);
-      follow.wake = wake;
-      for (const animation of animations) animation.finished.then(wake, wake);
-    };
-    step();
-  })`;
+  return callExpression(SETTLE_LOADED, quietMs, maxMs);
 }
 
 /** One reading after the action: the count (-1 when the document did not answer), follow-ups. */
@@ -310,10 +109,14 @@ function counterOver(
   };
   return {
     read: async () =>
-      asCount(await evaluate(readCounter(timers), false, PROBE_TIMEOUT_MS).catch(() => -1)),
+      asCount(
+        await evaluate(callExpression(READ_MUTATION_COUNT, timers), false, PROBE_TIMEOUT_MS).catch(
+          () => -1,
+        ),
+      ),
     probe: async () => asProbe(await probe()),
-    waitQuiet: (quietMs, maxMs) => wait(waitQuietExpression(quietMs, maxMs), maxMs),
-    waitFollowUps: maxMs => wait(waitFollowUpsExpression(maxMs), maxMs),
+    waitQuiet: (quietMs, maxMs) => wait(callExpression(WAIT_QUIET, quietMs, maxMs), maxMs),
+    waitFollowUps: maxMs => wait(callExpression(WAIT_FOLLOW_UPS, maxMs), maxMs),
   };
 }
 
