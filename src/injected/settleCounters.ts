@@ -3,7 +3,7 @@
  * per document, read before an action (arming the follow-ups), probed after it, and waited on
  * until the DOM is quiet and the follow-ups are done. Every wait is bounded by its `maxMs`.
  */
-import {armFollowUps, startedAnimations} from './common/followUps.js';
+import {armFollowUps, forgetOverdueTimers, startedAnimations} from './common/followUps.js';
 export {probeMutations} from './common/followUps.js';
 import {findMutationState, mutationState} from './common/mutationState.js';
 
@@ -93,7 +93,9 @@ export function waitFollowUps(maxMs: number): Promise<number> {
     }
     const start = performance.now();
     const step = (): void => {
-      const left = maxMs - (performance.now() - start);
+      const now = performance.now();
+      const left = maxMs - (now - start);
+      const untilOverdue = forgetOverdueTimers(follow, now);
       const animations = startedAnimations(follow);
       if (left <= 0 || (follow.timers.size === 0 && animations.length === 0)) {
         follow.wake = undefined;
@@ -108,7 +110,8 @@ export function waitFollowUps(maxMs: number): Promise<number> {
           step();
         }
       };
-      const timer = setTimeout(wake, left);
+      // Also woken when a followed timer is overdue: one cleared unseen never wakes it.
+      const timer = setTimeout(wake, Math.min(left, untilOverdue));
       follow.wake = wake;
       for (const animation of animations) {
         animation.finished.then(wake, wake);

@@ -798,6 +798,7 @@ export const WAIT_FOLLOW_UPS = `function () {
     return isMutationState(found) ? found : void 0;
   }
 
+  var OVERDUE_GRACE_MS = 50;
   function startedAnimations(follow) {
     const unseen = new Set(UNSEEN_PROPERTIES);
     const shows = (animation) => {
@@ -811,6 +812,17 @@ export const WAIT_FOLLOW_UPS = `function () {
       (animation) => animation.playState !== "finished" && animation.playState !== "idle" && !follow.before.has(animation) && shows(animation)
     );
   }
+  function forgetOverdueTimers(follow, now) {
+    let next = Infinity;
+    for (const [id, due] of follow.timers) {
+      if (now - due > OVERDUE_GRACE_MS) {
+        follow.timers.delete(id);
+      } else {
+        next = Math.min(next, due + OVERDUE_GRACE_MS - now + 1);
+      }
+    }
+    return next;
+  }
 
   function waitFollowUps(maxMs) {
     return new Promise((resolve) => {
@@ -821,7 +833,9 @@ export const WAIT_FOLLOW_UPS = `function () {
       }
       const start = performance.now();
       const step = () => {
-        const left = maxMs - (performance.now() - start);
+        const now = performance.now();
+        const left = maxMs - (now - start);
+        const untilOverdue = forgetOverdueTimers(follow, now);
         const animations = startedAnimations(follow);
         if (left <= 0 || follow.timers.size === 0 && animations.length === 0) {
           follow.wake = void 0;
@@ -836,7 +850,7 @@ export const WAIT_FOLLOW_UPS = `function () {
             step();
           }
         };
-        const timer = setTimeout(wake, left);
+        const timer = setTimeout(wake, Math.min(left, untilOverdue));
         follow.wake = wake;
         for (const animation of animations) {
           animation.finished.then(wake, wake);

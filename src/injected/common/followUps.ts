@@ -10,6 +10,11 @@ import {findMutationState, type FollowUps, type MutationState} from './mutationS
 const FOLLOW_TIMER_MAX_MS = 1_000;
 /** Bound on the timers followed per action. */
 const FOLLOW_TIMER_LIMIT = 64;
+/**
+ * A followed timer this far past its time that has not run was cleared where the wrapper does not
+ * see it (a clearTimeout captured before the wrap, or called after the unwrap): it is not waited for.
+ */
+const OVERDUE_GRACE_MS = 50;
 /** setTimeout is unwrapped by itself after this long, should the probe after the action never come. */
 const UNWRAP_AFTER_MS = 30_000;
 
@@ -124,4 +129,21 @@ export function probeMutations(): Promise<{n: number; late: boolean}> {
       resolve({n: state.n, late});
     }, 0),
   );
+}
+
+/**
+ * Forgets the followed timers past their time by more than the grace (cleared unseen: a library
+ * that kept its own clearTimeout, or cleared after the unwrap) and returns how long until the next
+ * followed timer is that late, Infinity when none is left.
+ */
+export function forgetOverdueTimers(follow: FollowUps, now: number): number {
+  let next = Infinity;
+  for (const [id, due] of follow.timers) {
+    if (now - due > OVERDUE_GRACE_MS) {
+      follow.timers.delete(id);
+    } else {
+      next = Math.min(next, due + OVERDUE_GRACE_MS - now + 1);
+    }
+  }
+  return next;
 }

@@ -3,6 +3,9 @@
  * and nothing is awaited when nothing happens.
  */
 import {describe, expect, it} from 'vitest';
+import {callExpression} from '../../../src/core/browser/injectedCall.js';
+import {WAIT_FOLLOW_UPS} from '../../../src/core/browser/injectedSources.generated.js';
+import {topCounter} from '../../../src/core/browser/settle/counters.js';
 import {settleNavigationTimeout, slowdownFeature} from '../../../src/core/browser/timeouts.js';
 import {call, pageIdFrom, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {act, childrenOf, snapshotOf, uidOf} from '../../helpers/snapshotText.js';
@@ -69,6 +72,17 @@ const fx = useEngineWithFixtures({
         300,
       );
     });
+    // A timer set by the click handler and cleared through a clearTimeout the page kept from
+    // before settling wrapped it (as React's scheduler keeps its own): the wrap never sees the clear.
+    server.html(
+      '/kept-clear.html',
+      `<!doctype html><title>Kept clear</title><button id="start" style="width:200px;height:60px">Start</button>
+     <script>const keptClear = clearTimeout;
+       document.getElementById('start').addEventListener('click', () => {
+         const id = setTimeout(() => { document.title = 'fired'; }, 100);
+         keptClear(id);
+       });</script>`,
+    );
     server.route('/api/stream', (_request, response) => {
       // Headers and a first chunk, then nothing: a body that never finishes loading.
       response.writeHead(200, {'Content-Type': 'text/plain'});
@@ -184,5 +198,33 @@ describe('actAndSettle', () => {
       });
       expect(inWidget(clicked)).toContain('button "Next button"');
     });
+  });
+
+  it('does not wait for a followed timer the page cleared where the wrap could not see it', async () => {
+    const {text} = await call(fx.client, 'new_page', {url: fx.server.url('/kept-clear.html')});
+    const state = fx.engine.engine.browser.pages.byId(pageIdFrom(text, 'kept-clear'));
+    const counter = topCounter(state);
+    await counter.read();
+    // A trusted click, as an action presses: its handler's timer is followed.
+    for (const type of ['mousePressed', 'mouseReleased'] as const) {
+      await state.cdp.send('Input.dispatchMouseEvent', {
+        type,
+        x: 40,
+        y: 30,
+        button: 'left',
+        clickCount: 1,
+      });
+    }
+    expect((await counter.probe()).late).toBe(true);
+    const capMs = 20_000;
+    const waited = await state.cdp.send('Runtime.evaluate', {
+      expression: callExpression(WAIT_FOLLOW_UPS, capMs),
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    // Before: the cleared timer stayed followed and the wait ran to its cap.
+    expect(waited.result.value).toBeLessThan(capMs);
+    const title = await state.cdp.send('Runtime.evaluate', {expression: 'document.title'});
+    expect(title.result.value).toBe('Kept clear');
   });
 });
