@@ -55,8 +55,11 @@ async function exportsOf(file) {
   return [...output.exports].sort();
 }
 
-/** One function and what it uses, as a function expression that calls it. */
-async function scriptSource(file, name) {
+/**
+ * One function and what it uses, as a function expression that calls it. Also how a test runs a
+ * helper of src/injected/common/ on its own.
+ */
+export async function scriptSource(file, name) {
   const result = await bundle(`export {${name}} from './${file}';`, `${name}.entry.ts`);
   const text = result.outputFiles[0].text;
   const tail = /\nexport\s*\{\s*(\w+)(?:\s+as\s+(\w+))?\s*\};\s*$/.exec(text);

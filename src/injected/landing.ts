@@ -4,23 +4,7 @@
  * any change of the page that a waiting action re-checks after.
  */
 import {probeMutations} from './common/followUps.js';
-import {readGlobalSlot} from './common/globalSlot.js';
-
-/** Slot of the armed landing check in the element's window (one at a time, like a pointer). */
-const LANDING_KEY = 'mcp-browser-inspector.landing';
-
-interface LandingSlot {
-  armed: {result: string | undefined} | undefined;
-}
-
-function isLandingSlot(value: unknown): value is LandingSlot {
-  return typeof value === 'object' && value !== null && 'armed' in value;
-}
-
-function landingSlot(): LandingSlot | undefined {
-  const found = readGlobalSlot(LANDING_KEY);
-  return isLandingSlot(found) ? found : undefined;
-}
+import {landingSlot} from './common/landingSlot.js';
 
 /** Reads and disarms the landing check: 'ok', 'none' (no event came) or what got the press. */
 export function readLanding(): string {

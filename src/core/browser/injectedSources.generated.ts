@@ -5,6 +5,967 @@
 // Runtime.callFunctionOn (functionDeclaration, arguments) or as `(${source})(args)`
 // (src/core/browser/injectedCall.ts).
 
+/** `actionability` of src/injected/actionability.ts. */
+export const ACTIONABILITY = `function () {
+  "use strict";
+  var UNSEEN_PROPERTIES = [
+    "opacity",
+    "color",
+    "backgroundColor",
+    "borderColor",
+    "borderTopColor",
+    "borderRightColor",
+    "borderBottomColor",
+    "borderLeftColor",
+    "outlineColor",
+    "textDecorationColor",
+    "caretColor",
+    "accentColor",
+    "boxShadow",
+    "textShadow",
+    "filter",
+    "backdropFilter",
+    "fill",
+    "stroke"
+  ];
+  function boxKeepingProperties() {
+    return new Set([...UNSEEN_PROPERTIES, "visibility"]);
+  }
+  var KEYFRAME_META = new Set(["offset", "computedOffset", "easing", "composite"]);
+  function animatesOtherThan(effect, ignored) {
+    if (!isKeyframeEffect(effect)) {
+      return false;
+    }
+    for (const frame of effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) {
+        if (!KEYFRAME_META.has(key) && !ignored.has(key)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  function isKeyframeEffect(effect) {
+    return "getKeyframes" in effect && typeof effect.getKeyframes === "function";
+  }
+
+  var MAX_DEPTH = 512;
+  var MAX_SHADOW_DEPTH = 64;
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+  function shadowHost(root) {
+    return isShadowRoot(root) ? root.host : null;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+  function assignedSlotOf(node) {
+    return isElement(node) || isText(node) ? node.assignedSlot : null;
+  }
+  function parentOf(node) {
+    return assignedSlotOf(node) ?? parentOrHost(node);
+  }
+  function parentOrHost(node) {
+    if (node.parentElement) {
+      return node.parentElement;
+    }
+    const parent = node.parentNode;
+    return parent ? shadowHost(parent) : null;
+  }
+  function contains(ancestor, node) {
+    for (let n = node, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n === ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function hostOf(host, target) {
+    for (let n = target, depth = 0; depth < MAX_SHADOW_DEPTH; depth++) {
+      const root = shadowHost(n.getRootNode());
+      if (!root) {
+        return false;
+      }
+      if (root === host) {
+        return true;
+      }
+      n = root;
+    }
+    return false;
+  }
+  function documentParts() {
+    return { root: document.documentElement, head: document.head };
+  }
+
+  function intersect(a, b) {
+    const x = Math.max(a.x, b.x);
+    const y = Math.max(a.y, b.y);
+    const right = Math.min(a.x + a.width, b.x + b.width);
+    const bottom = Math.min(a.y + a.height, b.y + b.height);
+    return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
+  }
+  function clipped(element, rect, view) {
+    let visible = intersect(rect, { x: 0, y: 0, width: view.width, height: view.height });
+    const scrolling = document.scrollingElement;
+    for (let n = element, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (!isElement(n)) {
+        continue;
+      }
+      const style = getComputedStyle(n);
+      if (n !== element && n !== scrolling && n !== document.body && n !== document.documentElement) {
+        const clipX = style.overflowX !== "visible";
+        const clipY = style.overflowY !== "visible";
+        if (clipX || clipY) {
+          const box = n.getBoundingClientRect();
+          visible = intersect(visible, {
+            x: clipX ? box.x + n.clientLeft : -Infinity,
+            y: clipY ? box.y + n.clientTop : -Infinity,
+            width: clipX ? n.clientWidth : Infinity,
+            height: clipY ? n.clientHeight : Infinity
+          });
+        }
+      }
+      if (style.position === "fixed") {
+        break;
+      }
+    }
+    return visible;
+  }
+
+  function isDocumentOrShadowRoot(node) {
+    return "elementsFromPoint" in node && typeof node.elementsFromPoint === "function";
+  }
+  function elementsAt(root, x, y) {
+    const elements = root.elementsFromPoint(x, y);
+    const single = root.elementFromPoint(x, y);
+    const first = elements[0];
+    if (single && first && parentOrHost(single) === first && getComputedStyle(single).display === "contents") {
+      elements.unshift(single);
+    }
+    return elements;
+  }
+  function hitTest(target, x, y) {
+    const roots = [];
+    for (let n = target, depth = 0; depth < MAX_SHADOW_DEPTH; depth++) {
+      const root = n.getRootNode();
+      roots.push(root);
+      const host = shadowHost(root);
+      if (!host) {
+        break;
+      }
+      n = host;
+    }
+    let hit = null;
+    let under = [];
+    for (let i = roots.length - 1; i >= 0; i--) {
+      const root = roots[i];
+      if (!root || !isDocumentOrShadowRoot(root)) {
+        break;
+      }
+      const elements = elementsAt(root, x, y);
+      const first = elements[0];
+      if (!first) {
+        break;
+      }
+      hit = first;
+      under = elements;
+      const inner = roots[i - 1];
+      if (inner && hit !== shadowHost(inner)) {
+        break;
+      }
+    }
+    return { hit, under };
+  }
+  function reachedBy(target, hit, under) {
+    if (!hit) {
+      return "";
+    }
+    if (contains(target, hit) || hostOf(hit, target)) {
+      return "in";
+    }
+    for (let n = hit, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n instanceof HTMLLabelElement && n.control === target) {
+        return "label";
+      }
+    }
+    if (!contains(hit, target)) {
+      return "";
+    }
+    if (getComputedStyle(target).pointerEvents === "none") {
+      return "through";
+    }
+    return under && !under.includes(target) ? "container" : "";
+  }
+  function reaches(target, hit, under) {
+    return reachedBy(target, hit, under) !== "";
+  }
+  function preview(node) {
+    if (!node || !isElement(node)) {
+      return "the page";
+    }
+    let text = node.localName;
+    if (node.id) {
+      text += "#" + node.id;
+    }
+    for (const name of [...node.classList].slice(0, 2)) {
+      text += "." + name;
+    }
+    const aria = node.getAttribute("aria-label");
+    const label = (aria === null || aria === "" ? node.textContent : aria).replace(/\\s+/g, " ").trim();
+    return label ? text + ' "' + label.slice(0, 40) + '"' : text;
+  }
+  function pinned(hit, target) {
+    for (let n = hit, depth = 0; n && depth < MAX_DEPTH && !contains(n, target); n = parentOf(n), depth++) {
+      const position = isElement(n) ? getComputedStyle(n).position : "";
+      if (position === "fixed" || position === "sticky") {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var LANDING_KEY = "mcp-browser-inspector.landing";
+  var ARMED_FOR_MS = 5e3;
+  function isLandingSlot(value) {
+    return typeof value === "object" && value !== null && "armed" in value && "types" in value;
+  }
+  function landingSlot() {
+    const found = readGlobalSlot(LANDING_KEY);
+    return isLandingSlot(found) ? found : void 0;
+  }
+  function hasPoint(event) {
+    return "clientX" in event && typeof event.clientX === "number";
+  }
+  function armLanding(target, types) {
+    let slot = landingSlot();
+    if (!slot) {
+      slot = { armed: void 0, types: new Set() };
+      defineGlobalSlot(LANDING_KEY, slot);
+    }
+    const listening = slot;
+    for (const type of types) {
+      if (listening.types.has(type)) {
+        continue;
+      }
+      listening.types.add(type);
+      addEventListener(
+        type,
+        (event) => {
+          const armed = listening.armed;
+          if (!armed || !event.isTrusted || !armed.types.has(event.type)) {
+            return;
+          }
+          if (performance.now() > armed.expires) {
+            listening.armed = void 0;
+            return;
+          }
+          if (armed.result === void 0) {
+            const at = hasPoint(event) ? hitTest(armed.target, event.clientX, event.clientY) : { hit: armed.target, under: [armed.target] };
+            armed.result = reaches(armed.target, at.hit, at.under) ? "ok" : preview(at.hit);
+          }
+          if (armed.result !== "ok") {
+            event.preventDefault();
+            event.stopImmediatePropagation();
+          }
+        },
+        { capture: true, passive: false }
+      );
+    }
+    listening.armed = {
+      target,
+      types: new Set(types),
+      result: void 0,
+      expires: performance.now() + ARMED_FOR_MS
+    };
+  }
+
+  var SHEET_DEPTH = 8;
+  function inStylesheet(node) {
+    for (let n = node, depth = 0; n && depth < SHEET_DEPTH; n = n.parentNode, depth++) {
+      if (isElement(n) && (n.localName === "style" || n.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function canShift(node, element) {
+    if (!node?.isConnected) {
+      return false;
+    }
+    if (node.nodeType === Node.DOCUMENT_NODE) {
+      return true;
+    }
+    const { head } = documentParts();
+    if (head && (node === head || head.contains(node))) {
+      return inStylesheet(node);
+    }
+    if (contains(node, element) || contains(element, node)) {
+      return true;
+    }
+    let mine = element;
+    for (let depth = 0; mine && mine.getRootNode() !== node.getRootNode() && depth < MAX_SHADOW_DEPTH; depth++) {
+      mine = shadowHost(mine.getRootNode());
+    }
+    if (!mine) {
+      return true;
+    }
+    return (node.compareDocumentPosition(mine) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  }
+  function lastShift(motion, element, since) {
+    const log = motion.log;
+    let last = -Infinity;
+    if (log.lost >= since) {
+      last = log.lost;
+    }
+    for (const entry of log.entries) {
+      if (entry.t < since || entry.t <= last) {
+        continue;
+      }
+      if (entry.kind === "resize" || entry.kind === "sheet" || canShift(entry.node, element)) {
+        last = entry.t;
+      }
+    }
+    return last;
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  var MOTION_LOG_SIZE = 256;
+  var SHEET_SCAN_LIMIT = 64;
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+  function isElement2(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function hasSheet(nodes) {
+    for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
+      const node = nodes.item(i);
+      if (node && isElement2(node) && (node.localName === "style" || node.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function mutationState() {
+    const found = findMutationState();
+    if (found) {
+      return found;
+    }
+    const log = { entries: [], lost: -Infinity };
+    const note = (t, kind, node) => {
+      if (log.entries.length >= MOTION_LOG_SIZE) {
+        const dropped = log.entries.shift();
+        if (dropped) {
+          log.lost = dropped.t;
+        }
+      }
+      log.entries.push({ t, kind, node });
+    };
+    const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
+    new MutationObserver((records) => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      for (const record of records) {
+        if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
+          note(t, "sheet", null);
+        }
+        if (seen.has(record.target)) {
+          continue;
+        }
+        if (seen.size >= MOTION_LOG_SIZE) {
+          log.lost = t;
+          break;
+        }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener(
+      "resize",
+      () => {
+        note(performance.now(), "resize", null);
+      },
+      true
+    );
+    defineGlobalSlot(COUNTER_KEY, state);
+    return state;
+  }
+
+  var FRAME_FALLBACK_MS = 50;
+  function boxOf(node, element) {
+    let rects;
+    if (node === element) {
+      rects = element.getClientRects();
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      rects = range.getClientRects();
+    }
+    for (const rect of rects) {
+      if (rect.width > 0 && rect.height > 0) {
+        return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+      }
+    }
+    return void 0;
+  }
+  function viewport() {
+    const { root } = documentParts();
+    return {
+      width: root && root.clientWidth > 0 ? root.clientWidth : innerWidth,
+      height: root && root.clientHeight > 0 ? root.clientHeight : innerHeight
+    };
+  }
+  function sameBox(a, b) {
+    return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  }
+  function stateBlock(element, options) {
+    const select = element.closest("select");
+    if (options.options && element instanceof HTMLOptionElement && select && !select.multiple) {
+      return { state: "option" };
+    }
+    if (options.enabled && element.matches(":disabled")) {
+      return { state: "disabled" };
+    }
+    if (options.editable && (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && element.readOnly) {
+      return { state: "readonly" };
+    }
+    return void 0;
+  }
+  function animated(element) {
+    const keeping = boxKeepingProperties();
+    const movesBox = (animation) => animation.playState === "running" && !!animation.effect && animatesOtherThan(animation.effect, keeping);
+    for (let n = element, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (isElement(n) && n.getAnimations().some(movesBox)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function nextFrame() {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, FRAME_FALLBACK_MS);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  async function holdStill(read, from, times, options) {
+    const start = times.start;
+    let rect = from;
+    let lastMove = times.movedAt;
+    let steady = 0;
+    for (; ; ) {
+      if (performance.now() - start >= options.capMs) {
+        return { state: "moving" };
+      }
+      await nextFrame();
+      const next = read();
+      if (!next) {
+        return { state: "hidden" };
+      }
+      if (sameBox(next, rect)) {
+        steady++;
+      } else {
+        steady = 0;
+        lastMove = performance.now();
+        rect = next;
+      }
+      if (steady >= 2 && performance.now() - lastMove >= options.stillMs) {
+        return rect;
+      }
+    }
+  }
+  function actionability(options) {
+    return check(this, options);
+  }
+  async function check(node, options) {
+    if (!node.isConnected) {
+      return { state: "detached" };
+    }
+    const element = elementOf(node);
+    if (!element) {
+      return { state: "detached" };
+    }
+    const blocked = stateBlock(element, options);
+    if (blocked) {
+      return blocked;
+    }
+    const box = () => boxOf(node, element);
+    let rect = box();
+    if (!element.checkVisibility({ visibilityProperty: true }) || !rect) {
+      return { state: "hidden" };
+    }
+    let view = viewport();
+    const shownWhole = (inner, outer) => inner.width >= outer.width - 1 && inner.height >= outer.height - 1;
+    if (options.scroll !== "auto" || !shownWhole(clipped(element, rect, view), rect)) {
+      const align = options.scroll === "auto" ? "center" : options.scroll;
+      element.scrollIntoView({ block: align, inline: align, behavior: "instant" });
+      rect = box();
+      view = viewport();
+      if (!rect) {
+        return { state: "hidden" };
+      }
+    }
+    const motion = mutationState();
+    const start = performance.now();
+    const shifted = lastShift(motion, element, start - options.stillMs);
+    const recent = shifted > 0 && start - shifted < options.stillMs;
+    const known = start - motion.since >= options.stillMs;
+    if (recent || !known || animated(element)) {
+      const still = await holdStill(
+        box,
+        rect,
+        { start, movedAt: recent ? shifted : -Infinity },
+        options
+      );
+      if ("state" in still) {
+        return still;
+      }
+      rect = still;
+      view = viewport();
+    }
+    return aim(element, rect, view, options);
+  }
+  function aim(element, rect, view, options) {
+    let shown = clipped(element, rect, view);
+    if (shown.width < 1 || shown.height < 1) {
+      shown = intersect(rect, { x: 0, y: 0, width: view.width, height: view.height });
+    }
+    if (shown.width < 1 || shown.height < 1) {
+      return { state: "hidden" };
+    }
+    const point = { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 };
+    const { hit, under } = hitTest(element, point.x, point.y);
+    if (!reaches(element, hit, under)) {
+      return {
+        state: "covered",
+        by: preview(hit),
+        pinned: pinned(hit, element),
+        inside: !!hit && contains(hit, element),
+        point
+      };
+    }
+    if (options.landing.length > 0) {
+      armLanding(element, options.landing);
+    }
+    return { state: "ok", rect, point };
+  }
+  return actionability.apply(this, arguments);
+}`;
+
+/** `interceptorChain` of src/injected/actionability.ts. */
+export const INTERCEPTOR_CHAIN = `function () {
+  "use strict";
+  var MAX_DEPTH = 512;
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+  function shadowHost(root) {
+    return isShadowRoot(root) ? root.host : null;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+  function assignedSlotOf(node) {
+    return isElement(node) || isText(node) ? node.assignedSlot : null;
+  }
+  function parentOf(node) {
+    return assignedSlotOf(node) ?? parentOrHost(node);
+  }
+  function parentOrHost(node) {
+    if (node.parentElement) {
+      return node.parentElement;
+    }
+    const parent = node.parentNode;
+    return parent ? shadowHost(parent) : null;
+  }
+  function contains(ancestor, node) {
+    for (let n = node, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n === ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  var CHAIN_LIMIT = 24;
+  function interceptorChain(target) {
+    const chain = [];
+    for (let n = elementOf(this); n && chain.length < CHAIN_LIMIT; n = parentOf(n)) {
+      if (target && contains(n, target)) {
+        break;
+      }
+      if (isElement(n)) {
+        chain.push(n);
+      }
+    }
+    return chain;
+  }
+  return interceptorChain.apply(this, arguments);
+}`;
+
+/** `interceptorChainAt` of src/injected/actionability.ts. */
+export const INTERCEPTOR_CHAIN_AT = `function () {
+  "use strict";
+  var MAX_DEPTH = 512;
+  var MAX_SHADOW_DEPTH = 64;
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+  function shadowHost(root) {
+    return isShadowRoot(root) ? root.host : null;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+  function assignedSlotOf(node) {
+    return isElement(node) || isText(node) ? node.assignedSlot : null;
+  }
+  function parentOf(node) {
+    return assignedSlotOf(node) ?? parentOrHost(node);
+  }
+  function parentOrHost(node) {
+    if (node.parentElement) {
+      return node.parentElement;
+    }
+    const parent = node.parentNode;
+    return parent ? shadowHost(parent) : null;
+  }
+  function contains(ancestor, node) {
+    for (let n = node, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n === ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function isDocumentOrShadowRoot(node) {
+    return "elementsFromPoint" in node && typeof node.elementsFromPoint === "function";
+  }
+  function elementsAt(root, x, y) {
+    const elements = root.elementsFromPoint(x, y);
+    const single = root.elementFromPoint(x, y);
+    const first = elements[0];
+    if (single && first && parentOrHost(single) === first && getComputedStyle(single).display === "contents") {
+      elements.unshift(single);
+    }
+    return elements;
+  }
+  function hitTest(target, x, y) {
+    const roots = [];
+    for (let n = target, depth = 0; depth < MAX_SHADOW_DEPTH; depth++) {
+      const root = n.getRootNode();
+      roots.push(root);
+      const host = shadowHost(root);
+      if (!host) {
+        break;
+      }
+      n = host;
+    }
+    let hit = null;
+    let under = [];
+    for (let i = roots.length - 1; i >= 0; i--) {
+      const root = roots[i];
+      if (!root || !isDocumentOrShadowRoot(root)) {
+        break;
+      }
+      const elements = elementsAt(root, x, y);
+      const first = elements[0];
+      if (!first) {
+        break;
+      }
+      hit = first;
+      under = elements;
+      const inner = roots[i - 1];
+      if (inner && hit !== shadowHost(inner)) {
+        break;
+      }
+    }
+    return { hit, under };
+  }
+  function elementAt(target, x, y) {
+    return hitTest(target, x, y).hit;
+  }
+
+  var CHAIN_LIMIT = 24;
+  function interceptorChainAt(x, y) {
+    const target = elementOf(this);
+    const chain = [];
+    for (let n = target ? elementAt(target, x, y) : null; n && chain.length < CHAIN_LIMIT; n = parentOf(n)) {
+      if (contains(n, target)) {
+        break;
+      }
+      if (isElement(n)) {
+        chain.push(n);
+      }
+    }
+    return chain;
+  }
+  return interceptorChainAt.apply(this, arguments);
+}`;
+
+/** `previewElement` of src/injected/actionability.ts. */
+export const PREVIEW_ELEMENT = `function () {
+  "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+
+  function preview(node) {
+    if (!node || !isElement(node)) {
+      return "the page";
+    }
+    let text = node.localName;
+    if (node.id) {
+      text += "#" + node.id;
+    }
+    for (const name of [...node.classList].slice(0, 2)) {
+      text += "." + name;
+    }
+    const aria = node.getAttribute("aria-label");
+    const label = (aria === null || aria === "" ? node.textContent : aria).replace(/\\s+/g, " ").trim();
+    return label ? text + ' "' + label.slice(0, 40) + '"' : text;
+  }
+
+  function previewElement() {
+    return preview(this);
+  }
+  return previewElement.apply(this, arguments);
+}`;
+
+/** `reachesFromHit` of src/injected/actionability.ts. */
+export const REACHES_FROM_HIT = `function () {
+  "use strict";
+  var MAX_DEPTH = 512;
+  var MAX_SHADOW_DEPTH = 64;
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+  function shadowHost(root) {
+    return isShadowRoot(root) ? root.host : null;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+  function assignedSlotOf(node) {
+    return isElement(node) || isText(node) ? node.assignedSlot : null;
+  }
+  function parentOf(node) {
+    return assignedSlotOf(node) ?? parentOrHost(node);
+  }
+  function parentOrHost(node) {
+    if (node.parentElement) {
+      return node.parentElement;
+    }
+    const parent = node.parentNode;
+    return parent ? shadowHost(parent) : null;
+  }
+  function contains(ancestor, node) {
+    for (let n = node, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n === ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function hostOf(host, target) {
+    for (let n = target, depth = 0; depth < MAX_SHADOW_DEPTH; depth++) {
+      const root = shadowHost(n.getRootNode());
+      if (!root) {
+        return false;
+      }
+      if (root === host) {
+        return true;
+      }
+      n = root;
+    }
+    return false;
+  }
+
+  function isDocumentOrShadowRoot(node) {
+    return "elementsFromPoint" in node && typeof node.elementsFromPoint === "function";
+  }
+  function elementsAt(root, x, y) {
+    const elements = root.elementsFromPoint(x, y);
+    const single = root.elementFromPoint(x, y);
+    const first = elements[0];
+    if (single && first && parentOrHost(single) === first && getComputedStyle(single).display === "contents") {
+      elements.unshift(single);
+    }
+    return elements;
+  }
+  function hitTest(target, x, y) {
+    const roots = [];
+    for (let n = target, depth = 0; depth < MAX_SHADOW_DEPTH; depth++) {
+      const root = n.getRootNode();
+      roots.push(root);
+      const host = shadowHost(root);
+      if (!host) {
+        break;
+      }
+      n = host;
+    }
+    let hit = null;
+    let under = [];
+    for (let i = roots.length - 1; i >= 0; i--) {
+      const root = roots[i];
+      if (!root || !isDocumentOrShadowRoot(root)) {
+        break;
+      }
+      const elements = elementsAt(root, x, y);
+      const first = elements[0];
+      if (!first) {
+        break;
+      }
+      hit = first;
+      under = elements;
+      const inner = roots[i - 1];
+      if (inner && hit !== shadowHost(inner)) {
+        break;
+      }
+    }
+    return { hit, under };
+  }
+  function reachedBy(target, hit, under) {
+    if (!hit) {
+      return "";
+    }
+    if (contains(target, hit) || hostOf(hit, target)) {
+      return "in";
+    }
+    for (let n = hit, depth = 0; n && depth < MAX_DEPTH; n = parentOf(n), depth++) {
+      if (n instanceof HTMLLabelElement && n.control === target) {
+        return "label";
+      }
+    }
+    if (!contains(hit, target)) {
+      return "";
+    }
+    if (getComputedStyle(target).pointerEvents === "none") {
+      return "through";
+    }
+    return under && !under.includes(target) ? "container" : "";
+  }
+  function reaches(target, hit, under) {
+    return reachedBy(target, hit, under) !== "";
+  }
+
+  function reachesFromHit(hit, x, y) {
+    const element = elementOf(this);
+    if (!hit || !element) {
+      return false;
+    }
+    const from = isElement(hit) ? hit : assignedSlotOf(hit) ?? hit.parentElement;
+    return reaches(element, from, hitTest(element, x, y).under);
+  }
+  return reachesFromHit.apply(this, arguments);
+}`;
+
+/** `dragPlace` of src/injected/dragPlace.ts. */
+export const DRAG_PLACE = `function () {
+  "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+
+  var CLIMB_DEPTH = 8;
+  var SIBLING_LIMIT = 64;
+  var LABEL_MAX = 40;
+  function label(node) {
+    if (!node || !isElement(node)) {
+      return "";
+    }
+    const aria = node.getAttribute("aria-label");
+    const text = aria === null || aria === "" ? node.textContent : aria;
+    return text.replace(/\\s+/g, " ").trim().slice(0, LABEL_MAX);
+  }
+  function shown(element) {
+    return element.checkVisibility() && label(element) !== "";
+  }
+  function sibling(from, step) {
+    let n = from[step];
+    for (let count = 0; n && count < SIBLING_LIMIT && !shown(n); count++) {
+      n = n[step];
+    }
+    return n && shown(n) ? n : null;
+  }
+  function dragPlace(target) {
+    let item = elementOf(this);
+    if (!item?.isConnected) {
+      return { attached: false };
+    }
+    for (let depth = 0; depth < CLIMB_DEPTH; depth++) {
+      const parent = item.parentElement;
+      if (!parent || parent === document.body || parent.childElementCount !== 1 || label(parent) !== label(item)) {
+        break;
+      }
+      item = parent;
+    }
+    const previous = sibling(item, "previousElementSibling");
+    const next = sibling(item, "nextElementSibling");
+    const goal = target ? elementOf(target) : null;
+    let container = item.parentElement;
+    for (let depth = 0; container && depth < CLIMB_DEPTH && !container.getAttribute("aria-label") && container !== goal; depth++) {
+      container = container.parentElement;
+    }
+    return {
+      attached: true,
+      name: label(item),
+      previous: label(previous),
+      next: label(next),
+      container: label(container),
+      target: label(goal),
+      inTarget: !!goal && goal !== item && goal.contains(item) && !item.contains(goal),
+      beforeTarget: !!goal && !!next && (next === goal || next.contains(goal)),
+      afterTarget: !!goal && !!previous && (previous === goal || previous.contains(goal))
+    };
+  }
+  return dragPlace.apply(this, arguments);
+}`;
+
 /** `markScrolls` of src/injected/keyScroll.ts. */
 export const MARK_SCROLLS = `function () {
   "use strict";
@@ -128,12 +1089,13 @@ export const DISARM_LANDING = `function () {
 
   var LANDING_KEY = "mcp-browser-inspector.landing";
   function isLandingSlot(value) {
-    return typeof value === "object" && value !== null && "armed" in value;
+    return typeof value === "object" && value !== null && "armed" in value && "types" in value;
   }
   function landingSlot() {
     const found = readGlobalSlot(LANDING_KEY);
     return isLandingSlot(found) ? found : void 0;
   }
+
   function disarmLanding() {
     const slot = landingSlot();
     if (slot) {
@@ -153,12 +1115,13 @@ export const READ_LANDING = `function () {
 
   var LANDING_KEY = "mcp-browser-inspector.landing";
   function isLandingSlot(value) {
-    return typeof value === "object" && value !== null && "armed" in value;
+    return typeof value === "object" && value !== null && "armed" in value && "types" in value;
   }
   function landingSlot() {
     const found = readGlobalSlot(LANDING_KEY);
     return isLandingSlot(found) ? found : void 0;
   }
+
   function readLanding() {
     const slot = landingSlot();
     const armed = slot?.armed;
@@ -256,12 +1219,13 @@ export const READ_LANDING_THEN_PROBE = `function () {
 
   var LANDING_KEY = "mcp-browser-inspector.landing";
   function isLandingSlot(value) {
-    return typeof value === "object" && value !== null && "armed" in value;
+    return typeof value === "object" && value !== null && "armed" in value && "types" in value;
   }
   function landingSlot() {
     const found = readGlobalSlot(LANDING_KEY);
     return isLandingSlot(found) ? found : void 0;
   }
+
   function readLanding() {
     const slot = landingSlot();
     const armed = slot?.armed;

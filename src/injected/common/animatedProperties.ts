@@ -24,6 +24,15 @@ export const UNSEEN_PROPERTIES: readonly string[] = [
   'stroke',
 ];
 
+/**
+ * Animated properties whose change does not move a box: the unseen ones and `visibility` (it hides
+ * and shows, but in place). The stillness rule of actions does not wait for an animation of only
+ * these. Made on call: a spread at module level would be bundled into every script.
+ */
+export function boxKeepingProperties(): Set<string> {
+  return new Set([...UNSEEN_PROPERTIES, 'visibility']);
+}
+
 /** Keyframe keys that are no property (a keyframe's timing and compositing). */
 const KEYFRAME_META = new Set(['offset', 'computedOffset', 'easing', 'composite']);
 

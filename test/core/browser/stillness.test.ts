@@ -5,8 +5,9 @@
  * attribute after it. Checked on the in-page functions the actionability check runs, in Chromium.
  */
 import {describe, expect, it} from 'vitest';
-import {HIT_TEST_HELPERS, MOTION_HELPERS} from '../../../src/core/browser/input/hitTestScript.js';
-import {MUTATION_STATE} from '../../../src/core/browser/settle/counters.js';
+import {scriptSource} from '../../../scripts/build-injected.mjs';
+import {callExpression} from '../../../src/core/browser/injectedCall.js';
+import {INSTALL_MUTATION_STATE} from '../../../src/core/browser/injectedSources.generated.js';
 import {useEngineWithFixtures} from '../../helpers/engine.js';
 import {evaluate} from '../../helpers/snapshotText.js';
 
@@ -22,11 +23,13 @@ const fx = useEngineWithFixtures({
   },
 });
 
-/** For each change: whether the rule counts it as able to move #target. */
-const PROBE = `async () => {
-  ${HIT_TEST_HELPERS}
-  ${MOTION_HELPERS}
-  const motion = ${MUTATION_STATE};
+/**
+ * For each change: whether the rule counts it as able to move #target (lastShift of
+ * src/injected/common/motion.ts, the helper the actionability check judges by, bundled alone).
+ */
+const probe = (lastShift: string): string => `async () => {
+  const lastShift = ${lastShift};
+  const motion = ${callExpression(INSTALL_MUTATION_STATE)};
   const target = document.getElementById('target');
   const byId = id => document.getElementById(id);
   const changes = {
@@ -55,7 +58,8 @@ const PROBE = `async () => {
 describe('the stillness rule of actions', () => {
   it('counts only activity that can move the element', async () => {
     const id = await fx.openPage('/stillness.html');
-    expect(await evaluate(fx.client, id, PROBE)).toEqual({
+    const lastShift = await scriptSource('src/injected/common/motion.ts', 'lastShift');
+    expect(await evaluate(fx.client, id, probe(lastShift))).toEqual({
       title: false,
       textAfter: false,
       attributeAfter: false,

@@ -20,7 +20,6 @@ import {
   type Actionable,
   type Point,
 } from './actions.js';
-import {ACTIONABILITY, REACHES} from './actionabilityScript.js';
 import {coverOf, nodeAt, type Covered} from './cover.js';
 import {
   elementRect,
@@ -30,7 +29,12 @@ import {
   type ResolvedElement,
 } from './elements.js';
 import {evaluateInPage} from '../evaluation.js';
-import {DISARM_LANDING, WAIT_FOR_CHANGE} from '../injectedSources.generated.js';
+import {
+  ACTIONABILITY,
+  DISARM_LANDING,
+  REACHES_FROM_HIT,
+  WAIT_FOR_CHANGE,
+} from '../injectedSources.generated.js';
 import {frameTargetsFeature} from '../pages/frames.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';
@@ -43,7 +47,7 @@ export interface ActionabilityOptions extends ActOptions {
   enabled: boolean;
   editable?: boolean;
   kind: PressKind;
-  /** Arm the landing check for the press that follows (see actionabilityScript.ts). */
+  /** Arm the landing check for the press that follows (src/injected/common/landingSlot.ts). */
   landing?: boolean;
   /** Stop at a drop-down's <option> (the caller chooses it through its <select>). */
   options?: boolean;
@@ -397,7 +401,7 @@ async function reachesNode(
   try {
     const reply = await step(
       element.cdp.send('Runtime.callFunctionOn', {
-        functionDeclaration: REACHES,
+        functionDeclaration: REACHES_FROM_HIT,
         objectId: element.objectId,
         arguments: [{objectId}, {value: local.x}, {value: local.y}],
         returnByValue: true,

@@ -7,8 +7,12 @@
  */
 import type {CDPSession} from 'puppeteer-core';
 import {z} from 'zod';
-import {INTERCEPTOR_CHAIN, INTERCEPTOR_CHAIN_AT, PREVIEW} from './actionabilityScript.js';
 import type {ResolvedElement} from './elements.js';
+import {
+  INTERCEPTOR_CHAIN,
+  INTERCEPTOR_CHAIN_AT,
+  PREVIEW_ELEMENT,
+} from '../injectedSources.generated.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';
 import {snapshotFeature} from '../snapshot/uids.js';
@@ -270,7 +274,7 @@ async function accessibleLabel(
 async function preview(cdp: CDPSession, objectId: string): Promise<string | undefined> {
   const reply = await step(
     cdp.send('Runtime.callFunctionOn', {
-      functionDeclaration: PREVIEW,
+      functionDeclaration: PREVIEW_ELEMENT,
       objectId,
       returnByValue: true,
     }),

@@ -18,9 +18,10 @@ import {
   type Point,
 } from './actions.js';
 import {waitForActionable} from './actionability.js';
-import {DRAG_PLACE, placeSchema, type Place} from './dragScript.js';
+import {placeSchema, type Place} from './dragScript.js';
 import type {Rect, ResolvedElement} from './elements.js';
 import {evaluateInPage} from '../evaluation.js';
+import {DRAG_PLACE} from '../injectedSources.generated.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';
 import {MUTATION_STATE} from '../settle/counters.js';

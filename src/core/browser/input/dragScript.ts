@@ -1,51 +1,11 @@
 /**
- * The in-page half of drag: where the dragged element sits among its neighbours, read before the
- * drag and after it, so the answer says where it ended up instead of a bare success.
+ * Where the dragged element sits among its neighbours, read before the drag and after it (in the
+ * page: src/injected/dragPlace.ts), so the answer says where it ended up instead of a bare
+ * success: the shape of the reading and the sentence made of it.
  */
 import {z} from 'zod';
 
-/**
- * Called on the dragged node with the target as argument. The dragged item is the outermost
- * ancestor with the same text (a list item around its label); its neighbours are the nearest
- * shown siblings with text. Labels are cut to 40 characters.
- */
-export const DRAG_PLACE = `function (target) {
-  const label = el => {
-    if (!el || el.nodeType !== 1) return '';
-    const text = el.getAttribute('aria-label') || el.textContent || '';
-    return text.replace(/\\s+/g, ' ').trim().slice(0, 40);
-  };
-  let item = this.nodeType === 1 ? this : this.parentElement;
-  if (!item || !item.isConnected) return {attached: false};
-  for (let depth = 0; depth < 8; depth++) {
-    const parent = item.parentElement;
-    if (!parent || parent === document.body || parent.childElementCount !== 1 || label(parent) !== label(item)) break;
-    item = parent;
-  }
-  const shown = el => el.checkVisibility() && label(el) !== '';
-  const sibling = (from, step) => {
-    let n = from[step];
-    for (let count = 0; n && count < 64 && !shown(n); count++) n = n[step];
-    return n && shown(n) ? n : null;
-  };
-  const previous = sibling(item, 'previousElementSibling');
-  const next = sibling(item, 'nextElementSibling');
-  const goal = target && target.nodeType === 1 ? target : target && target.parentElement;
-  let container = item.parentElement;
-  for (let depth = 0; container && depth < 8 && !container.getAttribute('aria-label') && container !== goal; depth++) container = container.parentElement;
-  return {
-    attached: true,
-    name: label(item),
-    previous: label(previous),
-    next: label(next),
-    container: label(container),
-    target: label(goal),
-    inTarget: !!goal && goal !== item && goal.contains(item) && !item.contains(goal),
-    beforeTarget: !!goal && !!next && (next === goal || next.contains(goal)),
-    afterTarget: !!goal && !!previous && (previous === goal || previous.contains(goal)),
-  };
-}`;
-
+/** What DRAG_PLACE (src/injected/dragPlace.ts) answers. */
 export const placeSchema = z.union([
   z.object({attached: z.literal(false)}),
   z.object({
