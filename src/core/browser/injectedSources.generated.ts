@@ -1044,14 +1044,15 @@ export const WAIT_FOR_SCROLL_END = `function () {
         if (fromFrame) {
           lastFrame = now;
         }
+        const drawn = fromFrame || now - lastFrame >= NO_FRAMES_MS;
         if (watch.scrolls !== seen) {
           seen = watch.scrolls;
           quiet = 0;
-        } else if (fromFrame || now - lastFrame >= NO_FRAMES_MS) {
+        } else if (drawn) {
           quiet++;
         }
         if (watch.scrolls === mark.scrolls) {
-          if (++frames >= START_FRAMES) {
+          if (drawn && ++frames >= START_FRAMES) {
             resolve("none");
             return;
           }
