@@ -1,5 +1,7 @@
 /**
  * The headless entry as users run it: `node out/node/cli/index.js [flags]`.
+ *
+ * Tests: src/cli/index.ts, src/cli/serve.ts, src/core/config/flags.ts
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

@@ -3,6 +3,8 @@
  * 7,000 deep and a tools/call whose arguments nest 6,000 deep. After each, the process is alive, a
  * second client is answered within a second, the first client's client session still works, and nothing
  * overflowed on the way (stderr stays free of RangeError).
+ *
+ * Tests: src/cli/serve.ts, src/core/mcp/ToolRunner.ts, src/core/tools/script.ts
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

@@ -2,6 +2,8 @@
  * The server as a newcomer starts it: through npm (SIGTERM to npm must stop the server and its
  * Chromium), with a bad path flag (one line, exit 2), and in a terminal (the full inspector URL,
  * once, only there). Real processes and signals.
+ *
+ * Tests: src/cli/serve.ts, src/cli/index.ts, src/core/config/pathFlags.ts
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

@@ -3,6 +3,8 @@
  * SIGKILL mid-run, and its recording still has every call its timer had flushed (no close,
  * no exit handler runs); a line torn by the kill is skipped, not fatal. How soon a flush follows a
  * call is a timing target for a quiet machine; here the kill waits until the calls are on disk.
+ *
+ * Tests: src/core/recordings/Recorder.ts
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

@@ -1,5 +1,7 @@
 /**
  * Each branch of the call pipeline, through real MCP clients over HTTP and a real Chromium.
+ *
+ * Tests: src/core/mcp/ToolRunner.ts, src/core/mcp/callEvents.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';
