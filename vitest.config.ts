@@ -22,6 +22,7 @@ const SHARED_WORKER_TESTS = [
   'test/core/telemetry/sanitize.test.ts',
   'test/core/tools/toolRecords.test.ts',
   'test/core/webmcp/pageToolNames.test.ts',
+  'test/layout.test.ts',
 ];
 
 /**

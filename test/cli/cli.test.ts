@@ -1,5 +1,7 @@
 /**
  * The headless entry as users run it: `node out/node/cli/index.js [flags]`.
+ *
+ * Tests: src/cli/index.ts, src/cli/serve.ts, src/core/config/flags.ts
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
@@ -8,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {runCli} from '../helpers/cliRun.js';
 import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import type {ReadyFile} from '../../src/shared/readyFile.js';
 
@@ -154,12 +156,7 @@ describe('startup contract', () => {
 
   it('serves MCP over HTTP to a real client and stops cleanly on SIGTERM, closing its browser', async () => {
     const started = await startCli();
-    const client = new Client({name: 'cli-test', version: '1'});
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(started.ready.mcpUrl), {
-        requestInit: {headers: {Authorization: `Bearer ${started.ready.token}`}},
-      }),
-    );
+    const client = await connectHttpClient(started.ready, 'cli-test');
     const listing = await client.callTool({name: 'list_pages', arguments: {}});
     expect(textOf(listing)).toContain('## Pages');
     await client.close();

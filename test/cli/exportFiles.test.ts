@@ -6,6 +6,8 @@
  * it was left out and how to allow a folder. Files inside the named folder are used: a script's
  * source is written into the test (which then reads no file), an upload and a file: URL keep
  * their canonical path.
+ *
+ * Tests: src/cli/exportCommand.ts, src/core/recordings/export/exportRecording.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -3,18 +3,20 @@
  * 7,000 deep and a tools/call whose arguments nest 6,000 deep. After each, the process is alive, a
  * second client is answered within a second, the first client's client session still works, and nothing
  * overflowed on the way (stderr stays free of RangeError).
+ *
+ * Tests: src/cli/serve.ts, src/core/mcp/ToolRunner.ts, src/core/tools/script.ts
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {LOCK_WAIT_MS} from '../../src/core/browser/lock.js';
 import type {ReadyFile} from '../../src/shared/readyFile.js';
 import {call, pageIdFrom, ROOT, waitFor} from '../helpers/engine.js';
 import {rawRequest, rawClientSession} from '../helpers/rawMcp.js';
+import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import {boundUnder} from '../helpers/loadFactor.js';
 
@@ -26,12 +28,7 @@ let stderr = '';
 const clients: Client[] = [];
 
 async function connect(name: string): Promise<Client> {
-  const client = new Client({name, version: '1'});
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
-      requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
-    }),
-  );
+  const client = await connectHttpClient(ready, name);
   clients.push(client);
   return client;
 }

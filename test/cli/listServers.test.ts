@@ -4,6 +4,8 @@
  * command behind the Servers tab) show them with their clients and inspector links. Real server
  * processes (a headless server and a stdio server started by a real SDK client, whose inspector is
  * on a random port), a real `list`, a real inspector WebSocket.
+ *
+ * Tests: src/cli/listCommand.ts, src/core/serverAnnouncements.ts, src/shared/runningServers.ts
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

@@ -4,6 +4,8 @@
  * tool never accepts, prototype names where a lookup happens. Each ends with one line on stderr
  * and exit code 2, never a stack trace; what a real recording may hold (a page's deep JSON in a
  * result text, tools this version does not know) is exported with a note instead.
+ *
+ * Tests: src/cli/exportCommand.ts, src/cli/replayCommand.ts, src/shared/recordingFile.ts
  */
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';

@@ -4,6 +4,8 @@
  * discovery and client registration, and print only the reply that failed: every one of those
  * replies must say that this server takes a bearer token, how to send it and where it is.
  * The clients are the pinned npm packages, run as processes against the server on 127.0.0.1.
+ *
+ * Tests: src/core/http/security.ts, src/core/http/HttpServer.ts
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

@@ -4,6 +4,9 @@
  * client closes stdin, a signal (SIGINT, SIGTERM, SIGHUP), the parent that holds its pipes is
  * killed, an uncaught error — and within a bound no process of its tree (read from /proc: its
  * descendants and Chromium's process group) is left.
+ *
+ * Tests: src/cli/serve.ts, src/cli/parentWatch.ts, src/core/processGuard.ts,
+ *   src/core/browser/launch/processGroup.ts
  */
 import {execFileSync, spawn} from 'node:child_process';
 import fs from 'node:fs';

@@ -2,16 +2,17 @@
  * The server as a newcomer starts it: through npm (SIGTERM to npm must stop the server and its
  * Chromium), with a bad path flag (one line, exit 2), and in a terminal (the full inspector URL,
  * once, only there). Real processes and signals.
+ *
+ * Tests: src/cli/serve.ts, src/cli/index.ts, src/core/config/pathFlags.ts
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT, waitFor} from '../helpers/engine.js';
 import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
+import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import {scaled} from '../helpers/loadFactor.js';
 
@@ -80,12 +81,7 @@ afterEach(() => {
 });
 
 async function startsBrowser(mcpUrl: string, token: string): Promise<void> {
-  const client = new Client({name: 'signal-test', version: '1'});
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: {headers: {Authorization: `Bearer ${token}`}},
-    }),
-  );
+  const client = await connectHttpClient({mcpUrl, token}, 'signal-test');
   await client.callTool({name: 'list_pages', arguments: {}});
   await client.close();
 }

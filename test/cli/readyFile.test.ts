@@ -2,6 +2,8 @@
  * The --readyFile as a supervisor reads it: a file left by an earlier run (dead pid, old token) is
  * gone as soon as the next run starts, even one that then fails, and this run's file is gone when
  * it exits, however it exits (SIGTERM, SIGINT, stdin closed in --stdio mode). Real processes.
+ *
+ * Tests: src/core/config/readyFiles.ts, src/shared/readyFile.ts, src/cli/serve.ts
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

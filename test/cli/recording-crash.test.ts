@@ -3,17 +3,18 @@
  * SIGKILL mid-run, and its recording still has every call its timer had flushed (no close,
  * no exit handler runs); a line torn by the kill is skipped, not fatal. How soon a flush follows a
  * call is a timing target for a quiet machine; here the kill waits until the calls are on disk.
+ *
+ * Tests: src/core/recordings/Recorder.ts
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {parseRecordingText} from '../../src/shared/recordingFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {pageIdFrom, ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import {scaled} from '../helpers/loadFactor.js';
 
@@ -91,12 +92,7 @@ describe('kill -9 mid-run', () => {
         },
       );
       const ready = await waitForReadyFile(readyFile, 30_000);
-      const client = new Client({name: 'crash-test', version: '1'});
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(ready.mcpUrl), {
-          requestInit: {headers: {Authorization: `Bearer ${ready.token}`}},
-        }),
-      );
+      const client = await connectHttpClient(ready, 'crash-test');
       const url = server?.url('/index.html') ?? '';
       const opened = await client.callTool({name: 'new_page', arguments: {url}});
       const pageId = pageIdFrom(textOf(opened), '/index.html');

@@ -7,6 +7,9 @@
  * could not reach); export's --until past the end and --out onto the recording refused. The
  * exports of those recordings (the --viewport one sets the recorded size; the moved one is mapped
  * back with --origin) are run with Playwright Test against the fixture server, and pass.
+ *
+ * Tests: src/cli/replayCommand.ts, src/cli/exportCommand.ts,
+ *   src/core/recordings/replay/replayRecording.ts, src/core/recordings/export/exportRecording.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

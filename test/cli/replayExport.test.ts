@@ -3,6 +3,9 @@
  * fresh engine and browser with the exit code saying whether every call had the same outcome;
  * export to a Playwright Test file that then runs green with Playwright Test against the same
  * pages, and red when the page changed.
+ *
+ * Tests: src/cli/replayCommand.ts, src/cli/exportCommand.ts,
+ *   src/core/recordings/replay/replayRecording.ts, src/core/recordings/export/exportRecording.ts
  */
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';

@@ -3,6 +3,8 @@
  * would run a script, a debugging port, another profile and extension, a proxy, another executable
  * and endpoints. Nothing of that runs or is used — no script leaves its mark — the replay names what
  * it refused, and the switches that only change what the page sees (here the user agent) are used.
+ *
+ * Tests: src/cli/replayCommand.ts, src/cli/replayFlags.ts, src/cli/replayChromeArgs.ts
  */
 import fs from 'node:fs';
 import net from 'node:net';

@@ -3,6 +3,8 @@
  * default profile. The second uses a fresh profile next to the default one for that run (saying
  * so in one stderr line) and removes it when it exits; an explicit --userDataDir in use still
  * fails, saying what to do. Real server processes (out/node/cli), real MCP clients over stdio.
+ *
+ * Tests: src/cli/serve.ts, src/core/browser/launch/runProfile.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

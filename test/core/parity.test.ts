@@ -4,6 +4,8 @@
  * Every tool and parameter it has must exist here with the same JSON type, enum values and
  * required-ness; deliberate differences are allow-listed with the reason. All problems are
  * reported at once, so the message is the current gap list.
+ *
+ * Tests: src/core/tools/index.ts, src/shared/categories.ts
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';

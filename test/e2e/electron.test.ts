@@ -4,6 +4,9 @@
  * (it is downloaded on the first `npm start`, which cannot reach the internet on the machines this
  * is built on) or there is no display, the test is skipped and says why. It runs the unpackaged build: Playwright needs the inspect fuse, which the
  * packaged app turns off.
+ *
+ * Tests: src/main/index.ts, src/main/mainWindow.ts, src/main/inspectorBridge.ts,
+ *   src/preload/index.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -4,6 +4,8 @@
  * Hold tab ask for attention, and opens that tab when asked to; turning hold off while calls are
  * held says so and offers Allow all / Deny all; the no-token screen names this server's token
  * file and takes a pasted token; a failed call's telemetry record explains its `"success": true`.
+ *
+ * Tests: src/renderer/src/features/hold/holdModel.ts, src/core/inspector/InspectorPeer.ts
  */
 import path from 'node:path';
 import type {Page} from 'puppeteer-core';

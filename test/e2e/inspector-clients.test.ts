@@ -5,6 +5,8 @@
  * ones that left apart (when and why), the isolation switch, and a WebMCP line that agrees with
  * the WebMCP tab; a held call shows its client and the client that opened its page. Screenshots,
  * light and dark, in test-results/screenshots/.
+ *
+ * Tests: src/renderer/src/features/connection/clientsModel.ts, src/core/inspector/InspectorPeer.ts
  */
 import type {Page} from 'puppeteer-core';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -4,6 +4,9 @@
  * page, the live view with its target outlined) and in the log as `held`; the keys allow it, edit
  * it (the page shows the edited effect) and deny it with a reason; a page's own tool offered as an
  * MCP tool shows the full arguments the agent sent; rules are set from the UI.
+ *
+ * Tests: src/renderer/src/features/hold/holdModel.ts, src/core/mcp/hold/HoldGate.ts,
+ *   src/core/inspector/InspectorPeer.ts
  */
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -4,6 +4,8 @@
  * pages, clients and tool results are shown visibly in every panel (Log grid and call detail,
  * Pages, Recordings, Hold, Connection), and client sessions the server closes are explained in the
  * Connection panel.
+ *
+ * Tests: src/renderer/src/ui/revealInvisible.ts, src/core/inspector/InspectorSocket.ts
  */
 import {CallToolResultSchema} from '@modelcontextprotocol/sdk/types.js';
 import type {Browser, Page} from 'puppeteer-core';

@@ -4,6 +4,8 @@
  * panel that shows one; a panel whose code cannot be fetched any more (the server stopped) says
  * so, with a way out, instead of leaving a blank tab; and it loads by itself once the server is
  * back.
+ *
+ * Tests: src/renderer/src/app/panels.tsx, src/renderer/src/app/App.tsx
  */
 import type {HTTPRequest} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

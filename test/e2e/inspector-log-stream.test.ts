@@ -5,6 +5,8 @@
  * its place while calls arrive; Home and End show the whole row below the sticky header; the
  * follow control never covers a cell; the list never goes blank; at 900 px the table drops its
  * least useful columns instead of cutting cells. Screenshots light and dark, 1280 and 900 px.
+ *
+ * Tests: src/renderer/src/features/log/logModel.ts, src/renderer/src/store/CallLog.ts
  */
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -1,6 +1,8 @@
 /**
  * The live call log end to end: the real headless server (`npm run serve`), a real MCP client, and
  * the inspector UI in a separate headless Chromium.
+ *
+ * Tests: src/renderer/src/features/log/logModel.ts, src/core/inspector/InspectorHub.ts
  */
 import type {Browser, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -2,6 +2,8 @@
  * A long result in the call detail: the UI shows the preview the inspector keeps, says it is one
  * and how long the whole response was (the agent got all of it), and draws a structured result
  * cut at the depth bound with its marker.
+ *
+ * Tests: src/renderer/src/features/log/logModel.ts
  */
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

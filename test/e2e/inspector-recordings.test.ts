@@ -5,6 +5,8 @@
  * one line), searches across recordings, opens one read-only in the Log panel with its page
  * activity timeline and after screenshot, deletes, and opens a recording from elsewhere through
  * the file picker. Screenshots are taken (light and dark) and looked at.
+ *
+ * Tests: src/renderer/src/features/recordings/recordingsModel.ts, src/core/inspectorCommands.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -3,6 +3,8 @@
  * the second; the first server's inspector lists both (itself first, the other with its client),
  * and Open opens the other's inspector, connected, in a new tab. Screenshots (light and dark,
  * 1280x800 and 900x700) are taken and looked at.
+ *
+ * Tests: src/renderer/src/features/servers/serversModel.ts, src/core/serverAnnouncements.ts
  */
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

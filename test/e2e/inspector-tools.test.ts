@@ -2,6 +2,8 @@
  * Tools & categories and running a tool by hand, end to end: switches in the UI change what a real
  * MCP client sees (with tools/list_changed), the tools/list view matches the client's, and a
  * hand-run call appears in the log as coming from the Inspector.
+ *
+ * Tests: src/renderer/src/features/tools/toolsModel.ts, src/core/inspectorCommands.ts
  */
 import type {Browser, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

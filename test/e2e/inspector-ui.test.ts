@@ -1,6 +1,8 @@
 /**
  * Pages and live view, the telemetry preview, export of the log as a recording and opening it again, the bad-token screen and
  * reconnecting after a server restart — end to end against the real headless server.
+ *
+ * Tests: src/renderer/src/features/pages/pagesModel.ts, src/core/inspector/LiveView.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -4,6 +4,9 @@
  * exceptions must render as inert text; 200 tools render (how fast is bench/webmcp.ts's job); and
  * when the attached browser was started without --enable-features=WebMCP the panel says so and
  * the doctor says what to do.
+ *
+ * Tests: src/renderer/src/features/webmcp/webmcpModel.ts,
+ *   src/renderer/src/features/webmcp/webmcpDisplay.ts
  */
 import type {Browser, ElementHandle, Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -3,6 +3,8 @@
  * client): the Tools panel's "Page WebMCP tools as MCP tools" switch offers the selected page's
  * tools as webmcp_<name> at run time (the client gets tools/list_changed), and the WebMCP panel's
  * doctor lists the authoring lint per tool with the fix, page text rendered inert.
+ *
+ * Tests: src/renderer/src/features/webmcp/webmcpModel.ts, src/core/webmcp/WebMcpService.ts
  */
 import type {Page} from 'puppeteer-core';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

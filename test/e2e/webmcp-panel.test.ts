@@ -4,6 +4,8 @@
  * page and frame, Execute/Cancel named per tool, every status, validation before sending, the
  * confirmation step, the form highlight, and a history of invocations by this app, an MCP client
  * and the page itself.
+ *
+ * Tests: src/renderer/src/features/webmcp/webmcpModel.ts, src/core/webmcp/WebMcpService.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,8 @@
  * The desktop app checks its path flags at start as headless mode does: a bad one is one line on
  * stderr and in a dialog, exit 2, before the single-instance lock, a window or the engine; a stale
  * ready file is removed first. The main process runs with 'electron' mocked, once per case.
+ *
+ * Tests: src/main/index.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,7 @@
+/**
+ * Tests: src/renderer/src/store/CallLog.ts, src/renderer/src/store/LogQuery.ts,
+ *   src/renderer/src/store/callLine.ts, src/renderer/src/store/logEvents.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {CallLog} from '../../src/renderer/src/store/CallLog.js';
 import {EMPTY_FILTER, LogQuery, matches} from '../../src/renderer/src/store/LogQuery.js';

@@ -1,3 +1,6 @@
+/**
+ * Tests: src/renderer/src/store/InspectorStore.ts, src/renderer/src/store/replays.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {InspectorStore} from '../../src/renderer/src/store/InspectorStore.js';
 import {REPLAY_CAPACITY} from '../../src/renderer/src/store/replays.js';

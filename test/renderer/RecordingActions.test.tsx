@@ -3,6 +3,9 @@
  * will host it is another issue's): a finished replay with same/different/failed calls and the
  * export preview, in headless Chromium with the app's styles. Recorded text (tool names, reasons,
  * diffs, the test itself) shows as text: markup in it creates no element.
+ *
+ * Tests: src/renderer/src/features/recordings/RecordingActions.tsx,
+ *   src/renderer/src/features/recordings/useRecordingActions.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

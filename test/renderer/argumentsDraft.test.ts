@@ -1,4 +1,8 @@
-/** The arguments draft shared by the Run and WebMCP panels (ui/argumentsDraft.ts). */
+/**
+ * The arguments draft shared by the Run and WebMCP panels (ui/argumentsDraft.ts).
+ *
+ * Tests: src/renderer/src/ui/argumentsDraft.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   cleanArgs,

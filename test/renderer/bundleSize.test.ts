@@ -4,6 +4,8 @@
  * their static imports — stays within 350 KB minified and 120 KB gzipped. The schema form (rjsf)
  * and the heavy panels are not part of it: a panel loads when its tab is first opened, the form
  * with the first panel that shows one.
+ *
+ * Tests: src/renderer/src/main.tsx, src/renderer/src/app/panels.tsx
  */
 import fs from 'node:fs';
 import path from 'node:path';

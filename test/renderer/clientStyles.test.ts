@@ -1,6 +1,8 @@
 /**
  * One client, one colour: by name (the same for every session of a name and in the next run),
  * never shared by clients connected at once, and a session number when a name has several.
+ *
+ * Tests: src/renderer/src/ui/clientStyles.ts
  */
 import {describe, expect, it} from 'vitest';
 import {

@@ -1,4 +1,8 @@
-/** The clients slice (store/clients.ts) and the Connection panel's lists (clientsModel.ts). */
+/**
+ * The clients slice (store/clients.ts) and the Connection panel's lists (clientsModel.ts).
+ *
+ * Tests: src/renderer/src/store/clients.ts, src/renderer/src/features/connection/clientsModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   applyClientEvent,

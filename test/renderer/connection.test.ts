@@ -1,3 +1,9 @@
+/**
+ * Tests: src/renderer/src/connection/IpcConnection.ts,
+ *   src/renderer/src/connection/WebSocketConnection.ts,
+ *   src/renderer/src/connection/ProtocolClient.ts, src/renderer/src/connection/protocolChecks.ts,
+ *   src/renderer/src/connection/token.ts
+ */
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {IpcConnection} from '../../src/renderer/src/connection/IpcConnection.js';
 import {protocolChecks} from '../../src/renderer/src/connection/protocolChecks.js';

@@ -1,4 +1,9 @@
-/** The Connection panel's panel model (features/connection/connectionModel.ts). */
+/**
+ * The Connection panel's panel model (features/connection/connectionModel.ts).
+ *
+ * Tests: src/renderer/src/features/connection/connectionModel.ts,
+ *   src/renderer/src/features/connection/clientSetup.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {MASKED_TOKEN} from '../../src/renderer/src/features/connection/clientSetup.js';
 import {

@@ -1,6 +1,8 @@
 /**
  * The Hold panel says who decided a held call: the inspector, or the client that was asked too
  * (its own prompt), for the calls decided while the panel watched.
+ *
+ * Tests: src/renderer/src/store/HoldTracker.ts, src/renderer/src/store/CallLog.ts
  */
 import {describe, expect, it} from 'vitest';
 import {CallLog} from '../../src/renderer/src/store/CallLog.js';

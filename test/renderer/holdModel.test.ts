@@ -2,6 +2,8 @@
  * The Hold panel's pure parts and the store's view of the hold queue: log rows held while queued
  * and running again once released; the shown call, the keys (not while typing), the outline,
  * the countdown, and what the rules line says when hold is off with calls still held.
+ *
+ * Tests: src/renderer/src/features/hold/holdModel.ts
  */
 import {describe, expect, it} from 'vitest';
 import {

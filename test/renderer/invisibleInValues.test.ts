@@ -1,4 +1,8 @@
-/** Values with invisible or bidi characters, listed revealed below an arguments editor. */
+/**
+ * Values with invisible or bidi characters, listed revealed below an arguments editor.
+ *
+ * Tests: src/renderer/src/ui/invisibleInValues.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {invisibleInValues} from '../../src/renderer/src/ui/invisibleInValues.js';
 

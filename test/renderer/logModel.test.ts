@@ -1,4 +1,9 @@
-/** The Log panel's panel model (features/log/logModel.ts) and the app frame's (app/frameModel.ts). */
+/**
+ * The Log panel's panel model (features/log/logModel.ts) and the app frame's (app/frameModel.ts).
+ *
+ * Tests: src/renderer/src/features/log/logModel.ts, src/renderer/src/app/frameModel.ts,
+ *   src/renderer/src/store/LogQuery.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {connectionLabel, documentTitle, opensHold} from '../../src/renderer/src/app/frameModel.js';
 import {

@@ -1,6 +1,8 @@
 /**
  * How the Log's list moves while calls stream (features/log/logFollow.ts) and which columns it
  * shows at a width (features/log/logColumns.ts).
+ *
+ * Tests: src/renderer/src/features/log/logColumns.ts, src/renderer/src/features/log/logFollow.ts
  */
 import {describe, expect, it} from 'vitest';
 import {LOG_COLUMNS, logLayout} from '../../src/renderer/src/features/log/logColumns.js';

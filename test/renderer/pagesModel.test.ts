@@ -1,4 +1,8 @@
-/** The Pages panel's panel model (features/pages/pagesModel.ts); the outline is in panels.test.ts. */
+/**
+ * The Pages panel's panel model (features/pages/pagesModel.ts); the outline is in panels.test.ts.
+ *
+ * Tests: src/renderer/src/features/pages/pagesModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_PAGES,

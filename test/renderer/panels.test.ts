@@ -1,3 +1,8 @@
+/**
+ * Tests: src/renderer/src/features/connection/clientSetup.ts,
+ *   src/renderer/src/features/tools/schemaParams.ts, src/renderer/src/ui/DataImage.tsx,
+ *   src/renderer/src/ui/schemaValidator.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {clientSetups, SERVER_NAME} from '../../src/renderer/src/features/connection/clientSetup.js';
 import {HIGHLIGHT_MS, outlineFor} from '../../src/renderer/src/features/pages/pagesModel.js';

@@ -1,4 +1,8 @@
-/** The panel model of a recording's replay and export actions (features/recordings). */
+/**
+ * The panel model of a recording's replay and export actions (features/recordings).
+ *
+ * Tests: src/renderer/src/features/recordings/recordingActionsModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_RECORDING_ACTIONS,

@@ -1,3 +1,6 @@
+/**
+ * Tests: src/renderer/src/store/offlineRecording.ts, src/shared/recordingFile.ts
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,4 +1,8 @@
-/** The Recordings panel's rows: newest first, each replay's recording under what it replayed. */
+/**
+ * The Recordings panel's rows: newest first, each replay's recording under what it replayed.
+ *
+ * Tests: src/renderer/src/features/recordings/recordingsModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   recordingRows,

@@ -3,6 +3,8 @@
  * (watchInvisible) with React rendering into the page in headless Chromium, as the app does: text
  * and shown attributes of any element are revealed, also when React writes them again; what a
  * person edits or sends back (fields, an option's implicit value) is left as it is.
+ *
+ * Tests: src/renderer/src/ui/revealInvisible.ts
  */
 import {build} from 'esbuild';
 import type {Browser, Page} from 'puppeteer-core';

@@ -1,4 +1,8 @@
-/** The Run panel's panel model (features/run/runModel.ts). */
+/**
+ * The Run panel's panel model (features/run/runModel.ts).
+ *
+ * Tests: src/renderer/src/features/run/runModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   INITIAL_RUN,

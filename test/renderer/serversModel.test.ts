@@ -1,4 +1,8 @@
-/** The Servers panel's rows: this inspector's server first, kinds named, clients in one line. */
+/**
+ * The Servers panel's rows: this inspector's server first, kinds named, clients in one line.
+ *
+ * Tests: src/renderer/src/features/servers/serversModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {serverRows, serversSummary} from '../../src/renderer/src/features/servers/serversModel.js';
 import type {RunningServer} from '../../src/shared/runningServers.js';

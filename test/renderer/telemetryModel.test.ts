@@ -1,4 +1,8 @@
-/** The Telemetry panel's panel model (features/telemetry/telemetryModel.ts). */
+/**
+ * The Telemetry panel's panel model (features/telemetry/telemetryModel.ts).
+ *
+ * Tests: src/renderer/src/features/telemetry/telemetryModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   codeMeaning,

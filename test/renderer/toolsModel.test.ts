@@ -1,4 +1,8 @@
-/** The Tools panel's panel model (features/tools/toolsModel.ts). */
+/**
+ * The Tools panel's panel model (features/tools/toolsModel.ts).
+ *
+ * Tests: src/renderer/src/features/tools/toolsModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   categoryCards,

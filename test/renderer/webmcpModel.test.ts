@@ -1,4 +1,8 @@
-/** The WebMCP panel's panel model (features/webmcp/webmcpModel.ts). */
+/**
+ * The WebMCP panel's panel model (features/webmcp/webmcpModel.ts).
+ *
+ * Tests: src/renderer/src/features/webmcp/webmcpModel.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   activityOf,

@@ -1,6 +1,8 @@
 /**
  * puppeteer-core asks the `debug` package for a logger on every CDP message; the bundles give it
  * scripts/debug-once.mjs, which makes one logger per name and keeps DEBUG working.
+ *
+ * Tests: scripts/debug-once.mjs
  */
 import fs from 'node:fs';
 import path from 'node:path';

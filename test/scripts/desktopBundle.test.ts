@@ -5,6 +5,8 @@
  * files in a temp folder (nothing installed around it to fall back on): `--version` answers, and
  * every lazily loaded chunk (Lighthouse, the trace engine, puppeteer's transports) evaluates —
  * Lighthouse's top level reads the files the build inlined, so a missed one fails here.
+ *
+ * Tests: scripts/build-node.mjs
  */
 import {spawn, spawnSync} from 'node:child_process';
 import fs from 'node:fs';

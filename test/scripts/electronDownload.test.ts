@@ -14,6 +14,8 @@
  * start.mjs runs unmodified from a copy of the checkout's layout in a temp folder (scripts/, out/
  * and the Electron packages linked), so install.js unpacks into that copy, never into this
  * checkout's node_modules.
+ *
+ * Tests: scripts/electron-binary.mjs
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import crypto from 'node:crypto';

@@ -2,6 +2,8 @@
  * The page scripts of src/injected reach the engine as strings in one committed, generated module:
  * it must match its sources, and every script must run standalone (no esbuild helper such as
  * `__name` or `__defProp` referenced from outside the function).
+ *
+ * Tests: scripts/build-injected.mjs, src/core/browser/injectedSources.generated.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

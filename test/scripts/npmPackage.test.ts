@@ -6,6 +6,8 @@
  * and the inspector UI served by the installed copy, open in a browser, showing those calls.
  * Packed once per file from the current build (globalSetup keeps out/ fresh; prepack would
  * rebuild it, so it is skipped here).
+ *
+ * Tests: package.json
  */
 import {execFileSync, spawnSync} from 'node:child_process';
 import fs from 'node:fs';

@@ -4,6 +4,8 @@
  * for real with @electron/fuses on stand-in binaries that carry a fuse wire, at the path each
  * platform's layout puts the binary. The full `electron-builder --dir` run is opt-in
  * (MBI_PACKAGE_TEST=1; it says so in the output when skipped) and uses a fake Electron dist.
+ *
+ * Tests: electron-builder.config.cjs
  */
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';

@@ -2,6 +2,8 @@
  * The README as users follow it: install with npx (or the packed tarball before a release) first,
  * the user-scope flags of the client CLIs, one server name (the Connection panel's), and no link
  * out of the repository.
+ *
+ * Tests: README.md
  */
 import fs from 'node:fs';
 import path from 'node:path';

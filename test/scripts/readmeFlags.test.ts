@@ -2,6 +2,8 @@
  * The README against the CLI it documents: every flag the README names for mcp-browser-inspector
  * (server, replay, export, list) is one `--help` lists, and every default the README states is the
  * one `--help` states — so the front door cannot drift from the program again.
+ *
+ * Tests: scripts/readme-flags.ts, src/core/config/flagTable.ts
  */
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';

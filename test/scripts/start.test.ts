@@ -3,6 +3,8 @@
  * why in ONE line, run the headless inspector (whose URL answers), and leave no process behind.
  * ELECTRON_OVERRIDE_DIST_PATH (honoured by electron's own launcher too) points the script at an
  * empty folder (binary missing) or at a fake Electron, so each path runs on any machine.
+ *
+ * Tests: scripts/start.mjs
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';

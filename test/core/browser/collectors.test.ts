@@ -1,3 +1,8 @@
+/**
+ * Tests: src/core/browser/collectors/index.ts, src/core/browser/collectors/NavigationLog.ts,
+ *   src/core/browser/collectors/ConsoleCollector.ts,
+ *   src/core/browser/collectors/NetworkCollector.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   consoleCollectorFeature,

@@ -2,6 +2,8 @@
  * A half-open browser endpoint (accepts, never answers) must not wedge the browser: the timed-out
  * attempt is abandoned, the next call really tries again, and a late answer is discarded.
  * A real Chromium behind a real TCP proxy whose first connections hang.
+ *
+ * Tests: src/core/browser/launch/ManagedBrowser.ts, src/core/browser/launch/remoteBrowser.ts
  */
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -6,6 +6,8 @@
  * is checked against the timeout it was given (well under half of it on an idle machine; the
  * bound grows with the run's load but stays under the timeout), and "nobody waits" is an ordering
  * (the bystander's call ends before the runaway one), never a fixed number of ms.
+ *
+ * Tests: src/core/browser/lock.ts, src/core/mcp/ToolRunner.ts, src/core/mcp/callLocks.ts
  */
 import {describe, expect, it} from 'vitest';
 import {consoleCollectorFeature} from '../../../src/core/browser/collectors/index.js';

@@ -2,6 +2,8 @@
  * Attaching to a grid (a browserless stand-in on 127.0.0.1 in front of a real Chromium): refusals
  * say what broke and which flag fixes it, and a session the grid ends is named in the next reply,
  * with the pages lost, before the server connects again.
+ *
+ * Tests: src/core/browser/launch/ManagedBrowser.ts, src/core/browser/launch/remoteBrowser.ts
  */
 import net from 'node:net';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -1,3 +1,6 @@
+/**
+ * Tests: src/core/browser/input/keyboard.ts
+ */
 import {describe, expect, it} from 'vitest';
 import {
   canonicalKeyName,

@@ -1,3 +1,7 @@
+/**
+ * Tests: src/core/browser/launch/launchArguments.ts, src/core/browser/launch/executable.ts,
+ *   src/core/browser/launch/ManagedBrowser.ts
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';

@@ -2,6 +2,8 @@
  * Live page titles, with a real Chromium and MCP client: a title a page's script sets shows in
  * list_pages at once (the browser does not report it), and in the inspector's page list without
  * any call; after new_page and navigate_page the inspector shows the document's title, not its URL.
+ *
+ * Tests: src/core/browser/pages/pageTitles.ts, src/core/browser/pages/PageRegistry.ts
  */
 import {describe, expect, it} from 'vitest';
 import type {PageInfo} from '../../../src/shared/protocol.js';

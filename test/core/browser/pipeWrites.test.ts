@@ -1,6 +1,8 @@
 /**
  * The DevTools pipe's writes are batched per tick: what is written in one tick reaches the other
  * end whole and in order, in one write, and writes in later ticks still go out.
+ *
+ * Tests: src/core/browser/launch/pipeWrites.ts
  */
 import {spawn} from 'node:child_process';
 import {Writable} from 'node:stream';

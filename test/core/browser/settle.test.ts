@@ -1,6 +1,9 @@
 /**
  * Settling after an action: what the action started is awaited (navigation, fetches, DOM changes),
  * and nothing is awaited when nothing happens.
+ *
+ * Tests: src/core/browser/settle/settle.ts, src/core/browser/settle/watch.ts,
+ *   src/core/browser/settle/openedTabs.ts
  */
 import {describe, expect, it} from 'vitest';
 import {callExpression} from '../../../src/core/browser/injectedCall.js';

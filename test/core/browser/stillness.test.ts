@@ -3,6 +3,9 @@
  * which catches animations a timer steps) triggers only for activity that can move the element:
  * its ancestors, itself, what comes before it, style sheets; not the title, nor a text or an
  * attribute after it. Checked on the in-page functions the actionability check runs, in Chromium.
+ *
+ * Tests: src/core/browser/input/actionability.ts, src/core/browser/input/hitTestScript.ts,
+ *   src/core/browser/settle/counters.ts
  */
 import {describe, expect, it} from 'vitest';
 import {scriptSource} from '../../../scripts/build-injected.mjs';

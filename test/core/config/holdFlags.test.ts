@@ -1,6 +1,8 @@
 /**
  * --hold and --holdTimeout: off by default, the rule grammar (one parser with the inspector's),
  * and a bad rule refused with what is accepted.
+ *
+ * Tests: src/core/config/flags.ts, src/shared/hold.ts
  */
 import {describe, expect, it} from 'vitest';
 import {parseFlags} from '../../../src/core/config/flags.js';

@@ -4,6 +4,8 @@
  * what the file can back (a 1 KB file whose header claims 20,000,000 nodes is refused before
  * anything is allocated). Tiny hand-written snapshots, the real worker, real MCP calls; the heap
  * tools work offline, so no browser starts.
+ *
+ * Tests: src/core/heap/snapshotHeader.ts, src/core/heap/HeapSnapshotStore.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

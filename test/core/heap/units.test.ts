@@ -1,6 +1,8 @@
 /**
  * The small pure parts of the heap analysis: byte sizes and ranges, DevTools' kB formatting and
  * name shortening, and finding the worker file from the bundle, the sources and a packaged app.
+ *
+ * Tests: src/core/heap/bytes.ts, src/core/heap/format.ts, src/core/heap/HeapSnapshotStore.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

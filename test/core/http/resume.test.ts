@@ -4,6 +4,8 @@
  * with Last-Event-ID and gets the answer exactly once. A stream nobody resumes cancels its call
  * after the resume window. JSON-RPC batches are refused on protocol versions that removed them.
  * The held tool works offline (heap snapshot analysis), so no browser is started.
+ *
+ * Tests: src/core/http/SessionStreams.ts, src/core/http/SessionEventStore.ts
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -1,4 +1,8 @@
-/** The per-session event store: bounded by count and bytes, with a dropped count; replay order. */
+/**
+ * The per-session event store: bounded by count and bytes, with a dropped count; replay order.
+ *
+ * Tests: src/core/http/SessionEventStore.ts
+ */
 import {describe, expect, it} from 'vitest';
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
 import {SessionEventStore} from '../../../src/core/http/SessionEventStore.js';

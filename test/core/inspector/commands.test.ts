@@ -2,6 +2,9 @@
  * The inspector commands against a real engine and Chromium: every command type answers with a
  * value its reply schema (src/shared/replies.ts) accepts — the schema a UI checks it with — and
  * a failing handler answers with its message instead of throwing.
+ *
+ * Tests: src/core/inspectorCommands.ts, src/core/inspector/InspectorPeer.ts,
+ *   src/core/inspector/InspectorSocket.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,8 @@
  * The pages built from real npm component libraries (test/fixtures/libraries) load from the
  * fixture server and show their key controls in our snapshot: the corpus the action and snapshot
  * tests (and bench/tasks.ts) run on.
+ *
+ * Tests: src/core/browser/snapshot/snapshot.ts, scripts/build-library-fixtures.mjs
  */
 import {describe, expect, it} from 'vitest';
 import {useEngineWithFixtures} from '../../helpers/engine.js';

@@ -3,6 +3,9 @@
  * once over HTTP, each opening its page, listing pages 20 times, evaluating 5 times on its page
  * and closing it. No call fails, hangs or lands on another client's page, every client's page is
  * closed at the end, and nothing of the clients is left in the engine once they are gone.
+ *
+ * Tests: src/core/mcp/ClientSession.ts, src/core/mcp/ToolRunner.ts,
+ *   src/core/http/ClientSessionTable.ts
  */
 import {describe, expect, it} from 'vitest';
 import {runAgentsLoad} from '../../../bench/agentsLoad.js';

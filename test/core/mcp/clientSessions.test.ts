@@ -3,6 +3,9 @@
  * after a browser restart every client is told once; the HTTP edge answers what mcp-remote and
  * fetch expect (404 for unknown paths, an RFC 6750 challenge, a readable 413).
  * Real engine, real Chromium, real MCP clients, a real client process killed with SIGKILL.
+ *
+ * Tests: src/core/http/ClientSessionTable.ts, src/core/mcp/ClientSession.ts,
+ *   src/core/mcp/clientRoster.ts
  */
 import {spawn} from 'node:child_process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

@@ -3,6 +3,8 @@
  * while files are written, file: URLs (typed, followed by the page, opened as popups or frames,
  * or given to Chromium at launch), a snapshot that cannot be saved, and temporary files that
  * outlive the server. Real Chromium, real MCP clients, a real swapping process.
+ *
+ * Tests: src/core/files/safeOpen.ts, src/core/tools/screenshot.ts, src/core/tools/snapshot.ts
  */
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';

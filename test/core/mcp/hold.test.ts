@@ -5,6 +5,9 @@
  * not-read-only; a held call on page A does not delay page B; step, Allow all, the inspector's
  * own calls, WebMCP consequential tools, Deny all after turning hold off, the choice to open the
  * Hold tab, and the timeout (its own engine).
+ *
+ * Tests: src/core/mcp/hold/HoldGate.ts, src/core/mcp/hold/CallHold.ts,
+ *   src/core/mcp/hold/webmcpHold.ts
  */
 import {CallToolResultSchema, type Progress} from '@modelcontextprotocol/sdk/types.js';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';

@@ -8,6 +8,9 @@
  * held URL while the call waited for the page is held then. The queue: capped per client, and
  * published as changes. Read-only by arguments (take_snapshot without a filePath), and a page
  * tool's held call shows (and runs) exactly the arguments the agent sent.
+ *
+ * Tests: src/core/mcp/hold/HoldGate.ts, src/core/mcp/hold/lockChecked.ts,
+ *   src/core/mcp/hold/callNavigations.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

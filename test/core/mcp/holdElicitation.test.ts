@@ -5,6 +5,8 @@
  * the client), its Deny refuses it; when the inspector answers first the client's question is
  * withdrawn and the agent is told where it was decided. A client that can be neither asked nor
  * kept waiting (no progress token) is marked as one that may give up.
+ *
+ * Tests: src/core/mcp/hold/askClient.ts, src/core/mcp/hold/CallHold.ts
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {

@@ -8,6 +8,8 @@
  * has them in its name and closes the page the first had selected. Every tool's reply (and the
  * WebMCP tools in tools/list), split the way any reader may split lines, has no line that starts
  * with "FORGED" and no raw bidi control.
+ *
+ * Tests: src/core/mcp/render.ts, src/core/tools/base/ResponseBuilder.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,8 @@
  * tools with a schema and a result nested thousands deep, and a page whose URL and title are
  * megabytes long. Each call answers (a result with a marker, or a short error),
  * the recording and a UI's WebSocket stay readable, and another client keeps being served.
+ *
+ * Tests: src/shared/boundedValue.ts, src/core/mcp/ToolRunner.ts, src/core/mcp/callResult.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,6 +3,9 @@
  * lists only its own pages, and addresses another's page exactly as a closed one; the inspector
  * still sees every page with who opened it; the context closes with the session. The Connection
  * panel's switch applies to sessions started after it. Real MCP clients over HTTP, real Chromium.
+ *
+ * Tests: src/core/browser/pages/ClientPages.ts, src/core/browser/pages/BrowserContexts.ts,
+ *   src/core/browser/pages/PageRegistry.ts
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -3,6 +3,9 @@
  * is offered only its own page's tools — in tools/list, in notifications/tools/list_changed, in the
  * tools an unknown-tool error lists, and in list_webmcp_tools — never another client's names,
  * descriptions or origin, whichever of them selected a page last.
+ *
+ * Tests: src/core/browser/pages/ClientPages.ts, src/core/tools/webmcp.ts,
+ *   src/core/webmcp/WebMcpService.ts
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {ToolListChangedNotificationSchema, type Tool} from '@modelcontextprotocol/sdk/types.js';

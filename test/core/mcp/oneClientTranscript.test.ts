@@ -7,6 +7,8 @@
  *
  * `UPDATE_TRANSCRIPT=1` writes the transcript instead of comparing (only ever done on the code
  * before the change; the test states every deliberate difference below).
+ *
+ * Tests: src/core/mcp/ToolRunner.ts, src/core/mcp/render.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

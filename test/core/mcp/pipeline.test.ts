@@ -1,5 +1,9 @@
 /**
  * Each branch of the call pipeline, through real MCP clients over HTTP and a real Chromium.
+ * A block's step number is the step of ToolRunner's numbered list it tests; steps 4 and 6 (the
+ * hold gate) are tested in hold.test.ts and holdBypass.test.ts.
+ *
+ * Tests: src/core/mcp/ToolRunner.ts, src/core/mcp/callEvents.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +36,7 @@ beforeAll(() => {
   fx.engine.engine.hub.onEvent(envelope => events.push(envelope));
 });
 
-describe('step 1: disabled tools', () => {
+describe('step 2: disabled tools', () => {
   it('are not listed, and calling one names the switch that enables it', async () => {
     await fx.engine.engine.handleCommand({
       type: 'setCategoryEnabled',
@@ -131,7 +135,7 @@ describe('step 2: argument checks', () => {
   });
 });
 
-describe('step 3: serialization', () => {
+describe('step 5: locks (serialization)', () => {
   it('calls on different pages do not wait for each other; calls on one page run one at a time', async () => {
     const other = await fx.engine.connect('second-client');
     const pageA = await fx.openPage('/index.html?a');
@@ -175,7 +179,7 @@ describe('step 3: serialization', () => {
   });
 });
 
-describe('step 4: lazy start and reconnect', () => {
+describe('step 3: lazy start and reconnect', () => {
   it('brings the browser back after it is killed, with a one-time note and new page ids', async () => {
     const fresh = await startEngine();
     try {
@@ -208,7 +212,7 @@ describe('step 4: lazy start and reconnect', () => {
   });
 });
 
-describe('step 5: file paths against the allowed roots', () => {
+describe('step 8: file paths against the allowed roots', () => {
   it("uses the client's roots and --workspace, resolves symlinks, and asks for roots within the call", async () => {
     // None of them under the temp dir, which is always allowed.
     const workspace = makeOutsideDir('mbi-ws-');
@@ -291,7 +295,7 @@ describe('step 5: file paths against the allowed roots', () => {
   });
 });
 
-describe('step 6: the open-dialog gate', () => {
+describe('step 8: the open-dialog gate', () => {
   it('refuses blocked tools while a dialog is open and shows the dialog in every response', async () => {
     const gated = await startEngine();
     try {
@@ -318,7 +322,7 @@ describe('step 6: the open-dialog gate', () => {
   });
 });
 
-describe('step 7: handler errors and cancellation', () => {
+describe('step 8: handler errors', () => {
   it('renders a handler error as isError text', async () => {
     const id = await fx.openPage('/index.html?err');
     const result = await call(fx.client, 'evaluate_script', {
@@ -328,7 +332,9 @@ describe('step 7: handler errors and cancellation', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Error: TypeError: nope/m);
   });
+});
 
+describe('step 9: cancellation', () => {
   it('a client cancel aborts the call and frees the page at once', async () => {
     const id = await fx.openPage('/index.html?cancel');
     const controller = new AbortController();
@@ -370,7 +376,7 @@ describe('step 7: handler errors and cancellation', () => {
   });
 });
 
-describe('step 9: inspector events and telemetry', () => {
+describe('steps 1 and 11: inspector events and telemetry', () => {
   it('publishes start and end events with arguments, client, page, timing and a sanitized telemetry record', async () => {
     const id = await fx.openPage('/index.html?events');
     // Only this call's events: other calls (other tests' clients) may publish meanwhile.

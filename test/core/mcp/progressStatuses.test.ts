@@ -2,6 +2,8 @@
  * What long tools say in their progress notifications (the heartbeat itself is tested in
  * progress.test.ts): a performance trace with its automatic stop, and a wait_for, each over a real
  * MCP client with a progressToken.
+ *
+ * Tests: src/core/mcp/progress.ts, src/core/tools/performance.ts, src/core/tools/waitFor.ts
  */
 import {CallToolResultSchema, type Progress} from '@modelcontextprotocol/sdk/types.js';
 import {describe, expect, it} from 'vitest';

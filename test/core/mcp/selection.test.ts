@@ -4,6 +4,9 @@
  * never moves it. Two clients interleaving new_page, select_page, calls without pageId and
  * close_page each act only on their own selection. Real MCP clients over HTTP, a real Chromium,
  * and a page call held open by the test.
+ *
+ * Tests: src/core/browser/pages/PageRegistry.ts, src/core/mcp/callLocks.ts,
+ *   src/core/mcp/ToolRunner.ts
  */
 import type {ServerResponse} from 'node:http';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';

@@ -4,6 +4,9 @@
  * comments; the file parses, and running it (against a recording stub of the Playwright API)
  * hands every value back exactly as recorded. Roles, names and tools called `toString`,
  * `constructor` or `__proto__` are data too, and the file type-checks in strict mode.
+ *
+ * Tests: src/core/recordings/export/exportRecording.ts, src/core/recordings/export/playwright.ts,
+ *   src/core/recordings/export/steps.ts
  */
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';

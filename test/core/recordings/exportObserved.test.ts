@@ -3,6 +3,9 @@
  * state and value the agent saw change, each with a message naming it; texts on located elements
  * (a whole-text element's toHaveText, or getByText exact or anchored where the snapshot shows an
  * end), never a substring of the page; no text CSS generated, no list marker.
+ *
+ * Tests: src/core/recordings/export/observed.ts, src/core/recordings/export/context.ts,
+ *   src/core/recordings/export/snapshot.ts
  */
 import {describe, expect, it} from 'vitest';
 import type {HelperName} from '../../../src/core/recordings/export/context.js';

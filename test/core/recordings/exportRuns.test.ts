@@ -8,6 +8,8 @@
  * where every test passes, and against the same pages with their scripts removed, where every
  * test fails at an assertion (or action) naming what the scripts did not do: states, values,
  * focus, texts that appear and go, dialogs, popups.
+ *
+ * Tests: src/core/recordings/export/exportRecording.ts, src/core/recordings/export/files.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,8 @@
  * link (or flips to one) serves nothing from outside and is removed as a link; a FIFO does not
  * hang the listing; the recorder never writes its images through a planted link. Real files, a
  * real flipping process.
+ *
+ * Tests: src/core/recordings/Recordings.ts, src/core/recordings/retention.ts
  */
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';

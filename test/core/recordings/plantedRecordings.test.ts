@@ -5,6 +5,9 @@
  * 40 MB line inside a smaller recording is read past with bounded memory and counted; the calls
  * around it are listed and found. Meanwhile the server keeps answering: an MCP call made while the
  * list and search run is answered, and the event loop never stalls for long.
+ *
+ * Tests: src/core/recordings/Recordings.ts, src/core/recordings/scan.ts,
+ *   src/core/inspectorCommands.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,6 +3,8 @@
  * private, the header has the flags minus secrets, every call is in it within the flush interval,
  * and no token or Authorization value is ever written (not in arguments, results, console or
  * network text), even when the page and the agent put them there.
+ *
+ * Tests: src/core/recordings/Recorder.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,6 +3,8 @@
  * tools one every 4 ms records each tool about once (not the whole list each time), and a UI still
  * rebuilds the right list; a WebMCP tool returning 50 MB goes to the agent whole, once, while the
  * event store, the recording and a UI connecting later get a preview with the full size marked.
+ *
+ * Tests: src/core/recordings/Recorder.ts, src/core/recordings/pageActivity.ts
  */
 import fs from 'node:fs';
 import {beforeAll, describe, expect, it} from 'vitest';

@@ -3,6 +3,8 @@
  * outcome against unchanged pages; against pages that moved their elements around, the uids are
  * found again by role, name and ancestry; against pages that changed, calls come out different or
  * failed with the reason. The recording carries callElements for every element argument.
+ *
+ * Tests: src/core/recordings/replay/replayRecording.ts, src/core/recordings/replay/calls.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

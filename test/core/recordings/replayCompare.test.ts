@@ -2,6 +2,8 @@
  * Comparing a replayed result with the recorded one: a cut preview compares on its whole lines;
  * what differs between any two runs (HTTP dates, trace node ids) is normalised away; the diff
  * shows every hunk; the report prints recorded text inert.
+ *
+ * Tests: src/core/recordings/replay/compare.ts, src/core/recordings/replay/report.ts
  */
 import {describe, expect, it} from 'vitest';
 import {

@@ -3,6 +3,8 @@
  * browser (beside the pages already open), streaming one replayProgress event per call and a
  * replayFinished; `untilCall` stops early; `exportRecording` answers the test text; bad ids and a
  * second replay while one runs are refused with what to do.
+ *
+ * Tests: src/core/recordings/replay/live.ts, src/core/recordings/replay/replayRecording.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,9 @@
  * nor one being replayed or read), listing from files (including a crashed recording with a torn last line),
  * reading in chunks, images, deleting, search, and ids that try to leave the folder. Real files in
  * a temp folder.
+ *
+ * Tests: src/core/recordings/Recordings.ts, src/core/recordings/retention.ts,
+ *   src/core/recordings/secrets.ts, src/core/recordings/search.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -2,6 +2,8 @@
  * One small change stays small on a 2,000-row table (≈32,000 accessibility nodes, rows separated
  * by whitespace as server-rendered markup has them): ticking a row and approving it (a class on
  * one <tr>) re-reads that row, not the page, and the snapshot still equals a full read.
+ *
+ * Tests: src/core/browser/snapshot/snapshot.ts
  */
 import {describe, expect, it} from 'vitest';
 import {takeSnapshot} from '../../../src/core/browser/snapshot/snapshot.js';

@@ -2,6 +2,8 @@
  * A snapshot of a page that did not change is answered from the last one (same text, same uids,
  * no tree walk); any change an agent could see makes the next snapshot fresh. The changes here
  * are made over raw CDP, as the page's own scripts would, so no tool call marks the page changed.
+ *
+ * Tests: src/core/browser/snapshot/snapshot.ts, src/core/browser/pages/PageState.ts
  */
 import {describe, expect, it} from 'vitest';
 import type {PageState} from '../../../src/core/browser/pages/PageState.js';

@@ -3,6 +3,8 @@
  * lines that changed, which, applied to its last whole snapshot, give exactly the whole snapshot;
  * per client session, whole again after a navigation or when asked, and the same for replies that
  * append a snapshot. Off, every reply is as without the flag.
+ *
+ * Tests: src/core/browser/snapshot/diffs.ts, src/core/tools/snapshot.ts
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {describe, expect, it} from 'vitest';

@@ -4,6 +4,8 @@
  * aria-hidden and inert switched on ancestors, content moved between slots of a shadow root and
  * between two ignored wrappers. Seeded random change sets; after each, the snapshot from the
  * kept trees must equal, line for line, one read whole (the seed and step are in the message).
+ *
+ * Tests: src/core/browser/snapshot/spliceTree.ts, src/core/browser/snapshot/changeRoots.ts
  */
 import {describe, expect, it} from 'vitest';
 import {useEngineWithFixtures} from '../../helpers/engine.js';

@@ -2,6 +2,8 @@
  * Cross-site (out-of-process) iframes: the page is served on 127.0.0.1 and embeds the same fixture
  * server through localhost, another site, so Chromium runs that frame in its own process. Every
  * element tool must act on the frame's uids, also for frames that load or navigate later.
+ *
+ * Tests: src/core/browser/snapshot/documents.ts, src/core/browser/pages/frames.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,6 +3,8 @@
  * aria-rowindex are listed in that order, and aria-rowindex, aria-colindex and aria-rowcount are
  * printed where they differ from what the listed rows and cells would make an agent assume; a
  * plain table prints none of them. Also on AG Grid (test/fixtures/libraries) after a sort.
+ *
+ * Tests: src/core/browser/snapshot/gridOrder.ts
  */
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';

@@ -4,6 +4,9 @@
  * made in the page, its same-site frame and its cross-site frame, as the page's own scripts would;
  * after each, the snapshot from the kept trees must equal, line for line, one read whole. Most
  * of them must have come from the kept trees, or the test proves nothing.
+ *
+ * Tests: src/core/browser/snapshot/spliceTree.ts, src/core/browser/snapshot/changeRoots.ts,
+ *   src/core/browser/snapshot/changeScript.ts, src/core/browser/snapshot/keptTree.ts
  */
 import {describe, expect, it} from 'vitest';
 import {useEngineWithFixtures} from '../../helpers/engine.js';

@@ -4,6 +4,8 @@
  * a virtualized list scrolled, sortable lists reordered), then seeded random changes to its
  * markup, flattening wrappers included. After each, the snapshot from the kept trees must equal,
  * line for line, one read whole (seed, step and what was done are in the failure message).
+ *
+ * Tests: src/core/browser/snapshot/spliceTree.ts, src/core/browser/snapshot/snapshot.ts
  */
 import {describe, expect, it} from 'vitest';
 import type {PageState} from '../../../src/core/browser/pages/PageState.js';

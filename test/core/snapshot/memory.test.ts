@@ -2,6 +2,8 @@
  * Kept trees are freed with their page: 20 tabs of a large page, each snapshotted (so each keeps
  * its tree), then closed; after a forced garbage collection the heap is back near where it
  * started. A navigation frees the page's kept trees at once, before any next snapshot.
+ *
+ * Tests: src/core/browser/snapshot/keptTree.ts
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';

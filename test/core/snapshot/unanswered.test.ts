@@ -3,6 +3,8 @@
  * seconds is waited for (bounded) and then shown whole; one that stays busy past the bound gets
  * an error that says so and what to do; a page too large to read whole says its size, and a part
  * of it can still be had with a uid.
+ *
+ * Tests: src/core/browser/snapshot/snapshot.ts, src/core/browser/snapshot/pageProbe.ts
  */
 import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {describe, expect, it} from 'vitest';

@@ -1,6 +1,8 @@
 /**
  * Agent-like tasks on one fixture page per ARIA pattern: take a snapshot, find the uid in the text,
  * act, then check both the page's outcome and that the next snapshot shows the new state.
+ *
+ * Tests: src/core/browser/snapshot/axTree.ts, src/core/browser/snapshot/rules.ts
  */
 import {describe, expect, it} from 'vitest';
 import {useEngineWithFixtures} from '../../helpers/engine.js';

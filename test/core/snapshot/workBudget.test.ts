@@ -3,6 +3,8 @@
  * with 3 runnable processes per core and a page emulating a 4× slower CPU, the bound on a whole
  * tree read that takes up to 20 s on a quiet machine is not 20 s but the call's whole deadline;
  * on a quiet machine it stays 20 s. The error a busy machine still runs into says so.
+ *
+ * Tests: src/core/browser/workBudget.ts, src/core/browser/evaluation.ts
  */
 import os from 'node:os';
 import {afterEach, describe, expect, it, vi} from 'vitest';

@@ -1,6 +1,8 @@
 /**
  * The --telemetryLog file: appended with mode 0600, and never written through a link planted at
  * its path (the write is refused and said once).
+ *
+ * Tests: src/core/telemetry/TelemetryRecorder.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';

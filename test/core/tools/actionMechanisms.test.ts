@@ -4,6 +4,9 @@
  * nested and closed shadow roots), scrolling through inner scrollers and the frames above, a
  * control hidden inside its own container, dragging like a hand (an animating sortable, native
  * drag and drop) with the outcome said, and keys that scroll smoothly.
+ *
+ * Tests: src/core/tools/input.ts, src/core/browser/input/actions.ts,
+ *   src/core/browser/input/pointer.ts
  */
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';

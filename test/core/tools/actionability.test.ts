@@ -1,6 +1,9 @@
 /**
  * Actions land where the agent meant, or say where they would have landed: the hard cases of
  * real component libraries (test/fixtures/pages/actions), on a real Chromium.
+ *
+ * Tests: src/core/tools/input.ts, src/core/browser/input/actionability.ts,
+ *   src/core/browser/input/cover.ts
  */
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';

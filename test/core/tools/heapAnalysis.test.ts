@@ -2,6 +2,9 @@
  * The heap snapshot analysis tools (--memoryDebugging) on real snapshots of a page that leaks
  * detached <div>s and a growing array of LeakyRecord objects: taken with take_heapsnapshot before
  * and after the page leaks 500 more of each.
+ *
+ * Tests: src/core/tools/heapAnalysis/overview.ts, src/core/tools/heapAnalysis/objects.ts,
+ *   src/core/tools/heapAnalysis/compare.ts, src/core/tools/memory.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

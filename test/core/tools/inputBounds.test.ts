@@ -4,6 +4,8 @@
  * While one client types it on its page, another client's list_pages and evaluate_script on its own
  * page (another site, so another renderer) answer within 1 s (times the machine's load factor) and
  * before the typing ends; a cancel stops the typing: the field keeps what was typed so far.
+ *
+ * Tests: src/core/tools/base/inputLimits.ts
  */
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';

@@ -2,6 +2,8 @@
  * Snapshots show uids as bare numbers and CLI and model clients send them as numbers: every tool
  * that takes a uid accepts `uid: 3` as "3", while tools/list still advertises a string, as
  * chrome-devtools-mcp does.
+ *
+ * Tests: src/core/browser/snapshot/uids.ts, src/core/tools/base/paramShapes.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,8 @@
  * real MCP client: each result validates against the schema the tool advertises (checked here with
  * the SDK's own validator, and by the SDK client itself on every call), carries the ids and key
  * fields the text shows, and the text content is still there.
+ *
+ * Tests: src/core/tools/base/outputSchemas.ts, src/core/mcp/render.ts
  */
 import type {Tool} from '@modelcontextprotocol/sdk/types.js';
 import {AjvJsonSchemaValidator} from '@modelcontextprotocol/sdk/validation/ajv';

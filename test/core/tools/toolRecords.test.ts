@@ -4,6 +4,9 @@
  * and the Playwright export's entry for every tool (a step writer, or why it has none). A new page
  * tool with an element parameter needs nothing outside its own file for its elements to be
  * recorded, outlined, replayed and kept out of telemetry.
+ *
+ * Tests: src/core/tools/index.ts, src/core/tools/base/definition.ts,
+ *   src/core/tools/base/paramShapes.ts
  */
 import {describe, expect, it} from 'vitest';
 import {z} from 'zod';

@@ -3,6 +3,8 @@
  * again when it sets the input and whenever the page reads it — after the check, and for the
  * file-chooser route seconds after. With a copy, what the page reads is what was checked, even
  * once the original's folder is swapped for a link to an outside file of the same size and time.
+ *
+ * Tests: src/core/tools/input.ts, src/core/browser/input/upload.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';

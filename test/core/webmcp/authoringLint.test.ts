@@ -3,6 +3,8 @@
  * Chromium: declarative forms without tooldescription (which the browser does not register) or
  * field descriptions, schemas without type, with misspelled keywords, requiring undefined fields,
  * untyped parameters, and a name registered by two frames. Each finding names its tool and the fix.
+ *
+ * Tests: src/shared/webmcpLint.ts, src/core/webmcp/doctor.ts
  */
 import {describe, expect, it} from 'vitest';
 import type {WebMcpLintFinding, WebMcpToolInfo} from '../../../src/shared/protocol.js';

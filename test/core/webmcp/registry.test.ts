@@ -2,6 +2,8 @@
  * The WebMCP registry and invocations against real Chromium: tools added and removed as the page
  * does it (late registration, abort signal, removed form, navigation), frames and out-of-process
  * iframes, every invocation status, cancel, and invocations started by the page itself.
+ *
+ * Tests: src/core/webmcp/PageWebMcp.ts, src/core/webmcp/WebMcpService.ts
  */
 import {beforeAll, describe, expect, it} from 'vitest';
 import {z} from 'zod';

@@ -1,6 +1,8 @@
 /**
  * The WebMCP panel's pure helpers (src/renderer/src/features/webmcp/webmcpDisplay.ts): grouping by page
  * and frame, chips, confirmation, invoker labels, output views and making hidden characters visible.
+ *
+ * Tests: src/renderer/src/features/webmcp/webmcpDisplay.ts
  */
 import {describe, expect, it} from 'vitest';
 import {
