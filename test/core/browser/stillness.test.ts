@@ -4,7 +4,7 @@
  * its ancestors, itself, what comes before it, style sheets; not the title, nor a text or an
  * attribute after it. Checked on the in-page functions the actionability check runs, in Chromium.
  *
- * Tests: src/core/browser/input/actionability.ts, src/core/browser/input/hitTestScript.ts,
+ * Tests: src/core/browser/input/actionability.ts, src/injected/common/motion.ts,
  *   src/core/browser/settle/counters.ts
  */
 import {describe, expect, it} from 'vitest';
