@@ -966,6 +966,108 @@ export const DRAG_PLACE = `function () {
   return dragPlace.apply(this, arguments);
 }`;
 
+/** `isHovered` of src/injected/dragProbes.ts. */
+export const IS_HOVERED = `function () {
+  "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+
+  function isHovered() {
+    const element = elementOf(this);
+    return element ? element.matches(":hover") : false;
+  }
+  return isHovered.apply(this, arguments);
+}`;
+
+/** `quietFor` of src/injected/dragProbes.ts. */
+export const QUIET_FOR = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  var MOTION_LOG_SIZE = 256;
+  var SHEET_SCAN_LIMIT = 64;
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function hasSheet(nodes) {
+    for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
+      const node = nodes.item(i);
+      if (node && isElement(node) && (node.localName === "style" || node.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function mutationState() {
+    const found = findMutationState();
+    if (found) {
+      return found;
+    }
+    const log = { entries: [], lost: -Infinity };
+    const note = (t, kind, node) => {
+      if (log.entries.length >= MOTION_LOG_SIZE) {
+        const dropped = log.entries.shift();
+        if (dropped) {
+          log.lost = dropped.t;
+        }
+      }
+      log.entries.push({ t, kind, node });
+    };
+    const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
+    new MutationObserver((records) => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      for (const record of records) {
+        if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
+          note(t, "sheet", null);
+        }
+        if (seen.has(record.target)) {
+          continue;
+        }
+        if (seen.size >= MOTION_LOG_SIZE) {
+          log.lost = t;
+          break;
+        }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener(
+      "resize",
+      () => {
+        note(performance.now(), "resize", null);
+      },
+      true
+    );
+    defineGlobalSlot(COUNTER_KEY, state);
+    return state;
+  }
+
+  function quietFor() {
+    return performance.now() - mutationState().t;
+  }
+  return quietFor.apply(this, arguments);
+}`;
+
 /** `markScrolls` of src/injected/keyScroll.ts. */
 export const MARK_SCROLLS = `function () {
   "use strict";
