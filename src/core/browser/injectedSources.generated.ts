@@ -901,6 +901,57 @@ export const REACHES_FROM_HIT = `function () {
   return reachesFromHit.apply(this, arguments);
 }`;
 
+/** `nextAnimationFrame` of src/injected/actions.ts. */
+export const NEXT_ANIMATION_FRAME = `function () {
+  "use strict";
+  var FRAME_WAIT_MS = 100;
+  function nextAnimationFrame() {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), FRAME_WAIT_MS);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+  return nextAnimationFrame.apply(this, arguments);
+}`;
+
+/** `selectOption` of src/injected/actions.ts. */
+export const SELECT_OPTION = `function () {
+  "use strict";
+  function isDisabledOption(select, option) {
+    const group = option.parentElement;
+    return select.disabled || option.disabled || group instanceof HTMLOptGroupElement && group.disabled;
+  }
+  function selectOption() {
+    if (!(this instanceof HTMLOptionElement)) {
+      return { state: "no" };
+    }
+    const select = this.closest("select");
+    if (!select || select.multiple) {
+      return { state: "no" };
+    }
+    if (!this.isConnected) {
+      return { state: "detached" };
+    }
+    if (isDisabledOption(select, this)) {
+      return { state: "disabled" };
+    }
+    if (!select.checkVisibility({ visibilityProperty: true })) {
+      return { state: "hidden" };
+    }
+    const r = select.getBoundingClientRect();
+    if (!this.selected) {
+      this.selected = true;
+      select.dispatchEvent(new Event("input", { bubbles: true }));
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    return { state: "ok", rect: { x: r.x, y: r.y, width: r.width, height: r.height } };
+  }
+  return selectOption.apply(this, arguments);
+}`;
+
 /** `dragPlace` of src/injected/dragPlace.ts. */
 export const DRAG_PLACE = `function () {
   "use strict";
@@ -964,6 +1015,329 @@ export const DRAG_PLACE = `function () {
     };
   }
   return dragPlace.apply(this, arguments);
+}`;
+
+/** `isHovered` of src/injected/dragProbes.ts. */
+export const IS_HOVERED = `function () {
+  "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function elementOf(node) {
+    return isElement(node) ? node : node.parentElement;
+  }
+
+  function isHovered() {
+    const element = elementOf(this);
+    return element ? element.matches(":hover") : false;
+  }
+  return isHovered.apply(this, arguments);
+}`;
+
+/** `quietFor` of src/injected/dragProbes.ts. */
+export const QUIET_FOR = `function () {
+  "use strict";
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var COUNTER_KEY = "mcp-browser-inspector.mutations";
+  var MOTION_LOG_SIZE = 256;
+  var SHEET_SCAN_LIMIT = 64;
+  function isMutationState(value) {
+    return typeof value === "object" && value !== null && "log" in value && "n" in value;
+  }
+  function findMutationState() {
+    const found = readGlobalSlot(COUNTER_KEY);
+    return isMutationState(found) ? found : void 0;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function hasSheet(nodes) {
+    for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
+      const node = nodes.item(i);
+      if (node && isElement(node) && (node.localName === "style" || node.localName === "link")) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function mutationState() {
+    const found = findMutationState();
+    if (found) {
+      return found;
+    }
+    const log = { entries: [], lost: -Infinity };
+    const note = (t, kind, node) => {
+      if (log.entries.length >= MOTION_LOG_SIZE) {
+        const dropped = log.entries.shift();
+        if (dropped) {
+          log.lost = dropped.t;
+        }
+      }
+      log.entries.push({ t, kind, node });
+    };
+    const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
+    new MutationObserver((records) => {
+      const t = performance.now();
+      state.n += records.length;
+      state.t = t;
+      const seen = new Set();
+      for (const record of records) {
+        if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
+          note(t, "sheet", null);
+        }
+        if (seen.has(record.target)) {
+          continue;
+        }
+        if (seen.size >= MOTION_LOG_SIZE) {
+          log.lost = t;
+          break;
+        }
+        seen.add(record.target);
+        note(t, record.type, record.target);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener(
+      "resize",
+      () => {
+        note(performance.now(), "resize", null);
+      },
+      true
+    );
+    defineGlobalSlot(COUNTER_KEY, state);
+    return state;
+  }
+
+  function quietFor() {
+    return performance.now() - mutationState().t;
+  }
+  return quietFor.apply(this, arguments);
+}`;
+
+/** `blurElement` of src/injected/fill.ts. */
+export const BLUR_ELEMENT = `function () {
+  "use strict";
+  function blurElement() {
+    this.blur();
+    return true;
+  }
+  return blurElement.apply(this, arguments);
+}`;
+
+/** `checkedState` of src/injected/fill.ts. */
+export const CHECKED_STATE = `function () {
+  "use strict";
+  function checkedState() {
+    const indeterminate = Reflect.get(this, "indeterminate");
+    if (indeterminate || this.getAttribute("aria-checked") === "mixed") {
+      return "mixed";
+    }
+    const checked = Reflect.get(this, "checked");
+    return checked === true || this.getAttribute("aria-checked") === "true" ? "true" : "false";
+  }
+  return checkedState.apply(this, arguments);
+}`;
+
+/** `classifyFillTarget` of src/injected/fill.ts. */
+export const CLASSIFY_FILL_TARGET = `function () {
+  "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+
+  var CHECKABLE_ROLES = new Set([
+    "checkbox",
+    "radio",
+    "switch",
+    "menuitemcheckbox",
+    "menuitemradio"
+  ]);
+  var TEXT_INPUT_TYPES = new Set(["text", "url", "tel", "search", "password", "number", "email"]);
+  var BUTTON_INPUT_TYPES = new Set(["button", "submit", "reset", "image"]);
+  function isEditableContent(element) {
+    return "isContentEditable" in element && element.isContentEditable === true;
+  }
+  function inputKind(input) {
+    if (input.type === "checkbox" || input.type === "radio") {
+      return "checkable";
+    }
+    if (input.type === "file") {
+      return "file";
+    }
+    if (TEXT_INPUT_TYPES.has(input.type)) {
+      return "text";
+    }
+    return BUTTON_INPUT_TYPES.has(input.type) ? "unknown" : "direct";
+  }
+  function fillKind(element) {
+    if (element instanceof HTMLSelectElement) {
+      return "select";
+    }
+    if (element instanceof HTMLTextAreaElement) {
+      return "text";
+    }
+    if (element instanceof HTMLInputElement) {
+      return inputKind(element);
+    }
+    if (CHECKABLE_ROLES.has(element.getAttribute("role") ?? "")) {
+      return "checkable";
+    }
+    return isEditableContent(element) ? "contenteditable" : "unknown";
+  }
+  function classifyFillTarget() {
+    if (!isElement(this)) {
+      return { kind: "unknown", hidden: false };
+    }
+    const box = this.getBoundingClientRect();
+    const hidden = !this.checkVisibility({ visibilityProperty: true }) || box.width === 0 || box.height === 0;
+    return { kind: fillKind(this), hidden };
+  }
+  return classifyFillTarget.apply(this, arguments);
+}`;
+
+/** `clickInPage` of src/injected/fill.ts. */
+export const CLICK_IN_PAGE = `function () {
+  "use strict";
+  function clickInPage() {
+    this.click();
+    return true;
+  }
+  return clickInPage.apply(this, arguments);
+}`;
+
+/** `isDisabled` of src/injected/fill.ts. */
+export const IS_DISABLED = `function () {
+  "use strict";
+  function isDisabled() {
+    return this.matches(":disabled");
+  }
+  return isDisabled.apply(this, arguments);
+}`;
+
+/** `prepareText` of src/injected/fill.ts. */
+export const PREPARE_TEXT = `function () {
+  "use strict";
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+
+  function textOf(element) {
+    const value = element.isContentEditable ? element.innerText : Reflect.get(element, "value");
+    return value;
+  }
+  function isDocument(node) {
+    return node.nodeType === Node.DOCUMENT_NODE;
+  }
+  function activeElementOf(root) {
+    return isDocument(root) || isShadowRoot(root) ? root.activeElement : void 0;
+  }
+  function selectContent(element) {
+    if (element.isContentEditable) {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const selection = window.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(range);
+    } else if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+      element.select();
+    }
+  }
+  function prepareText(value) {
+    if (textOf(this) === value) {
+      return { state: "same", multiline: false };
+    }
+    this.focus();
+    const active = activeElementOf(this.getRootNode());
+    const focused = active === this || this.isContentEditable && this.contains(active ?? null);
+    const multiline = this instanceof HTMLTextAreaElement || this.isContentEditable;
+    if (!focused) {
+      return { state: "unfocused", multiline };
+    }
+    selectContent(this);
+    return { state: "ready", multiline };
+  }
+  return prepareText.apply(this, arguments);
+}`;
+
+/** `readText` of src/injected/fill.ts. */
+export const READ_TEXT = `function () {
+  "use strict";
+  function textOf(element) {
+    const value = element.isContentEditable ? element.innerText : Reflect.get(element, "value");
+    return value;
+  }
+  function readText() {
+    return textOf(this);
+  }
+  return readText.apply(this, arguments);
+}`;
+
+/** `selectByText` of src/injected/fill.ts. */
+export const SELECT_BY_TEXT = `function () {
+  "use strict";
+  function normalize(text) {
+    return text.replace(/\\s+/g, " ").trim();
+  }
+  function optionText(option) {
+    return normalize(option.label || option.textContent || "");
+  }
+  var LISTED_OPTIONS = 25;
+  function selectByText(text) {
+    if (!this.isConnected) {
+      return { state: "detached" };
+    }
+    if (this.disabled) {
+      return { state: "disabled" };
+    }
+    if (!this.checkVisibility({ visibilityProperty: true })) {
+      return { state: "hidden" };
+    }
+    const options = [...this.options];
+    const wanted = normalize(text);
+    const option = options.find((o) => optionText(o) === wanted) ?? options.find((o) => o.value === text);
+    if (!option) {
+      return { state: "missing", options: options.slice(0, LISTED_OPTIONS).map(optionText) };
+    }
+    const before = options.map((o) => o.selected).join();
+    if (this.multiple) {
+      for (const o of options) {
+        o.selected = o === option;
+      }
+    } else {
+      option.selected = true;
+    }
+    if (options.map((o) => o.selected).join() !== before) {
+      this.dispatchEvent(new Event("input", { bubbles: true }));
+      this.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    return { state: "ok" };
+  }
+  return selectByText.apply(this, arguments);
+}`;
+
+/** `setValue` of src/injected/fill.ts. */
+export const SET_VALUE = `function () {
+  "use strict";
+  function textOf(element) {
+    const value = element.isContentEditable ? element.innerText : Reflect.get(element, "value");
+    return value;
+  }
+  function setValue(value) {
+    if (this.isContentEditable) {
+      this.innerText = value;
+    } else {
+      Reflect.set(this, "value", value);
+    }
+    this.dispatchEvent(new Event("input", { bubbles: true }));
+    this.dispatchEvent(new Event("change", { bubbles: true }));
+    return textOf(this);
+  }
+  return setValue.apply(this, arguments);
 }`;
 
 /** `markScrolls` of src/injected/keyScroll.ts. */
@@ -1864,4 +2238,16 @@ export const WAIT_QUIET = `function () {
     });
   }
   return waitQuiet.apply(this, arguments);
+}`;
+
+/** `fileInputInfo` of src/injected/upload.ts. */
+export const FILE_INPUT_INFO = `function () {
+  "use strict";
+  function fileInputInfo() {
+    if (this instanceof HTMLInputElement && this.type === "file") {
+      return { file: true, multiple: this.multiple, disabled: this.disabled };
+    }
+    return { file: false, multiple: false, disabled: false };
+  }
+  return fileInputInfo.apply(this, arguments);
 }`;

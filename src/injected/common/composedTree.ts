@@ -16,7 +16,7 @@ function isText(node: Node): node is Text {
   return node.nodeType === Node.TEXT_NODE;
 }
 
-function isShadowRoot(node: Node): node is ShadowRoot {
+export function isShadowRoot(node: Node): node is ShadowRoot {
   return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in node;
 }
 

@@ -7,6 +7,8 @@ import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import type {Rect, ResolvedElement} from './elements.js';
 import {callFunctionInPage, IN_PAGE_TIMEOUT_MS} from '../evaluation.js';
+import {callExpression} from '../injectedCall.js';
+import {NEXT_ANIMATION_FRAME} from '../injectedSources.generated.js';
 import {PageFeature, PageState} from '../pages/PageState.js';
 import {errorText} from '../../../shared/values.js';
 
@@ -48,32 +50,9 @@ export function elementGone(uid: string): ActionError {
  * One animation frame of the top page, capped: a scroll that an iframe passed up to its parent
  * lands asynchronously, so the element's box is read again only after it.
  */
-export const NEXT_FRAME = `new Promise(resolve => {
-  const timer = setTimeout(() => resolve(false), 100);
-  requestAnimationFrame(() => { clearTimeout(timer); resolve(true); });
-})`;
+export const NEXT_FRAME = callExpression(NEXT_ANIMATION_FRAME);
 
-/**
- * A native <option> of a drop-down <select> has no box to click: choose it through its select, as
- * a user picking it from the list would. 'no' = not such an option (click it like anything else).
- */
-export const SELECT_OPTION = `function () {
-  const option = this;
-  if (!(option instanceof HTMLOptionElement)) return {state: 'no'};
-  const select = option.closest('select');
-  if (!select || select.multiple) return {state: 'no'};
-  if (!option.isConnected) return {state: 'detached'};
-  if (select.disabled || option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled)) return {state: 'disabled'};
-  if (!select.checkVisibility({visibilityProperty: true})) return {state: 'hidden'};
-  const r = select.getBoundingClientRect();
-  if (!option.selected) {
-    option.selected = true;
-    select.dispatchEvent(new Event('input', {bubbles: true}));
-    select.dispatchEvent(new Event('change', {bubbles: true}));
-  }
-  return {state: 'ok', rect: {x: r.x, y: r.y, width: r.width, height: r.height}};
-}`;
-
+/** What SELECT_OPTION (src/injected/actions.ts: choosing a drop-down's option) answers. */
 export const selectOptionSchema = z.object({
   state: z.enum(['ok', 'no', 'detached', 'disabled', 'hidden']),
   rect: z.object({x: z.number(), y: z.number(), width: z.number(), height: z.number()}).optional(),

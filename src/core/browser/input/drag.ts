@@ -21,22 +21,9 @@ import {waitForActionable} from './actionability.js';
 import {placeSchema, type Place} from './dragScript.js';
 import type {Rect, ResolvedElement} from './elements.js';
 import {evaluateInPage} from '../evaluation.js';
-import {DRAG_PLACE} from '../injectedSources.generated.js';
+import {DRAG_PLACE, IS_HOVERED, QUIET_FOR} from '../injectedSources.generated.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';
-import {MUTATION_STATE} from '../settle/counters.js';
-
-/** Whether the pointer is over the element (or one of its descendants). */
-const IS_HOVERED = `function () {
-  const element = this.nodeType === 1 ? this : this.parentElement;
-  return element ? element.matches(':hover') : false;
-}`;
-
-/** Milliseconds since the last DOM change of the element's document (and the record made). */
-const QUIET_FOR = `function () {
-  const state = ${MUTATION_STATE};
-  return performance.now() - state.t;
-}`;
 
 /** Aims of the source before pressing anyway: each after the page drew a new frame. */
 const AIM_ATTEMPTS = 4;

@@ -3,7 +3,7 @@
  * "true"/"false", a text field or contenteditable by typing like a user (focus, select what is
  * there, then one key press per character: keydown, keypress, beforeinput, input, keyup; change
  * follows natively when focus leaves the field), other inputs (date, color, range…) by setting
- * the value with input and change events.
+ * the value with input and change events. The in-page steps are src/injected/fill.ts.
  */
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
@@ -21,104 +21,28 @@ import {keyEvents, sendKeys} from './keyInput.js';
 import {elementRect, type Rect, type ResolvedElement} from './elements.js';
 import {isTypeableCharacter} from './keyboard.js';
 import {clickElement} from './pointer.js';
+import {
+  BLUR_ELEMENT,
+  CHECKED_STATE,
+  CLASSIFY_FILL_TARGET,
+  CLICK_IN_PAGE,
+  IS_DISABLED,
+  PREPARE_TEXT,
+  READ_TEXT,
+  SELECT_BY_TEXT,
+  SET_VALUE,
+} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
-
-const CLASSIFY = `function () {
-  const el = this;
-  if (el.nodeType !== 1) return {kind: 'unknown', hidden: false};
-  const box = el.getBoundingClientRect();
-  const hidden = !el.checkVisibility({visibilityProperty: true}) || box.width === 0 || box.height === 0;
-  let kind = 'unknown';
-  if (el instanceof HTMLSelectElement) kind = 'select';
-  else if (el instanceof HTMLTextAreaElement) kind = 'text';
-  else if (el instanceof HTMLInputElement) {
-    switch (el.type) {
-      case 'checkbox': case 'radio': kind = 'checkable'; break;
-      case 'file': kind = 'file'; break;
-      case 'text': case 'url': case 'tel': case 'search': case 'password': case 'number': case 'email': kind = 'text'; break;
-      case 'button': case 'submit': case 'reset': case 'image': kind = 'unknown'; break;
-      default: kind = 'direct';
-    }
-  } else {
-    const role = el.getAttribute('role');
-    if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') kind = 'checkable';
-    else if (el.isContentEditable) kind = 'contenteditable';
-  }
-  return {kind, hidden};
-}`;
 
 const classifySchema = z.object({
   kind: z.enum(['select', 'text', 'checkable', 'file', 'direct', 'contenteditable', 'unknown']),
   hidden: z.boolean(),
 });
 
-const CHECKED_STATE = `function () {
-  if (this.indeterminate || this.getAttribute('aria-checked') === 'mixed') return 'mixed';
-  return this.checked === true || this.getAttribute('aria-checked') === 'true' ? 'true' : 'false';
-}`;
-
-/**
- * Focuses a text control and selects its content, so typed text replaces it. Reports whether the
- * control takes several lines (Enter then types a line break instead of submitting).
- */
-const PREPARE_TEXT = `function (value) {
-  const el = this;
-  const current = el.isContentEditable ? el.innerText : el.value;
-  if (current === value) return {state: 'same', multiline: false};
-  el.focus();
-  const root = el.getRootNode();
-  const focused = root.activeElement === el || (el.isContentEditable && el.contains(root.activeElement));
-  const multiline = el instanceof HTMLTextAreaElement || el.isContentEditable;
-  if (!focused) return {state: 'unfocused', multiline};
-  if (el.isContentEditable) {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-  } else {
-    el.select();
-  }
-  return {state: 'ready', multiline};
-}`;
-
 const prepareSchema = z.object({
   state: z.enum(['same', 'unfocused', 'ready']),
   multiline: z.boolean(),
 });
-
-/** Sets a value directly and fires the events a user edit would. Returns the value it ended with. */
-const SET_VALUE = `function (value) {
-  const el = this;
-  if (el.isContentEditable) el.innerText = value; else el.value = value;
-  el.dispatchEvent(new Event('input', {bubbles: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return el.isContentEditable ? el.innerText : el.value;
-}`;
-
-const BLUR = 'function () { this.blur(); return true; }';
-
-const READ_TEXT = 'function () { return this.isContentEditable ? this.innerText : this.value; }';
-
-/** Chooses an option of a <select> by its visible text (or, failing that, its value). */
-const SELECT_BY_TEXT = `function (text) {
-  const select = this;
-  if (!select.isConnected) return {state: 'detached'};
-  if (select.disabled) return {state: 'disabled'};
-  if (!select.checkVisibility({visibilityProperty: true})) return {state: 'hidden'};
-  const normalize = s => s.replace(/\\s+/g, ' ').trim();
-  const options = [...select.options];
-  const wanted = normalize(text);
-  const option = options.find(o => normalize(o.label || o.textContent || '') === wanted) ?? options.find(o => o.value === text);
-  if (!option) return {state: 'missing', options: options.slice(0, 25).map(o => normalize(o.label || o.textContent || ''))};
-  const before = options.map(o => o.selected).join();
-  if (select.multiple) { for (const o of options) o.selected = o === option; } else { option.selected = true; }
-  if (options.map(o => o.selected).join() !== before) {
-    select.dispatchEvent(new Event('input', {bubbles: true}));
-    select.dispatchEvent(new Event('change', {bubbles: true}));
-  }
-  return {state: 'ok'};
-}`;
 
 const selectSchema = z.object({
   state: z.enum(['ok', 'detached', 'disabled', 'hidden', 'missing']),
@@ -228,7 +152,7 @@ async function fillText(
     await onElement(state, element, SET_VALUE, [value], z.string());
   }
   if (options.commit === true) {
-    await onElement(state, element, BLUR, [], z.boolean());
+    await onElement(state, element, BLUR_ELEMENT, [], z.boolean());
   }
   return target.rect;
 }
@@ -284,16 +208,10 @@ async function fillCheckable(
     // A styled control often hides the native input; clicking it in the page toggles it the
     // same way a click on its label would.
     await retry(element.uid, options, async () => {
-      const disabled = await onElement(
-        state,
-        element,
-        'function () { return this.matches(":disabled"); }',
-        [],
-        z.boolean(),
-      );
+      const disabled = await onElement(state, element, IS_DISABLED, [], z.boolean());
       return disabled ? {waiting: 'disabled'} : {done: true};
     });
-    await onElement(state, element, 'function () { this.click(); return true; }', [], z.boolean());
+    await onElement(state, element, CLICK_IN_PAGE, [], z.boolean());
     return rect;
   }
   return clickElement(state, element, {...options, clickCount: 1});
@@ -327,7 +245,7 @@ export async function fillElement(
   element: ResolvedElement,
   options: FillOptions,
 ): Promise<Rect> {
-  const {kind, hidden} = await onElement(state, element, CLASSIFY, [], classifySchema);
+  const {kind, hidden} = await onElement(state, element, CLASSIFY_FILL_TARGET, [], classifySchema);
   switch (kind) {
     case 'select':
       return fillSelect(state, element, options);

@@ -12,7 +12,6 @@ import {
   moveTo,
   onElement,
   retry,
-  SELECT_OPTION,
   selectOptionSchema,
   type ActOptions,
   type Actionable,
@@ -26,7 +25,11 @@ import {
 import {isInChildFrame, type Rect, type ResolvedElement} from './elements.js';
 import {inPage, PROBE_TIMEOUT_MS} from '../evaluation.js';
 import {callExpression} from '../injectedCall.js';
-import {READ_LANDING, READ_LANDING_THEN_PROBE} from '../injectedSources.generated.js';
+import {
+  READ_LANDING,
+  READ_LANDING_THEN_PROBE,
+  SELECT_OPTION,
+} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
 import {handOverProbe} from '../settle/counters.js';
 

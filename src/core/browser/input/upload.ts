@@ -7,13 +7,8 @@ import {z} from 'zod';
 import {ActionError, onElement, type ActOptions} from './actions.js';
 import {clickElement} from './pointer.js';
 import type {ResolvedElement} from './elements.js';
+import {FILE_INPUT_INFO} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
-
-const FILE_INPUT_INFO = `function () {
-  const el = this;
-  if (el instanceof HTMLInputElement && el.type === 'file') return {file: true, multiple: el.multiple, disabled: el.disabled};
-  return {file: false, multiple: false, disabled: false};
-}`;
 
 const fileInputSchema = z.object({file: z.boolean(), multiple: z.boolean(), disabled: z.boolean()});
 

@@ -11,7 +11,6 @@ import {evaluateInDocument, type DocumentRef} from '../documentWorld.js';
 import {evaluateInPage, inPage, PROBE_TIMEOUT_MS} from '../evaluation.js';
 import {callExpression} from '../injectedCall.js';
 import {
-  INSTALL_MUTATION_STATE,
   PROBE_MUTATIONS,
   READ_MUTATION_COUNT,
   SETTLE_LOADED,
@@ -19,12 +18,6 @@ import {
   WAIT_QUIET,
 } from '../injectedSources.generated.js';
 import {PageFeature, type PageState} from '../pages/PageState.js';
-
-/**
- * The document's mutation record, made on first use (src/injected/common/mutationState.ts): what
- * settling counts and actions judge stillness from. An expression.
- */
-export const MUTATION_STATE = callExpression(INSTALL_MUTATION_STATE);
 
 /**
  * After one macrotask (lets setTimeout(0) and promise reactions run): the mutation count, and
