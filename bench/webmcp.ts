@@ -7,7 +7,7 @@
  *    HTTP (what an agent pays) and through the engine's pipeline alone (runTool, no transport).
  *    Target: median overhead ≤ 2 ms.
  * 3. The webmcp_<name> tools (--webmcpTools): what a call adds over the same CDP round trip, and
- *    how soon a registration reaches the client as tools/list_changed (bench/webmcpPageTools.ts).
+ *    how soon a registration reaches the client as tools/list_changed (bench/webmcpToolBridge.ts).
  * 2. How long the WebMCP panel takes to render a list of 200 tools, in a headless Chromium showing
  *    the inspector: opening the tab the first time, and re-rendering the whole list (clearing a
  *    filter that hid every tool). Target: < 100 ms.
@@ -23,7 +23,7 @@ import {z} from 'zod';
 import {onUntyped, sendUntyped} from '../src/core/browser/cdp.js';
 import {ROOT, startEngine} from '../test/helpers/engine.js';
 import {RawHttpClient} from './lib.js';
-import {measureWebMcpTools} from './webmcpPageTools.js';
+import {measureWebMcpTools} from './webmcpToolBridge.js';
 import {FixtureServer} from '../test/helpers/fixtureServer.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);

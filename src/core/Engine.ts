@@ -14,8 +14,8 @@ import type {
   PageInfo,
 } from '../shared/protocol.js';
 import type {CommandOf, CommandResult, ReplyMap} from '../shared/replies.js';
-import {INSPECTOR_CLIENT, InProcessViews} from './browser/pages/ClientPages.js';
-import {ManagedBrowser, type BrowserView} from './browser/launch/ManagedBrowser.js';
+import {INSPECTOR_CLIENT, InProcessClientPages} from './browser/pages/ClientPages.js';
+import {ManagedBrowser, type SeenBrowser} from './browser/launch/ManagedBrowser.js';
 import type {AttachableFeature} from './browser/pages/PageState.js';
 import {collectorFeatures} from './browser/collectors/index.js';
 import {emulationFeatures} from './browser/pages/emulationState.js';
@@ -35,13 +35,13 @@ import {FileAccess, type FileAccessShared} from './files/FileAccess.js';
 import {HoldGate} from './mcp/hold/HoldGate.js';
 import type {ClientSession} from './mcp/ClientSession.js';
 import {ClientRoster} from './mcp/clientRoster.js';
-import {resultView} from './mcp/callResult.js';
+import {toolResultOf} from './mcp/callResult.js';
 import {ToolRunner} from './mcp/ToolRunner.js';
 import {TelemetryRecorder} from './telemetry/TelemetryRecorder.js';
 import {allTools} from './tools/index.js';
 import {ToolCatalog} from './tools/base/ToolCatalog.js';
 import {WebMcpService} from './webmcp/WebMcpService.js';
-import {PageToolBridge} from './tools/webmcpPageTools.js';
+import {WebMcpToolBridge} from './tools/webmcpToolBridge.js';
 import {HeapSnapshotStore} from './heap/HeapSnapshotStore.js';
 import {ReplyMemory} from './mcp/replyMemory.js';
 import {secretRedactor} from './recordings/secrets.js';
@@ -78,7 +78,7 @@ export class Engine {
   readonly webmcp: WebMcpService;
   readonly hold: HoldGate;
   /** The selected page's WebMCP tools as webmcp_<name> tools (--webmcpTools). */
-  readonly pageTools: PageToolBridge;
+  readonly webmcpTools: WebMcpToolBridge;
   readonly heapSnapshots = new HeapSnapshotStore();
   /** Frees a big reply's copies once it has gone out. */
   readonly replyMemory = new ReplyMemory();
@@ -87,7 +87,7 @@ export class Engine {
   /** The client sessions: live ones, and the ones that ended (for the Connection panel). */
   readonly roster: ClientRoster;
   /** In-process callers (the Run panel, each replay), each with its own selected page. */
-  readonly inProcess: InProcessViews;
+  readonly inProcess: InProcessClientPages;
 
   readonly #frameListeners = new Set<(frame: LiveFrame) => void>();
   /** The HTTP server (once started) and the inspector sockets on it. */
@@ -101,7 +101,7 @@ export class Engine {
   /** Which file: URLs the browser may load; shared with every client session's file checks. */
   readonly browserFileRoots: BrowserFileRoots;
   /** The inspector's own runs see the browser like one more client. */
-  readonly #inspectorView: BrowserView = {generation: 0};
+  readonly #inspectorSeenBrowser: SeenBrowser = {generation: 0};
   readonly #commands: CommandHandlers;
   /** Replay and export of recordings from the UI. */
   readonly replays: LiveReplays;
@@ -122,7 +122,7 @@ export class Engine {
       this.token.file === undefined ? [] : [path.dirname(this.token.file)],
     );
     this.browser = this.#createManagedBrowser();
-    this.inProcess = new InProcessViews(this.browser.pages);
+    this.inProcess = new InProcessClientPages(this.browser.pages);
     this.webmcp = new WebMcpService({
       browser: this.browser,
       hub: this.hub,
@@ -170,7 +170,7 @@ export class Engine {
         log: options.log,
       },
     });
-    this.pageTools = new PageToolBridge({
+    this.webmcpTools = new WebMcpToolBridge({
       catalog: this.catalog,
       pages: this.browser.pages,
       webmcp: this.webmcp,
@@ -430,9 +430,9 @@ export class Engine {
       client,
       pages: this.inProcess.of(client),
       files,
-      browserView: this.#inspectorView,
+      seenBrowser: this.#inspectorSeenBrowser,
     });
-    return {...resultView(result), isError: result.isError === true};
+    return {...toolResultOf(result), isError: result.isError === true};
   }
 
   /** Every page for the inspector: who opened it, who selected it, the Run panel's selection. */
@@ -447,7 +447,7 @@ export class Engine {
     this.#stopped = true;
     // First: from here on the run no longer serves what the ready file announces.
     this.announcements.removeAll();
-    this.pageTools.dispose();
+    this.webmcpTools.dispose();
     this.replyMemory.dispose();
     this.replays.stop();
     this.roster.stop();

@@ -20,7 +20,7 @@ import {
 import {APP_ID} from '../../shared/constants.js';
 import type {ClientRef} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/pages/ClientPages.js';
-import type {BrowserView} from '../browser/launch/ManagedBrowser.js';
+import type {SeenBrowser} from '../browser/launch/ManagedBrowser.js';
 import {FileAccess, type FileAccessShared, type RootsSource} from '../files/FileAccess.js';
 import type {ToolRunner} from './ToolRunner.js';
 import {readAnswer, supportsFormElicitation, type AskClient} from './hold/askClient.js';
@@ -122,7 +122,7 @@ export class ClientSession {
   /** It opened a stream of its own (HTTP GET): one that ended with nothing in flight means it left. */
   #streamed = false;
   /** What this client last saw of the browser; each client is told once about a restart. */
-  readonly browserView: BrowserView;
+  readonly seenBrowser: SeenBrowser;
   /** The pages as this client sees them; its own selected page. */
   readonly pages: ClientPages;
   #closed = false;
@@ -134,7 +134,7 @@ export class ClientSession {
     readonly transportKind: 'http' | 'stdio',
   ) {
     this.#client = {id: this.id, name: 'unknown', version: '', transport: transportKind};
-    this.browserView = {generation: deps.browserGeneration()};
+    this.seenBrowser = {generation: deps.browserGeneration()};
     this.pages = deps.pagesFor(() => this.client);
     this.server = new Server(
       {name: APP_ID, title: 'MCP Browser Inspector', version: deps.version},
@@ -163,7 +163,7 @@ export class ClientSession {
           pages: this.pages,
           files: new FileAccess(deps.workspaceRoots, roots, deps.files),
           signal: running.signal,
-          browserView: this.browserView,
+          seenBrowser: this.seenBrowser,
           progressToken: request.params._meta?.progressToken,
           sendNotification: extra.sendNotification,
           askClient: this.#askClient(extra.requestId),

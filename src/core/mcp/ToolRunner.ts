@@ -50,7 +50,7 @@ import {
 import {oneLine} from '../../shared/inertText.js';
 import type {CallStatus, ClientRef} from '../../shared/protocol.js';
 import type {ClientPages} from '../browser/pages/ClientPages.js';
-import type {ManagedBrowser, BrowserView} from '../browser/launch/ManagedBrowser.js';
+import type {ManagedBrowser, SeenBrowser} from '../browser/launch/ManagedBrowser.js';
 import {ReadWriteLock} from '../browser/lock.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import type {ServerConfig} from '../config/serverConfig.js';
@@ -92,7 +92,7 @@ export interface CallOrigin {
   files: FileAccess;
   signal?: AbortSignal | undefined;
   /** What this client last saw of the browser (one per client session), for the reconnect note. */
-  browserView: BrowserView;
+  seenBrowser: SeenBrowser;
   /** Set when the request asked for progress (`_meta.progressToken`). */
   progressToken?: ProgressToken | undefined;
   sendNotification?: SendNotification | undefined;
@@ -345,7 +345,7 @@ export class ToolRunner {
   async #ensureBrowser(origin: CallOrigin, response: ResponseBuilder): Promise<void> {
     const {browser} = this.deps;
     await browser.ensure();
-    const reconnectNote = browser.reconnectNoteFor(origin.browserView, page =>
+    const reconnectNote = browser.reconnectNoteFor(origin.seenBrowser, page =>
       origin.pages.sees(page),
     );
     if (reconnectNote) {

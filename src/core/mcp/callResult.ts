@@ -46,7 +46,7 @@ export function firstErrorLine(text: string): string {
   return (errorLine ?? text.split('\n')[0] ?? '').slice(0, 500);
 }
 
-export function resultView(result: CallToolResult): ToolResult {
+export function toolResultOf(result: CallToolResult): ToolResult {
   const texts: string[] = [];
   const images: {mimeType: string; data: string}[] = [];
   for (const item of result.content) {
@@ -69,7 +69,7 @@ export function resultView(result: CallToolResult): ToolResult {
  * (the hub bounds those).
  */
 export function resultPreview(result: CallToolResult): ToolResult {
-  const shown = resultView(result);
+  const shown = toolResultOf(result);
   const text = previewText(shown.text, RESULT_TEXT_PREVIEW_CHARS);
   const structured =
     shown.structuredContent === undefined

@@ -43,7 +43,7 @@ let alice: Client;
 let bob: Client;
 const listChanges = {alice: 0, bob: 0};
 
-async function pageTools(client: Client): Promise<Tool[]> {
+async function webmcpToolsOf(client: Client): Promise<Tool[]> {
   const {tools} = await client.listTools();
   return tools.filter(tool => tool.name.startsWith('webmcp_'));
 }
@@ -51,7 +51,7 @@ async function pageTools(client: Client): Promise<Tool[]> {
 async function waitForTools(client: Client, name: string): Promise<Tool[]> {
   return waitFor(
     async () => {
-      const tools = await pageTools(client);
+      const tools = await webmcpToolsOf(client);
       return tools.some(tool => tool.name === name) ? tools : undefined;
     },
     15_000,
@@ -95,12 +95,12 @@ beforeAll(async () => {
 describe('WebMCP tools under --isolateClients', () => {
   it("offers each client its own page's tools only, in tools/list", async () => {
     // Alice's tools are offered (to her) now: none of them reaches Bob.
-    expectNothingOfAlice(JSON.stringify(await pageTools(bob)));
+    expectNothingOfAlice(JSON.stringify(await webmcpToolsOf(bob)));
     const bobTools = await waitForTools(bob, 'webmcp_bob_search');
     expect(bobTools.map(tool => tool.name)).toEqual(['webmcp_bob_search']);
     expectNothingOfAlice(JSON.stringify(bobTools));
     expect(JSON.stringify(bobTools)).not.toContain(`page ${alicePage}`);
-    const aliceTools = await pageTools(alice);
+    const aliceTools = await webmcpToolsOf(alice);
     expect(aliceTools.map(tool => tool.name)).toEqual(['webmcp_alice_orders']);
     expect(JSON.stringify(aliceTools)).not.toContain('bob_search');
   });
@@ -116,7 +116,7 @@ describe('WebMCP tools under --isolateClients', () => {
     await waitFor(() => listChanges.alice > 0, 15_000, "Alice's list_changed");
     await waitForTools(alice, 'webmcp_alice_new');
     // Bob's stream is answered after Alice's notification went out: nothing came for him.
-    expectNothingOfAlice(JSON.stringify(await pageTools(bob)));
+    expectNothingOfAlice(JSON.stringify(await webmcpToolsOf(bob)));
     expect(listChanges.bob).toBe(0);
 
     const bobAdded = await call(bob, 'evaluate_script', {
@@ -126,7 +126,7 @@ describe('WebMCP tools under --isolateClients', () => {
     expect(bobAdded.text).toContain('"added"');
     await waitFor(() => listChanges.bob > 0, 15_000, "Bob's list_changed");
     await waitForTools(bob, 'webmcp_bob_new');
-    expect((await pageTools(alice)).map(tool => tool.name)).not.toContain('webmcp_bob_new');
+    expect((await webmcpToolsOf(alice)).map(tool => tool.name)).not.toContain('webmcp_bob_new');
   });
 
   it("answers another client's WebMCP tool as unknown, listing only the caller's tools", async () => {

@@ -58,7 +58,7 @@ export interface ManagedBrowserOptions {
 }
 
 /** What one client last saw of the browser, so each is told once about a restart. */
-export interface BrowserView {
+export interface SeenBrowser {
   generation: number;
 }
 
@@ -240,11 +240,11 @@ export class ManagedBrowser extends EventEmitter<{status: [BrowserStatus]}> {
    * remote end closed the session it saw, the note says so and lists the lost pages it `sees`.
    */
   reconnectNoteFor(
-    view: BrowserView,
+    client: SeenBrowser,
     sees: (page: LostPage) => boolean = () => true,
   ): string | undefined {
-    const seen = view.generation;
-    view.generation = this.#generation;
+    const seen = client.generation;
+    client.generation = this.#generation;
     if (seen < 1 || this.#generation <= seen) {
       return undefined;
     }

@@ -306,7 +306,7 @@ export const INSPECTOR_CLIENT: ClientRef = {
  * (they see every page; what they open belongs to no client); any other client ref (a
  * benchmark's agent) is a client of its own.
  */
-export class InProcessViews {
+export class InProcessClientPages {
   readonly #clientPages = new Map<string, ClientPages>();
 
   constructor(private readonly registry: {clientPages(options: ClientPagesOptions): ClientPages}) {}

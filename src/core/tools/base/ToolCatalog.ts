@@ -63,7 +63,7 @@ export class ToolCatalog extends EventEmitter<{
   readonly #sections: Pick<ToolSet, 'pageStateSections' | 'pageOfferedToolSections'>;
   readonly #categories: Record<ToolCategory, boolean>;
   readonly #conditions: Record<ToolCondition, boolean>;
-  /** The selected page's WebMCP tools as MCP tools (tools/webmcpPageTools.ts), per audience. */
+  /** The selected page's WebMCP tools as MCP tools (tools/webmcpToolBridge.ts), per audience. */
   #sharedWebMcpTools: WebMcpToolSet = NO_WEBMCP_TOOLS;
   readonly #ownWebMcpTools = new Map<ClientPages, WebMcpToolSet>();
   /** The built-in tools clients see now (WebMCP tools are added per audience). */

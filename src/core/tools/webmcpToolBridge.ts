@@ -52,7 +52,7 @@ interface Binding {
   readOnly: boolean;
 }
 
-export class PageToolBridge {
+export class WebMcpToolBridge {
   readonly #books = new WeakMap<PageWebMcp, WebMcpToolNames>();
   readonly #unsubscribe: (() => void)[] = [];
   #timer: NodeJS.Timeout | undefined;

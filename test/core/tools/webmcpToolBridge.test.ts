@@ -17,7 +17,7 @@ import type {InspectorEvent, WebMcpInvocation} from '../../../src/shared/protoco
 import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {HEARTBEAT_MS} from '../../../src/core/mcp/progress.js';
 import {call, callError, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
-import {LIST_CHANGED_DEBOUNCE_MS} from '../../../src/core/tools/webmcpPageTools.js';
+import {LIST_CHANGED_DEBOUNCE_MS} from '../../../src/core/tools/webmcpToolBridge.js';
 
 const fx = useEngineWithFixtures({flags: ['--webmcpTools'], clientName: 'page-tools-test'});
 const events: InspectorEvent[] = [];
@@ -47,7 +47,7 @@ async function evaluate(expression: string): Promise<unknown> {
   return result.value;
 }
 
-async function pageTools(client: Client): Promise<Tool[]> {
+async function webmcpToolsOf(client: Client): Promise<Tool[]> {
   const {tools} = await client.listTools();
   return tools.filter(tool => tool.name.startsWith('webmcp_'));
 }
@@ -59,7 +59,7 @@ async function waitForTools(
 ): Promise<string[]> {
   return waitFor(
     async () => {
-      const names = (await pageTools(client)).map(tool => tool.name);
+      const names = (await webmcpToolsOf(client)).map(tool => tool.name);
       return check(names) ? names : undefined;
     },
     10_000,
@@ -73,7 +73,7 @@ function invocationsOf(toolName: string): WebMcpInvocation[] {
 
 describe('listing', () => {
   it('offers every frame tool as webmcp_<name>, collisions suffixed by frame, debugging left out', async () => {
-    const names = (await pageTools(fx.client)).map(tool => tool.name).sort();
+    const names = (await webmcpToolsOf(fx.client)).map(tool => tool.name).sort();
     expect(names).toEqual([
       'webmcp_checkout',
       'webmcp_child_tool',
@@ -86,7 +86,7 @@ describe('listing', () => {
   });
 
   it('gives each its schema, an untrusted note first, and mapped annotations', async () => {
-    const tools = await pageTools(fx.client);
+    const tools = await webmcpToolsOf(fx.client);
     const search = tools.find(tool => tool.name === 'webmcp_search_products');
     expect(search?.inputSchema).toEqual({
       type: 'object',
@@ -159,7 +159,9 @@ describe('tools/list_changed', () => {
     listChanges = [];
     await evaluate(`window.removeTool('fresh_tool')`);
     await waitFor(() => listChanges.length > 0, 15_000, 'list_changed after removal');
-    expect((await pageTools(fx.client)).map(tool => tool.name)).not.toContain('webmcp_fresh_tool');
+    expect((await webmcpToolsOf(fx.client)).map(tool => tool.name)).not.toContain(
+      'webmcp_fresh_tool',
+    );
   });
 
   it('is debounced: a burst of registrations sends one notification', async () => {
