@@ -952,6 +952,239 @@ export const SELECT_OPTION = `function () {
   return selectOption.apply(this, arguments);
 }`;
 
+/** `findDomMarks` of src/injected/domMarks.ts. */
+export const FIND_DOM_MARKS = `function () {
+  "use strict";
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+
+  var PROBE_KEY = "mcp-browser-inspector.treeProbe";
+  function isProbeHolder(value) {
+    return typeof value === "object" && value !== null && "probe" in value;
+  }
+  function findTreeProbe() {
+    const found = readGlobalSlot(PROBE_KEY);
+    return isProbeHolder(found) ? found.probe : void 0;
+  }
+  function isLiveRoot(root) {
+    return !isShadowRoot(root) || root.host.isConnected;
+  }
+
+  var GRID = "table,[role=grid],[role=treegrid],[role=table]";
+  var ROW = "tr,[role=row]";
+  var CELL = "td,th,[role=gridcell],[role=cell],[role=columnheader],[role=rowheader]";
+  var BUDGET = 2e4;
+  var COLUMN_ROWS = 50;
+  function cellsOf(row) {
+    return [...row.querySelectorAll(CELL)].filter(
+      (cell) => cell.closest(ROW) === row && !/^(none|presentation)$/.test(cell.getAttribute("role") ?? "")
+    );
+  }
+  function integerAttribute(element, name) {
+    const value = element.getAttribute(name);
+    const parsed = value === null ? NaN : Number(value);
+    return Number.isInteger(parsed) ? parsed : null;
+  }
+  function markRows(rows, out) {
+    const indexed = rows.map((row, position) => ({
+      row,
+      index: integerAttribute(row, "aria-rowindex"),
+      position
+    }));
+    if (!indexed.some(({ index, position }) => index !== null && index !== position + 1)) {
+      return;
+    }
+    for (const { row, index, position } of indexed) {
+      if (index !== null) {
+        out.push(row, JSON.stringify({ rowindex: index, shown: index !== position + 1 }));
+      }
+    }
+  }
+  function markCells(cells, out) {
+    cells.forEach((cell, position) => {
+      const index = integerAttribute(cell, "aria-colindex");
+      if (index !== null && index !== position + 1) {
+        out.push(cell, JSON.stringify({ colindex: index }));
+      }
+    });
+  }
+  function gridAttributes(grid) {
+    const rowcount = integerAttribute(grid, "aria-rowcount");
+    const colcount = integerAttribute(grid, "aria-colcount");
+    const indexed = grid.querySelector("[aria-rowindex],[aria-colindex]") !== null;
+    return rowcount === null && colcount === null && !indexed ? void 0 : { rowcount, colcount, indexed };
+  }
+  function markGrid(grid, attributes, budget, out) {
+    const { rowcount, colcount, indexed } = attributes;
+    const rows = [...grid.querySelectorAll(ROW)].filter((row) => row.closest(GRID) === grid);
+    let left = budget - rows.length;
+    if (rowcount !== null && rowcount !== rows.length) {
+      out.push(grid, JSON.stringify({ rowcount }));
+    }
+    if (colcount !== null && rows.length > 0 && colcount !== Math.max(...rows.slice(0, COLUMN_ROWS).map((row) => cellsOf(row).length))) {
+      out.push(grid, JSON.stringify({ colcount }));
+    }
+    if (!indexed) {
+      return left;
+    }
+    markRows(rows, out);
+    for (const row of rows) {
+      if (left <= 0) {
+        return left;
+      }
+      const cells = cellsOf(row);
+      left -= cells.length;
+      markCells(cells, out);
+    }
+    return left;
+  }
+  function findGridMarks(roots, out) {
+    let budget = BUDGET;
+    for (const root of roots) {
+      if (!isLiveRoot(root)) {
+        continue;
+      }
+      for (const grid of root.querySelectorAll(GRID)) {
+        const attributes = gridAttributes(grid);
+        if (!attributes) {
+          continue;
+        }
+        if (budget <= 0) {
+          return;
+        }
+        budget = markGrid(grid, attributes, budget, out);
+      }
+    }
+  }
+
+  var CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex]:not([tabindex="-1"])';
+  var ARIA_MARKS = '[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"]),[aria-valuetext]';
+  var CLIP_DEPTH = 40;
+  var NAME_LENGTH = 200;
+  function inputRole(type) {
+    if (type === "checkbox" || type === "radio") {
+      return type;
+    }
+    if (type === "button" || type === "submit" || type === "reset" || type === "image") {
+      return "button";
+    }
+    return type === "range" ? "slider" : "textbox";
+  }
+  function roleOf(element) {
+    const explicit = (element.getAttribute("role") ?? "").split(" ")[0];
+    if (explicit) {
+      return explicit;
+    }
+    const tag = element.localName;
+    if (tag === "a") {
+      return "link";
+    }
+    if (tag === "select") {
+      return "combobox";
+    }
+    if (tag === "textarea") {
+      return "textbox";
+    }
+    if (tag === "summary") {
+      return "DisclosureTriangle";
+    }
+    if (tag === "input") {
+      return inputRole(element instanceof HTMLInputElement ? element.type : "");
+    }
+    return tag === "button" ? "button" : "generic";
+  }
+  function innerTextOf(element) {
+    return element instanceof HTMLElement ? element.innerText : "";
+  }
+  function labelText(element) {
+    const labels = "labels" in element ? element.labels : null;
+    const first = labels instanceof NodeList ? labels[0] : void 0;
+    return first instanceof HTMLElement ? first.innerText : "";
+  }
+  function textValue(element) {
+    const value = "value" in element ? element.value : void 0;
+    return typeof value === "string" ? value : "";
+  }
+  function nameOf(element) {
+    const sources = [
+      () => element.getAttribute("aria-label"),
+      () => labelText(element),
+      () => innerTextOf(element),
+      () => textValue(element),
+      () => element.getAttribute("title"),
+      () => element.getAttribute("placeholder"),
+      () => element.getAttribute("alt")
+    ];
+    for (const source of sources) {
+      const text = source();
+      if (text) {
+        return text.replace(/\\s+/g, " ").trim().slice(0, NAME_LENGTH);
+      }
+    }
+    return "";
+  }
+  function clipped(element, box) {
+    let node = element.parentElement;
+    for (let depth = 0; node && depth < CLIP_DEPTH; depth++, node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.overflowX === "visible" && style.overflowY === "visible") {
+        continue;
+      }
+      const outer = node.getBoundingClientRect();
+      if (box.right <= outer.left || box.left >= outer.right || box.bottom <= outer.top || box.top >= outer.bottom) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function shown(element) {
+    if (element.matches(":disabled")) {
+      return false;
+    }
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
+      return false;
+    }
+    return !clipped(element, box);
+  }
+  function markHiddenControls(root, seen, out) {
+    for (const hidden of root.querySelectorAll('[aria-hidden="true"]')) {
+      const inside = hidden.querySelectorAll(CONTROLS);
+      const candidates = hidden.matches(CONTROLS) ? [hidden, ...inside] : inside;
+      for (const element of candidates) {
+        if (seen.has(element) || !shown(element)) {
+          continue;
+        }
+        seen.add(element);
+        out.push(element, JSON.stringify({ role: roleOf(element), name: nameOf(element) }));
+      }
+    }
+  }
+  function findDomMarks() {
+    const probe = findTreeProbe();
+    const roots = probe ? [...probe.roots] : [document];
+    const out = [];
+    const seen = new Set();
+    for (const root of roots) {
+      if (!isLiveRoot(root)) {
+        continue;
+      }
+      for (const element of root.querySelectorAll(ARIA_MARKS)) {
+        out.push(element, "");
+      }
+      markHiddenControls(root, seen, out);
+    }
+    findGridMarks(roots, out);
+    return out.length ? out : null;
+  }
+  return findDomMarks.apply(this, arguments);
+}`;
+
 /** `dragPlace` of src/injected/dragPlace.ts. */
 export const DRAG_PLACE = `function () {
   "use strict";
@@ -2238,6 +2471,1711 @@ export const WAIT_QUIET = `function () {
     });
   }
   return waitQuiet.apply(this, arguments);
+}`;
+
+/** `takeTreeChanges` of src/injected/treeChanges.ts. */
+export const TAKE_TREE_CHANGES = `function () {
+  "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+  function shadowHost(root) {
+    return isShadowRoot(root) ? root.host : null;
+  }
+  function assignedSlotOf(node) {
+    return isElement(node) || isText(node) ? node.assignedSlot : null;
+  }
+  function documentParts() {
+    return { root: document.documentElement, head: document.head };
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var PROBE_KEY = "mcp-browser-inspector.treeProbe";
+  var DIRTY_LIMIT = 600;
+  var FOCUS_DEPTH = 512;
+  var RANK = { self: 1, children: 2, attr: 3, tree: 4, text: 5 };
+  function isProbeHolder(value) {
+    return typeof value === "object" && value !== null && "probe" in value;
+  }
+  function probeHolder() {
+    const found = readGlobalSlot(PROBE_KEY);
+    if (isProbeHolder(found)) {
+      return found;
+    }
+    const holder = { probe: void 0 };
+    defineGlobalSlot(PROBE_KEY, holder);
+    return holder;
+  }
+  function fullBecause(probe, reason) {
+    if (!probe.full) {
+      probe.full = reason;
+      probe.dirty.clear();
+      probe.removed.length = 0;
+    }
+  }
+  function markDirty(probe, node, kind) {
+    if (!node || probe.full) {
+      return;
+    }
+    const target = node.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? shadowHost(node) : node;
+    if (!target || target.nodeType !== Node.ELEMENT_NODE && target.nodeType !== Node.TEXT_NODE) {
+      fullBecause(probe, "document");
+      return;
+    }
+    const had = probe.dirty.get(target);
+    if (!had || RANK[kind] > RANK[had]) {
+      probe.dirty.set(target, kind);
+    }
+    if (probe.dirty.size > DIRTY_LIMIT) {
+      fullBecause(probe, "many changes");
+    }
+  }
+  function parentNodeOrHost(node) {
+    const parent = node.parentNode;
+    return parent?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? shadowHost(parent) : parent;
+  }
+  function markFocus(probe, element) {
+    let hidden = null;
+    for (let node = element, depth = 0; node && depth < FOCUS_DEPTH; depth++, node = parentNodeOrHost(node)) {
+      if (isElement(node) && node.getAttribute("aria-hidden") === "true") {
+        hidden = node;
+      }
+    }
+    if (hidden) {
+      markDirty(probe, hidden, "tree");
+    } else {
+      markDirty(probe, element, "self");
+    }
+  }
+  function deepActive() {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) {
+      active = active.shadowRoot.activeElement;
+    }
+    return active;
+  }
+  function idOf(probe, element) {
+    if (!element) {
+      return 0;
+    }
+    let id = probe.ids.get(element);
+    if (!id) {
+      id = probe.next++;
+      probe.ids.set(element, id);
+    }
+    return id;
+  }
+  function fieldFlags(field) {
+    const checked = "checked" in field && field.checked;
+    const indeterminate = "indeterminate" in field && field.indeterminate;
+    return (checked ? "c" : "") + (indeterminate ? "i" : "") + (field.disabled ? "d" : "");
+  }
+  function fieldState(probe, field) {
+    let text = field.value + "|" + fieldFlags(field);
+    if ("selectedOptions" in field) {
+      for (const option of field.selectedOptions) {
+        text += "|" + String(idOf(probe, option));
+      }
+    }
+    return text;
+  }
+  function isFormField(element) {
+    return element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
+  }
+  function isLiveRoot(root) {
+    return !isShadowRoot(root) || root.host.isConnected;
+  }
+  function eachField(probe, visit) {
+    for (const collection of probe.fields) {
+      for (const field of collection) {
+        visit(field);
+      }
+    }
+    for (const root of probe.roots) {
+      if (!isShadowRoot(root) || !root.host.isConnected) {
+        continue;
+      }
+      for (const element of root.querySelectorAll("input,textarea,select")) {
+        if (isFormField(element)) {
+          visit(element);
+        }
+      }
+    }
+  }
+
+  var IDREF_ATTRIBUTES = [
+    "aria-labelledby",
+    "aria-labeledby",
+    "aria-describedby",
+    "aria-activedescendant",
+    "aria-controls",
+    "aria-details",
+    "aria-errormessage",
+    "aria-flowto",
+    "for",
+    "list",
+    "headers",
+    "popovertarget",
+    "commandfor",
+    "interestfor",
+    "form",
+    "anchor"
+  ];
+  var IDREF = new Set(IDREF_ATTRIBUTES);
+  var REMOVED_LIMIT = 200;
+  var FRAMES = new Set(["iframe", "frame", "object", "embed", "base", "link", "style", "meta"]);
+  var LISTS = new Set(["ol", "ul", "menu"]);
+  function isSheet(node) {
+    return isElement(node) && (node.localName === "style" || node.localName === "link");
+  }
+  function holdsSheet(node) {
+    return isElement(node) && (isSheet(node) || !!node.querySelector("style,link"));
+  }
+  function byId(from, id) {
+    const root = from.getRootNode();
+    return root instanceof Document || root instanceof DocumentFragment ? root.getElementById(id) : null;
+  }
+  function noteChildList(probe, record) {
+    const target = record.target;
+    if (target.nodeType === Node.DOCUMENT_NODE) {
+      fullBecause(probe, "document");
+      return false;
+    }
+    if (isSheet(target)) {
+      fullBecause(probe, "style sheet");
+      return false;
+    }
+    for (const node of record.removedNodes) {
+      if (holdsSheet(node)) {
+        fullBecause(probe, "style sheet");
+        return false;
+      }
+      if (isElement(node)) {
+        if (probe.removed.length < REMOVED_LIMIT) {
+          probe.removed.push(node);
+        } else {
+          probe.removedMany = true;
+        }
+      }
+    }
+    for (const node of record.addedNodes) {
+      if (holdsSheet(node)) {
+        fullBecause(probe, "style sheet");
+        return false;
+      }
+      if (node.nodeType === Node.ELEMENT_NODE || node.nodeType === Node.TEXT_NODE) {
+        markDirty(probe, node, "tree");
+      }
+    }
+    const list = isElement(target) && LISTS.has(target.localName);
+    markDirty(probe, target, list ? "tree" : "children");
+    return true;
+  }
+  function noteAttribute(probe, record, target) {
+    const name = record.attributeName ?? "";
+    if (FRAMES.has(target.localName)) {
+      fullBecause(probe, "frame or style element");
+      return false;
+    }
+    if (name === "aria-owns") {
+      fullBecause(probe, "aria-owns");
+      return false;
+    }
+    if (name === "open" && target.localName === "dialog") {
+      fullBecause(probe, "dialog");
+      return false;
+    }
+    if (name === "id") {
+      if (record.oldValue) {
+        probe.removedIds = (probe.removedIds ?? new Set()).add(record.oldValue);
+      }
+    } else if (IDREF.has(name)) {
+      const tokens = ((record.oldValue ?? "") + " " + (target.getAttribute(name) ?? "")).split(/\\s+/);
+      for (const token of tokens) {
+        if (token) {
+          markDirty(probe, byId(target, token), "tree");
+        }
+      }
+    }
+    if (name === "slot" || name === "value" && target.localName === "li") {
+      markDirty(probe, target.parentNode, "tree");
+    }
+    markDirty(probe, target, "attr");
+    return true;
+  }
+  function noteRecords(probe, records) {
+    for (const record of records) {
+      if (probe.full) {
+        return;
+      }
+      const target = record.target;
+      if (record.type === "childList") {
+        if (!noteChildList(probe, record)) {
+          return;
+        }
+      } else if (record.type === "characterData") {
+        const parent = target.parentNode;
+        if (parent && isSheet(parent)) {
+          fullBecause(probe, "style sheet");
+          return;
+        }
+        markDirty(probe, target, "text");
+      } else if (isElement(target) && !noteAttribute(probe, record, target)) {
+        return;
+      }
+    }
+  }
+
+  var IDREF_SELECTOR = IDREF_ATTRIBUTES.map((name) => \`[\${name}]\`).join(",");
+  var LABELABLE = "button,input,meter,output,progress,select,textarea";
+  var FRAME_SELECTOR = "iframe,frame,object,embed";
+  var FRAME = /^(iframe|frame|object|embed)$/;
+  var ATOMIC = /^(img|iframe|video|audio|canvas|embed|object|input|button|select|textarea|svg|math|meter|progress)$/;
+  var OWN_STRUCTURE = /^(select|details|datalist|optgroup|fieldset|video|audio|picture|object|textarea|input|meter|progress|ol|ul|menu|map|ruby)$/;
+  var TABLE_PART = /^(td|th|tr|tbody|thead|tfoot|caption|col|colgroup)$/;
+  var TABLE_HOLDER = /^(table|tbody|thead|tfoot|tr|colgroup)$/;
+  var PLACE_RANK = { self: 1, children: 2, tree: 3 };
+  var MAX_DEPTH = 512;
+  var ID_LIMIT = 2e3;
+  var LABEL_CONTROL_LIMIT = 50;
+  var ROOT_LIMIT = 150;
+  var ELEMENT_LIMIT = 600;
+  var ELEMENT_SHARE = 0.1;
+  function unscoped(full) {
+    return { full, roots: [], kinds: "", frames: false };
+  }
+  function markSiblings(probe) {
+    for (const [node, kind] of [...probe.dirty]) {
+      if (kind === "attr" && node.parentNode) {
+        for (const sibling of node.parentNode.children) {
+          if (probe.dirty.get(sibling) !== "attr") {
+            markDirty(probe, sibling, "tree");
+          }
+        }
+      }
+    }
+  }
+  function markLabelControls(probe, label) {
+    const control = label instanceof HTMLLabelElement ? label.control : null;
+    if (control) {
+      markDirty(probe, control, "self");
+    }
+    let count = 0;
+    for (const inner of label.querySelectorAll(LABELABLE)) {
+      if (++count > LABEL_CONTROL_LIMIT) {
+        break;
+      }
+      markDirty(probe, inner, "self");
+    }
+  }
+  function referrersOf(probe) {
+    const referrers = [];
+    for (const root of probe.roots) {
+      if (isLiveRoot(root)) {
+        referrers.push(...root.querySelectorAll(IDREF_SELECTOR));
+      }
+    }
+    return referrers;
+  }
+  function markRelations(probe) {
+    const referrers = referrersOf(probe);
+    const ids = new Set(probe.removedIds ?? []);
+    const collect = (element) => {
+      if (element.id) {
+        ids.add(element.id);
+      }
+    };
+    if (referrers.length > 0) {
+      if (probe.removedMany) {
+        return "many removed elements";
+      }
+      for (const element of probe.removed) {
+        collect(element);
+        element.querySelectorAll("[id]").forEach(collect);
+      }
+    }
+    for (const [node, kind] of [...probe.dirty]) {
+      if (!node.isConnected) {
+        continue;
+      }
+      if (referrers.length > 0 && kind !== "self" && isElement(node)) {
+        for (const inner of node.querySelectorAll("[id]")) {
+          collect(inner);
+          if (ids.size > ID_LIMIT) {
+            return "many ids";
+          }
+        }
+      }
+      for (let up = node, depth = 0; up && depth < MAX_DEPTH; up = parentNodeOrHost(up), depth++) {
+        if (!isElement(up)) {
+          continue;
+        }
+        if (referrers.length > 0) {
+          collect(up);
+        }
+        if (up.localName === "label") {
+          markLabelControls(probe, up);
+        }
+      }
+    }
+    if (ids.size > 0) {
+      for (const element of referrers) {
+        const names = IDREF_ATTRIBUTES.some(
+          (name) => (element.getAttribute(name) ?? "").split(/\\s+/).some((token) => ids.has(token))
+        );
+        if (names) {
+          markDirty(probe, element, "tree");
+        }
+      }
+    }
+    return "";
+  }
+  function flatParent(node) {
+    return assignedSlotOf(node) ?? parentNodeOrHost(node);
+  }
+  function flows(element) {
+    if (ATOMIC.test(element.localName)) {
+      return false;
+    }
+    const display = getComputedStyle(element).display;
+    return display === "inline" || display === "contents" || display.startsWith("ruby");
+  }
+  function inlineChildren(element) {
+    let counted = 0;
+    let seen = 0;
+    for (const child of element.childNodes) {
+      if (++seen > 2e4) {
+        return true;
+      }
+      if (isText(child)) {
+        if (/\\S/.test(child.data)) {
+          return true;
+        }
+      } else if (isElement(child)) {
+        if (++counted > 3e3 || flows(child)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  function misplacedParts(node) {
+    if (!node || !isElement(node) || TABLE_HOLDER.test(node.localName) || node.children.length > 3e3) {
+      return false;
+    }
+    for (const child of node.children) {
+      if (TABLE_PART.test(child.localName)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function lineOf(node, html) {
+    let up = flatParent(node);
+    for (let depth = 0; up && isElement(up) && up !== html && depth < MAX_DEPTH && flows(up); depth++) {
+      up = flatParent(up);
+    }
+    return up && isElement(up) ? up : html;
+  }
+  function placeChanges(probe) {
+    const { root: html, head } = documentParts();
+    const where = new Map();
+    const put = (node, kind) => {
+      if (!node) {
+        return;
+      }
+      const had = where.get(node);
+      if (!had || PLACE_RANK[kind] > PLACE_RANK[had]) {
+        where.set(node, kind);
+      }
+    };
+    for (const [node, kind] of probe.dirty) {
+      if (!node.isConnected) {
+        continue;
+      }
+      if (head?.contains(node)) {
+        put(html, "children");
+        continue;
+      }
+      if (kind !== "self" && misplacedParts(kind === "children" ? node : flatParent(node))) {
+        return "table parts outside a table";
+      }
+      if (kind === "text") {
+        put(lineOf(node, html), "tree");
+      } else if (kind === "attr") {
+        put(node, "tree");
+        const parent = flatParent(node);
+        if (parent && isElement(parent) && (flows(parent) || inlineChildren(parent))) {
+          put(lineOf(node, html), "tree");
+        }
+      } else if (kind === "children") {
+        if (!isElement(node)) {
+          continue;
+        }
+        if (node.shadowRoot || OWN_STRUCTURE.test(node.localName)) {
+          put(node, "tree");
+        } else if (flows(node)) {
+          put(lineOf(node, html), "tree");
+        } else if (inlineChildren(node)) {
+          put(node, "tree");
+        } else {
+          put(node, "children");
+        }
+      } else if (kind === "self" && isElement(node) && OWN_STRUCTURE.test(node.localName)) {
+        put(node, "tree");
+      } else {
+        put(node, kind);
+      }
+    }
+    return where;
+  }
+  function anchorOf(node) {
+    if (!isElement(node)) {
+      return null;
+    }
+    let count = 0;
+    for (let child = node.firstChild; child && count < 20; child = child.nextSibling, count++) {
+      if (isText(child) ? /\\S/.test(child.data) : isElement(child) && child.childElementCount <= 20) {
+        return child;
+      }
+    }
+    return node.firstChild;
+  }
+  function holdsFrame(probe, element) {
+    if (FRAME.test(element.localName) || element.querySelector(FRAME_SELECTOR)) {
+      return true;
+    }
+    for (const root of probe.roots) {
+      if (isShadowRoot(root) && element.contains(root.host) && root.querySelector(FRAME_SELECTOR)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function rootsOf(probe, where) {
+    const html = documentParts().root;
+    const roots = [];
+    let kinds = "";
+    let elements = 0;
+    let frames = false;
+    for (const [node, kind] of where) {
+      if (kind === "tree" && (node === html || node === document.body)) {
+        return unscoped("the whole document");
+      }
+      let covered = false;
+      for (let up = parentNodeOrHost(node), depth = 0; up && depth < MAX_DEPTH; up = parentNodeOrHost(up), depth++) {
+        if (where.get(up) === "tree") {
+          covered = true;
+          break;
+        }
+      }
+      if (covered) {
+        continue;
+      }
+      roots.push(node, kind === "tree" ? null : anchorOf(node));
+      kinds += kind === "tree" ? "t" : kind === "children" ? "c" : "s";
+      if (kind === "tree" && isElement(node)) {
+        elements += 1 + node.getElementsByTagName("*").length;
+        if (holdsFrame(probe, node)) {
+          frames = true;
+        }
+      }
+    }
+    const total = document.getElementsByTagName("*").length;
+    if (kinds.length > ROOT_LIMIT || elements > Math.max(ELEMENT_LIMIT, total * ELEMENT_SHARE)) {
+      return unscoped("a large change");
+    }
+    return { full: "", roots, kinds, frames };
+  }
+  function scopeChanges(probe, css) {
+    if (css.structural) {
+      markSiblings(probe);
+    }
+    const related = markRelations(probe);
+    if (related) {
+      return unscoped(related);
+    }
+    if (probe.full) {
+      return unscoped(probe.full);
+    }
+    const where = placeChanges(probe);
+    return typeof where === "string" ? unscoped(where) : rootsOf(probe, where);
+  }
+
+  var FNV_OFFSET = 2166136261;
+  var FNV_PRIME = 16777619;
+  var NEWLINE = 10;
+  function fnvHash() {
+    let h = FNV_OFFSET;
+    return {
+      mix(text) {
+        const s = String(text);
+        for (let i = 0; i < s.length; i++) {
+          h ^= s.charCodeAt(i);
+          h = Math.imul(h, FNV_PRIME);
+        }
+        h ^= NEWLINE;
+        h = Math.imul(h, FNV_PRIME);
+      },
+      value() {
+        return h >>> 0;
+      }
+    };
+  }
+
+  var TREE_PROPERTIES = new Set([
+    "display",
+    "visibility",
+    "content",
+    "content-visibility",
+    "inert",
+    "interactivity",
+    "text-transform",
+    "white-space",
+    "white-space-collapse",
+    "text-wrap-mode",
+    "list-style-type",
+    "list-style-image",
+    "list-style-position",
+    "counter-reset",
+    "counter-increment",
+    "counter-set",
+    "overflow",
+    "overflow-x",
+    "overflow-y",
+    "overflow-block",
+    "overflow-inline",
+    "appearance",
+    "-webkit-user-modify",
+    "-webkit-text-security"
+  ]);
+  var DYNAMIC = /:(hover|active|focus|target|checked|indeterminate|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|default|autofill|-webkit-autofill|popover-open|open|closed|modal|fullscreen|picture-in-picture|playing|paused|seeking|buffering|stalled|muted|volume-locked|state\\(|current|past|future|blank|has-slotted)/;
+  var STRUCTURAL = /[+~]|:(nth-|first-child|last-child|only-child|first-of-type|last-of-type|only-of-type)/;
+  var NEVER = /:(has|dir)\\(/;
+  var RULE_LIMIT = 2e4;
+  var IMPORT_DEPTH = 8;
+  var NESTING_DEPTH = 16;
+  function selectorRule(rule) {
+    if (!("style" in rule) || !("selectorText" in rule)) {
+      return void 0;
+    }
+    const { style, selectorText } = rule;
+    return style instanceof CSSStyleDeclaration && typeof selectorText === "string" ? { style, selector: selectorText } : void 0;
+  }
+  function nestedRules(rule) {
+    return "cssRules" in rule && rule.cssRules instanceof CSSRuleList ? rule.cssRules : void 0;
+  }
+  function reflectsTree(style) {
+    for (let i = 0; i < style.length; i++) {
+      if (TREE_PROPERTIES.has(style.item(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function noteSelectorRule(css, rule, container) {
+    if (!reflectsTree(rule.style)) {
+      return;
+    }
+    if (NEVER.test(rule.selector)) {
+      css.never = "style rules with :has() or :dir()";
+    }
+    if (container) {
+      css.never = "container queries";
+    }
+    if (rule.style.getPropertyValue("content-visibility")) {
+      css.never = "content-visibility";
+    }
+    if (DYNAMIC.test(rule.selector)) {
+      css.dynamic = true;
+    }
+    if (STRUCTURAL.test(rule.selector)) {
+      css.structural = true;
+    }
+  }
+  function visitRules(visit, rules, depth, inContainer) {
+    const css = visit.css;
+    for (const rule of rules) {
+      if (++css.rules > RULE_LIMIT) {
+        css.never = "too many style rules";
+        return;
+      }
+      visit.hash.mix(rule.cssText);
+      if (rule instanceof CSSImportRule && rule.styleSheet && depth < IMPORT_DEPTH) {
+        visitSheet(visit, rule.styleSheet, depth + 1);
+      }
+      const container = inContainer || rule.constructor.name === "CSSContainerRule";
+      const withSelector = selectorRule(rule);
+      if (withSelector) {
+        noteSelectorRule(css, withSelector, container);
+      }
+      const nested = nestedRules(rule);
+      if (nested && depth < NESTING_DEPTH) {
+        visitRules(visit, nested, depth + 1, container);
+      }
+    }
+  }
+  function visitSheet(visit, sheet, depth) {
+    visit.hash.mix((sheet.disabled ? "off " : "on ") + sheet.media.mediaText);
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      visit.css.never = "a cross-origin style sheet";
+      visit.hash.mix(sheet.href);
+      return;
+    }
+    visitRules(visit, rules, depth, false);
+  }
+  function sheetsOf(probe) {
+    const sheets = [...document.adoptedStyleSheets];
+    for (const root of probe.roots) {
+      if (isLiveRoot(root)) {
+        sheets.push(...root.styleSheets, ...root.adoptedStyleSheets);
+      }
+    }
+    return sheets;
+  }
+  function readStyleRules(probe) {
+    const visit = {
+      hash: fnvHash(),
+      css: { dynamic: false, structural: false, never: "", rules: 0 }
+    };
+    for (const sheet of sheetsOf(probe)) {
+      visitSheet(visit, sheet, 0);
+    }
+    return { key: \`\${visit.hash.value()}:\${visit.css.rules}\`, css: visit.css };
+  }
+
+  var PROBE_EVENTS = [
+    "input",
+    "change",
+    "beforeinput",
+    "focusin",
+    "focusout",
+    "focus",
+    "blur",
+    "toggle",
+    "beforetoggle",
+    "close",
+    "cancel",
+    "scroll",
+    "wheel",
+    "resize",
+    "transitionrun",
+    "transitionstart",
+    "transitionend",
+    "transitioncancel",
+    "animationstart",
+    "animationend",
+    "animationiteration",
+    "animationcancel",
+    "mouseover",
+    "mouseout",
+    "mousedown",
+    "mouseup",
+    "click",
+    "dblclick",
+    "contextmenu",
+    "pointerdown",
+    "pointerup",
+    "pointerover",
+    "pointerout",
+    "keydown",
+    "keyup",
+    "compositionend",
+    "paste",
+    "cut",
+    "dragstart",
+    "dragend",
+    "drop",
+    "touchstart",
+    "touchend",
+    "load",
+    "error",
+    "hashchange",
+    "popstate",
+    "pageshow",
+    "visibilitychange",
+    "fullscreenchange",
+    "submit",
+    "reset",
+    "invalid",
+    "play",
+    "pause",
+    "ended",
+    "seeked",
+    "timeupdate",
+    "volumechange",
+    "ratechange",
+    "durationchange",
+    "loadedmetadata"
+  ];
+  var TARGET_EVENTS = new Set([
+    "input",
+    "change",
+    "invalid",
+    "reset",
+    "submit",
+    "toggle",
+    "load",
+    "error",
+    "play",
+    "pause",
+    "ended",
+    "seeked",
+    "timeupdate",
+    "volumechange",
+    "ratechange",
+    "durationchange",
+    "loadedmetadata",
+    "transitionrun",
+    "transitionstart",
+    "transitionend",
+    "transitioncancel",
+    "animationstart",
+    "animationend",
+    "animationiteration",
+    "animationcancel"
+  ]);
+  var UNSCOPED_EVENTS = new Set(["resize", "pageshow", "fullscreenchange"]);
+  var QUIET_EVENTS = new Set([
+    "scroll",
+    "wheel",
+    "visibilitychange",
+    "popstate",
+    "beforeinput",
+    "cancel"
+  ]);
+  var FOCUS_EVENTS = new Set(["focusin", "focusout", "focus", "blur"]);
+  var MEDIA_QUERIES = [
+    "(prefers-color-scheme: dark)",
+    "(prefers-reduced-motion: reduce)",
+    "(prefers-contrast: more)",
+    "(forced-colors: active)",
+    "print"
+  ];
+  function elementTarget(event) {
+    const target = event.composedPath()[0];
+    return target instanceof Element ? target : void 0;
+  }
+  function noteEvent(probe, event) {
+    probe.n++;
+    const type = event.type;
+    if (TARGET_EVENTS.has(type)) {
+      const target = elementTarget(event);
+      if (target) {
+        markDirty(probe, target, "tree");
+      }
+    } else if (FOCUS_EVENTS.has(type)) {
+      const target = elementTarget(event);
+      if (target) {
+        markFocus(probe, target);
+      }
+      probe.dynamic = true;
+    } else if (UNSCOPED_EVENTS.has(type)) {
+      fullBecause(probe, type);
+    } else if (!QUIET_EVENTS.has(type)) {
+      probe.dynamic = true;
+    }
+  }
+  function listenForProbe(probe) {
+    const onEvent = (event) => {
+      noteEvent(probe, event);
+    };
+    const onMedia = () => {
+      probe.n++;
+      fullBecause(probe, "media");
+    };
+    for (const type of PROBE_EVENTS) {
+      addEventListener(type, onEvent, { capture: true, passive: true });
+    }
+    const queries = MEDIA_QUERIES.map((query) => matchMedia(query));
+    for (const query of queries) {
+      query.addEventListener("change", onMedia);
+    }
+    return () => {
+      for (const type of PROBE_EVENTS) {
+        removeEventListener(type, onEvent, { capture: true });
+      }
+      for (const query of queries) {
+        query.removeEventListener("change", onMedia);
+      }
+    };
+  }
+
+  var PROBE_VERSION = 5;
+  var OBSERVED = {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+    attributeOldValue: true
+  };
+  function scan(probe, start) {
+    const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
+    for (let node = walker.currentNode; node; node = walker.nextNode()) {
+      if (!isElement(node)) {
+        continue;
+      }
+      if (node.shadowRoot && !probe.roots.has(node.shadowRoot)) {
+        watch(probe, node.shadowRoot);
+      }
+      const tag = node.localName;
+      if (tag.includes("-")) {
+        probe.custom = true;
+        if (!node.matches(":defined")) {
+          probe.undefinedElements.add(node);
+        }
+      }
+      if (node.hasAttribute("aria-owns")) {
+        probe.owns = true;
+      }
+    }
+  }
+  function watch(probe, root) {
+    probe.roots.add(root);
+    probe.observer.observe(root, OBSERVED);
+    scan(probe, root);
+  }
+  function install() {
+    const observer = new MutationObserver((records) => {
+      probe.n += records.length;
+      noteRecords(probe, records);
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (isElement(node)) {
+            scan(probe, node);
+          }
+        }
+      }
+    });
+    const probe = {
+      v: PROBE_VERSION,
+      n: 0,
+      roots: new Set(),
+      ids: new WeakMap(),
+      next: 1,
+      undefinedElements: new Set(),
+      doc: Math.random().toString(36).slice(2),
+      epoch: 0,
+      dirty: new Map(),
+      removed: [],
+      removedMany: false,
+      removedIds: void 0,
+      full: "",
+      custom: false,
+      owns: false,
+      dynamic: false,
+      fieldStates: new WeakMap(),
+      focus: null,
+      href: location.href,
+      viewport: "",
+      sheetsKey: "",
+      observer,
+      // Live collections: Chromium keeps their contents until the DOM changes, so reading the form
+      // state of a quiet page does not walk the document.
+      fields: [
+        document.getElementsByTagName("input"),
+        document.getElementsByTagName("textarea"),
+        document.getElementsByTagName("select")
+      ],
+      off: () => void 0
+    };
+    watch(probe, document);
+    probe.off = listenForProbe(probe);
+    eachField(probe, (field) => {
+      probe.fieldStates.set(field, fieldState(probe, field));
+    });
+    probe.focus = deepActive();
+    return probe;
+  }
+  function treeProbe() {
+    const holder = probeHolder();
+    const old = holder.probe;
+    if (old?.v === PROBE_VERSION) {
+      return old;
+    }
+    if (old) {
+      old.observer.disconnect();
+      old.off();
+    }
+    const probe = install();
+    holder.probe = probe;
+    return probe;
+  }
+  function flushProbe(probe) {
+    const records = probe.observer.takeRecords();
+    probe.n += records.length;
+    noteRecords(probe, records);
+  }
+  function countRules(probe) {
+    let rules = 0;
+    for (const root of probe.roots) {
+      if (!isLiveRoot(root)) {
+        continue;
+      }
+      for (const sheet of [...root.styleSheets, ...root.adoptedStyleSheets]) {
+        try {
+          rules += sheet.cssRules.length + (sheet.disabled ? 0.5 : 0);
+        } catch {
+          rules += 0.25;
+        }
+      }
+    }
+    return rules;
+  }
+  function countUndefined(probe) {
+    let count = 0;
+    for (const element of probe.undefinedElements) {
+      if (!element.isConnected || element.matches(":defined")) {
+        probe.undefinedElements.delete(element);
+        probe.n++;
+        markDirty(probe, element, "tree");
+      } else {
+        count++;
+      }
+    }
+    return count;
+  }
+  function readProbe(probe) {
+    flushProbe(probe);
+    const hash = fnvHash();
+    hash.mix(idOf(probe, deepActive()));
+    hash.mix(\`\${innerWidth}x\${innerHeight}\`);
+    eachField(probe, (field) => {
+      hash.mix(field.value);
+      hash.mix(fieldFlags(field));
+      if ("selectedOptions" in field) {
+        for (const option of field.selectedOptions) {
+          hash.mix(idOf(probe, option));
+        }
+      }
+    });
+    const rules = countRules(probe);
+    const undefinedElements = countUndefined(probe);
+    hash.mix(\`\${rules}/\${undefinedElements}\`);
+    return \`\${probe.doc}:\${probe.n}:\${hash.value()}\`;
+  }
+
+  function resetLog(probe) {
+    probe.dirty.clear();
+    probe.removed.length = 0;
+    probe.removedMany = false;
+    probe.removedIds = void 0;
+    probe.full = "";
+    probe.dynamic = false;
+  }
+  function kebabCase(property) {
+    return property.replace(/[A-Z]/g, (letter) => "-" + letter.toLowerCase());
+  }
+  function markAnimated(probe) {
+    for (const animation of document.getAnimations()) {
+      const effect = animation.effect;
+      const target = effect instanceof KeyframeEffect ? effect.target : null;
+      if (!target) {
+        continue;
+      }
+      let reflected = animation instanceof CSSTransition && TREE_PROPERTIES.has(animation.transitionProperty);
+      if (!reflected && effect instanceof KeyframeEffect) {
+        for (const frame of effect.getKeyframes()) {
+          for (const key in frame) {
+            if (TREE_PROPERTIES.has(kebabCase(key))) {
+              reflected = true;
+            }
+          }
+        }
+      }
+      if (reflected) {
+        markDirty(probe, target, "tree");
+      }
+    }
+  }
+  function markStateChanges(probe) {
+    const active = deepActive();
+    const focusMoved = active !== probe.focus;
+    if (focusMoved) {
+      if (probe.focus?.isConnected) {
+        markFocus(probe, probe.focus);
+      }
+      if (active) {
+        markFocus(probe, active);
+      }
+    }
+    probe.focus = active;
+    let valuesChanged = false;
+    eachField(probe, (field) => {
+      const state = fieldState(probe, field);
+      const before = probe.fieldStates.get(field);
+      if (before !== void 0 && before !== state) {
+        markDirty(probe, field, "tree");
+        valuesChanged = true;
+      }
+      probe.fieldStates.set(field, state);
+    });
+    markAnimated(probe);
+    return probe.dynamic || focusMoved || valuesChanged;
+  }
+  function wholeReason(probe, expectedEpoch) {
+    let full = expectedEpoch !== probe.epoch ? "no earlier tree" : probe.full;
+    const href = location.href;
+    const viewport = \`\${innerWidth}x\${innerHeight}\`;
+    if (!full && href !== probe.href) {
+      full = "the address changed";
+    }
+    if (!full && viewport !== probe.viewport) {
+      full = "the viewport changed";
+    }
+    probe.href = href;
+    probe.viewport = viewport;
+    const sheets = readStyleRules(probe);
+    if (!full && sheets.key !== probe.sheetsKey) {
+      full = "style sheets changed";
+    }
+    probe.sheetsKey = sheets.key;
+    const css = sheets.css;
+    if (!full && css.never) {
+      full = css.never;
+    }
+    if (!full && probe.custom) {
+      full = "custom elements";
+    }
+    if (!full && probe.owns) {
+      full = "aria-owns";
+    }
+    const stateMoved = markStateChanges(probe);
+    if (!full && css.dynamic && stateMoved) {
+      full = "style rules that follow hover, focus or form state";
+    }
+    if (!full && probe.full) {
+      full = probe.full;
+    }
+    return { full, css };
+  }
+  function takeTreeChanges(expectedEpoch, wholeReadLimit) {
+    const probe = treeProbe();
+    flushProbe(probe);
+    const reading = readProbe(probe);
+    const elements = document.getElementsByTagName("*").length;
+    const answer = ({ full: full2, roots, kinds, frames }) => {
+      resetLog(probe);
+      probe.epoch++;
+      const info = { epoch: probe.epoch, reading, full: full2, frames, kinds, elements };
+      return [JSON.stringify(info), ...roots];
+    };
+    if (elements > wholeReadLimit) {
+      return answer(unscoped("a very large document"));
+    }
+    const { full, css } = wholeReason(probe, expectedEpoch);
+    return answer(full ? unscoped(full) : scopeChanges(probe, css));
+  }
+  return takeTreeChanges.apply(this, arguments);
+}`;
+
+/** `readTreeProbe` of src/injected/treeProbe.ts. */
+export const READ_TREE_PROBE = `function () {
+  "use strict";
+  var FNV_OFFSET = 2166136261;
+  var FNV_PRIME = 16777619;
+  var NEWLINE = 10;
+  function fnvHash() {
+    let h = FNV_OFFSET;
+    return {
+      mix(text) {
+        const s = String(text);
+        for (let i = 0; i < s.length; i++) {
+          h ^= s.charCodeAt(i);
+          h = Math.imul(h, FNV_PRIME);
+        }
+        h ^= NEWLINE;
+        h = Math.imul(h, FNV_PRIME);
+      },
+      value() {
+        return h >>> 0;
+      }
+    };
+  }
+
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function isShadowRoot(node) {
+    return node.nodeType === Node.DOCUMENT_FRAGMENT_NODE && "host" in node;
+  }
+  function shadowHost(root) {
+    return isShadowRoot(root) ? root.host : null;
+  }
+
+  function readGlobalSlot(key) {
+    return Reflect.get(globalThis, Symbol.for(key));
+  }
+  function defineGlobalSlot(key, value) {
+    Object.defineProperty(globalThis, Symbol.for(key), { value });
+  }
+
+  var PROBE_KEY = "mcp-browser-inspector.treeProbe";
+  var DIRTY_LIMIT = 600;
+  var FOCUS_DEPTH = 512;
+  var RANK = { self: 1, children: 2, attr: 3, tree: 4, text: 5 };
+  function isProbeHolder(value) {
+    return typeof value === "object" && value !== null && "probe" in value;
+  }
+  function probeHolder() {
+    const found = readGlobalSlot(PROBE_KEY);
+    if (isProbeHolder(found)) {
+      return found;
+    }
+    const holder = { probe: void 0 };
+    defineGlobalSlot(PROBE_KEY, holder);
+    return holder;
+  }
+  function fullBecause(probe, reason) {
+    if (!probe.full) {
+      probe.full = reason;
+      probe.dirty.clear();
+      probe.removed.length = 0;
+    }
+  }
+  function markDirty(probe, node, kind) {
+    if (!node || probe.full) {
+      return;
+    }
+    const target = node.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? shadowHost(node) : node;
+    if (!target || target.nodeType !== Node.ELEMENT_NODE && target.nodeType !== Node.TEXT_NODE) {
+      fullBecause(probe, "document");
+      return;
+    }
+    const had = probe.dirty.get(target);
+    if (!had || RANK[kind] > RANK[had]) {
+      probe.dirty.set(target, kind);
+    }
+    if (probe.dirty.size > DIRTY_LIMIT) {
+      fullBecause(probe, "many changes");
+    }
+  }
+  function parentNodeOrHost(node) {
+    const parent = node.parentNode;
+    return parent?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? shadowHost(parent) : parent;
+  }
+  function markFocus(probe, element) {
+    let hidden = null;
+    for (let node = element, depth = 0; node && depth < FOCUS_DEPTH; depth++, node = parentNodeOrHost(node)) {
+      if (isElement(node) && node.getAttribute("aria-hidden") === "true") {
+        hidden = node;
+      }
+    }
+    if (hidden) {
+      markDirty(probe, hidden, "tree");
+    } else {
+      markDirty(probe, element, "self");
+    }
+  }
+  function deepActive() {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) {
+      active = active.shadowRoot.activeElement;
+    }
+    return active;
+  }
+  function idOf(probe, element) {
+    if (!element) {
+      return 0;
+    }
+    let id = probe.ids.get(element);
+    if (!id) {
+      id = probe.next++;
+      probe.ids.set(element, id);
+    }
+    return id;
+  }
+  function fieldFlags(field) {
+    const checked = "checked" in field && field.checked;
+    const indeterminate = "indeterminate" in field && field.indeterminate;
+    return (checked ? "c" : "") + (indeterminate ? "i" : "") + (field.disabled ? "d" : "");
+  }
+  function fieldState(probe, field) {
+    let text = field.value + "|" + fieldFlags(field);
+    if ("selectedOptions" in field) {
+      for (const option of field.selectedOptions) {
+        text += "|" + String(idOf(probe, option));
+      }
+    }
+    return text;
+  }
+  function isFormField(element) {
+    return element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
+  }
+  function isLiveRoot(root) {
+    return !isShadowRoot(root) || root.host.isConnected;
+  }
+  function eachField(probe, visit) {
+    for (const collection of probe.fields) {
+      for (const field of collection) {
+        visit(field);
+      }
+    }
+    for (const root of probe.roots) {
+      if (!isShadowRoot(root) || !root.host.isConnected) {
+        continue;
+      }
+      for (const element of root.querySelectorAll("input,textarea,select")) {
+        if (isFormField(element)) {
+          visit(element);
+        }
+      }
+    }
+  }
+
+  var PROBE_EVENTS = [
+    "input",
+    "change",
+    "beforeinput",
+    "focusin",
+    "focusout",
+    "focus",
+    "blur",
+    "toggle",
+    "beforetoggle",
+    "close",
+    "cancel",
+    "scroll",
+    "wheel",
+    "resize",
+    "transitionrun",
+    "transitionstart",
+    "transitionend",
+    "transitioncancel",
+    "animationstart",
+    "animationend",
+    "animationiteration",
+    "animationcancel",
+    "mouseover",
+    "mouseout",
+    "mousedown",
+    "mouseup",
+    "click",
+    "dblclick",
+    "contextmenu",
+    "pointerdown",
+    "pointerup",
+    "pointerover",
+    "pointerout",
+    "keydown",
+    "keyup",
+    "compositionend",
+    "paste",
+    "cut",
+    "dragstart",
+    "dragend",
+    "drop",
+    "touchstart",
+    "touchend",
+    "load",
+    "error",
+    "hashchange",
+    "popstate",
+    "pageshow",
+    "visibilitychange",
+    "fullscreenchange",
+    "submit",
+    "reset",
+    "invalid",
+    "play",
+    "pause",
+    "ended",
+    "seeked",
+    "timeupdate",
+    "volumechange",
+    "ratechange",
+    "durationchange",
+    "loadedmetadata"
+  ];
+  var TARGET_EVENTS = new Set([
+    "input",
+    "change",
+    "invalid",
+    "reset",
+    "submit",
+    "toggle",
+    "load",
+    "error",
+    "play",
+    "pause",
+    "ended",
+    "seeked",
+    "timeupdate",
+    "volumechange",
+    "ratechange",
+    "durationchange",
+    "loadedmetadata",
+    "transitionrun",
+    "transitionstart",
+    "transitionend",
+    "transitioncancel",
+    "animationstart",
+    "animationend",
+    "animationiteration",
+    "animationcancel"
+  ]);
+  var UNSCOPED_EVENTS = new Set(["resize", "pageshow", "fullscreenchange"]);
+  var QUIET_EVENTS = new Set([
+    "scroll",
+    "wheel",
+    "visibilitychange",
+    "popstate",
+    "beforeinput",
+    "cancel"
+  ]);
+  var FOCUS_EVENTS = new Set(["focusin", "focusout", "focus", "blur"]);
+  var MEDIA_QUERIES = [
+    "(prefers-color-scheme: dark)",
+    "(prefers-reduced-motion: reduce)",
+    "(prefers-contrast: more)",
+    "(forced-colors: active)",
+    "print"
+  ];
+  function elementTarget(event) {
+    const target = event.composedPath()[0];
+    return target instanceof Element ? target : void 0;
+  }
+  function noteEvent(probe, event) {
+    probe.n++;
+    const type = event.type;
+    if (TARGET_EVENTS.has(type)) {
+      const target = elementTarget(event);
+      if (target) {
+        markDirty(probe, target, "tree");
+      }
+    } else if (FOCUS_EVENTS.has(type)) {
+      const target = elementTarget(event);
+      if (target) {
+        markFocus(probe, target);
+      }
+      probe.dynamic = true;
+    } else if (UNSCOPED_EVENTS.has(type)) {
+      fullBecause(probe, type);
+    } else if (!QUIET_EVENTS.has(type)) {
+      probe.dynamic = true;
+    }
+  }
+  function listenForProbe(probe) {
+    const onEvent = (event) => {
+      noteEvent(probe, event);
+    };
+    const onMedia = () => {
+      probe.n++;
+      fullBecause(probe, "media");
+    };
+    for (const type of PROBE_EVENTS) {
+      addEventListener(type, onEvent, { capture: true, passive: true });
+    }
+    const queries = MEDIA_QUERIES.map((query) => matchMedia(query));
+    for (const query of queries) {
+      query.addEventListener("change", onMedia);
+    }
+    return () => {
+      for (const type of PROBE_EVENTS) {
+        removeEventListener(type, onEvent, { capture: true });
+      }
+      for (const query of queries) {
+        query.removeEventListener("change", onMedia);
+      }
+    };
+  }
+
+  var IDREF_ATTRIBUTES = [
+    "aria-labelledby",
+    "aria-labeledby",
+    "aria-describedby",
+    "aria-activedescendant",
+    "aria-controls",
+    "aria-details",
+    "aria-errormessage",
+    "aria-flowto",
+    "for",
+    "list",
+    "headers",
+    "popovertarget",
+    "commandfor",
+    "interestfor",
+    "form",
+    "anchor"
+  ];
+  var IDREF = new Set(IDREF_ATTRIBUTES);
+  var REMOVED_LIMIT = 200;
+  var FRAMES = new Set(["iframe", "frame", "object", "embed", "base", "link", "style", "meta"]);
+  var LISTS = new Set(["ol", "ul", "menu"]);
+  function isSheet(node) {
+    return isElement(node) && (node.localName === "style" || node.localName === "link");
+  }
+  function holdsSheet(node) {
+    return isElement(node) && (isSheet(node) || !!node.querySelector("style,link"));
+  }
+  function byId(from, id) {
+    const root = from.getRootNode();
+    return root instanceof Document || root instanceof DocumentFragment ? root.getElementById(id) : null;
+  }
+  function noteChildList(probe, record) {
+    const target = record.target;
+    if (target.nodeType === Node.DOCUMENT_NODE) {
+      fullBecause(probe, "document");
+      return false;
+    }
+    if (isSheet(target)) {
+      fullBecause(probe, "style sheet");
+      return false;
+    }
+    for (const node of record.removedNodes) {
+      if (holdsSheet(node)) {
+        fullBecause(probe, "style sheet");
+        return false;
+      }
+      if (isElement(node)) {
+        if (probe.removed.length < REMOVED_LIMIT) {
+          probe.removed.push(node);
+        } else {
+          probe.removedMany = true;
+        }
+      }
+    }
+    for (const node of record.addedNodes) {
+      if (holdsSheet(node)) {
+        fullBecause(probe, "style sheet");
+        return false;
+      }
+      if (node.nodeType === Node.ELEMENT_NODE || node.nodeType === Node.TEXT_NODE) {
+        markDirty(probe, node, "tree");
+      }
+    }
+    const list = isElement(target) && LISTS.has(target.localName);
+    markDirty(probe, target, list ? "tree" : "children");
+    return true;
+  }
+  function noteAttribute(probe, record, target) {
+    const name = record.attributeName ?? "";
+    if (FRAMES.has(target.localName)) {
+      fullBecause(probe, "frame or style element");
+      return false;
+    }
+    if (name === "aria-owns") {
+      fullBecause(probe, "aria-owns");
+      return false;
+    }
+    if (name === "open" && target.localName === "dialog") {
+      fullBecause(probe, "dialog");
+      return false;
+    }
+    if (name === "id") {
+      if (record.oldValue) {
+        probe.removedIds = (probe.removedIds ?? new Set()).add(record.oldValue);
+      }
+    } else if (IDREF.has(name)) {
+      const tokens = ((record.oldValue ?? "") + " " + (target.getAttribute(name) ?? "")).split(/\\s+/);
+      for (const token of tokens) {
+        if (token) {
+          markDirty(probe, byId(target, token), "tree");
+        }
+      }
+    }
+    if (name === "slot" || name === "value" && target.localName === "li") {
+      markDirty(probe, target.parentNode, "tree");
+    }
+    markDirty(probe, target, "attr");
+    return true;
+  }
+  function noteRecords(probe, records) {
+    for (const record of records) {
+      if (probe.full) {
+        return;
+      }
+      const target = record.target;
+      if (record.type === "childList") {
+        if (!noteChildList(probe, record)) {
+          return;
+        }
+      } else if (record.type === "characterData") {
+        const parent = target.parentNode;
+        if (parent && isSheet(parent)) {
+          fullBecause(probe, "style sheet");
+          return;
+        }
+        markDirty(probe, target, "text");
+      } else if (isElement(target) && !noteAttribute(probe, record, target)) {
+        return;
+      }
+    }
+  }
+
+  var PROBE_VERSION = 5;
+  var OBSERVED = {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+    attributeOldValue: true
+  };
+  function scan(probe, start) {
+    const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
+    for (let node = walker.currentNode; node; node = walker.nextNode()) {
+      if (!isElement(node)) {
+        continue;
+      }
+      if (node.shadowRoot && !probe.roots.has(node.shadowRoot)) {
+        watch(probe, node.shadowRoot);
+      }
+      const tag = node.localName;
+      if (tag.includes("-")) {
+        probe.custom = true;
+        if (!node.matches(":defined")) {
+          probe.undefinedElements.add(node);
+        }
+      }
+      if (node.hasAttribute("aria-owns")) {
+        probe.owns = true;
+      }
+    }
+  }
+  function watch(probe, root) {
+    probe.roots.add(root);
+    probe.observer.observe(root, OBSERVED);
+    scan(probe, root);
+  }
+  function install() {
+    const observer = new MutationObserver((records) => {
+      probe.n += records.length;
+      noteRecords(probe, records);
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (isElement(node)) {
+            scan(probe, node);
+          }
+        }
+      }
+    });
+    const probe = {
+      v: PROBE_VERSION,
+      n: 0,
+      roots: new Set(),
+      ids: new WeakMap(),
+      next: 1,
+      undefinedElements: new Set(),
+      doc: Math.random().toString(36).slice(2),
+      epoch: 0,
+      dirty: new Map(),
+      removed: [],
+      removedMany: false,
+      removedIds: void 0,
+      full: "",
+      custom: false,
+      owns: false,
+      dynamic: false,
+      fieldStates: new WeakMap(),
+      focus: null,
+      href: location.href,
+      viewport: "",
+      sheetsKey: "",
+      observer,
+      // Live collections: Chromium keeps their contents until the DOM changes, so reading the form
+      // state of a quiet page does not walk the document.
+      fields: [
+        document.getElementsByTagName("input"),
+        document.getElementsByTagName("textarea"),
+        document.getElementsByTagName("select")
+      ],
+      off: () => void 0
+    };
+    watch(probe, document);
+    probe.off = listenForProbe(probe);
+    eachField(probe, (field) => {
+      probe.fieldStates.set(field, fieldState(probe, field));
+    });
+    probe.focus = deepActive();
+    return probe;
+  }
+  function treeProbe() {
+    const holder = probeHolder();
+    const old = holder.probe;
+    if (old?.v === PROBE_VERSION) {
+      return old;
+    }
+    if (old) {
+      old.observer.disconnect();
+      old.off();
+    }
+    const probe = install();
+    holder.probe = probe;
+    return probe;
+  }
+  function flushProbe(probe) {
+    const records = probe.observer.takeRecords();
+    probe.n += records.length;
+    noteRecords(probe, records);
+  }
+  function countRules(probe) {
+    let rules = 0;
+    for (const root of probe.roots) {
+      if (!isLiveRoot(root)) {
+        continue;
+      }
+      for (const sheet of [...root.styleSheets, ...root.adoptedStyleSheets]) {
+        try {
+          rules += sheet.cssRules.length + (sheet.disabled ? 0.5 : 0);
+        } catch {
+          rules += 0.25;
+        }
+      }
+    }
+    return rules;
+  }
+  function countUndefined(probe) {
+    let count = 0;
+    for (const element of probe.undefinedElements) {
+      if (!element.isConnected || element.matches(":defined")) {
+        probe.undefinedElements.delete(element);
+        probe.n++;
+        markDirty(probe, element, "tree");
+      } else {
+        count++;
+      }
+    }
+    return count;
+  }
+  function readProbe(probe) {
+    flushProbe(probe);
+    const hash = fnvHash();
+    hash.mix(idOf(probe, deepActive()));
+    hash.mix(\`\${innerWidth}x\${innerHeight}\`);
+    eachField(probe, (field) => {
+      hash.mix(field.value);
+      hash.mix(fieldFlags(field));
+      if ("selectedOptions" in field) {
+        for (const option of field.selectedOptions) {
+          hash.mix(idOf(probe, option));
+        }
+      }
+    });
+    const rules = countRules(probe);
+    const undefinedElements = countUndefined(probe);
+    hash.mix(\`\${rules}/\${undefinedElements}\`);
+    return \`\${probe.doc}:\${probe.n}:\${hash.value()}\`;
+  }
+
+  function readTreeProbe() {
+    return readProbe(treeProbe());
+  }
+  return readTreeProbe.apply(this, arguments);
 }`;
 
 /** `fileInputInfo` of src/injected/upload.ts. */

@@ -4,7 +4,7 @@
  * printed where they differ from what the listed rows and cells would make an agent assume; a
  * plain table prints none of them. Also on AG Grid (test/fixtures/libraries) after a sort.
  *
- * Tests: src/core/browser/snapshot/gridOrder.ts
+ * Tests: src/core/browser/snapshot/gridOrder.ts, src/injected/common/gridMarks.ts
  */
 import {describe, expect, it} from 'vitest';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';

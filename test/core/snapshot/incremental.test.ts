@@ -6,7 +6,8 @@
  * of them must have come from the kept trees, or the test proves nothing.
  *
  * Tests: src/core/browser/snapshot/spliceTree.ts, src/core/browser/snapshot/changeRoots.ts,
- *   src/core/browser/snapshot/changeScript.ts, src/core/browser/snapshot/keptTree.ts
+ *   src/injected/treeChanges.ts, src/injected/common/changeScope.ts,
+ *   src/injected/common/treeProbe.ts, src/core/browser/snapshot/keptTree.ts
  */
 import {describe, expect, it} from 'vitest';
 import {useEngineWithFixtures} from '../../helpers/engine.js';

@@ -1,6 +1,6 @@
 /**
  * Brings a kept accessibility tree up to date by reading only what changed: for each root the
- * change log names (changeScript.ts), its subtree or its own node and child list, and its
+ * change log names (src/injected/treeChanges.ts), its subtree or its own node and child list, and its
  * ancestors (names computed from content reach up). Everything is read with
  * `Accessibility.getPartialAXTree`, which answers at once (a `queryAXTree` waits for the frame's
  * next rendering, which never comes in a throttled off-screen frame), level by level for a

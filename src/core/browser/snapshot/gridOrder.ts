@@ -11,53 +11,9 @@ import {z} from 'zod';
 import type {GridPlace, TreeNode} from './axTree.js';
 
 /**
- * In-page source: pushes `element, info` pairs onto `out` for the grids in `roots`, info being
- * JSON of one of gridMarkSchema's shapes. Bounded by the rows and cells it looks at.
+ * A grid mark as the page reports it (src/injected/common/gridMarks.ts finds them, with the other
+ * DOM marks).
  */
-export const FIND_GRID_MARKS = `(roots, out) => {
-  const GRID = 'table,[role=grid],[role=treegrid],[role=table]';
-  const ROW = 'tr,[role=row]';
-  const CELL = 'td,th,[role=gridcell],[role=cell],[role=columnheader],[role=rowheader]';
-  // A row's own cells, also through wrappers (a grid's presentational containers), not a
-  // nested grid's.
-  const cellsOf = row => [...row.querySelectorAll(CELL)].filter(cell => cell.closest(ROW) === row && !/^(none|presentation)$/.test(cell.getAttribute('role') || ''));
-  const number = (el, name) => { const value = el.getAttribute(name); const parsed = value === null ? NaN : Number(value); return Number.isInteger(parsed) ? parsed : null; };
-  let budget = 20000;
-  for (const root of roots) {
-    if (root !== document && !root.host.isConnected) continue;
-    for (const grid of root.querySelectorAll(GRID)) {
-      const rowcount = number(grid, 'aria-rowcount');
-      const colcount = number(grid, 'aria-colcount');
-      const indexed = grid.querySelector('[aria-rowindex],[aria-colindex]');
-      if (rowcount === null && colcount === null && !indexed) continue;
-      if (budget <= 0) return;
-      const rows = [...grid.querySelectorAll(ROW)].filter(row => row.closest(GRID) === grid);
-      budget -= rows.length;
-      if (rowcount !== null && rowcount !== rows.length) out.push(grid, JSON.stringify({rowcount}));
-      if (colcount !== null && rows.length > 0 && colcount !== Math.max(...rows.slice(0, 50).map(row => cellsOf(row).length))) {
-        out.push(grid, JSON.stringify({colcount}));
-      }
-      if (!indexed) continue;
-      const indices = rows.map(row => number(row, 'aria-rowindex'));
-      if (indices.some((index, position) => index !== null && index !== position + 1)) {
-        rows.forEach((row, position) => {
-          const index = indices[position];
-          if (index !== null) out.push(row, JSON.stringify({rowindex: index, shown: index !== position + 1}));
-        });
-      }
-      for (const row of rows) {
-        if (budget <= 0) return;
-        const cells = cellsOf(row);
-        budget -= cells.length;
-        cells.forEach((cell, position) => {
-          const index = number(cell, 'aria-colindex');
-          if (index !== null && index !== position + 1) out.push(cell, JSON.stringify({colindex: index}));
-        });
-      }
-    }
-  }
-}`;
-
 export const gridMarkSchema = z.union([
   z.object({rowindex: z.number().int(), shown: z.boolean()}),
   z.object({colindex: z.number().int()}),

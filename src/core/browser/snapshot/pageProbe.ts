@@ -2,23 +2,27 @@
  * What the snapshot reads from each document besides its accessibility tree, in an isolated world
  * (the page's own scripts cannot see or tamper with it):
  *
- * - the probe's reading (probeScript.ts): equal readings mean the tree is still the same.
- * - the change log's take (changeScript.ts): what changed since the tree the engine keeps.
- * - the elements with `aria-current`, `aria-sort` or `aria-valuetext`, which the AX properties do
- *   not carry (or, for the last, not always).
+ * - the tree probe's reading: equal readings mean the tree is still the same.
+ * - the change log's take: what changed since the tree the engine keeps.
+ * - the DOM marks: elements with `aria-current`, `aria-sort` or `aria-valuetext`, which the AX
+ *   properties do not carry (or, for the last, not always), visible controls aria-hidden takes
+ *   out, and grids' indices and counts (gridOrder.ts).
+ *
+ * The in-page side is src/injected/treeProbe.ts, treeChanges.ts and domMarks.ts (the probe itself
+ * in src/injected/common/treeProbe.ts).
  */
 import {z} from 'zod';
-import {takeChangesExpression} from './changeScript.js';
 import {evaluateInDocument, sendsAtOnce, type DocumentRef} from '../documentWorld.js';
-import {FIND_GRID_MARKS, gridMarkSchema, type GridMark} from './gridOrder.js';
+import {gridMarkSchema, type GridMark} from './gridOrder.js';
 import {
   DialogOpenedError,
   EvaluationTimeoutError,
   inPage,
   PROBE_TIMEOUT_MS,
 } from '../evaluation.js';
+import {callExpression} from '../injectedCall.js';
+import {FIND_DOM_MARKS, READ_TREE_PROBE, TAKE_TREE_CHANGES} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
-import {READ_PROBE} from './probeScript.js';
 
 /**
  * Each read releases its own group of remote objects: reads of two documents on one cdp (a
@@ -31,68 +35,22 @@ function objectGroup(what: string): string {
 }
 
 /**
+ * Elements above which a document is not read whole (wholeRead.ts): about two accessibility nodes
+ * of ~450 bytes of JSON each per element, so ~100 MB of reply and minutes of the page's main
+ * thread. The change log's take answers such a document at once, unscoped.
+ */
+export const WHOLE_READ_ELEMENT_LIMIT = 120_000;
+
+/** Installs the probe once per document and returns its reading. */
+const READ_PROBE = callExpression(READ_TREE_PROBE);
+
+/**
  * The marked elements, as a flat list of element, info pairs, or null. The info is '' for
  * aria-current / aria-sort / aria-valuetext; for a control that aria-hidden removes from the AX
  * tree although a sighted user sees and can click it, its role and name as JSON; for a grid's
  * rows, cells and the grid itself, their indices and counts as JSON (gridOrder.ts).
  */
-const FIND_MARKED = `(() => {
-  const probe = globalThis.__mbiProbe;
-  const roots = probe ? [...probe.roots] : [document];
-  const out = [];
-  const CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex]:not([tabindex="-1"])';
-  const roleOf = el => {
-    const explicit = (el.getAttribute('role') || '').split(' ')[0];
-    if (explicit) return explicit;
-    const tag = el.localName;
-    if (tag === 'a') return 'link';
-    if (tag === 'select') return 'combobox';
-    if (tag === 'textarea') return 'textbox';
-    if (tag === 'summary') return 'DisclosureTriangle';
-    if (tag === 'input') {
-      const type = el.type;
-      if (type === 'checkbox' || type === 'radio') return type;
-      if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return 'button';
-      if (type === 'range') return 'slider';
-      return 'textbox';
-    }
-    return tag === 'button' ? 'button' : 'generic';
-  };
-  const nameOf = el => {
-    const label = el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].innerText) || '';
-    const text = label || el.innerText || el.value || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('alt') || '';
-    return text.replace(/\\s+/g, ' ').trim().slice(0, 200);
-  };
-  // Outside the box of an ancestor that clips its overflow (an off-screen carousel slide).
-  const clipped = (el, box) => {
-    let node = el.parentElement;
-    for (let depth = 0; node && depth < 40; depth++, node = node.parentElement) {
-      const style = getComputedStyle(node);
-      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
-      const outer = node.getBoundingClientRect();
-      if (box.right <= outer.left || box.left >= outer.right || box.bottom <= outer.top || box.top >= outer.bottom) return true;
-    }
-    return false;
-  };
-  const seen = new Set();
-  for (const root of roots) {
-    if (root !== document && !root.host.isConnected) continue;
-    for (const el of root.querySelectorAll('[aria-current]:not([aria-current="false"]),[aria-sort]:not([aria-sort="none"]),[aria-valuetext]')) out.push(el, '');
-    for (const hidden of root.querySelectorAll('[aria-hidden="true"]')) {
-      const candidates = hidden.matches(CONTROLS) ? [hidden, ...hidden.querySelectorAll(CONTROLS)] : hidden.querySelectorAll(CONTROLS);
-      for (const el of candidates) {
-        if (seen.has(el) || el.matches(':disabled')) continue;
-        const box = el.getBoundingClientRect();
-        if (box.width === 0 || box.height === 0 || !el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
-        if (clipped(el, box)) continue;
-        seen.add(el);
-        out.push(el, JSON.stringify({role: roleOf(el), name: nameOf(el)}));
-      }
-    }
-  }
-  (${FIND_GRID_MARKS})(roots, out);
-  return out.length ? out : null;
-})()`;
+const FIND_MARKED = callExpression(FIND_DOM_MARKS);
 
 /**
  * Whether a probe of the document is sent at once, in the same turn, so that a command sent right
@@ -150,7 +108,7 @@ export interface ChangeRoot {
   anchor?: number | undefined;
 }
 
-/** What changed in a document since the tree kept of it (changeScript.ts). */
+/** What changed in a document since the tree kept of it (src/injected/treeChanges.ts). */
 export interface TakenChanges {
   /** The log's epoch after this take: the next take expects it. */
   epoch: number;
@@ -191,7 +149,7 @@ export async function takeChanges(
   const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
-      expression: takeChangesExpression(expectedEpoch),
+      expression: callExpression(TAKE_TREE_CHANGES, expectedEpoch, WHOLE_READ_ELEMENT_LIMIT),
       returnByValue: false,
       objectGroup: group,
       timeoutMs: left(),

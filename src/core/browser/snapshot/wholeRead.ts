@@ -8,10 +8,9 @@
  * hundreds of megabytes.
  */
 import type {AXNode} from './axTree.js';
-import {WHOLE_READ_ELEMENT_LIMIT} from './changeScript.js';
 import {EvaluationTimeoutError} from '../evaluation.js';
 import type {FrameDocument} from '../pages/frames.js';
-import {raceDialog} from './pageProbe.js';
+import {raceDialog, WHOLE_READ_ELEMENT_LIMIT} from './pageProbe.js';
 import {PageFeature, type PageState} from '../pages/PageState.js';
 import {describeSlowness, type WorkBudget} from '../workBudget.js';
 
