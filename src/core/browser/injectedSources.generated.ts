@@ -952,6 +952,47 @@ export const SELECT_OPTION = `function () {
   return selectOption.apply(this, arguments);
 }`;
 
+/** `describeElement` of src/injected/cssElement.ts. */
+export const DESCRIBE_ELEMENT = `function () {
+  "use strict";
+  function elementLabel(element) {
+    const tag = element.localName;
+    const id = element.getAttribute("id");
+    const classes = (element.getAttribute("class") ?? "").trim();
+    const type = element.getAttribute("type");
+    if (tag === "input" && type && !id && !classes) {
+      return tag + '[type="' + CSS.escape(type) + '"]';
+    }
+    if (id) {
+      return tag + "#" + CSS.escape(id);
+    }
+    if (classes) {
+      return (tag === "div" ? "" : tag) + "." + classes.split(/\\s+/).map((name) => CSS.escape(name)).join(".");
+    }
+    return tag;
+  }
+  function flatTreeParent(element) {
+    return element.assignedSlot ?? element.parentElement ?? (element.parentNode instanceof ShadowRoot ? element.parentNode.host : null);
+  }
+  function describeElement() {
+    const ancestors = [];
+    for (let node = flatTreeParent(this); node; node = flatTreeParent(node)) {
+      ancestors.push(elementLabel(node));
+    }
+    return { selector: elementLabel(this), ancestors };
+  }
+  return describeElement.apply(this, arguments);
+}`;
+
+/** `styledElementOf` of src/injected/cssElement.ts. */
+export const STYLED_ELEMENT_OF = `function () {
+  "use strict";
+  function styledElementOf() {
+    return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement;
+  }
+  return styledElementOf.apply(this, arguments);
+}`;
+
 /** `dragPlace` of src/injected/dragPlace.ts. */
 export const DRAG_PLACE = `function () {
   "use strict";
@@ -2240,6 +2281,210 @@ export const WAIT_QUIET = `function () {
   return waitQuiet.apply(this, arguments);
 }`;
 
+/** `clearStashedElements` of src/injected/thirdPartyTools.ts. */
+export const CLEAR_STASHED_ELEMENTS = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function clearStashedElements() {
+    const state = devtoolsState();
+    if (state) {
+      state.stashedElements = void 0;
+    }
+  }
+  return clearStashedElements.apply(this, arguments);
+}`;
+
+/** `discoverToolGroups` of src/injected/thirdPartyTools.ts. */
+export const DISCOVER_TOOL_GROUPS = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function isToolGroup(group) {
+    if (!group || !isObjectLike(group)) {
+      return false;
+    }
+    const description = Reflect.get(group, "description");
+    return typeof Reflect.get(group, "name") === "string" && (description === void 0 || typeof description === "string") && Array.isArray(Reflect.get(group, "tools"));
+  }
+  function isTool(tool) {
+    if (!tool || !isObjectLike(tool)) {
+      return false;
+    }
+    const schema = Reflect.get(tool, "inputSchema");
+    return typeof Reflect.get(tool, "name") === "string" && typeof Reflect.get(tool, "description") === "string" && typeof schema === "object" && schema !== null && typeof Reflect.get(tool, "execute") === "function";
+  }
+  function toolRunner(state) {
+    return async (toolName, args) => {
+      if (!state.toolGroups || state.toolGroups.length === 0) {
+        throw new Error("No tools found on the page");
+      }
+      for (const candidate of state.toolGroups) {
+        const found = candidate.tools.find((tool) => tool.name === toolName);
+        if (found) {
+          return await found.execute(args);
+        }
+      }
+      throw new Error("Tool " + toolName + " not found");
+    };
+  }
+  async function discoverToolGroups() {
+    const found = devtoolsState();
+    const shared = found ?? {};
+    Reflect.set(window, STATE_KEY, shared);
+    const fresh = [];
+    const state = Object.assign(shared, { toolGroups: fresh });
+    const groups = [];
+    const respondWith = (group) => {
+      if (!isToolGroup(group)) {
+        console.error("Invalid toolGroup:", group);
+        return;
+      }
+      for (const tool of group.tools) {
+        if (!isTool(tool)) {
+          console.error("Invalid tool:", tool);
+          return;
+        }
+      }
+      state.toolGroups.push(group);
+      groups.push(group);
+      if (!state.executeTool) {
+        state.executeTool = toolRunner(state);
+      }
+    };
+    window.dispatchEvent(Object.assign(new CustomEvent("devtoolstooldiscovery"), { respondWith }));
+    if (groups.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return JSON.stringify(
+      groups.map((group) => ({
+        name: group.name,
+        description: group.description ?? "",
+        tools: group.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema
+        }))
+      }))
+    );
+  }
+  return discoverToolGroups.apply(this, arguments);
+}`;
+
+/** `executeThirdPartyTool` of src/injected/thirdPartyTools.ts. */
+export const EXECUTE_THIRD_PARTY_TOOL = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function isUidArgument(value) {
+    return value !== null && typeof value === "object" && typeof Reflect.get(value, "uid") === "string" && Object.keys(value).length === 1;
+  }
+  function jsonSafe(result, stashed) {
+    const ancestors = new Set();
+    const convert = (data) => {
+      if (data instanceof Element) {
+        stashed.push(data);
+        return { stashedId: \`stashed-\${stashed.length - 1}\` };
+      }
+      if (typeof data === "function") {
+        return "<Function object>";
+      }
+      if (typeof data === "symbol") {
+        return data.toString();
+      }
+      if (typeof data === "bigint") {
+        return data.toString() + "n";
+      }
+      if (data === null || typeof data !== "object") {
+        return data;
+      }
+      if (ancestors.has(data)) {
+        return "<Circular reference>";
+      }
+      if (!Array.isArray(data)) {
+        const proto = Object.getPrototypeOf(data);
+        if (proto !== null && proto !== Object.prototype) {
+          return \`<\${constructorName(data)} instance>\`;
+        }
+      }
+      ancestors.add(data);
+      try {
+        if (Array.isArray(data)) {
+          return data.map(convert);
+        }
+        const out = {};
+        for (const [key, value] of Object.entries(data)) {
+          out[key] = convert(value);
+        }
+        return out;
+      } finally {
+        ancestors.delete(data);
+      }
+    };
+    return convert(result);
+  }
+  function constructorName(data) {
+    const made = Reflect.get(data, "constructor");
+    const name = isObjectLike(made) ? Reflect.get(made, "name") : void 0;
+    return name ? String(name) : "Object";
+  }
+  async function executeThirdPartyTool(toolName, args, ...elements) {
+    for (const [key, value] of Object.entries(args)) {
+      if (isUidArgument(value)) {
+        args[key] = elements.shift();
+      }
+    }
+    const state = devtoolsState();
+    if (!state?.executeTool) {
+      throw new Error("No tools found on the page");
+    }
+    const result = await state.executeTool(toolName, args);
+    const stashed = [];
+    const converted = jsonSafe(result, stashed);
+    state.stashedElements = stashed;
+    return {
+      json: converted === void 0 ? void 0 : JSON.stringify(converted),
+      stashed: stashed.length
+    };
+  }
+  return executeThirdPartyTool.apply(this, arguments);
+}`;
+
+/** `stashedElement` of src/injected/thirdPartyTools.ts. */
+export const STASHED_ELEMENT = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function stashedElement(index) {
+    return devtoolsState()?.stashedElements?.[index];
+  }
+  return stashedElement.apply(this, arguments);
+}`;
+
 /** `fileInputInfo` of src/injected/upload.ts. */
 export const FILE_INPUT_INFO = `function () {
   "use strict";
@@ -2250,4 +2495,41 @@ export const FILE_INPUT_INFO = `function () {
     return { file: false, multiple: false, disabled: false };
   }
   return fileInputInfo.apply(this, arguments);
+}`;
+
+/** `readDeclarativeForms` of src/injected/webmcpForms.ts. */
+export const READ_DECLARATIVE_FORMS = `function () {
+  "use strict";
+  function boundedText(value, limit) {
+    return String(value ?? "").slice(0, limit);
+  }
+  function isIterable(value) {
+    return typeof value === "object" && value !== null && Symbol.iterator in value;
+  }
+  function isElementNode(value) {
+    return typeof value === "object" && value !== null && "nodeType" in value && value.nodeType === Node.ELEMENT_NODE;
+  }
+  function formControls(form) {
+    const controls = Reflect.get(form, "elements");
+    if (!isIterable(controls)) {
+      throw new TypeError("form.elements is not iterable");
+    }
+    return [...controls].filter(isElementNode);
+  }
+  function isToolField(element) {
+    const name = Reflect.get(element, "name");
+    const type = Reflect.get(element, "type");
+    return Boolean(name) && type !== "submit" && type !== "button";
+  }
+  function readDeclarativeForms(maxForms, maxFields, nameLimit) {
+    return [...document.querySelectorAll("form[toolname]")].slice(0, maxForms).map((form) => ({
+      toolName: boundedText(form.getAttribute("toolname"), nameLimit),
+      hasDescription: (form.getAttribute("tooldescription") ?? "").trim() !== "",
+      fields: formControls(form).filter(isToolField).slice(0, maxFields).map((element) => ({
+        name: boundedText(Reflect.get(element, "name"), nameLimit),
+        described: (element.getAttribute("toolparamdescription") ?? "").trim() !== ""
+      }))
+    }));
+  }
+  return readDeclarativeForms.apply(this, arguments);
 }`;
