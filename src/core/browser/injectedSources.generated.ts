@@ -952,6 +952,145 @@ export const SELECT_OPTION = `function () {
   return selectOption.apply(this, arguments);
 }`;
 
+/** `causeChain` of src/injected/consoleValues.ts. */
+export const CAUSE_CHAIN = `function () {
+  "use strict";
+  var TEXT_LIMIT = 1e4;
+  var CHAIN_LIMIT = 20;
+  function capText(text) {
+    return text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) + "... <truncated>" : text;
+  }
+  function stringOf(value) {
+    return String(value);
+  }
+  function stackText(error) {
+    return stringOf(error.stack || error);
+  }
+  function causeOf(value) {
+    return typeof value === "object" || typeof value === "function" ? Reflect.get(value ?? {}, "cause") : void 0;
+  }
+  function jsonOf(value, replacer) {
+    return JSON.stringify(value, replacer);
+  }
+  function causeText(cause) {
+    if (cause instanceof Error) {
+      return stackText(cause);
+    }
+    let text;
+    try {
+      text = typeof cause === "object" ? jsonOf(cause) : stringOf(cause);
+    } catch {
+      text = stringOf(cause);
+    }
+    if (text === void 0) {
+      throw new TypeError("A cause has no JSON text.");
+    }
+    return text;
+  }
+  function causeChain() {
+    const chain = [];
+    const seen = new Set([this]);
+    let current = Reflect.get(this, "cause");
+    while (current !== void 0 && current !== null && !seen.has(current) && chain.length < CHAIN_LIMIT) {
+      seen.add(current);
+      chain.push(capText(causeText(current)));
+      current = causeOf(current);
+    }
+    return chain;
+  }
+  return causeChain.apply(this, arguments);
+}`;
+
+/** `describeValues` of src/injected/consoleValues.ts. */
+export const DESCRIBE_VALUES = `function () {
+  "use strict";
+  var TEXT_LIMIT = 1e4;
+  var CHAIN_LIMIT = 20;
+  function capText(text) {
+    return text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) + "... <truncated>" : text;
+  }
+  function stringOf(value) {
+    return String(value);
+  }
+  function stackText(error) {
+    return stringOf(error.stack || error);
+  }
+  function causeOf(value) {
+    return typeof value === "object" || typeof value === "function" ? Reflect.get(value ?? {}, "cause") : void 0;
+  }
+  function jsonOf(value, replacer) {
+    return JSON.stringify(value, replacer);
+  }
+  function jsonItem(item, seen) {
+    if (typeof item === "bigint") {
+      return item.toString() + "n";
+    }
+    if (typeof item === "function") {
+      return "ƒ " + (item.name || "anonymous");
+    }
+    if (typeof item === "symbol") {
+      return item.toString();
+    }
+    if (item instanceof Map) {
+      return { ["Map(" + String(item.size) + ")"]: Array.from(item.entries()) };
+    }
+    if (item instanceof Set) {
+      return { ["Set(" + String(item.size) + ")"]: Array.from(item.values()) };
+    }
+    if (typeof Node === "function" && item instanceof Node) {
+      return item.nodeName;
+    }
+    if (item !== null && typeof item === "object") {
+      if (seen.has(item)) {
+        return "[Circular]";
+      }
+      seen.add(item);
+    }
+    return item;
+  }
+  function jsonText(value) {
+    const seen = new WeakSet();
+    try {
+      const text = jsonOf(value, (_key, item) => jsonItem(item, seen));
+      return text ?? stringOf(value);
+    } catch {
+      return stringOf(value);
+    }
+  }
+  function errorChain(error) {
+    const chain = [];
+    const seen = new Set();
+    let current = error;
+    while (current !== void 0 && current !== null && !seen.has(current) && chain.length < CHAIN_LIMIT) {
+      seen.add(current);
+      chain.push(
+        current instanceof Error ? stackText(current) : typeof current === "object" ? jsonText(current) : stringOf(current)
+      );
+      current = causeOf(current);
+    }
+    return chain.map(capText);
+  }
+  function nodeText(node) {
+    const html = Reflect.get(node, "outerHTML");
+    return typeof html === "string" ? html : node.nodeValue ?? node.nodeName;
+  }
+  function describeValues(...values) {
+    return values.map((value) => {
+      if (value instanceof Error) {
+        return { chain: errorChain(value) };
+      }
+      if (typeof Node === "function" && value instanceof Node) {
+        return { text: capText(nodeText(value)) };
+      }
+      if (typeof value === "function") {
+        return { text: capText(stringOf(value)) };
+      }
+      return { text: capText(jsonText(value)) };
+    });
+  }
+  return describeValues.apply(this, arguments);
+}`;
+
 /** `describeElement` of src/injected/cssElement.ts. */
 export const DESCRIBE_ELEMENT = `function () {
   "use strict";
@@ -1696,6 +1835,15 @@ export const WAIT_FOR_CHANGE = `function () {
     });
   }
   return waitForChange.apply(this, arguments);
+}`;
+
+/** `jsonOfThis` of src/injected/scriptResult.ts. */
+export const JSON_OF_THIS = `function () {
+  "use strict";
+  function jsonOfThis() {
+    return JSON.stringify(this);
+  }
+  return jsonOfThis.apply(this, arguments);
 }`;
 
 /** `installMutationState` of src/injected/settleCounters.ts. */
