@@ -1132,6 +1132,128 @@ export const STYLED_ELEMENT_OF = `function () {
   return styledElementOf.apply(this, arguments);
 }`;
 
+/** `armDomChanges` of src/injected/domChanges.ts. */
+export const ARM_DOM_CHANGES = `function () {
+  "use strict";
+  function isCallWatch(value) {
+    return typeof value === "object" && value !== null && "observer" in value && "token" in value;
+  }
+  function findWatch(key) {
+    const found = Reflect.get(globalThis, key);
+    return isCallWatch(found) ? found : void 0;
+  }
+  function noteNode(watch, node, limits) {
+    if (watch.nodes.has(node)) {
+      return;
+    }
+    if (watch.nodes.size < limits.nodes) {
+      watch.nodes.add(node);
+    } else {
+      watch.more++;
+    }
+  }
+  function noteRecords(watch, records, limits) {
+    for (const record of records) {
+      if (record.type === "childList") {
+        for (const node of record.addedNodes) {
+          noteNode(watch, node, limits);
+          if (watch.added.length < limits.added) {
+            watch.added.push(node);
+          }
+        }
+        for (const node of record.removedNodes) {
+          noteNode(watch, node, limits);
+        }
+      } else {
+        noteNode(watch, record.target, limits);
+        if (record.type === "characterData" && watch.added.length < limits.added) {
+          watch.added.push(record.target);
+        }
+      }
+    }
+  }
+  function armDomChanges(key, token, limits) {
+    findWatch(key)?.observer.disconnect();
+    const handle = (records) => {
+      noteRecords(watch, records, limits);
+    };
+    const observer = new MutationObserver(handle);
+    const watch = { token, nodes: new Set(), more: 0, added: [], handle, observer };
+    observer.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true
+    });
+    Reflect.set(globalThis, key, watch);
+    return true;
+  }
+  return armDomChanges.apply(this, arguments);
+}`;
+
+/** `takeDomChanges` of src/injected/domChanges.ts. */
+export const TAKE_DOM_CHANGES = `function () {
+  "use strict";
+  var SKIPPED_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"]);
+  var TEXT_NODE_STEPS = 200;
+  function isCallWatch(value) {
+    return typeof value === "object" && value !== null && "observer" in value && "token" in value;
+  }
+  function findWatch(key) {
+    const found = Reflect.get(globalThis, key);
+    return isCallWatch(found) ? found : void 0;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function inSkipped(node) {
+    return node.parentElement !== null && SKIPPED_TAGS.has(node.parentElement.tagName);
+  }
+  function shownText(node, chars) {
+    if (isText(node)) {
+      return inSkipped(node) ? "" : node.data.slice(0, chars * 2);
+    }
+    if (!isElement(node) || SKIPPED_TAGS.has(node.tagName)) {
+      return "";
+    }
+    let text = "";
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let step = 0, part = walker.nextNode(); part && step < TEXT_NODE_STEPS && text.length < chars * 2; step++, part = walker.nextNode()) {
+      if (isText(part) && !inSkipped(part)) {
+        text += " " + part.data.slice(0, chars * 2);
+      }
+    }
+    return text;
+  }
+  function takeDomChanges(key, token, limits) {
+    const watch = findWatch(key);
+    if (watch?.token !== token) {
+      return null;
+    }
+    Reflect.deleteProperty(globalThis, key);
+    watch.handle(watch.observer.takeRecords());
+    watch.observer.disconnect();
+    const texts = [];
+    for (const node of watch.added) {
+      if (texts.length >= limits.texts) {
+        break;
+      }
+      if (!node.isConnected) {
+        continue;
+      }
+      const text = shownText(node, limits.chars).replace(/\\s+/g, " ").trim().slice(0, limits.chars);
+      if (text && !texts.includes(text)) {
+        texts.push(text);
+      }
+    }
+    return { nodes: watch.nodes.size + watch.more, texts };
+  }
+  return takeDomChanges.apply(this, arguments);
+}`;
+
 /** `dragPlace` of src/injected/dragPlace.ts. */
 export const DRAG_PLACE = `function () {
   "use strict";
@@ -2427,6 +2549,124 @@ export const WAIT_QUIET = `function () {
     });
   }
   return waitQuiet.apply(this, arguments);
+}`;
+
+/** `cancelTextWait` of src/injected/textWait.ts. */
+export const CANCEL_TEXT_WAIT = `function () {
+  "use strict";
+  function isRegistry(value) {
+    return value instanceof Map;
+  }
+  function cancelTextWait(registryKey, token) {
+    const registry = Reflect.get(globalThis, Symbol.for(registryKey));
+    if (isRegistry(registry)) {
+      registry.get(token)?.();
+    }
+  }
+  return cancelTextWait.apply(this, arguments);
+}`;
+
+/** `waitForText` of src/injected/textWait.ts. */
+export const WAIT_FOR_TEXT = `function () {
+  "use strict";
+  var NAMED = "[aria-label],[alt],[title],[placeholder],input[type=button],input[type=submit],input[type=reset]";
+  var CHECK_INTERVAL_MS = 16;
+  function isRegistry(value) {
+    return value instanceof Map;
+  }
+  function waitRegistry(registryKey) {
+    const key = Symbol.for(registryKey);
+    const found = Reflect.get(globalThis, key);
+    if (found === void 0 || found === null) {
+      const made = new Map();
+      Reflect.set(globalThis, key, made);
+      return made;
+    }
+    if (!isRegistry(found)) {
+      throw new TypeError("The wait registry is not a Map.");
+    }
+    return found;
+  }
+  function namesOf(element) {
+    return [
+      element.getAttribute("aria-label"),
+      element.getAttribute("alt"),
+      element.getAttribute("title"),
+      element.getAttribute("placeholder"),
+      element instanceof HTMLInputElement && /^(button|submit|reset)$/.test(element.type) ? element.value : null
+    ];
+  }
+  function textRoot() {
+    return document.body ?? document.documentElement;
+  }
+  function findText(texts) {
+    const root = textRoot();
+    if (!root) {
+      return null;
+    }
+    const innerText = Reflect.get(root, "innerText");
+    const rendered = typeof innerText === "string" ? innerText : "";
+    for (const text of texts) {
+      if (rendered.includes(text)) {
+        return text;
+      }
+    }
+    for (const element of document.querySelectorAll(NAMED)) {
+      const own = namesOf(element);
+      for (const text of texts) {
+        if (own.some((name) => name?.includes(text)) && element.checkVisibility()) {
+          return text;
+        }
+      }
+    }
+    return null;
+  }
+  function waitForText(texts, timeoutMs, token, registryKey) {
+    return new Promise((resolve) => {
+      const registry = waitRegistry(registryKey);
+      let scheduled = false;
+      let lastCheck = 0;
+      const finish = (value) => {
+        clearTimeout(timer);
+        observer.disconnect();
+        registry.delete(token);
+        resolve(value);
+      };
+      const check = () => {
+        scheduled = false;
+        lastCheck = performance.now();
+        const found = findText(texts);
+        if (found !== null) {
+          finish(found);
+        }
+      };
+      const first = findText(texts);
+      if (first !== null) {
+        resolve(first);
+        return;
+      }
+      registry.set(token, () => {
+        finish(null);
+      });
+      const timer = setTimeout(() => {
+        finish(null);
+      }, timeoutMs);
+      const observer = new MutationObserver(() => {
+        if (scheduled) {
+          return;
+        }
+        scheduled = true;
+        setTimeout(check, Math.max(0, CHECK_INTERVAL_MS - (performance.now() - lastCheck)));
+      });
+      observer.observe(document, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true
+      });
+    });
+  }
+  return waitForText.apply(this, arguments);
 }`;
 
 /** `clearStashedElements` of src/injected/thirdPartyTools.ts. */
