@@ -5,10 +5,13 @@
  * tamper with it) is armed under the page's lock just before the handler runs and taken (and
  * stopped) when it has finished, before the lock is released; each arm carries the call's token,
  * so a take never reads another call's changes. Everything in the page is bounded: the nodes
- * remembered, the texts kept and how much of each is read.
+ * remembered, the texts kept and how much of each is read. The page side is
+ * src/injected/domChanges.ts.
  */
 import {z} from 'zod';
 import {evaluateInDocument, type DocumentRef} from './documentWorld.js';
+import {callExpression} from './injectedCall.js';
+import {ARM_DOM_CHANGES, TAKE_DOM_CHANGES} from './injectedSources.generated.js';
 import type {PageState} from './pages/PageState.js';
 
 /** Arming waits at most this long (a busy page is left unwatched rather than delaying the call). */
@@ -25,64 +28,11 @@ const TEXT_CHARS = 80;
 const KEY = '__mbiCallChanges';
 
 function armExpression(token: string): string {
-  return `(() => {
-  const previous = globalThis[${JSON.stringify(KEY)}];
-  if (previous) previous.observer.disconnect();
-  const state = {token: ${JSON.stringify(token)}, nodes: new Set(), more: 0, added: []};
-  const note = node => {
-    if (state.nodes.has(node)) return;
-    if (state.nodes.size < ${NODE_LIMIT}) state.nodes.add(node); else state.more++;
-  };
-  state.handle = records => {
-    for (const record of records) {
-      if (record.type === 'childList') {
-        for (const node of record.addedNodes) {
-          note(node);
-          if (state.added.length < ${ADDED_LIMIT}) state.added.push(node);
-        }
-        for (const node of record.removedNodes) note(node);
-      } else {
-        note(record.target);
-        if (record.type === 'characterData' && state.added.length < ${ADDED_LIMIT}) state.added.push(record.target);
-      }
-    }
-  };
-  state.observer = new MutationObserver(state.handle);
-  state.observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  globalThis[${JSON.stringify(KEY)}] = state;
-  return true;
-})()`;
+  return callExpression(ARM_DOM_CHANGES, KEY, token, {nodes: NODE_LIMIT, added: ADDED_LIMIT});
 }
 
 function takeExpression(token: string): string {
-  return `(() => {
-  const state = globalThis[${JSON.stringify(KEY)}];
-  if (!state || state.token !== ${JSON.stringify(token)}) return null;
-  delete globalThis[${JSON.stringify(KEY)}];
-  state.handle(state.observer.takeRecords());
-  state.observer.disconnect();
-  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
-  const textOf = node => {
-    if (node.nodeType === Node.TEXT_NODE) {
-      return node.parentElement && skip.has(node.parentElement.tagName) ? '' : node.data.slice(0, ${TEXT_CHARS * 2});
-    }
-    if (node.nodeType !== Node.ELEMENT_NODE || skip.has(node.tagName)) return '';
-    let text = '';
-    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
-    for (let step = 0, part = walker.nextNode(); part && step < 200 && text.length < ${TEXT_CHARS * 2}; step++, part = walker.nextNode()) {
-      if (!part.parentElement || !skip.has(part.parentElement.tagName)) text += ' ' + part.data.slice(0, ${TEXT_CHARS * 2});
-    }
-    return text;
-  };
-  const texts = [];
-  for (const node of state.added) {
-    if (texts.length >= ${TEXT_LIMIT}) break;
-    if (!node.isConnected) continue;
-    const text = textOf(node).replace(/\\s+/g, ' ').trim().slice(0, ${TEXT_CHARS});
-    if (text && !texts.includes(text)) texts.push(text);
-  }
-  return {nodes: state.nodes.size + state.more, texts};
-})()`;
+  return callExpression(TAKE_DOM_CHANGES, KEY, token, {texts: TEXT_LIMIT, chars: TEXT_CHARS});
 }
 
 const changesSchema = z.object({nodes: z.number().int().nonnegative(), texts: z.array(z.string())});

@@ -952,6 +952,308 @@ export const SELECT_OPTION = `function () {
   return selectOption.apply(this, arguments);
 }`;
 
+/** `causeChain` of src/injected/consoleValues.ts. */
+export const CAUSE_CHAIN = `function () {
+  "use strict";
+  var TEXT_LIMIT = 1e4;
+  var CHAIN_LIMIT = 20;
+  function capText(text) {
+    return text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) + "... <truncated>" : text;
+  }
+  function stringOf(value) {
+    return String(value);
+  }
+  function stackText(error) {
+    return stringOf(error.stack || error);
+  }
+  function causeOf(value) {
+    return typeof value === "object" || typeof value === "function" ? Reflect.get(value ?? {}, "cause") : void 0;
+  }
+  function jsonOf(value, replacer) {
+    return JSON.stringify(value, replacer);
+  }
+  function causeText(cause) {
+    if (cause instanceof Error) {
+      return stackText(cause);
+    }
+    let text;
+    try {
+      text = typeof cause === "object" ? jsonOf(cause) : stringOf(cause);
+    } catch {
+      text = stringOf(cause);
+    }
+    if (text === void 0) {
+      throw new TypeError("A cause has no JSON text.");
+    }
+    return text;
+  }
+  function causeChain() {
+    const chain = [];
+    const seen = new Set([this]);
+    let current = Reflect.get(this, "cause");
+    while (current !== void 0 && current !== null && !seen.has(current) && chain.length < CHAIN_LIMIT) {
+      seen.add(current);
+      chain.push(capText(causeText(current)));
+      current = causeOf(current);
+    }
+    return chain;
+  }
+  return causeChain.apply(this, arguments);
+}`;
+
+/** `describeValues` of src/injected/consoleValues.ts. */
+export const DESCRIBE_VALUES = `function () {
+  "use strict";
+  var TEXT_LIMIT = 1e4;
+  var CHAIN_LIMIT = 20;
+  function capText(text) {
+    return text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) + "... <truncated>" : text;
+  }
+  function stringOf(value) {
+    return String(value);
+  }
+  function stackText(error) {
+    return stringOf(error.stack || error);
+  }
+  function causeOf(value) {
+    return typeof value === "object" || typeof value === "function" ? Reflect.get(value ?? {}, "cause") : void 0;
+  }
+  function jsonOf(value, replacer) {
+    return JSON.stringify(value, replacer);
+  }
+  function jsonItem(item, seen) {
+    if (typeof item === "bigint") {
+      return item.toString() + "n";
+    }
+    if (typeof item === "function") {
+      return "ƒ " + (item.name || "anonymous");
+    }
+    if (typeof item === "symbol") {
+      return item.toString();
+    }
+    if (item instanceof Map) {
+      return { ["Map(" + String(item.size) + ")"]: Array.from(item.entries()) };
+    }
+    if (item instanceof Set) {
+      return { ["Set(" + String(item.size) + ")"]: Array.from(item.values()) };
+    }
+    if (typeof Node === "function" && item instanceof Node) {
+      return item.nodeName;
+    }
+    if (item !== null && typeof item === "object") {
+      if (seen.has(item)) {
+        return "[Circular]";
+      }
+      seen.add(item);
+    }
+    return item;
+  }
+  function jsonText(value) {
+    const seen = new WeakSet();
+    try {
+      const text = jsonOf(value, (_key, item) => jsonItem(item, seen));
+      return text ?? stringOf(value);
+    } catch {
+      return stringOf(value);
+    }
+  }
+  function errorChain(error) {
+    const chain = [];
+    const seen = new Set();
+    let current = error;
+    while (current !== void 0 && current !== null && !seen.has(current) && chain.length < CHAIN_LIMIT) {
+      seen.add(current);
+      chain.push(
+        current instanceof Error ? stackText(current) : typeof current === "object" ? jsonText(current) : stringOf(current)
+      );
+      current = causeOf(current);
+    }
+    return chain.map(capText);
+  }
+  function nodeText(node) {
+    const html = Reflect.get(node, "outerHTML");
+    return typeof html === "string" ? html : node.nodeValue ?? node.nodeName;
+  }
+  function describeValues(...values) {
+    return values.map((value) => {
+      if (value instanceof Error) {
+        return { chain: errorChain(value) };
+      }
+      if (typeof Node === "function" && value instanceof Node) {
+        return { text: capText(nodeText(value)) };
+      }
+      if (typeof value === "function") {
+        return { text: capText(stringOf(value)) };
+      }
+      return { text: capText(jsonText(value)) };
+    });
+  }
+  return describeValues.apply(this, arguments);
+}`;
+
+/** `describeElement` of src/injected/cssElement.ts. */
+export const DESCRIBE_ELEMENT = `function () {
+  "use strict";
+  function elementLabel(element) {
+    const tag = element.localName;
+    const id = element.getAttribute("id");
+    const classes = (element.getAttribute("class") ?? "").trim();
+    const type = element.getAttribute("type");
+    if (tag === "input" && type && !id && !classes) {
+      return tag + '[type="' + CSS.escape(type) + '"]';
+    }
+    if (id) {
+      return tag + "#" + CSS.escape(id);
+    }
+    if (classes) {
+      return (tag === "div" ? "" : tag) + "." + classes.split(/\\s+/).map((name) => CSS.escape(name)).join(".");
+    }
+    return tag;
+  }
+  function flatTreeParent(element) {
+    return element.assignedSlot ?? element.parentElement ?? (element.parentNode instanceof ShadowRoot ? element.parentNode.host : null);
+  }
+  function describeElement() {
+    const ancestors = [];
+    for (let node = flatTreeParent(this); node; node = flatTreeParent(node)) {
+      ancestors.push(elementLabel(node));
+    }
+    return { selector: elementLabel(this), ancestors };
+  }
+  return describeElement.apply(this, arguments);
+}`;
+
+/** `styledElementOf` of src/injected/cssElement.ts. */
+export const STYLED_ELEMENT_OF = `function () {
+  "use strict";
+  function styledElementOf() {
+    return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement;
+  }
+  return styledElementOf.apply(this, arguments);
+}`;
+
+/** `armDomChanges` of src/injected/domChanges.ts. */
+export const ARM_DOM_CHANGES = `function () {
+  "use strict";
+  function isCallWatch(value) {
+    return typeof value === "object" && value !== null && "observer" in value && "token" in value;
+  }
+  function findWatch(key) {
+    const found = Reflect.get(globalThis, key);
+    return isCallWatch(found) ? found : void 0;
+  }
+  function noteNode(watch, node, limits) {
+    if (watch.nodes.has(node)) {
+      return;
+    }
+    if (watch.nodes.size < limits.nodes) {
+      watch.nodes.add(node);
+    } else {
+      watch.more++;
+    }
+  }
+  function noteRecords(watch, records, limits) {
+    for (const record of records) {
+      if (record.type === "childList") {
+        for (const node of record.addedNodes) {
+          noteNode(watch, node, limits);
+          if (watch.added.length < limits.added) {
+            watch.added.push(node);
+          }
+        }
+        for (const node of record.removedNodes) {
+          noteNode(watch, node, limits);
+        }
+      } else {
+        noteNode(watch, record.target, limits);
+        if (record.type === "characterData" && watch.added.length < limits.added) {
+          watch.added.push(record.target);
+        }
+      }
+    }
+  }
+  function armDomChanges(key, token, limits) {
+    findWatch(key)?.observer.disconnect();
+    const handle = (records) => {
+      noteRecords(watch, records, limits);
+    };
+    const observer = new MutationObserver(handle);
+    const watch = { token, nodes: new Set(), more: 0, added: [], handle, observer };
+    observer.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true
+    });
+    Reflect.set(globalThis, key, watch);
+    return true;
+  }
+  return armDomChanges.apply(this, arguments);
+}`;
+
+/** `takeDomChanges` of src/injected/domChanges.ts. */
+export const TAKE_DOM_CHANGES = `function () {
+  "use strict";
+  var SKIPPED_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"]);
+  var TEXT_NODE_STEPS = 200;
+  function isCallWatch(value) {
+    return typeof value === "object" && value !== null && "observer" in value && "token" in value;
+  }
+  function findWatch(key) {
+    const found = Reflect.get(globalThis, key);
+    return isCallWatch(found) ? found : void 0;
+  }
+  function isText(node) {
+    return node.nodeType === Node.TEXT_NODE;
+  }
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+  function inSkipped(node) {
+    return node.parentElement !== null && SKIPPED_TAGS.has(node.parentElement.tagName);
+  }
+  function shownText(node, chars) {
+    if (isText(node)) {
+      return inSkipped(node) ? "" : node.data.slice(0, chars * 2);
+    }
+    if (!isElement(node) || SKIPPED_TAGS.has(node.tagName)) {
+      return "";
+    }
+    let text = "";
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let step = 0, part = walker.nextNode(); part && step < TEXT_NODE_STEPS && text.length < chars * 2; step++, part = walker.nextNode()) {
+      if (isText(part) && !inSkipped(part)) {
+        text += " " + part.data.slice(0, chars * 2);
+      }
+    }
+    return text;
+  }
+  function takeDomChanges(key, token, limits) {
+    const watch = findWatch(key);
+    if (watch?.token !== token) {
+      return null;
+    }
+    Reflect.deleteProperty(globalThis, key);
+    watch.handle(watch.observer.takeRecords());
+    watch.observer.disconnect();
+    const texts = [];
+    for (const node of watch.added) {
+      if (texts.length >= limits.texts) {
+        break;
+      }
+      if (!node.isConnected) {
+        continue;
+      }
+      const text = shownText(node, limits.chars).replace(/\\s+/g, " ").trim().slice(0, limits.chars);
+      if (text && !texts.includes(text)) {
+        texts.push(text);
+      }
+    }
+    return { nodes: watch.nodes.size + watch.more, texts };
+  }
+  return takeDomChanges.apply(this, arguments);
+}`;
+
 /** `findDomMarks` of src/injected/domMarks.ts. */
 export const FIND_DOM_MARKS = `function () {
   "use strict";
@@ -1890,6 +2192,15 @@ export const WAIT_FOR_CHANGE = `function () {
   return waitForChange.apply(this, arguments);
 }`;
 
+/** `jsonOfThis` of src/injected/scriptResult.ts. */
+export const JSON_OF_THIS = `function () {
+  "use strict";
+  function jsonOfThis() {
+    return JSON.stringify(this);
+  }
+  return jsonOfThis.apply(this, arguments);
+}`;
+
 /** `installMutationState` of src/injected/settleCounters.ts. */
 export const INSTALL_MUTATION_STATE = `function () {
   "use strict";
@@ -2471,6 +2782,328 @@ export const WAIT_QUIET = `function () {
     });
   }
   return waitQuiet.apply(this, arguments);
+}`;
+
+/** `cancelTextWait` of src/injected/textWait.ts. */
+export const CANCEL_TEXT_WAIT = `function () {
+  "use strict";
+  function isRegistry(value) {
+    return value instanceof Map;
+  }
+  function cancelTextWait(registryKey, token) {
+    const registry = Reflect.get(globalThis, Symbol.for(registryKey));
+    if (isRegistry(registry)) {
+      registry.get(token)?.();
+    }
+  }
+  return cancelTextWait.apply(this, arguments);
+}`;
+
+/** `waitForText` of src/injected/textWait.ts. */
+export const WAIT_FOR_TEXT = `function () {
+  "use strict";
+  var NAMED = "[aria-label],[alt],[title],[placeholder],input[type=button],input[type=submit],input[type=reset]";
+  var CHECK_INTERVAL_MS = 16;
+  function isRegistry(value) {
+    return value instanceof Map;
+  }
+  function waitRegistry(registryKey) {
+    const key = Symbol.for(registryKey);
+    const found = Reflect.get(globalThis, key);
+    if (found === void 0 || found === null) {
+      const made = new Map();
+      Reflect.set(globalThis, key, made);
+      return made;
+    }
+    if (!isRegistry(found)) {
+      throw new TypeError("The wait registry is not a Map.");
+    }
+    return found;
+  }
+  function namesOf(element) {
+    return [
+      element.getAttribute("aria-label"),
+      element.getAttribute("alt"),
+      element.getAttribute("title"),
+      element.getAttribute("placeholder"),
+      element instanceof HTMLInputElement && /^(button|submit|reset)$/.test(element.type) ? element.value : null
+    ];
+  }
+  function textRoot() {
+    return document.body ?? document.documentElement;
+  }
+  function findText(texts) {
+    const root = textRoot();
+    if (!root) {
+      return null;
+    }
+    const innerText = Reflect.get(root, "innerText");
+    const rendered = typeof innerText === "string" ? innerText : "";
+    for (const text of texts) {
+      if (rendered.includes(text)) {
+        return text;
+      }
+    }
+    for (const element of document.querySelectorAll(NAMED)) {
+      const own = namesOf(element);
+      for (const text of texts) {
+        if (own.some((name) => name?.includes(text)) && element.checkVisibility()) {
+          return text;
+        }
+      }
+    }
+    return null;
+  }
+  function waitForText(texts, timeoutMs, token, registryKey) {
+    return new Promise((resolve) => {
+      const registry = waitRegistry(registryKey);
+      let scheduled = false;
+      let lastCheck = 0;
+      const finish = (value) => {
+        clearTimeout(timer);
+        observer.disconnect();
+        registry.delete(token);
+        resolve(value);
+      };
+      const check = () => {
+        scheduled = false;
+        lastCheck = performance.now();
+        const found = findText(texts);
+        if (found !== null) {
+          finish(found);
+        }
+      };
+      const first = findText(texts);
+      if (first !== null) {
+        resolve(first);
+        return;
+      }
+      registry.set(token, () => {
+        finish(null);
+      });
+      const timer = setTimeout(() => {
+        finish(null);
+      }, timeoutMs);
+      const observer = new MutationObserver(() => {
+        if (scheduled) {
+          return;
+        }
+        scheduled = true;
+        setTimeout(check, Math.max(0, CHECK_INTERVAL_MS - (performance.now() - lastCheck)));
+      });
+      observer.observe(document, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true
+      });
+    });
+  }
+  return waitForText.apply(this, arguments);
+}`;
+
+/** `clearStashedElements` of src/injected/thirdPartyTools.ts. */
+export const CLEAR_STASHED_ELEMENTS = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function clearStashedElements() {
+    const state = devtoolsState();
+    if (state) {
+      state.stashedElements = void 0;
+    }
+  }
+  return clearStashedElements.apply(this, arguments);
+}`;
+
+/** `discoverToolGroups` of src/injected/thirdPartyTools.ts. */
+export const DISCOVER_TOOL_GROUPS = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function isToolGroup(group) {
+    if (!group || !isObjectLike(group)) {
+      return false;
+    }
+    const description = Reflect.get(group, "description");
+    return typeof Reflect.get(group, "name") === "string" && (description === void 0 || typeof description === "string") && Array.isArray(Reflect.get(group, "tools"));
+  }
+  function isTool(tool) {
+    if (!tool || !isObjectLike(tool)) {
+      return false;
+    }
+    const schema = Reflect.get(tool, "inputSchema");
+    return typeof Reflect.get(tool, "name") === "string" && typeof Reflect.get(tool, "description") === "string" && typeof schema === "object" && schema !== null && typeof Reflect.get(tool, "execute") === "function";
+  }
+  function toolRunner(state) {
+    return async (toolName, args) => {
+      if (!state.toolGroups || state.toolGroups.length === 0) {
+        throw new Error("No tools found on the page");
+      }
+      for (const candidate of state.toolGroups) {
+        const found = candidate.tools.find((tool) => tool.name === toolName);
+        if (found) {
+          return await found.execute(args);
+        }
+      }
+      throw new Error("Tool " + toolName + " not found");
+    };
+  }
+  async function discoverToolGroups() {
+    const found = devtoolsState();
+    const shared = found ?? {};
+    Reflect.set(window, STATE_KEY, shared);
+    const fresh = [];
+    const state = Object.assign(shared, { toolGroups: fresh });
+    const groups = [];
+    const respondWith = (group) => {
+      if (!isToolGroup(group)) {
+        console.error("Invalid toolGroup:", group);
+        return;
+      }
+      for (const tool of group.tools) {
+        if (!isTool(tool)) {
+          console.error("Invalid tool:", tool);
+          return;
+        }
+      }
+      state.toolGroups.push(group);
+      groups.push(group);
+      if (!state.executeTool) {
+        state.executeTool = toolRunner(state);
+      }
+    };
+    window.dispatchEvent(Object.assign(new CustomEvent("devtoolstooldiscovery"), { respondWith }));
+    if (groups.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return JSON.stringify(
+      groups.map((group) => ({
+        name: group.name,
+        description: group.description ?? "",
+        tools: group.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema
+        }))
+      }))
+    );
+  }
+  return discoverToolGroups.apply(this, arguments);
+}`;
+
+/** `executeThirdPartyTool` of src/injected/thirdPartyTools.ts. */
+export const EXECUTE_THIRD_PARTY_TOOL = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function isUidArgument(value) {
+    return value !== null && typeof value === "object" && typeof Reflect.get(value, "uid") === "string" && Object.keys(value).length === 1;
+  }
+  function jsonSafe(result, stashed) {
+    const ancestors = new Set();
+    const convert = (data) => {
+      if (data instanceof Element) {
+        stashed.push(data);
+        return { stashedId: \`stashed-\${stashed.length - 1}\` };
+      }
+      if (typeof data === "function") {
+        return "<Function object>";
+      }
+      if (typeof data === "symbol") {
+        return data.toString();
+      }
+      if (typeof data === "bigint") {
+        return data.toString() + "n";
+      }
+      if (data === null || typeof data !== "object") {
+        return data;
+      }
+      if (ancestors.has(data)) {
+        return "<Circular reference>";
+      }
+      if (!Array.isArray(data)) {
+        const proto = Object.getPrototypeOf(data);
+        if (proto !== null && proto !== Object.prototype) {
+          return \`<\${constructorName(data)} instance>\`;
+        }
+      }
+      ancestors.add(data);
+      try {
+        if (Array.isArray(data)) {
+          return data.map(convert);
+        }
+        const out = {};
+        for (const [key, value] of Object.entries(data)) {
+          out[key] = convert(value);
+        }
+        return out;
+      } finally {
+        ancestors.delete(data);
+      }
+    };
+    return convert(result);
+  }
+  function constructorName(data) {
+    const made = Reflect.get(data, "constructor");
+    const name = isObjectLike(made) ? Reflect.get(made, "name") : void 0;
+    return name ? String(name) : "Object";
+  }
+  async function executeThirdPartyTool(toolName, args, ...elements) {
+    for (const [key, value] of Object.entries(args)) {
+      if (isUidArgument(value)) {
+        args[key] = elements.shift();
+      }
+    }
+    const state = devtoolsState();
+    if (!state?.executeTool) {
+      throw new Error("No tools found on the page");
+    }
+    const result = await state.executeTool(toolName, args);
+    const stashed = [];
+    const converted = jsonSafe(result, stashed);
+    state.stashedElements = stashed;
+    return {
+      json: converted === void 0 ? void 0 : JSON.stringify(converted),
+      stashed: stashed.length
+    };
+  }
+  return executeThirdPartyTool.apply(this, arguments);
+}`;
+
+/** `stashedElement` of src/injected/thirdPartyTools.ts. */
+export const STASHED_ELEMENT = `function () {
+  "use strict";
+  var STATE_KEY = "__dtmcp";
+  function isObjectLike(value) {
+    return typeof value === "object" && value !== null || typeof value === "function";
+  }
+  function devtoolsState() {
+    const state = Reflect.get(window, STATE_KEY);
+    return isObjectLike(state) ? state : void 0;
+  }
+  function stashedElement(index) {
+    return devtoolsState()?.stashedElements?.[index];
+  }
+  return stashedElement.apply(this, arguments);
 }`;
 
 /** `takeTreeChanges` of src/injected/treeChanges.ts. */
@@ -4188,4 +4821,41 @@ export const FILE_INPUT_INFO = `function () {
     return { file: false, multiple: false, disabled: false };
   }
   return fileInputInfo.apply(this, arguments);
+}`;
+
+/** `readDeclarativeForms` of src/injected/webmcpForms.ts. */
+export const READ_DECLARATIVE_FORMS = `function () {
+  "use strict";
+  function boundedText(value, limit) {
+    return String(value ?? "").slice(0, limit);
+  }
+  function isIterable(value) {
+    return typeof value === "object" && value !== null && Symbol.iterator in value;
+  }
+  function isElementNode(value) {
+    return typeof value === "object" && value !== null && "nodeType" in value && value.nodeType === Node.ELEMENT_NODE;
+  }
+  function formControls(form) {
+    const controls = Reflect.get(form, "elements");
+    if (!isIterable(controls)) {
+      throw new TypeError("form.elements is not iterable");
+    }
+    return [...controls].filter(isElementNode);
+  }
+  function isToolField(element) {
+    const name = Reflect.get(element, "name");
+    const type = Reflect.get(element, "type");
+    return Boolean(name) && type !== "submit" && type !== "button";
+  }
+  function readDeclarativeForms(maxForms, maxFields, nameLimit) {
+    return [...document.querySelectorAll("form[toolname]")].slice(0, maxForms).map((form) => ({
+      toolName: boundedText(form.getAttribute("toolname"), nameLimit),
+      hasDescription: (form.getAttribute("tooldescription") ?? "").trim() !== "",
+      fields: formControls(form).filter(isToolField).slice(0, maxFields).map((element) => ({
+        name: boundedText(Reflect.get(element, "name"), nameLimit),
+        described: (element.getAttribute("toolparamdescription") ?? "").trim() !== ""
+      }))
+    }));
+  }
+  return readDeclarativeForms.apply(this, arguments);
 }`;

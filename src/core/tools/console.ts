@@ -13,6 +13,7 @@ import {
 } from '../browser/collectors/ConsoleCollector.js';
 import {consoleCollectorFeature} from '../browser/collectors/index.js';
 import {inPage} from '../browser/evaluation.js';
+import {CAUSE_CHAIN, DESCRIBE_VALUES} from '../browser/injectedSources.generated.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import {paginate, pagingParams} from './base/pagination.js';
 import {CONSOLE_LIST_OUTPUT} from './base/outputSchemas.js';
@@ -99,73 +100,9 @@ function selectMessages(collector: ConsoleCollector, options: ConsoleListOptions
 // Details --------------------------------------------------------------------------------------
 
 /**
- * Runs in the page over the argument objects: errors as their stack strings along the cause chain,
- * DOM nodes as markup, everything else as JSON (cycles and bigints handled). Bounded output.
+ * What DESCRIBE_VALUES answers for a message's argument objects (it and CAUSE_CHAIN run in the
+ * page: src/injected/consoleValues.ts).
  */
-const DESCRIBE_VALUES = `function (...values) {
-  const LIMIT = 10000;
-  const cap = text => (text.length > LIMIT ? text.slice(0, LIMIT) + '... <truncated>' : text);
-  const json = value => {
-    const seen = new WeakSet();
-    try {
-      const text = JSON.stringify(value, (key, item) => {
-        if (typeof item === 'bigint') return item.toString() + 'n';
-        if (typeof item === 'function') return 'ƒ ' + (item.name || 'anonymous');
-        if (typeof item === 'symbol') return item.toString();
-        if (item instanceof Map) return {['Map(' + item.size + ')']: Array.from(item.entries())};
-        if (item instanceof Set) return {['Set(' + item.size + ')']: Array.from(item.values())};
-        if (typeof Node === 'function' && item instanceof Node) return item.nodeName;
-        if (item !== null && typeof item === 'object') {
-          if (seen.has(item)) return '[Circular]';
-          seen.add(item);
-        }
-        return item;
-      });
-      return text === undefined ? String(value) : text;
-    } catch (error) {
-      return String(value);
-    }
-  };
-  const chainOf = error => {
-    const chain = [];
-    const seen = new Set();
-    let current = error;
-    while (current !== undefined && current !== null && !seen.has(current) && chain.length < 20) {
-      seen.add(current);
-      chain.push(current instanceof Error ? String(current.stack || current) : (typeof current === 'object' ? json(current) : String(current)));
-      current = typeof current === 'object' || typeof current === 'function' ? current.cause : undefined;
-    }
-    return chain.map(cap);
-  };
-  return values.map(value => {
-    if (value instanceof Error) return {chain: chainOf(value)};
-    if (typeof Node === 'function' && value instanceof Node) {
-      return {text: cap(value.outerHTML ?? value.nodeValue ?? value.nodeName)};
-    }
-    if (typeof value === 'function') return {text: cap(String(value))};
-    return {text: cap(json(value))};
-  });
-}`;
-
-/** Runs on an exception object: the stack strings of its causes (not of itself). */
-const CAUSE_CHAIN = `function () {
-  const chain = [];
-  const seen = new Set([this]);
-  let current = this.cause;
-  while (current !== undefined && current !== null && !seen.has(current) && chain.length < 20) {
-    seen.add(current);
-    let text;
-    if (current instanceof Error) {
-      text = String(current.stack || current);
-    } else {
-      try { text = typeof current === 'object' ? JSON.stringify(current) : String(current); } catch (error) { text = String(current); }
-    }
-    chain.push(text.length > 10000 ? text.slice(0, 10000) + '... <truncated>' : text);
-    current = typeof current === 'object' || typeof current === 'function' ? current.cause : undefined;
-  }
-  return chain;
-}`;
-
 const describedSchema = z.array(
   z.union([z.object({chain: z.array(z.string())}), z.object({text: z.string()})]),
 );

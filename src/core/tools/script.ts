@@ -18,6 +18,7 @@ import {
   SCRIPT_TIMEOUT_MS,
   type InPageOptions,
 } from '../browser/evaluation.js';
+import {JSON_OF_THIS} from '../browser/injectedSources.generated.js';
 import {actAndSettle} from '../browser/settle/settle.js';
 import {settleNavigationTimeout, slowdownFeature} from '../browser/timeouts.js';
 import type {FileAccess} from '../files/FileAccess.js';
@@ -189,7 +190,7 @@ export async function evaluateScript(host: ScriptHost, source: string): Promise<
     const stringified = await host
       .callFunction(
         {
-          functionDeclaration: 'function () { return JSON.stringify(this); }',
+          functionDeclaration: JSON_OF_THIS,
           objectId,
           returnByValue: true,
         },

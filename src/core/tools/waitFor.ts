@@ -1,10 +1,13 @@
 /**
  * wait_for: wait until one of several texts shows up in any frame of the page (as rendered text or
  * as an element's accessible name), then return a snapshot. Each frame watches itself with a
- * MutationObserver, so the wait ends as soon as the text appears, without polling from here.
+ * MutationObserver, so the wait ends as soon as the text appears, without polling from here
+ * (src/injected/textWait.ts).
  */
 import {randomUUID} from 'node:crypto';
 import type {Frame} from 'puppeteer-core';
+import {callExpression} from '../browser/injectedCall.js';
+import {CANCEL_TEXT_WAIT, WAIT_FOR_TEXT} from '../browser/injectedSources.generated.js';
 import type {PageState} from '../browser/pages/PageState.js';
 import {actionTimeout, slowdownFeature} from '../browser/timeouts.js';
 import {definePageTool, timeoutSchema} from './base/definition.js';
@@ -17,71 +20,19 @@ import {
 
 const REGISTRY_KEY = 'mcp-browser-inspector.waitFor';
 
-/**
- * Resolves with the first text found, or null when its time is up or it was cancelled. Looks at the
- * rendered text of the body (innerText: visible text only, no script or style content) and at the
- * names elements carry in attributes (aria-label, alt, title, placeholder, button values).
- */
+/** Resolves with the first text found, or null when its time is up or it was cancelled. */
 function waiterExpression(texts: readonly string[], timeoutMs: number, token: string): string {
-  return `new Promise(resolve => {
-  const texts = ${JSON.stringify(texts)};
-  const key = Symbol.for(${JSON.stringify(REGISTRY_KEY)});
-  const registry = globalThis[key] ?? (globalThis[key] = new Map());
-  let timer;
-  let observer;
-  let scheduled = false;
-  let lastCheck = 0;
-  const finish = value => {
-    clearTimeout(timer);
-    if (observer) observer.disconnect();
-    registry.delete(${JSON.stringify(token)});
-    resolve(value);
-  };
-  const NAMED = '[aria-label],[alt],[title],[placeholder],input[type=button],input[type=submit],input[type=reset]';
-  const names = el => [
-    el.getAttribute('aria-label'), el.getAttribute('alt'), el.getAttribute('title'),
-    el.getAttribute('placeholder'),
-    el instanceof HTMLInputElement && /^(button|submit|reset)$/.test(el.type) ? el.value : null,
-  ];
-  const find = () => {
-    const root = document.body ?? document.documentElement;
-    if (!root) return null;
-    const rendered = root.innerText ?? '';
-    for (const text of texts) if (rendered.includes(text)) return text;
-    for (const el of document.querySelectorAll(NAMED)) {
-      const own = names(el);
-      for (const text of texts) {
-        if (own.some(name => name && name.includes(text)) && el.checkVisibility()) return text;
-      }
-    }
-    return null;
-  };
-  const check = () => {
-    scheduled = false;
-    lastCheck = performance.now();
-    const found = find();
-    if (found !== null) finish(found);
-  };
-  const first = find();
-  if (first !== null) { resolve(first); return; }
-  registry.set(${JSON.stringify(token)}, () => finish(null));
-  timer = setTimeout(() => finish(null), ${Math.max(0, Math.round(timeoutMs))});
-  observer = new MutationObserver(() => {
-    if (scheduled) return;
-    scheduled = true;
-    // At most one search per frame's worth of time, however busy the page is.
-    setTimeout(check, Math.max(0, 16 - (performance.now() - lastCheck)));
-  });
-  observer.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
-})`;
+  return callExpression(
+    WAIT_FOR_TEXT,
+    texts,
+    Math.max(0, Math.round(timeoutMs)),
+    token,
+    REGISTRY_KEY,
+  );
 }
 
 function cancelExpression(token: string): string {
-  return `(() => {
-  const registry = globalThis[Symbol.for(${JSON.stringify(REGISTRY_KEY)})];
-  const cancel = registry && registry.get(${JSON.stringify(token)});
-  if (cancel) cancel();
-})()`;
+  return callExpression(CANCEL_TEXT_WAIT, REGISTRY_KEY, token);
 }
 
 class WaitForTimeoutError extends Error {}

@@ -7,26 +7,16 @@
 import {z} from 'zod';
 import type {DeclarativeFormFacts} from '../../shared/webmcpLint.js';
 import {evaluateInPage, PROBE_TIMEOUT_MS} from '../browser/evaluation.js';
+import {callExpression} from '../browser/injectedCall.js';
+import {READ_DECLARATIVE_FORMS} from '../browser/injectedSources.generated.js';
 import type {PageState} from '../browser/pages/PageState.js';
 
 const MAX_FORMS = 200;
 const MAX_FIELDS = 100;
 const NAME_LIMIT = 200;
 
-const READ_FORMS = `(() => {
-  const text = (value, limit) => String(value ?? '').slice(0, limit);
-  return [...document.querySelectorAll('form[toolname]')].slice(0, ${MAX_FORMS}).map(form => ({
-    toolName: text(form.getAttribute('toolname'), ${NAME_LIMIT}),
-    hasDescription: (form.getAttribute('tooldescription') ?? '').trim() !== '',
-    fields: [...form.elements]
-      .filter(element => element.name && element.type !== 'submit' && element.type !== 'button')
-      .slice(0, ${MAX_FIELDS})
-      .map(element => ({
-        name: text(element.name, ${NAME_LIMIT}),
-        described: (element.getAttribute('toolparamdescription') ?? '').trim() !== '',
-      })),
-  }));
-})()`;
+/** The forms, bounded (src/injected/webmcpForms.ts). */
+const READ_FORMS = callExpression(READ_DECLARATIVE_FORMS, MAX_FORMS, MAX_FIELDS, NAME_LIMIT);
 
 const formsSchema = z
   .array(

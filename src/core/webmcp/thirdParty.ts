@@ -5,7 +5,8 @@
  * on `window.__dtmcp` (`toolGroups`, `executeTool(name, args)`), so evaluate_script can call them
  * too. WebMCP tools annotated `debugging` join as the group "WebMCP Tools". Elements cross the
  * boundary as snapshot uids: a schema marked `x-mcp-type: HTMLElement` takes `{uid}`, and
- * returned elements come back as `{uid}`.
+ * returned elements come back as `{uid}`. What runs in the page (discovery, running a tool,
+ * the returned elements) is src/injected/thirdPartyTools.ts.
  */
 import {Validator, type Schema} from '@cfworker/json-schema';
 import {z} from 'zod';
@@ -19,6 +20,13 @@ import {
   PROBE_TIMEOUT_MS,
   SCRIPT_TIMEOUT_MS,
 } from '../browser/evaluation.js';
+import {callExpression} from '../browser/injectedCall.js';
+import {
+  CLEAR_STASHED_ELEMENTS,
+  DISCOVER_TOOL_GROUPS,
+  EXECUTE_THIRD_PARTY_TOOL,
+  STASHED_ELEMENT,
+} from '../browser/injectedSources.generated.js';
 import {parseBoundedJson} from '../../shared/boundedValue.js';
 import {isRecord} from '../../shared/values.js';
 
@@ -72,115 +80,6 @@ const executionResultSchema = z.object({
 const listenersSchema = z.object({listeners: z.array(z.object({type: z.string()}))});
 const describeNodeSchema = z.object({node: z.object({backendNodeId: z.number()})});
 const jsonSchemaObject = z.custom<Schema>(isRecord);
-
-/** Runs in the page: dispatches the discovery event and keeps the answers on window.__dtmcp. */
-const DISCOVER_SCRIPT = `(async () => {
-  const state = (window.__dtmcp = window.__dtmcp || {});
-  state.toolGroups = [];
-  const groups = [];
-  const event = new CustomEvent('devtoolstooldiscovery');
-  event.respondWith = group => {
-    const validGroup = group && typeof group.name === 'string' &&
-      (group.description === undefined || typeof group.description === 'string') && Array.isArray(group.tools);
-    if (!validGroup) {
-      console.error('Invalid toolGroup:', group);
-      return;
-    }
-    for (const tool of group.tools) {
-      if (!tool || typeof tool.name !== 'string' || typeof tool.description !== 'string' ||
-          typeof tool.inputSchema !== 'object' || tool.inputSchema === null || typeof tool.execute !== 'function') {
-        console.error('Invalid tool:', tool);
-        return;
-      }
-    }
-    state.toolGroups.push(group);
-    groups.push(group);
-    if (!state.executeTool) {
-      state.executeTool = async (toolName, args) => {
-        if (!state.toolGroups || state.toolGroups.length === 0) {
-          throw new Error('No tools found on the page');
-        }
-        for (const candidate of state.toolGroups) {
-          const found = candidate.tools.find(tool => tool.name === toolName);
-          if (found) {
-            return await found.execute(args);
-          }
-        }
-        throw new Error('Tool ' + toolName + ' not found');
-      };
-    }
-  };
-  window.dispatchEvent(event);
-  if (groups.length === 0) {
-    // Let asynchronous respondWith calls (a microtask or a zero timeout later) arrive.
-    await new Promise(resolve => setTimeout(resolve, 0));
-  }
-  return JSON.stringify(groups.map(group => ({
-    name: group.name,
-    description: group.description || '',
-    tools: group.tools.map(tool => ({name: tool.name, description: tool.description, inputSchema: tool.inputSchema})),
-  })));
-})()`;
-
-/** Runs in the page with `this` = window: swaps {uid} arguments for elements, runs the tool, and
- * makes the result JSON-safe (elements stashed for uid lookup, cycles and functions described). */
-const EXECUTE_FUNCTION = `async function (toolName, args, ...elements) {
-  for (const [key, value] of Object.entries(args)) {
-    if (value !== null && typeof value === 'object' && typeof value.uid === 'string' && Object.keys(value).length === 1) {
-      args[key] = elements.shift();
-    }
-  }
-  const state = window.__dtmcp;
-  if (!state || !state.executeTool) {
-    throw new Error('No tools found on the page');
-  }
-  const result = await state.executeTool(toolName, args);
-  const stashed = [];
-  const ancestors = new Set();
-  const convert = data => {
-    if (data instanceof Element) {
-      stashed.push(data);
-      return {stashedId: 'stashed-' + (stashed.length - 1)};
-    }
-    if (typeof data === 'function') {
-      return '<Function object>';
-    }
-    if (typeof data === 'symbol') {
-      return data.toString();
-    }
-    if (typeof data === 'bigint') {
-      return data.toString() + 'n';
-    }
-    if (data === null || typeof data !== 'object') {
-      return data;
-    }
-    if (ancestors.has(data)) {
-      return '<Circular reference>';
-    }
-    if (!Array.isArray(data)) {
-      const proto = Object.getPrototypeOf(data);
-      if (proto !== null && proto !== Object.prototype) {
-        return '<' + ((data.constructor && data.constructor.name) || 'Object') + ' instance>';
-      }
-    }
-    ancestors.add(data);
-    try {
-      if (Array.isArray(data)) {
-        return data.map(convert);
-      }
-      const out = {};
-      for (const [key, value] of Object.entries(data)) {
-        out[key] = convert(value);
-      }
-      return out;
-    } finally {
-      ancestors.delete(data);
-    }
-  };
-  const converted = convert(result);
-  state.stashedElements = stashed;
-  return {json: converted === undefined ? undefined : JSON.stringify(converted), stashed: stashed.length};
-}`;
 
 /** chrome-devtools-mcp's rewrite: an element parameter is passed as the uid of a snapshot node. */
 export function replaceHtmlElementsWithUids(schema: unknown): void {
@@ -245,7 +144,11 @@ export async function discoverEventToolGroups(page: PageState): Promise<ThirdPar
       sendUntyped(
         page.cdp,
         'Runtime.evaluate',
-        {expression: DISCOVER_SCRIPT, awaitPromise: true, returnByValue: true},
+        {
+          expression: callExpression(DISCOVER_TOOL_GROUPS),
+          awaitPromise: true,
+          returnByValue: true,
+        },
         evaluationSchema,
       ),
     {terminate: true, what: "The page's devtoolstooldiscovery handler"},
@@ -337,7 +240,7 @@ export async function executeEventTool(
           page.cdp,
           'Runtime.callFunctionOn',
           {
-            functionDeclaration: EXECUTE_FUNCTION,
+            functionDeclaration: EXECUTE_THIRD_PARTY_TOOL,
             objectId,
             arguments: [
               {value: toolName},
@@ -393,7 +296,7 @@ async function stashedBackendNodeIds(
           sendUntyped(
             page.cdp,
             'Runtime.evaluate',
-            {expression: `window.__dtmcp.stashedElements[${index}]`},
+            {expression: callExpression(STASHED_ELEMENT, index)},
             evaluationSchema,
           ),
         {timeoutMs: PROBE_TIMEOUT_MS},
@@ -415,7 +318,7 @@ async function stashedBackendNodeIds(
   } finally {
     void evaluateInPage(
       page,
-      {expression: 'window.__dtmcp && (window.__dtmcp.stashedElements = undefined)'},
+      {expression: callExpression(CLEAR_STASHED_ELEMENTS)},
       {timeoutMs: PROBE_TIMEOUT_MS},
     ).catch(() => undefined);
   }

@@ -1,11 +1,13 @@
 /**
  * Reads one element's matched styles from the browser, on a cdp of its own (DOM and CSS
- * agents live only for the call), and builds the get_css_styles report.
+ * agents live only for the call), and builds the get_css_styles report. The element's label
+ * (DESCRIBE_ELEMENT) comes from src/injected/cssElement.ts.
  */
 import type {CDPSession, Protocol} from 'puppeteer-core';
 import {z} from 'zod';
 import {releaseObject, resolveUid} from '../input/elements.js';
 import {callFunctionInPage, PROBE_TIMEOUT_MS} from '../evaluation.js';
+import {DESCRIBE_ELEMENT, STYLED_ELEMENT_OF} from '../injectedSources.generated.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';
 import {actionTimeout, slowdownFeature} from '../timeouts.js';
@@ -15,25 +17,6 @@ import {containerKey} from './styleBlocks.js';
 type StyleSheetHeader = Protocol.CSS.CSSStyleSheetHeader;
 
 const elementInfoSchema = z.object({selector: z.string(), ancestors: z.array(z.string())});
-
-/** DevTools' short element label (tag#id, .classes, input[type]) for the element and its flat-tree ancestors. */
-const DESCRIBE_ELEMENT = `function () {
-  const label = el => {
-    const tag = el.localName;
-    const id = el.getAttribute('id');
-    const classes = (el.getAttribute('class') || '').trim();
-    const type = el.getAttribute('type');
-    if (tag === 'input' && type && !id && !classes) return tag + '[type="' + CSS.escape(type) + '"]';
-    if (id) return tag + '#' + CSS.escape(id);
-    if (classes) return (tag === 'div' ? '' : tag) + '.' + classes.split(/\\s+/).map(c => CSS.escape(c)).join('.');
-    return tag;
-  };
-  const parentOf = el => el.assignedSlot || el.parentElement ||
-    (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
-  const ancestors = [];
-  for (let node = parentOf(this); node; node = parentOf(node)) ancestors.push(label(node));
-  return {selector: label(this), ancestors};
-}`;
 
 /** Looks up the element each @container query of the matched rules resolves to. */
 async function containerLabels(
@@ -157,8 +140,7 @@ async function styledElement(
     state,
     {
       objectId: node.object.objectId,
-      functionDeclaration:
-        'function () { return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement; }',
+      functionDeclaration: STYLED_ELEMENT_OF,
     },
     {cdp, timeoutMs: PROBE_TIMEOUT_MS},
   );
