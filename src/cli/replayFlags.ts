@@ -1,8 +1,9 @@
 /**
  * A replay runs with the flags the recording was made with (its header keeps the server's
  * configuration, minus secrets): those that shape what tools exist and what the page sees — the
- * viewport, headless, categories, --slim, --experimentalVision, screenshot settings, and the
- * Chromium arguments replayChromeArgs.ts allows. Each is passed only where it differs from the
+ * viewport, headless, categories, the switches flagSpecs.ts marks `replay` (--slim,
+ * --experimentalVision…), screenshot settings, and the Chromium arguments replayChromeArgs.ts
+ * allows. Each is passed only where it differs from the
  * default and the command line does not give the same flag; what the command line says wins.
  * A recording is untrusted: flags about this machine or this server (port, token, profile,
  * executable, endpoints and their headers, proxy, workspace, hold rules, recording) are never read
@@ -11,24 +12,14 @@
  */
 import {z} from 'zod';
 import {categoryFlagName, TOOL_CATEGORIES} from '../shared/categories.js';
-import {FLAG_SPECS} from '../core/config/flagSpecs.js';
+import {FLAG_SPECS, REPLAY_BOOLEAN_FLAGS} from '../core/config/flagSpecs.js';
+import {recordOf} from '../shared/values.js';
 import {chromeArgsTakenOver} from './replayChromeArgs.js';
 import {
   browserConfigSchema,
   screenshotConfigSchema,
   type ServerConfig,
 } from '../core/config/serverConfig.js';
-
-/** The boolean flags taken over, by config key (each is also the flag's name). */
-const BOOLEANS = [
-  'slim',
-  'experimentalVision',
-  'memoryDebugging',
-  'webmcpTools',
-  'pageIdRouting',
-  'javascriptEvaluation',
-  'redactNetworkHeaders',
-] as const;
 
 /** A recorded value that does not check is left out, alone (a hand-edited header is not trusted). */
 const flag = z.boolean().optional().catch(undefined);
@@ -45,13 +36,8 @@ const recordedSchema = z.object({
     .catch(undefined),
   categories: z.partialRecord(z.enum(TOOL_CATEGORIES), z.boolean()).optional().catch(undefined),
   screenshot: screenshotConfigSchema.partial().optional().catch(undefined),
-  slim: flag,
-  experimentalVision: flag,
-  memoryDebugging: flag,
-  webmcpTools: flag,
-  pageIdRouting: flag,
-  javascriptEvaluation: flag,
-  redactNetworkHeaders: flag,
+  // The tool and output switches a replay takes over (FlagSpec.replay), each a boolean.
+  ...recordOf(REPLAY_BOOLEAN_FLAGS, () => flag),
 });
 
 function camel(name: string): string {
@@ -117,7 +103,7 @@ function recordedArguments(
       argv.push(booleanFlag(categoryFlagName(category), on));
     }
   }
-  for (const key of BOOLEANS) {
+  for (const key of REPLAY_BOOLEAN_FLAGS) {
     const value = recorded[key];
     if (value !== undefined && value !== defaults[key]) {
       argv.push(booleanFlag(key, value));

@@ -3,7 +3,7 @@
  *
  * Tests: src/cli/index.ts, src/cli/serve.ts, src/core/config/flags.ts
  */
-import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,14 +11,13 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {afterEach, describe, expect, it} from 'vitest';
-import {runCli} from '../helpers/cliRun.js';
-import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {CLI, cliEnv, runCli} from '../helpers/cliRun.js';
+import {textOf, waitFor} from '../helpers/engine.js';
 import {connectHttpClient} from '../helpers/httpClient.js';
-import {waitForReadyFile} from '../helpers/readyFile.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 import type {ReadyFile} from '../../src/shared/readyFile.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
-const children: ChildProcess[] = [];
+const servers: ServerProcess[] = [];
 const tempDirs: string[] = [];
 
 function tempDir(): string {
@@ -27,57 +26,14 @@ function tempDir(): string {
   return dir;
 }
 
-function baseEnv(configDir: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    DISPLAY: '',
-  };
-}
-
-interface Started {
-  child: ChildProcess;
-  stderr: () => string;
-  ready: ReadyFile;
-  readyFile: string;
-}
-
-async function startCli(flags: string[] = []): Promise<Started> {
-  const dir = tempDir();
-  const readyFile = path.join(dir, 'ready.json');
-  const child = spawn(
-    process.execPath,
-    [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', readyFile, ...flags],
-    {
-      env: baseEnv(dir),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ready = await waitForReadyFile(readyFile, 20_000);
-  return {child, stderr: () => stderr, ready, readyFile};
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise(resolve => {
-    if (child.exitCode !== null) {
-      resolve(child.exitCode);
-      return;
-    }
-    child.once('exit', code => resolve(code));
-  });
+async function startCli(flags: string[] = []): Promise<ServerProcess> {
+  const started = await startServerProcess({flags, stdin: 'pipe', readyWithinMs: 20_000});
+  servers.push(started);
+  return started;
 }
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
-  }
+  await Promise.all(servers.splice(0).map(server => server.stop('SIGKILL')));
   for (const dir of tempDirs.splice(0)) {
     fs.rmSync(dir, {recursive: true, force: true});
   }
@@ -135,7 +91,7 @@ describe('flags on the command line', () => {
 describe('startup contract', () => {
   it('writes the ready file, prints one line without the token, and keeps the token file private', async () => {
     const started = await startCli();
-    const {ready} = started;
+    const ready: ReadyFile = started;
     expect(ready.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(ready.inspectorUrl).toBe(ready.mcpUrl.replace(/mcp$/, ''));
     expect(ready.token).toMatch(/^[0-9a-f]{64}$/);
@@ -149,14 +105,14 @@ describe('startup contract', () => {
     expect(line).toContain(ready.mcpUrl);
     expect(line).toContain('token in');
     expect(started.stderr()).not.toContain(ready.token);
-    const tokenFile = path.join(path.dirname(started.readyFile), 'token');
+    const tokenFile = path.join(started.configDir, 'token');
     expect(fs.readFileSync(tokenFile, 'utf8').trim()).toBe(ready.token);
     expect((fs.statSync(tokenFile).mode & 0o777).toString(8)).toBe('600');
   });
 
   it('serves MCP over HTTP to a real client and stops cleanly on SIGTERM, closing its browser', async () => {
     const started = await startCli();
-    const client = await connectHttpClient(started.ready, 'cli-test');
+    const client = await connectHttpClient(started, 'cli-test');
     const listing = await client.callTool({name: 'list_pages', arguments: {}});
     expect(textOf(listing)).toContain('## Pages');
     await client.close();
@@ -165,8 +121,7 @@ describe('startup contract', () => {
       .split('\n')
       .filter(Boolean);
     expect(browserPids.length).toBeGreaterThan(0);
-    started.child.kill('SIGTERM');
-    expect(await exited(started.child)).toBe(0);
+    expect(await started.stop('SIGTERM')).toBe(0);
     for (const pid of browserPids) {
       expect(() => process.kill(Number(pid), 0)).toThrow();
     }
@@ -180,7 +135,7 @@ describe('startup contract', () => {
     try {
       const result = spawnSync(process.execPath, [CLI, '--headless', '--port', String(port)], {
         encoding: 'utf8',
-        env: baseEnv(tempDir()),
+        env: cliEnv(tempDir()),
       });
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
@@ -197,11 +152,7 @@ describe('--stdio', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, '--stdio', '--headless', '--isolated', '--port', '0'],
-      env: Object.fromEntries(
-        Object.entries(baseEnv(dir)).filter(
-          (entry): entry is [string, string] => entry[1] !== undefined,
-        ),
-      ),
+      env: cliEnv(dir),
       stderr: 'pipe',
     });
     let stderr = '';
@@ -225,21 +176,18 @@ describe('--stdio', () => {
     const address = blocker.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      const dir = tempDir();
-      const readyFile = path.join(dir, 'ready.json');
-      const child = spawn(
-        process.execPath,
-        [CLI, '--stdio', '--headless', '--port', String(port), '--readyFile', readyFile],
-        {env: baseEnv(dir), stdio: ['pipe', 'pipe', 'pipe']},
-      );
-      children.push(child);
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const ready = await waitForReadyFile(readyFile, 20_000);
-      expect(ready.mcpUrl).not.toContain(`:${port}/`);
-      expect(stderr).toContain(`Port ${port} is busy`);
-      child.stdin.end();
-      expect(await exited(child)).toBe(0);
+      const server = await startServerProcess({
+        flags: ['--stdio'],
+        port,
+        isolated: false,
+        stdin: 'pipe',
+        readyWithinMs: 20_000,
+      });
+      servers.push(server);
+      expect(server.mcpUrl).not.toContain(`:${port}/`);
+      expect(server.stderr()).toContain(`Port ${port} is busy`);
+      server.child.stdin?.end();
+      expect(await server.exited).toBe(0);
     } finally {
       blocker.close();
     }

@@ -6,68 +6,47 @@
  *
  * Tests: src/cli/serve.ts, src/core/mcp/ToolRunner.ts, src/core/tools/script.ts
  */
-import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {LOCK_WAIT_MS} from '../../src/core/browser/lock.js';
-import type {ReadyFile} from '../../src/shared/readyFile.js';
-import {call, pageIdFrom, ROOT, waitFor} from '../helpers/engine.js';
+import {call, pageIdFrom, waitFor} from '../helpers/engine.js';
 import {rawRequest, rawClientSession} from '../helpers/rawMcp.js';
 import {connectHttpClient} from '../helpers/httpClient.js';
-import {waitForReadyFile} from '../helpers/readyFile.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 import {boundUnder} from '../helpers/loadFactor.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
-let dir = '';
-let child: ChildProcess | undefined;
-let ready: ReadyFile;
-let stderr = '';
+let server: ServerProcess | undefined;
 const clients: Client[] = [];
 
 async function connect(name: string): Promise<Client> {
-  const client = await connectHttpClient(ready, name);
+  const client = await connectHttpClient(running(), name);
   clients.push(client);
   return client;
 }
 
+function running(): ServerProcess {
+  if (server === undefined) {
+    throw new Error('The server starts in beforeAll.');
+  }
+  return server;
+}
+
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-hostile-cli-'));
-  const readyFile = path.join(dir, 'ready.json');
-  child = spawn(
-    process.execPath,
-    [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', readyFile],
-    {
-      env: {
-        ...process.env,
-        MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
-        CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        DISPLAY: '',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-      detached: true,
-    },
-  );
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  ready = await waitForReadyFile(readyFile, 30_000);
+  server = await startServerProcess({detached: true});
 });
 
 afterAll(async () => {
   for (const client of clients) {
     await client.close().catch(() => undefined);
   }
-  if (child?.pid !== undefined && child.exitCode === null) {
-    process.kill(-child.pid, 'SIGTERM');
-    await new Promise(resolve => child?.once('exit', resolve));
-  }
-  fs.rmSync(dir, {recursive: true, force: true});
+  await server?.stop();
 });
 
 /** Waits until the recording the server writes holds `text`. */
 async function waitForRecorded(text: string): Promise<void> {
-  const recordingsDir = path.join(dir, 'config', 'sessions');
+  const recordingsDir = path.join(running().configDir, 'sessions');
   await waitFor(
     () =>
       fs.existsSync(recordingsDir) &&
@@ -85,7 +64,7 @@ describe('the server process', () => {
     const agent = await connect('agent');
     const bystander = await connect('bystander');
     const expectServing = async (): Promise<void> => {
-      expect(child?.exitCode).toBeNull();
+      expect(running().child.exitCode).toBeNull();
       const started = performance.now();
       const listed = await call(bystander, 'list_pages');
       expect(listed.isError, listed.text).toBe(false);
@@ -108,7 +87,7 @@ describe('the server process', () => {
     await waitForRecorded('"tool":"evaluate_script","status":"ok"');
     await expectServing();
 
-    const raw = {mcpUrl: ready.mcpUrl, token: ready.token};
+    const raw = running();
     const sessionId = await rawClientSession(raw, 'deep-args');
     const nested = `${'{"a":'.repeat(6_000)}1${'}'.repeat(6_000)}`;
     const answer = await rawRequest(
@@ -119,6 +98,6 @@ describe('the server process', () => {
     expect(JSON.stringify(answer.messages)).toContain('nest deeper than 64 levels');
     await waitForRecorded('nest deeper than 64 levels');
     await expectServing();
-    expect(stderr).not.toMatch(/RangeError|Internal error/);
+    expect(running().stderr()).not.toMatch(/RangeError|Internal error/);
   });
 });

@@ -7,38 +7,26 @@
  *
  * Tests: src/cli/listCommand.ts, src/core/serverAnnouncements.ts, src/shared/runningServers.ts
  */
-import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
-import {WebSocket} from 'ws';
 import {afterAll, describe, expect, it} from 'vitest';
-import {WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX} from '../../src/shared/constants.js';
 import {runtimeFileSchema, runningServerSchema} from '../../src/shared/runningServers.js';
 import {runList} from '../../src/cli/listCommand.js';
-import {ROOT, waitFor} from '../helpers/engine.js';
-import {waitForReadyFile} from '../helpers/readyFile.js';
+import {CLI, cliEnv} from '../helpers/cliRun.js';
+import {waitFor} from '../helpers/engine.js';
+import {openInspectorSocket} from '../helpers/inspectorSocket.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-list-'));
 const runtime = path.join(configDir, 'servers');
-const children: ChildProcess[] = [];
+const started: ServerProcess[] = [];
 
 function env(): Record<string, string> {
-  const base: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && key !== 'npm_lifecycle_event') {
-      base[key] = value;
-    }
-  }
-  return {
-    ...base,
-    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    DISPLAY: '',
-  };
+  return cliEnv(configDir);
 }
 
 function list(args: string[] = []): string {
@@ -59,54 +47,24 @@ function runtimeEntries(): unknown[] {
 }
 
 /** One inspector command over the inspector's own WebSocket, as the UI sends it. */
-async function inspectorCommand(mcpUrl: string, token: string, type: string): Promise<unknown> {
-  const origin = new URL(mcpUrl).origin;
-  const socket = new WebSocket(
-    `${origin.replace(/^http/, 'ws')}/inspector`,
-    [WS_PROTOCOL, `${WS_TOKEN_PROTOCOL_PREFIX}${token}`],
-    {origin},
-  );
+async function inspectorCommand(server: ServerProcess, type: string): Promise<unknown> {
+  const socket = await openInspectorSocket(server, {subscribe: false});
   try {
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const reply = new Promise<unknown>(resolve => {
-      socket.on('message', data => {
-        const message = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : '') as {
-          kind: string;
-          id?: number;
-          reply?: unknown;
-        };
-        if (message.kind === 'reply' && message.id === 7) {
-          resolve(message.reply);
-        }
-      });
-    });
-    socket.send(JSON.stringify({kind: 'command', id: 7, command: {type}}));
-    return await reply;
+    return (await socket.command({type}, 30_000)).reply;
   } finally {
     socket.close();
   }
 }
 
-afterAll(() => {
-  for (const child of children) {
-    child.kill('SIGKILL');
-  }
+afterAll(async () => {
+  await Promise.all(started.map(server => server.stop('SIGKILL')));
   fs.rmSync(configDir, {recursive: true, force: true});
 });
 
 describe('mcp-browser-inspector list', () => {
   it('lists every running server with its clients and inspector link, and forgets them when they stop', async () => {
-    const readyFile = path.join(configDir, 'ready.json');
-    const headless = spawn(
-      process.execPath,
-      [CLI, '--port', '0', '--headless', '--isolated', '--readyFile', readyFile],
-      {env: env(), stdio: 'ignore'},
-    );
-    children.push(headless);
-    const first = await waitForReadyFile(readyFile, 30_000);
+    const first = await startServerProcess({configDir});
+    started.push(first);
 
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -161,7 +119,7 @@ describe('mcp-browser-inspector list', () => {
     expect(json.every(entry => !('token' in entry))).toBe(true);
 
     // The same list in the inspector (on the first server), each with a link that opens it.
-    const reply = (await inspectorCommand(first.mcpUrl, first.token, 'listServers')) as {
+    const reply = (await inspectorCommand(first, 'listServers')) as {
       ok: boolean;
       value: {servers: unknown[]};
     };
@@ -180,7 +138,7 @@ describe('mcp-browser-inspector list', () => {
       20_000,
       "the stdio server's runtime file to go",
     );
-    headless.kill('SIGTERM');
+    first.child.kill('SIGTERM');
     await waitFor(
       () => !fs.existsSync(path.join(runtime, `${first.pid}.json`)),
       20_000,

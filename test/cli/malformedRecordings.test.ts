@@ -7,14 +7,12 @@
  *
  * Tests: src/cli/exportCommand.ts, src/cli/replayCommand.ts, src/shared/recordingFile.ts
  */
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {ROOT} from '../helpers/engine.js';
+import {runCli, type CliRun} from '../helpers/cliRun.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let dir = '';
 
 beforeAll(() => {
@@ -25,30 +23,8 @@ afterAll(() => {
   fs.rmSync(dir, {recursive: true, force: true});
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: {...process.env, MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config')},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({code, stdout, stderr});
-    });
-  });
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli(args, path.join(dir, 'config'), 60_000);
 }
 
 const CLIENT = '{"id":"c1","name":"agent","version":"1","transport":"http"}';
@@ -73,7 +49,7 @@ function recordingFile(name: string, lines: string[], startedAt = '1700000000000
 const DEEP = `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`;
 const OK_RESULT = '{"text":"ok","images":[]}';
 
-function expectOneLineRefusal(result: Run, message: RegExp): void {
+function expectOneLineRefusal(result: CliRun, message: RegExp): void {
   expect(result.code, result.stderr).toBe(2);
   const lines = result.stderr.trimEnd().split('\n');
   expect(lines, result.stderr).toHaveLength(1);

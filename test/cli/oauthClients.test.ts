@@ -7,17 +7,15 @@
  *
  * Tests: src/core/http/security.ts, src/core/http/HttpServer.ts
  */
-import {spawn, type ChildProcess} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {z} from 'zod';
 import {ROOT} from '../helpers/engine.js';
-import {waitForReadyFile} from '../helpers/readyFile.js';
-import type {ReadyFile} from '../../src/shared/readyFile.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const WRONG = 'wrong-token-0123456789abcdef';
 /** Generous: each client starts, probes four URLs and exits, on a machine that may be busy. */
 const CLIENT_EXIT_MS = 45_000;
@@ -40,34 +38,19 @@ function binOf(pkg: string, name: string): string {
 const MCP_REMOTE = binOf('mcp-remote', 'mcp-remote');
 const INSPECTOR = binOf('@modelcontextprotocol/inspector', 'mcp-inspector');
 
+/** The clients' own homes. */
 let dir: string;
-let server: ChildProcess;
-let ready: ReadyFile;
+let ready: ServerProcess;
 let tokenFile: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-oauth-'));
-  const readyFile = path.join(dir, 'ready.json');
-  server = spawn(
-    process.execPath,
-    [CLI, '--headless', '--isolated', '--no-record', '--port', '0', '--readyFile', readyFile],
-    {
-      env: {
-        ...process.env,
-        MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
-        DISPLAY: '',
-      },
-      stdio: 'ignore',
-    },
-  );
-  ready = await waitForReadyFile(readyFile, 30_000);
-  tokenFile = path.join(dir, 'config', 'token');
+  ready = await startServerProcess({flags: ['--no-record']});
+  tokenFile = path.join(ready.configDir, 'token');
 });
 
-afterAll(() => {
-  if (server.exitCode === null) {
-    server.kill('SIGKILL');
-  }
+afterAll(async () => {
+  await ready.stop('SIGKILL');
   fs.rmSync(dir, {recursive: true, force: true});
 });
 

@@ -16,11 +16,11 @@ import {pathToFileURL} from 'node:url';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {afterAll, afterEach, describe, expect, it} from 'vitest';
+import {CLI, cliEnv} from '../helpers/cliRun.js';
 import {ROOT, waitFor} from '../helpers/engine.js';
 import {PROTOCOL_VERSION} from '../helpers/rawMcp.js';
 import {stillRunning, treeOf, type ProcessEntry} from '../helpers/processTree.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 /** How long the whole tree may take to go once its end started (the server's own bound is 5 s). */
 const GONE_WITHIN_MS = 10_000;
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-tree-'));
@@ -28,20 +28,8 @@ const started: ProcessEntry[][] = [];
 
 function serverEnv(name: string): Record<string, string> {
   const configDir = fs.mkdtempSync(path.join(tempRoot, `${name}-`));
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    // Not as if npm started it (npx vitest sets this): the stdio rules alone are tested.
-    if (value !== undefined && key !== 'npm_lifecycle_event') {
-      env[key] = value;
-    }
-  }
-  return {
-    ...env,
-    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-    XDG_CACHE_HOME: configDir,
-    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    DISPLAY: '',
-  };
+  // Not as if npm started it (cliEnv drops npm's marker): the stdio rules alone are tested.
+  return cliEnv(configDir, {XDG_CACHE_HOME: configDir});
 }
 
 /** A preload that turns SIGUSR2 into an error nothing catches (the server's guard removed). */

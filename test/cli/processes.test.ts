@@ -10,14 +10,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
+import {CLI, cliEnv} from '../helpers/cliRun.js';
 import {ROOT, waitFor} from '../helpers/engine.js';
 import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
 import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import {scaled} from '../helpers/loadFactor.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const children: ChildProcess[] = [];
+const servers: ServerProcess[] = [];
 const dirs: string[] = [];
 
 function tempDir(): string {
@@ -27,13 +29,7 @@ function tempDir(): string {
 }
 
 function env(configDir: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    DISPLAY: '',
-    MBI_SKIP_BUILD: '1',
-  };
+  return cliEnv(configDir, {MBI_SKIP_BUILD: '1'});
 }
 
 function alive(pid: number): boolean {
@@ -65,7 +61,8 @@ function childPids(pid: number): number[] {
   return found;
 }
 
-afterEach(() => {
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(server => server.stop('SIGKILL')));
   for (const child of children.splice(0)) {
     if (child.pid !== undefined && child.exitCode === null) {
       try {
@@ -199,20 +196,11 @@ describe('the inspector URL', () => {
     expect(output).toContain(`Open the inspector: ${ready.inspectorUrl}#token=${ready.token}`);
 
     // Piped (a log file, a supervisor): the token is never printed.
-    const piped = tempDir();
-    const pipedReady = path.join(piped, 'ready.json');
-    const child = spawn(
-      process.execPath,
-      [CLI, '--headless', '--isolated', '--port', '0', '--readyFile', pipedReady],
-      {env: env(piped), stdio: ['ignore', 'pipe', 'pipe']},
-    );
-    children.push(child);
-    let all = '';
-    child.stdout.on('data', (chunk: Buffer) => (all += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (all += chunk.toString()));
-    const pipedInfo = await waitForReadyFile(pipedReady, 20_000);
-    await waitFor(() => all.includes('MCP Browser Inspector'), 10_000, 'the startup line');
-    expect(all).not.toContain(pipedInfo.token);
-    expect(all).not.toContain('Open the inspector:');
+    const piped = await startServerProcess({readyWithinMs: 20_000});
+    servers.push(piped);
+    const all = (): string => piped.stdout() + piped.stderr();
+    await waitFor(() => all().includes('MCP Browser Inspector'), 10_000, 'the startup line');
+    expect(all()).not.toContain(piped.token);
+    expect(all()).not.toContain('Open the inspector:');
   });
 });

@@ -5,16 +5,15 @@
  *
  * Tests: src/core/config/readyFiles.ts, src/shared/readyFile.ts, src/cli/serve.ts
  */
-import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {spawnSync, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {ROOT, waitFor} from '../helpers/engine.js';
-import {readyFileSchema, type ReadyFile} from '../../src/shared/readyFile.js';
+import {CLI, cliEnv} from '../helpers/cliRun.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const STALE = {
   mcpUrl: 'http://127.0.0.1:1/mcp',
   inspectorUrl: 'http://127.0.0.1:1/',
@@ -25,7 +24,7 @@ const STALE = {
 const START_MS = 30_000;
 const EXIT_MS = 20_000;
 
-const children: ChildProcess[] = [];
+const servers: ServerProcess[] = [];
 const dirs: string[] = [];
 
 function staleReadyFile(): {dir: string; file: string} {
@@ -36,24 +35,24 @@ function staleReadyFile(): {dir: string; file: string} {
   return {dir, file};
 }
 
-/** The ready file once it is the child's (until the child removed the stale one, it is not). */
-function readyOf(file: string, child: ChildProcess): Promise<ReadyFile> {
-  return waitFor(
-    () => {
-      try {
-        const ready = readyFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-        return ready.pid === child.pid ? ready : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    START_MS,
-    "the server's ready file",
-  );
-}
-
-function env(dir: string): NodeJS.ProcessEnv {
-  return {...process.env, MCP_BROWSER_INSPECTOR_CONFIG_DIR: dir, DISPLAY: ''};
+/**
+ * A server writing its ready file over the stale one in `dir`, once the file is its own (until
+ * it removed the stale one, it is not).
+ */
+async function startOver(
+  stale: {dir: string; file: string},
+  flags: string[],
+  stdin: 'pipe' | 'ignore' = 'ignore',
+): Promise<ServerProcess> {
+  const server = await startServerProcess({
+    configDir: stale.dir,
+    readyFile: stale.file,
+    flags: [...flags, '--no-record'],
+    stdin,
+    readyWithinMs: START_MS,
+  });
+  servers.push(server);
+  return server;
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -70,12 +69,8 @@ function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
-afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null) {
-      child.kill('SIGKILL');
-    }
-  }
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(server => server.stop('SIGKILL')));
   for (const dir of dirs.splice(0)) {
     fs.rmSync(dir, {recursive: true, force: true});
   }
@@ -92,7 +87,7 @@ describe('a stale ready file', () => {
       const result = spawnSync(
         process.execPath,
         [CLI, '--headless', '--no-record', '--port', String(port), '--readyFile', busy.file],
-        {env: env(busy.dir), encoding: 'utf8', timeout: START_MS},
+        {env: cliEnv(busy.dir), encoding: 'utf8', timeout: START_MS},
       );
       expect(result.status, result.stderr).toBe(1);
       expect(fs.existsSync(busy.file)).toBe(false);
@@ -103,7 +98,7 @@ describe('a stale ready file', () => {
     const result = spawnSync(
       process.execPath,
       [CLI, '--port', '0', '--readyFile', badPath.file, '--recordDir', '/proc/nope'],
-      {env: env(badPath.dir), encoding: 'utf8', timeout: START_MS},
+      {env: cliEnv(badPath.dir), encoding: 'utf8', timeout: START_MS},
     );
     expect(result.status, result.stderr).toBe(2);
     expect(fs.existsSync(badPath.file)).toBe(false);
@@ -113,44 +108,24 @@ describe('a stale ready file', () => {
 describe("this run's ready file", () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`is replaced at start and removed on ${signal}`, async () => {
-      const {dir, file} = staleReadyFile();
-      const child = spawn(
-        process.execPath,
-        [CLI, '--headless', '--isolated', '--no-record', '--port', '0', '--readyFile', file],
-        {env: env(dir), stdio: 'ignore'},
-      );
-      children.push(child);
-      const ready = await readyOf(file, child);
+      const stale = staleReadyFile();
+      const ready = await startOver(stale, []);
       expect(ready.token).not.toBe(STALE.token);
-      expect(fs.readdirSync(dir).filter(name => name.includes('ready'))).toEqual(['ready.json']);
-      child.kill(signal);
-      expect(await exited(child)).toBe(0);
-      expect(fs.existsSync(file)).toBe(false);
+      expect(fs.readdirSync(stale.dir).filter(name => name.includes('ready'))).toEqual([
+        'ready.json',
+      ]);
+      ready.child.kill(signal);
+      expect(await exited(ready.child)).toBe(0);
+      expect(fs.existsSync(stale.file)).toBe(false);
     });
   }
 
   it('is removed when the client closes stdin in --stdio mode', async () => {
-    const {dir, file} = staleReadyFile();
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        '--stdio',
-        '--headless',
-        '--isolated',
-        '--no-record',
-        '--port',
-        '0',
-        '--readyFile',
-        file,
-      ],
-      {env: env(dir), stdio: ['pipe', 'ignore', 'ignore']},
-    );
-    children.push(child);
-    const ready = await readyOf(file, child);
+    const stale = staleReadyFile();
+    const ready = await startOver(stale, ['--stdio'], 'pipe');
     expect(ready.token).not.toBe(STALE.token);
-    child.stdin.end();
-    expect(await exited(child)).toBe(0);
-    expect(fs.existsSync(file)).toBe(false);
+    ready.child.stdin?.end();
+    expect(await exited(ready.child)).toBe(0);
+    expect(fs.existsSync(stale.file)).toBe(false);
   });
 });

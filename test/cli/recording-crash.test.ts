@@ -6,22 +6,20 @@
  *
  * Tests: src/core/recordings/Recorder.ts
  */
-import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {parseRecordingText} from '../../src/shared/recordingFile.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
-import {pageIdFrom, ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {pageIdFrom, textOf, waitFor} from '../helpers/engine.js';
 import {connectHttpClient} from '../helpers/httpClient.js';
-import {waitForReadyFile} from '../helpers/readyFile.js';
+import {startServerProcess, type ServerProcess} from '../helpers/serverProcess.js';
 import {scaled} from '../helpers/loadFactor.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let dir = '';
 let server: FixtureServer | undefined;
-let child: ChildProcess | undefined;
+let recorder: ServerProcess | undefined;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-crash-'));
@@ -29,9 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-    process.kill(-child.pid, 'SIGKILL');
-  }
+  await recorder?.stop('SIGKILL');
   await server?.stop();
   fs.rmSync(dir, {recursive: true, force: true});
 });
@@ -65,33 +61,9 @@ describe('kill -9 mid-run', () => {
   it(
     'keeps every flushed call, and reads past a torn line',
     async () => {
-      const readyFile = path.join(dir, 'ready.json');
       const recordDir = path.join(dir, 'recorded');
-      child = spawn(
-        process.execPath,
-        [
-          CLI,
-          '--headless',
-          '--isolated',
-          '--port',
-          '0',
-          '--readyFile',
-          readyFile,
-          '--recordDir',
-          recordDir,
-        ],
-        {
-          env: {
-            ...process.env,
-            MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(dir, 'config'),
-            CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-            DISPLAY: '',
-          },
-          stdio: 'ignore',
-          detached: true,
-        },
-      );
-      const ready = await waitForReadyFile(readyFile, 30_000);
+      const ready = await startServerProcess({flags: ['--recordDir', recordDir], detached: true});
+      recorder = ready;
       const client = await connectHttpClient(ready, 'crash-test');
       const url = server?.url('/index.html') ?? '';
       const opened = await client.callTool({name: 'new_page', arguments: {url}});
@@ -109,14 +81,8 @@ describe('kill -9 mid-run', () => {
       void client.callTool({name: 'take_snapshot', arguments: {pageId}}).catch(() => undefined);
       process.kill(ready.pid, 'SIGKILL');
       await waitFor(() => !alive(ready.pid), 10_000, 'the server to die');
-      if (child.pid !== undefined) {
-        // Its Chromium is orphaned by the kill; the group kill cleans it up.
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Gone already.
-        }
-      }
+      // Its Chromium is orphaned by the kill; the group kill cleans it up.
+      await ready.stop('SIGKILL');
 
       const files = fs.readdirSync(recordDir).filter(name => name.endsWith('.jsonl'));
       expect(files).toHaveLength(1);

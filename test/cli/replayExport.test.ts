@@ -7,17 +7,15 @@
  * Tests: src/cli/replayCommand.ts, src/cli/exportCommand.ts,
  *   src/core/recordings/replay/replayRecording.ts, src/core/recordings/export/exportRecording.ts
  */
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
-import {collectRun, type CliRun} from '../helpers/cliRun.js';
-import {ROOT, useEngineWithFixtures} from '../helpers/engine.js';
+import {runCli, type CliRun} from '../helpers/cliRun.js';
+import {useEngineWithFixtures} from '../helpers/engine.js';
 import {recordHub} from '../helpers/hubRecording.js';
 import {playwrightFolder, runPlaywright} from '../helpers/playwrightRun.js';
 import {runShopCalls, serveShop, type ShopVariant} from '../helpers/shopCalls.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 let variant: ShopVariant = {};
 const fixture = useEngineWithFixtures({
   tmpPrefix: 'mbi-replay-cli-',
@@ -33,30 +31,9 @@ beforeAll(async () => {
   recording.close();
 });
 
-type Run = CliRun;
-
-/** Runs a command to its end (bounded), with its own config dir and no display. */
-function run(
-  command: string,
-  args: string[],
-  cwd = ROOT,
-  env: Record<string, string> = {},
-): Promise<Run> {
-  const child = spawn(command, args, {
-    cwd,
-    env: {
-      ...process.env,
-      ...env,
-      MCP_BROWSER_INSPECTOR_CONFIG_DIR: path.join(fixture.tmp, 'config'),
-      CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      DISPLAY: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return collectRun(child, 90_000);
-}
-
-const cli = (...args: string[]): Promise<Run> => run(process.execPath, [CLI, ...args]);
+/** The CLI to its end (bounded), with its own config dir and no display. */
+const cli = (...args: string[]): Promise<CliRun> =>
+  runCli(args, path.join(fixture.tmp, 'config'), 90_000);
 
 describe('replay', () => {
   it('exits 0 when every call had the same outcome, with one line per call', async () => {

@@ -7,6 +7,7 @@
 import {describe, expect, it} from 'vitest';
 import {chromeArgsTakenOver, takesOverChromeArg} from '../../src/cli/replayChromeArgs.js';
 import {recordedFlags, refusedFlagsLine} from '../../src/cli/replayFlags.js';
+import {CONFIG_BOOLEAN_FLAGS} from '../../src/core/config/flagSpecs.js';
 import {parseFlags} from '../../src/core/config/flags.js';
 
 const parsed = parseFlags([], {env: {}, hasDisplay: false});
@@ -178,6 +179,30 @@ describe('recorded server flags', () => {
       ignoreDefaultChromeArgs: ['--disable-extensions'],
     },
   };
+
+  it('takes over exactly the tool and output switches of the config booleans', () => {
+    // Every config boolean flipped from its default, as a recording made with each would say.
+    const header = Object.fromEntries(CONFIG_BOOLEAN_FLAGS.map(name => [name, !defaults[name]]));
+    const {argv, refused} = recordedFlags(header, [], defaults);
+    expect(argv).toEqual([
+      '--slim',
+      '--experimentalVision',
+      '--memoryDebugging',
+      '--webmcpTools',
+      '--no-pageIdRouting',
+      '--no-javascriptEvaluation',
+      '--redactNetworkHeaders',
+    ]);
+    expect(refused).toEqual([]);
+    // A switch the command line gives is the command line's.
+    expect(recordedFlags(header, ['--no-slim', '--webmcpTools=false'], defaults).argv).toEqual([
+      '--experimentalVision',
+      '--memoryDebugging',
+      '--no-pageIdRouting',
+      '--no-javascriptEvaluation',
+      '--redactNetworkHeaders',
+    ]);
+  });
 
   it('never reads the machine or the server from a recording', () => {
     const {argv, refused} = recordedFlags(hostileHeader, [], defaults);

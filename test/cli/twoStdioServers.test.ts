@@ -12,10 +12,10 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {afterEach, describe, expect, it} from 'vitest';
-import {ROOT, textOf, waitFor} from '../helpers/engine.js';
+import {CLI, cliEnv} from '../helpers/cliRun.js';
+import {textOf, waitFor} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 
-const CLI = path.join(ROOT, 'out/node/cli/index.js');
 const tempDirs: string[] = [];
 const clients: Client[] = [];
 
@@ -42,19 +42,8 @@ interface Agent {
 
 /** One agent's server, started as the README's snippet does (`--stdio`), on a shared cache dir. */
 async function startAgent(cacheDir: string, name: string, flags: string[] = []): Promise<Agent> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined) {
-      env[key] = value;
-    }
-  }
-  Object.assign(env, {
-    XDG_CACHE_HOME: cacheDir,
-    MCP_BROWSER_INSPECTOR_CONFIG_DIR: tempDir(`mbi-${name}-config-`),
-    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    // No display: the browser runs headless, as on a CI box.
-    DISPLAY: '',
-  });
+  // No display (cliEnv): the browser runs headless, as on a CI box.
+  const env = cliEnv(tempDir(`mbi-${name}-config-`), {XDG_CACHE_HOME: cacheDir});
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, '--stdio', ...flags],

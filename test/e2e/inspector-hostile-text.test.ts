@@ -13,6 +13,13 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {waitFor} from '../helpers/engine.js';
 import {FixtureServer} from '../helpers/fixtureServer.js';
 import {
+  INITIALIZED,
+  postMcp,
+  PROTOCOL_VERSION,
+  rawInitialize,
+  sessionHeaders,
+} from '../helpers/rawMcp.js';
+import {
   clickRow,
   connectMcp,
   type InspectorFixture,
@@ -188,37 +195,17 @@ function textOfResult(result: unknown): string {
 
 describe('client sessions the server closes', () => {
   it('are listed as ended, with why, under "Not connected" in the Connection panel', async () => {
-    const response = await fetch(serve.mcpUrl, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${serve.token}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: {name: 'forgetful-client', version: '0.1'},
-        },
+    const sessionId = await rawInitialize(
+      serve,
+      'forgetful-client',
+      JSON.stringify({
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: {name: 'forgetful-client', version: '0.1'},
       }),
-    });
-    await response.text();
+    );
     // It finishes the handshake, then never sends anything again: the server expires it.
-    const initialized = await fetch(serve.mcpUrl, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${serve.token}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        'Mcp-Session-Id': response.headers.get('mcp-session-id') ?? '',
-        'Mcp-Protocol-Version': '2025-06-18',
-      },
-      body: JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'}),
-    });
+    const initialized = await postMcp(serve, INITIALIZED, sessionHeaders(sessionId));
     expect(initialized.status).toBe(202);
     await openPanel(page, 'Connection');
     const endedRow = '.not-connected__list li[data-ended=true]';

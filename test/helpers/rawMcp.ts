@@ -1,45 +1,55 @@
 /**
- * MCP over plain HTTP requests, for bodies an SDK client would not send (hand-built JSON): a
- * client session initialized by hand and one tools/call whose body is given as text.
+ * MCP over plain HTTP requests, for what an SDK client would not send (hand-built JSON, a stream
+ * cut or resumed by hand): the headers a client sends with the bearer token, one POST, a client
+ * session initialized by hand and one request whose body is given as text.
  */
-import type {TestEngine} from './engine.js';
-
-/** Where the server listens and its token. */
-type Server = Pick<TestEngine, 'mcpUrl' | 'token'>;
+import type {McpEndpoint} from './httpClient.js';
 
 export const PROTOCOL_VERSION = '2025-06-18';
 
-function post(engine: Server, body: string, headers: Record<string, string> = {}) {
-  return fetch(engine.mcpUrl, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${engine.token}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body,
+/** The bearer token and the content types a Streamable HTTP client sends, then `extra`. */
+export function mcpHeaders(
+  server: McpEndpoint,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    Authorization: `Bearer ${server.token}`,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    ...extra,
+  };
+}
+
+/** POSTs `body` (JSON-RPC as text) to /mcp with mcpHeaders; `signal` can abort it. */
+export function postMcp(
+  server: McpEndpoint,
+  body: string,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(server.mcpUrl, {method: 'POST', headers: mcpHeaders(server, headers), body, signal});
+}
+
+function initializeParamsOf(name: string): string {
+  return JSON.stringify({
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: {name, version: '1'},
   });
 }
 
 /**
- * Initializes a client session by hand and returns its id; `initializeParams` (JSON text) replaces the
- * usual params, for hand-built client info and capabilities.
+ * Sends the initialize request by hand and returns the new client session's id (the session is
+ * not told it was initialized); `initializeParams` (JSON text) replaces the usual params.
  */
-export async function rawClientSession(
-  engine: Server,
+export async function rawInitialize(
+  server: McpEndpoint,
   name: string,
   initializeParams?: string,
 ): Promise<string> {
-  const params =
-    initializeParams ??
-    JSON.stringify({
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: {name, version: '1'},
-    });
-  const response = await post(
-    engine,
+  const params = initializeParams ?? initializeParamsOf(name);
+  const response = await postMcp(
+    server,
     `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${params}}`,
   );
   await response.text();
@@ -47,8 +57,23 @@ export async function rawClientSession(
   if (!id) {
     throw new Error(`no Mcp-Session-Id (HTTP ${response.status})`);
   }
-  const initialized = JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'});
-  await (await post(engine, initialized, {'mcp-session-id': id})).text();
+  return id;
+}
+
+/** The notification that ends a client's handshake, as text. */
+export const INITIALIZED = JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'});
+
+/**
+ * Initializes a client session by hand and returns its id; `initializeParams` (JSON text) replaces
+ * the usual params, for hand-built client info and capabilities.
+ */
+export async function rawClientSession(
+  server: McpEndpoint,
+  name: string,
+  initializeParams?: string,
+): Promise<string> {
+  const id = await rawInitialize(server, name, initializeParams);
+  await (await postMcp(server, INITIALIZED, {'mcp-session-id': id})).text();
   return id;
 }
 
@@ -64,15 +89,17 @@ export function messagesOf(text: string): unknown[] {
     .map(line => JSON.parse(line.slice('data: '.length)) as unknown);
 }
 
+/** The headers of a request in client session `sessionId`, on PROTOCOL_VERSION. */
+export function sessionHeaders(sessionId: string): Record<string, string> {
+  return {'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION};
+}
+
 /** Sends `body` (a whole JSON-RPC request, as text) and returns the status and the messages. */
 export async function rawRequest(
-  engine: Server,
+  server: McpEndpoint,
   sessionId: string,
   body: string,
 ): Promise<{status: number; messages: unknown[]}> {
-  const response = await post(engine, body, {
-    'mcp-session-id': sessionId,
-    'mcp-protocol-version': PROTOCOL_VERSION,
-  });
+  const response = await postMcp(server, body, sessionHeaders(sessionId));
   return {status: response.status, messages: messagesOf(await response.text())};
 }

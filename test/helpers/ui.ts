@@ -3,7 +3,7 @@
  * `npm run serve` runs), a separate headless Chromium driven by puppeteer-core showing the UI, a
  * real MCP client, and screenshots into test-results/screenshots/.
  */
-import {type ChildProcess, spawn} from 'node:child_process';
+import type {ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,17 +12,14 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {ToolListChangedNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
 import puppeteer, {type Browser, type Page} from 'puppeteer-core';
 import {hasInvisible} from '../../src/renderer/src/ui/revealInvisible.js';
+import type {ReadyFile} from '../../src/shared/readyFile.js';
 import {ROOT, waitFor} from './engine.js';
 import {scaled} from './loadFactor.js';
+import {startServerProcess} from './serverProcess.js';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
 
-export interface ReadyInfo {
-  mcpUrl: string;
-  inspectorUrl: string;
-  token: string;
-  pid: number;
-}
+export type ReadyInfo = ReadyFile;
 
 export interface ServeProcess extends ReadyInfo {
   port: number;
@@ -39,67 +36,29 @@ export interface ServeOptions {
   flags?: string[];
 }
 
-/** Starts `node out/node/cli/index.js --headless --isolated --port N --readyFile …`. */
+/**
+ * Starts `node out/node/cli/index.js --headless --isolated --port N --readyFile …`. Its config
+ * dir stays after stop(), for a restart of the "same" server.
+ */
 export async function startServe(options: ServeOptions = {}): Promise<ServeProcess> {
   const configDir = options.configDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-config-'));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-ui-ready-'));
-  const readyFile = path.join(work, 'ready.json');
-  // The persisted token in configDir is the one under test, not one from the environment.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MCP_BROWSER_INSPECTOR_CONFIG_DIR: configDir,
-    CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  };
-  delete env.MCP_BROWSER_INSPECTOR_TOKEN;
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'out/node/cli/index.js'),
-      '--headless',
-      '--isolated',
-      '--port',
-      String(options.port ?? 0),
-      '--readyFile',
-      readyFile,
-      ...(options.flags ?? []),
-    ],
-    {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
-  const ready = await waitFor(
-    () => {
-      if (child.exitCode !== null) {
-        throw new Error(`The server exited (${child.exitCode}):\n${stderr}`);
-      }
-      try {
-        return JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyInfo;
-      } catch {
-        return undefined;
-      }
-    },
-    60_000,
-    'the server to write its ready file',
-  );
-  return {
-    ...ready,
-    port: Number(new URL(ready.mcpUrl).port),
+  const server = await startServerProcess({
+    port: options.port,
     configDir,
-    process: child,
-    stderr: () => stderr,
+    flags: options.flags,
+    readyWithinMs: 60_000,
+  });
+  return {
+    mcpUrl: server.mcpUrl,
+    inspectorUrl: server.inspectorUrl,
+    token: server.token,
+    pid: server.pid,
+    port: server.port,
+    configDir,
+    process: server.child,
+    stderr: () => server.stderr(),
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      fs.rmSync(work, {recursive: true, force: true});
+      await server.stop();
     },
   };
 }

@@ -34,6 +34,11 @@ export interface FlagSpec {
    * and parser take it from here (serverConfig.ts), so such a flag is this entry and its consumer.
    */
   configBoolean?: true;
+  /**
+   * On a configBoolean flag: a replay takes it over from the recording's header, since it shapes
+   * what tools exist or what the page sees (src/cli/replayFlags.ts reads the list from here).
+   */
+  replay?: true;
   group: 'Server' | 'Browser' | 'Tools' | 'Output' | 'Files';
 }
 
@@ -201,6 +206,7 @@ const SPECS = [
     name: 'slim',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: false,
     group: 'Tools',
     description: 'Offer only navigate, evaluate and screenshot.',
@@ -209,6 +215,7 @@ const SPECS = [
     name: 'experimentalVision',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: false,
     group: 'Tools',
     description: 'Add coordinate-based tools (click_at).',
@@ -217,6 +224,7 @@ const SPECS = [
     name: 'memoryDebugging',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: false,
     group: 'Tools',
     aliases: ['experimentalMemory'],
@@ -227,6 +235,7 @@ const SPECS = [
     name: 'webmcpTools',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: false,
     group: 'Tools',
     description:
@@ -245,6 +254,7 @@ const SPECS = [
     name: 'pageIdRouting',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: true,
     group: 'Tools',
     description:
@@ -254,6 +264,7 @@ const SPECS = [
     name: 'javascriptEvaluation',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: true,
     group: 'Tools',
     description:
@@ -263,6 +274,7 @@ const SPECS = [
     name: 'redactNetworkHeaders',
     kind: 'boolean',
     configBoolean: true,
+    replay: true,
     defaultValue: false,
     group: 'Output',
     description: 'Hide header values in network request details.',
@@ -377,6 +389,18 @@ export type ConfigBooleanFlag = ConfigBooleanSpec['name'];
 
 export const CONFIG_BOOLEAN_FLAGS: readonly ConfigBooleanFlag[] = SPECS.filter(
   (spec): spec is ConfigBooleanSpec => 'configBoolean' in spec && spec.configBoolean === true,
+).map(spec => spec.name);
+
+type ReplayBooleanSpec = Extract<ConfigBooleanSpec, {replay: true}>;
+/** The config booleans a replay takes over from a recording (FlagSpec.replay). */
+export type ReplayBooleanFlag = ReplayBooleanSpec['name'];
+
+export const REPLAY_BOOLEAN_FLAGS: readonly ReplayBooleanFlag[] = SPECS.filter(
+  (spec): spec is ReplayBooleanSpec =>
+    'configBoolean' in spec &&
+    spec.configBoolean === true &&
+    'replay' in spec &&
+    spec.replay === true,
 ).map(spec => spec.name);
 
 export function helpText(): string {

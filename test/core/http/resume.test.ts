@@ -14,7 +14,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {cuttableFetch, type CuttableFetch} from '../../helpers/cuttableFetch.js';
 import {startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
 import {heldOf} from '../../helpers/hold.js';
-import {messagesOf, rawClientSession} from '../../helpers/rawMcp.js';
+import {mcpHeaders, messagesOf, rawClientSession} from '../../helpers/rawMcp.js';
 
 const HELD_TOOL = 'get_heapsnapshot_summary';
 const HELD_ARGS = {filePath: '/nonexistent/resume.heapsnapshot'};
@@ -191,15 +191,8 @@ describe('on the wire', () => {
     return text;
   }
 
-  function headers(sessionId: string, version: string, extra: Record<string, string> = {}) {
-    return {
-      Authorization: `Bearer ${patient.token}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': version,
-      ...extra,
-    };
+  function headers(sessionId: string, version: string): Record<string, string> {
+    return mcpHeaders(patient, {'mcp-session-id': sessionId, 'mcp-protocol-version': version});
   }
 
   function initializeParams(version: string): string {

@@ -11,6 +11,7 @@ import {spawn} from 'node:child_process';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import type {EventEnvelope} from '../../../src/shared/protocol.js';
 import {call, ROOT, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
+import {postMcp, rawClientSession, sessionHeaders} from '../../helpers/rawMcp.js';
 
 let engine: TestEngine;
 const events: EventEnvelope[] = [];
@@ -35,46 +36,11 @@ const INITIALIZE = {
   },
 };
 
-function post(
-  body: unknown,
-  headers: Record<string, string> = {},
-  on: TestEngine = engine,
-): Promise<Response> {
-  return fetch(on.mcpUrl, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${on.token}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
-
-/** Initializes a session by hand (no stream kept open) and returns its id. */
-async function rawClientSession(name: string, on: TestEngine = engine): Promise<string> {
-  const response = await post(
-    {...INITIALIZE, params: {...INITIALIZE.params, clientInfo: {name, version: '1'}}},
-    {},
-    on,
-  );
-  await response.text();
-  const id = response.headers.get('mcp-session-id');
-  if (!id) {
-    throw new Error(`no session id (HTTP ${response.status})`);
-  }
-  await (
-    await post({jsonrpc: '2.0', method: 'notifications/initialized'}, {'mcp-session-id': id}, on)
-  ).text();
-  return id;
-}
-
 async function listTools(sessionId: string, on: TestEngine = engine): Promise<number> {
-  const response = await post(
-    {jsonrpc: '2.0', id: 2, method: 'tools/list'},
-    {'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18'},
+  const response = await postMcp(
     on,
+    JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/list'}),
+    sessionHeaders(sessionId),
   );
   await response.text();
   return response.status;
@@ -96,7 +62,7 @@ describe('session reaping', () => {
     try {
       const ids = [];
       for (let index = 0; index < 5; index++) {
-        ids.push(await rawClientSession(`capped-${index}`, capped));
+        ids.push(await rawClientSession(capped, `capped-${index}`));
       }
       // Only the three newest still answer; the two oldest were closed to make room.
       const statuses = [];
@@ -145,7 +111,7 @@ describe('session reaping', () => {
     expect(expired()).toContainEqual({name: 'doomed-client', reason: 'idle'});
 
     // A session that just sits there is gone after the idle timeout too.
-    const idle = await rawClientSession('idle-raw');
+    const idle = await rawClientSession(engine, 'idle-raw');
     expect(await listTools(idle)).toBe(200);
     await waitFor(
       () => expired().some(entry => entry.name === 'idle-raw'),
@@ -158,7 +124,7 @@ describe('session reaping', () => {
   it('keeps a session with an open stream (a live client) past the idle timeout', async () => {
     const client = await engine.connect('live-client');
     // The latch: an idle session opened after it expires, so the idle timeout has passed for both.
-    await rawClientSession('idle-witness');
+    await rawClientSession(engine, 'idle-witness');
     await waitFor(
       () => expired().some(entry => entry.name === 'idle-witness'),
       10_000,
@@ -243,15 +209,7 @@ describe('the HTTP edge', () => {
       params: {pad: 'a'.repeat(5 * 1024 * 1024)},
     });
     for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await fetch(engine.mcpUrl, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${engine.token}`,
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-        },
-        body: big,
-      });
+      const response = await postMcp(engine, big);
       expect(response.status).toBe(413);
       expect(await response.text()).toContain('Request body larger than');
     }

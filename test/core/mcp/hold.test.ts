@@ -11,12 +11,11 @@
  */
 import {CallToolResultSchema, type Progress} from '@modelcontextprotocol/sdk/types.js';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {WebSocket} from 'ws';
-import {serverMessageSchema, type ServerMessage} from '../../../src/shared/wire.js';
 import type {HeldCall} from '../../../src/shared/hold.js';
 import type {InspectorEvent} from '../../../src/shared/protocol.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {heldOf as heldCall, valueOf} from '../../helpers/hold.js';
+import {openInspectorSocket} from '../../helpers/inspectorSocket.js';
 import {uidOf} from '../../helpers/snapshotText.js';
 
 const PAGE = `<!doctype html><title>hold</title>
@@ -427,39 +426,21 @@ describe('hold rules over MCP', () => {
   });
 
   it('is driven over the inspector WebSocket, with the commands checked on the way in', async () => {
-    const origin = new URL(fx.engine.mcpUrl).origin;
-    const socket = new WebSocket(
-      `${origin.replace('http', 'ws')}/inspector`,
-      ['mcp-browser-inspector.v1', `bearer.${fx.engine.token}`],
-      {headers: {Origin: origin}},
-    );
-    const messages: ServerMessage[] = [];
-    socket.on('message', data => {
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : '';
-      messages.push(serverMessageSchema.parse(JSON.parse(text)));
-    });
-    await new Promise(resolve => socket.once('open', resolve));
-    const reply = async (id: number, command: Record<string, unknown>) => {
-      socket.send(JSON.stringify({kind: 'command', id, command}));
-      return waitFor(
-        () => messages.find(message => message.kind === 'reply' && message.id === id),
-        5_000,
-        `reply ${id}`,
-      );
-    };
+    const socket = await openInspectorSocket(fx.engine, {subscribe: false});
+    const reply = (command: Record<string, unknown>) => socket.command(command, 5_000);
     try {
-      expect(await reply(1, {type: 'holdSetRules', rules: ['tool:list_pages']})).toMatchObject({
+      expect(await reply({type: 'holdSetRules', rules: ['tool:list_pages']})).toMatchObject({
         reply: {ok: true, value: {rules: ['tool:list_pages'], queue: []}},
       });
       const pending = call(fx.client, 'list_pages');
       const held = await heldOf('list_pages');
       // A decision that is not one of allow / edit / deny never reaches the engine.
       expect(
-        await reply(2, {type: 'holdDecide', callId: held.callId, decision: 'maybe'}),
+        await reply({type: 'holdDecide', callId: held.callId, decision: 'maybe'}),
       ).toMatchObject({reply: {ok: false}});
       expect(fx.engine.engine.hold.state().queue).toHaveLength(1);
       expect(
-        await reply(3, {
+        await reply({
           type: 'holdDecide',
           callId: held.callId,
           decision: 'deny',

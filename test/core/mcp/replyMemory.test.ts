@@ -15,7 +15,7 @@ import {
   ReplyMemory,
 } from '../../../src/core/mcp/replyMemory.js';
 import {call, pageIdFrom, startEngine, waitFor, type TestEngine} from '../../helpers/engine.js';
-import {PROTOCOL_VERSION, rawClientSession} from '../../helpers/rawMcp.js';
+import {postMcp, rawClientSession, sessionHeaders} from '../../helpers/rawMcp.js';
 
 function textReply(chars: number): CallToolResult {
   return {content: [{type: 'text', text: 'x'.repeat(chars)}]};
@@ -123,22 +123,16 @@ describe('a big result through a real engine', () => {
    * process shares V8 with the engine, and a client holding the reply would be measured too.
    */
   async function replyBytes(sessionId: string, args: Record<string, unknown>): Promise<number> {
-    const response = await fetch(engine.mcpUrl, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${engine.token}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': PROTOCOL_VERSION,
-      },
-      body: JSON.stringify({
+    const response = await postMcp(
+      engine,
+      JSON.stringify({
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/call',
         params: {name: 'evaluate_script', arguments: args},
       }),
-    });
+      sessionHeaders(sessionId),
+    );
     let bytes = 0;
     for await (const chunk of response.body ?? []) {
       bytes += chunk.byteLength;

@@ -17,6 +17,7 @@ import type {InspectorEvent, WebMcpInvocation} from '../../../src/shared/protoco
 import type {PageState} from '../../../src/core/browser/pages/PageState.js';
 import {HEARTBEAT_MS} from '../../../src/core/mcp/progress.js';
 import {call, callError, textOf, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
+import {postMcp, sessionHeaders} from '../../helpers/rawMcp.js';
 import {LIST_CHANGED_DEBOUNCE_MS} from '../../../src/core/tools/webmcpToolBridge.js';
 
 const fx = useEngineWithFixtures({flags: ['--webmcpTools'], clientName: 'page-tools-test'});
@@ -285,23 +286,17 @@ describe('calls', () => {
     const started = Number((await evaluate('window.waitStarted ?? 0')) ?? 0);
     const abortsBefore = Number(await evaluate('window.aborts.length'));
     const controller = new AbortController();
-    const response = fetch(fx.engine.mcpUrl, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        Authorization: `Bearer ${fx.engine.token}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId ?? '',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({
+    const response = postMcp(
+      fx.engine,
+      JSON.stringify({
         jsonrpc: '2.0',
         id: 'closed-stream-1',
         method: 'tools/call',
         params: {name: 'webmcp_wait_for_abort', arguments: {}},
       }),
-    }).catch((error: unknown) => error);
+      sessionHeaders(sessionId ?? ''),
+      controller.signal,
+    ).catch((error: unknown) => error);
     await waitFor(async () => Number(await evaluate('window.waitStarted ?? 0')) > started);
     controller.abort();
     await response;
