@@ -247,7 +247,10 @@ describe('frames that attach while the engine is busy (the race seen under load)
     const id = await fx.openPage('/aria/nested-hop.html');
     let host = '127.0.0.1';
     let staleButton: string | undefined;
-    for (let hop = 0; hop < 4; hop++) {
+    // Out of the parent's process (the first document, on 127.0.0.1), into it (localhost), and out
+    // again: both hops, each followed by a stale uid and a click in the new document.
+    const hops = 3;
+    for (let hop = 0; hop < hops; hop++) {
       const inside = await waitFor(
         async () => {
           const text = await snapshotOf(fx.client, id);
@@ -274,6 +277,9 @@ describe('frames that attach while the engine is busy (the race seen under load)
         `button "Pressed on ${host}"`,
       );
       staleButton = button;
+      if (hop === hops - 1) {
+        break;
+      }
       await act(fx.client, 'click', {
         pageId: id,
         uid: uidOf(inside, 'link "Hop to the other site"'),

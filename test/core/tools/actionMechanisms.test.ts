@@ -9,6 +9,10 @@
  *   src/core/browser/input/pointer.ts
  */
 import {describe, expect, it} from 'vitest';
+import {
+  actionWaitBoundsFeature,
+  type ActionWaitBounds,
+} from '../../../src/core/browser/input/waitBounds.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openLibraryPage} from '../../helpers/libraryPages.js';
 import {
@@ -28,6 +32,11 @@ function open(pathname: string): Promise<{id: number; snapshot: string}> {
 
 function text(id: number, selector: string): Promise<unknown> {
   return textContentOf(fx.client, id, selector);
+}
+
+/** The page's own bounds on the waits that end in a failure or a note (waitBounds.ts). */
+function bounds(id: number): ActionWaitBounds {
+  return actionWaitBoundsFeature.get(fx.engine.engine.browser.pages.byId(id));
 }
 
 async function click(id: number, snapshot: string, line: string): Promise<string> {
@@ -109,6 +118,8 @@ describe('a control hidden inside its own container', () => {
 
   it('says that the container draws over the element, not that something else covers it', async () => {
     const {id, snapshot} = await open('/actions/hidden-input-slider.html');
+    // The container always draws over "Buy": the failure after 300 ms instead of the product's 2 s.
+    bounds(id).coveredMaxMs = 300;
     const failed = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Buy"'),
@@ -218,6 +229,9 @@ describe('keys that scroll settle after the smooth scroll ends', () => {
 
   it('a scroll still going when the bounded wait runs out is said in the reply, not called ended', async () => {
     const {id, snapshot} = await open('/actions/smooth-scroll.html');
+    // The ticker scrolls for 30 s: a wait of 0.3 s (scaled by the machine's slowness, as the
+    // product's 1.5 s is) runs out the same way, sooner.
+    bounds(id).keyScrollMs = 300;
     await click(id, snapshot, 'marquee "Ticker"');
     const reply = await act(fx.client, 'press_key', {pageId: id, key: 'End'});
     expect(reply).toMatch(

@@ -3,9 +3,10 @@
  * real component libraries (test/fixtures/pages/actions), on a real Chromium.
  *
  * Tests: src/core/tools/input.ts, src/core/browser/input/actionability.ts,
- *   src/core/browser/input/cover.ts
+ *   src/core/browser/input/cover.ts, src/core/browser/input/waitBounds.ts
  */
 import {describe, expect, it} from 'vitest';
+import {actionWaitBoundsFeature} from '../../../src/core/browser/input/waitBounds.js';
 import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {
   act,
@@ -24,6 +25,15 @@ function open(pathname: string): Promise<{id: number; snapshot: string}> {
 
 function text(id: number, selector: string): Promise<unknown> {
   return textContentOf(fx.client, id, selector);
+}
+
+/**
+ * For a page whose cover never goes away: an action on a covered element fails after 300 ms
+ * instead of the product's 2 s (waitBounds.ts), the same failure, sooner. The waits that end
+ * because a cover went away (a fading overlay, a branch animating open) keep the product's bound.
+ */
+function failSoonWhenCovered(id: number): void {
+  actionWaitBoundsFeature.get(fx.engine.engine.browser.pages.byId(id)).coveredMaxMs = 300;
 }
 
 describe('a click lands on its element or fails naming what covers it', () => {
@@ -72,6 +82,7 @@ describe('a click lands on its element or fails naming what covers it', () => {
 
   it('fails naming the dialog that covers the element, and clicks nothing', async () => {
     const {id, snapshot} = await open('/actions/covered.html');
+    failSoonWhenCovered(id);
     const dialog = uidOf(snapshot, 'dialog "Cookie consent"');
     const failed = await call(fx.client, 'click', {
       pageId: id,
@@ -92,6 +103,7 @@ describe('a click lands on its element or fails naming what covers it', () => {
     // A card pops up over the button when the pointer arrives: the check passed, the press
     // would hit the card. The page must not see that press, and the click must not succeed.
     const {id, snapshot} = await open('/actions/hover-cover.html');
+    failSoonWhenCovered(id);
     const failed = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Follow Alex"'),
@@ -115,6 +127,8 @@ describe('a click lands on its element or fails naming what covers it', () => {
     await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Pay now"')});
     expect(await snapshotOf(fx.client, id)).toContain('Paid now');
 
+    // "Pay now" waited for its veil to fade; the veil over "Pay later" stays.
+    failSoonWhenCovered(id);
     const failed = await call(fx.client, 'click', {
       pageId: id,
       uid: uidOf(snapshot, 'button "Pay later"'),
@@ -161,6 +175,7 @@ describe('hover, drag and fill check what their press would reach, too', () => {
 
   it('hover fails naming the cover and moves nothing; an uncovered hover lands', async () => {
     const {id, snapshot} = await open('/actions/covered-controls.html');
+    failSoonWhenCovered(id);
     const veil = uidOf(snapshot, 'dialog "Upload in progress"');
     const failed = await call(fx.client, 'hover', {
       pageId: id,
@@ -180,6 +195,7 @@ describe('hover, drag and fill check what their press would reach, too', () => {
 
   it('fill fails naming what its focus click would reach, and types nothing', async () => {
     const {id, snapshot} = await open('/actions/covered-controls.html');
+    failSoonWhenCovered(id);
     const veil = uidOf(snapshot, 'dialog "Upload in progress"');
     const failed = await call(fx.client, 'fill', {
       pageId: id,
@@ -202,6 +218,7 @@ describe('hover, drag and fill check what their press would reach, too', () => {
 
   it('drag fails when its target or its source is covered, and presses nothing', async () => {
     const {id, snapshot} = await open('/actions/covered-controls.html');
+    failSoonWhenCovered(id);
     const veil = uidOf(snapshot, 'dialog "Upload in progress"');
     const freeCard = uidOf(snapshot, 'button "Free card"');
     const freeZone = uidOf(snapshot, 'region "Free zone"');
@@ -239,6 +256,7 @@ describe('hit testing through frames', () => {
       await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Dark mode"')});
       expect(await snapshotOf(fx.client, id)).toContain('Clicked Dark mode');
       await act(fx.client, 'click', {pageId: id, uid: uidOf(snapshot, 'button "Apply"')});
+      failSoonWhenCovered(id);
       const covers: [string, string][] = [
         ['button "Reset"', 'dialog "Confirm reset"'],
         ['button "Sync"', 'alert "Sync in progress"'],

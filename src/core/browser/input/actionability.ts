@@ -39,6 +39,7 @@ import {frameTargetsFeature} from '../pages/frames.js';
 import {withTimeout} from '../lock.js';
 import type {PageState} from '../pages/PageState.js';
 import {coveredTimeout, slowdownFeature} from '../timeouts.js';
+import {actionWaitBoundsFeature} from './waitBounds.js';
 
 /** What the action does at the point: it decides the wording and which events are checked. */
 export type PressKind = 'click' | 'hover' | 'drag' | 'focus';
@@ -146,7 +147,11 @@ export class Readiness {
     private readonly options: ActionabilityOptions,
   ) {
     this.#deadline = Date.now() + options.timeoutMs;
-    this.#coveredMs = Math.min(coveredTimeout(slowdownFeature.get(state)), options.timeoutMs);
+    this.#coveredMs = Math.min(
+      coveredTimeout(slowdownFeature.get(state)),
+      actionWaitBoundsFeature.get(state).coveredMaxMs ?? Infinity,
+      options.timeoutMs,
+    );
   }
 
   /** Waits until the element is actionable and returns where to aim; throws when it never is. */

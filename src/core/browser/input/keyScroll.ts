@@ -13,6 +13,7 @@ import {pressCombo} from './keyInput.js';
 import type {KeyCombo} from './keyboard.js';
 import type {PageState} from '../pages/PageState.js';
 import {measureSlowness} from '../workBudget.js';
+import {actionWaitBoundsFeature, KEY_SCROLL_WAIT_MS} from './waitBounds.js';
 
 const SCROLL_KEYS = new Set([
   'End',
@@ -28,15 +29,14 @@ const SCROLL_KEYS = new Set([
 ]);
 
 /**
- * Longest wait for a scroll to end on a quiet machine (a smooth scroll over a long page takes
- * about 0.5 s). The browser animates it, so a busy machine stretches it: the wait scales with the
- * measured slowness, up to SCROLL_CAP_MS (well under the lock wait it makes others do).
+ * The wait for a scroll to end (KEY_SCROLL_WAIT_MS on a quiet machine, or the page's own bound):
+ * the browser animates it, so a busy machine stretches it; the wait scales with the measured
+ * slowness, up to SCROLL_CAP_MS (well under the lock wait it makes others do).
  */
-const SCROLL_MAX_MS = 1_500;
 const SCROLL_CAP_MS = 10_000;
 /** Beyond the in-page wait: the round trip of one evaluation. */
 const EVALUATION_SLACK_MS = 1_000;
-const STEP_TIMEOUT_MS = SCROLL_MAX_MS + EVALUATION_SLACK_MS;
+const STEP_TIMEOUT_MS = KEY_SCROLL_WAIT_MS + EVALUATION_SLACK_MS;
 
 /** How a scrolling key's wait ended: no scroll began, it ended, or the wait ran out (ms). */
 export type KeyScrollOutcome =
@@ -61,7 +61,8 @@ export async function pressAndSettleScroll(
   if (!mark) {
     return {kind: 'unread'};
   }
-  const maxMs = Math.round(Math.min(SCROLL_CAP_MS, SCROLL_MAX_MS * measureSlowness(state).factor));
+  const {keyScrollMs} = actionWaitBoundsFeature.get(state);
+  const maxMs = Math.round(Math.min(SCROLL_CAP_MS, keyScrollMs * measureSlowness(state).factor));
   try {
     const reply = await evaluateInPage(
       state,

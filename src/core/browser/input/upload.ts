@@ -9,6 +9,7 @@ import {clickElement} from './pointer.js';
 import type {ResolvedElement} from './elements.js';
 import {FILE_INPUT_INFO} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
+import {actionWaitBoundsFeature} from './waitBounds.js';
 
 const fileInputSchema = z.object({file: z.boolean(), multiple: z.boolean(), disabled: z.boolean()});
 
@@ -16,7 +17,7 @@ const chooserSchema = z.object({backendNodeId: z.number(), mode: z.string()});
 
 /**
  * Sets files on a file input; for any other element (a styled "Upload" button), clicks it and
- * answers the file chooser it opens within 3 s.
+ * answers the file chooser it opens within 3 s (FILE_CHOOSER_WAIT_MS, or the page's own bound).
  */
 export async function uploadFiles(
   state: PageState,
@@ -41,7 +42,10 @@ export async function uploadFiles(
   let stop: () => void = () => undefined;
   try {
     const chooser = new Promise<z.infer<typeof chooserSchema> | undefined>(resolve => {
-      const timer = setTimeout(() => resolve(undefined), 3_000);
+      const timer = setTimeout(
+        () => resolve(undefined),
+        actionWaitBoundsFeature.get(state).fileChooserMs,
+      );
       const listener = (event: Protocol.Page.FileChooserOpenedEvent): void => {
         const parsed = chooserSchema.safeParse(event);
         if (parsed.success) {
