@@ -5,7 +5,7 @@
  *
  * Tests: src/cli/serve.ts, src/cli/index.ts, src/core/config/pathFlags.ts
  */
-import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {spawn, type ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {CLI, cliEnv} from '../helpers/cliRun.js';
 import {ROOT, waitFor} from '../helpers/engine.js';
 import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
+import {collectRun} from '../helpers/cliRun.js';
 import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
 import {scaled} from '../helpers/loadFactor.js';
@@ -118,19 +119,19 @@ describe('SIGTERM to npm', () => {
 
 describe('start-up checks', () => {
   /** One server start with these flags; it must end by itself, with one line on stderr. */
-  function startFails(flags: string[]): {status: number | null; lines: string[]} {
+  async function startFails(flags: string[]): Promise<{status: number | null; lines: string[]}> {
     const dir = tempDir();
-    const result = spawnSync(process.execPath, [CLI, '--port', '0', ...flags], {
+    const child = spawn(process.execPath, [CLI, '--port', '0', ...flags], {
       env: env(dir),
-      encoding: 'utf8',
-      // A bound for a loaded machine: a start that hangs (recursive mkdir) never ends by itself.
-      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A bound for a loaded machine: a start that hangs (recursive mkdir) never ends by itself.
+    const result = await collectRun(child, 20_000);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    return {status: result.status, lines: result.stderr.trim().split('\n')};
+    return {status: result.code, lines: result.stderr.trim().split('\n')};
   }
 
-  it('a bad path flag is one line and exit code 2, before anything starts', () => {
+  it('a bad path flag is one line and exit code 2, before anything starts', async () => {
     const dir = tempDir();
     const blocker = path.join(dir, 'a-file');
     fs.writeFileSync(blocker, 'x');
@@ -154,10 +155,12 @@ describe('start-up checks', () => {
       [['--executablePath', '/proc/nope'], `it does not exist. ${binary}`],
       [['--executablePath', '/etc/passwd/x'], `a folder on its path is a file. ${binary}`],
     ];
-    for (const [flags, reason] of cases) {
+    // Each ends at once; they start side by side rather than one after another.
+    const results = await Promise.all(cases.map(([flags]) => startFails(flags)));
+    for (const [index, [flags, reason]] of cases.entries()) {
       // An alias is named as the flag it stands for.
       const shown = flags[0] === '--filesystemRoot' ? '--workspace' : flags[0];
-      expect(startFails(flags), flags.join(' ')).toEqual({
+      expect(results[index], flags.join(' ')).toEqual({
         status: 2,
         lines: [`mcp-browser-inspector: Cannot use ${shown} ${flags[1]}: ${reason}`],
       });

@@ -13,13 +13,19 @@ import {beforeAll, describe, expect, it} from 'vitest';
 import {runCli, type CliRun} from '../helpers/cliRun.js';
 import {useEngineWithFixtures} from '../helpers/engine.js';
 import {recordHub} from '../helpers/hubRecording.js';
-import {playwrightFolder, runPlaywright} from '../helpers/playwrightRun.js';
+import {
+  playwrightFolder,
+  runPlaywrightOnBoth,
+  wantsChangedPages,
+} from '../helpers/playwrightRun.js';
 import {runShopCalls, serveShop, type ShopVariant} from '../helpers/shopCalls.js';
 
 let variant: ShopVariant = {};
+/** The shop as it changed: for the replay (by `variant`) and the Playwright run's `changed` project. */
+const CHANGED: ShopVariant = {booksLabel: 'Purchase'};
 const fixture = useEngineWithFixtures({
   tmpPrefix: 'mbi-replay-cli-',
-  routes: server => serveShop(server, () => variant),
+  routes: server => serveShop(server, request => (wantsChangedPages(request) ? CHANGED : variant)),
 });
 let recordingFile = '';
 
@@ -48,7 +54,7 @@ describe('replay', () => {
   });
 
   it('exits 1 and says which calls differ or failed when the page changed', async () => {
-    variant = {booksLabel: 'Purchase'};
+    variant = CHANGED;
     const result = await cli('replay', recordingFile, '--headless', '--isolated');
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toMatch(/^# +3 FAILED +click/m);
@@ -111,15 +117,14 @@ describe('export --format playwright', () => {
       // Uids appear only in the comments naming the original calls, never in the code.
       const code = text.split('\n').filter(line => !line.trimStart().startsWith('//'));
       expect(code.filter(line => line.includes('uid'))).toEqual([]);
-      // Must pass: time limits grow with the load. The red run below must fail: an idle
-      // machine's limits (each failure waits its limit out).
-      const green = await runPlaywright(dir, 'pass');
+      // One run, side by side: on the same pages it must pass (time limits grow with the load);
+      // on the changed pages it must fail (an idle machine's limits: each failure waits its limit out).
+      const {pages: green, changed: red} = await runPlaywrightOnBoth(dir);
       expect(Object.fromEntries(green.passed), green.output).toEqual({recording: true});
-
-      variant = {booksLabel: 'Purchase'};
-      const red = await runPlaywright(dir, 'fail');
       expect(Object.fromEntries(red.passed), red.output).toEqual({recording: false});
-      expect(red.output).toContain("getByRole('button', { name: 'Buy', exact: true })");
+      expect(red.failures.get('recording'), red.output).toContain(
+        "getByRole('button', { name: 'Buy', exact: true })",
+      );
     } finally {
       variant = {};
       fs.rmSync(dir, {recursive: true, force: true});

@@ -5,6 +5,7 @@
  */
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';
+import type {IncomingMessage} from 'node:http';
 import path from 'node:path';
 import {stripVTControlCharacters} from 'node:util';
 import {z} from 'zod';
@@ -30,32 +31,54 @@ export function runNode(
   return collectRun(child, timeoutMs);
 }
 
-/** The environment variable the folder's config reads its time-limit factor from. */
-const TIMEOUT_FACTOR_ENV = 'MBI_PLAYWRIGHT_TIMEOUT_FACTOR';
+/**
+ * The request header every request of the `changed` project carries: the fixture server answers
+ * it with the changed pages (wantsChangedPages), so one run tests both kinds of pages side by side.
+ */
+export const CHANGED_PAGES_HEADER = 'x-mbi-changed-pages';
+
+/** Whether a fixture page request comes from the `changed` project. */
+export function wantsChangedPages(request: IncomingMessage): boolean {
+  return request.headers[CHANGED_PAGES_HEADER] === '1';
+}
+
+/** Playwright workers (each with its own browser) on the pages as they are: two fill two cores. */
+const PAGES_WORKERS = 2;
+/**
+ * Workers on the changed pages: their tests spend their time waiting out limits, not computing,
+ * so they wait side by side (and Playwright starts a fresh worker after each failure).
+ */
+const CHANGED_WORKERS = 4;
 
 /**
- * A fresh folder for exported tests under <checkout>/scratch, with a Playwright config whose time
- * limits are an idle machine's times a factor runPlaywright gives it: the run's load factor when
- * the tests must pass, 1 when they must fail (a failure takes its full time limit; a shorter one
- * cannot make a failing test pass).
+ * A fresh folder for exported tests under <checkout>/scratch, with a Playwright config of two
+ * projects over the same files: `pages` (the pages as they are; time limits are an idle machine's
+ * times the run's load factor) and `changed` (the fixture server's changed pages, asked for by
+ * CHANGED_PAGES_HEADER; an idle machine's limits, since a failure takes its full time limit and a
+ * shorter one cannot make a failing test pass).
  */
 export function playwrightFolder(prefix: string): string {
   fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
   const dir = fs.mkdtempSync(path.join(ROOT, 'scratch', prefix));
   fs.writeFileSync(
     path.join(dir, 'playwright.config.mjs'),
-    `const factor = Math.max(1, Number(process.env.${TIMEOUT_FACTOR_ENV}) || 1);
-// A whole test's limit always grows with the load: a failing test fails at its step's limit.
-const load = Math.max(1, Number(process.env.${LOAD_FACTOR_ENV}) || 1);
+    `const load = Math.max(1, Number(process.env.${LOAD_FACTOR_ENV}) || 1);
+const limits = factor => ({expect: {timeout: Math.ceil(4000 * factor)}, use: {actionTimeout: Math.ceil(4000 * factor)}});
+const pages = limits(load);
+const changed = limits(1);
 export default {
   testDir: '.',
   testMatch: /\\.spec\\.ts$/,
-  workers: 1,
+  workers: ${PAGES_WORKERS + CHANGED_WORKERS},
   retries: 0,
+  // A whole test's limit always grows with the load: a failing test fails at its step's limit.
   timeout: Math.ceil(90000 * load),
-  expect: {timeout: Math.ceil(4000 * factor)},
   outputDir: './results',
-  use: {headless: true, actionTimeout: Math.ceil(4000 * factor), launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+  use: {headless: true, launchOptions: {executablePath: '/usr/bin/chromium', args: ['--no-sandbox']}},
+  projects: [
+    {name: 'pages', workers: ${PAGES_WORKERS}, expect: pages.expect, use: pages.use},
+    {name: 'changed', workers: ${CHANGED_WORKERS}, expect: changed.expect, use: {...changed.use, extraHTTPHeaders: {'${CHANGED_PAGES_HEADER}': '1'}}},
+  ],
 };
 `,
   );
@@ -68,9 +91,10 @@ const reportSchema = z.object({
       file: z.string(),
       specs: z.array(
         z.object({
-          ok: z.boolean(),
           tests: z.array(
             z.object({
+              projectName: z.string(),
+              status: z.string(),
               results: z.array(z.object({error: z.object({message: z.string()}).optional()})),
             }),
           ),
@@ -79,6 +103,8 @@ const reportSchema = z.object({
     }),
   ),
 });
+
+type Report = z.infer<typeof reportSchema>;
 
 export interface PlaywrightOutcome {
   /** Per exported file (without `.spec.ts`): true when every test in it passed. */
@@ -89,29 +115,48 @@ export interface PlaywrightOutcome {
   output: string;
 }
 
-/** Playwright workers (each with its own browser) for a run whose files all wait out a limit. */
-const FAILING_RUN_WORKERS = 4;
+type Project = 'pages' | 'changed';
 
-/**
- * Runs every exported test of the folder once, in one Playwright Test run (one process, a browser
- * per worker). `expected` is what the caller asserts: 'fail' runs use an idle
- * machine's time limits, since every failure waits its limit out.
- */
-export async function runPlaywright(
+/** One project's outcome per file, from the run's JSON report. */
+function outcomeOf(report: Report, project: Project, output: string): PlaywrightOutcome {
+  const name = (file: string): string => file.replace(/\.spec\.ts$/, '');
+  const passed = new Map<string, boolean>();
+  const failures = new Map<string, string>();
+  for (const suite of report.suites) {
+    const tests = suite.specs.flatMap(spec => spec.tests).filter(t => t.projectName === project);
+    if (tests.length === 0) {
+      continue;
+    }
+    passed.set(
+      name(suite.file),
+      tests.every(test => test.status === 'expected'),
+    );
+    const error = tests.flatMap(test => test.results).find(run => run.error !== undefined)?.error;
+    if (error) {
+      failures.set(name(suite.file), stripVTControlCharacters(error.message));
+    }
+  }
+  return {passed, failures, output};
+}
+
+/** Runs the folder's exported tests in one Playwright Test run (one process, a browser per worker). */
+async function runProjects(
   dir: string,
-  expected: 'pass' | 'fail' = 'pass',
-  timeoutMs = 240_000,
-): Promise<PlaywrightOutcome> {
+  projects: Project[],
+  timeoutMs: number,
+): Promise<Report & {output: string}> {
   const cli = path.join(ROOT, 'node_modules/@playwright/test/cli.js');
-  const factor = expected === 'pass' ? scaled(1_000) / 1_000 : 1;
-  // A run that must fail spends its time waiting out limits, not computing: its files wait side
-  // by side. A passing run computes; two workers fill an idle machine's two cores.
-  const workers = expected === 'pass' ? 2 : FAILING_RUN_WORKERS;
   const result = await runNode(
-    [cli, 'test', '--config', 'playwright.config.mjs', '--reporter=json', `--workers=${workers}`],
+    [
+      cli,
+      'test',
+      '--config',
+      'playwright.config.mjs',
+      '--reporter=json',
+      ...projects.map(project => `--project=${project}`),
+    ],
     dir,
     scaled(timeoutMs),
-    {[TIMEOUT_FACTOR_ENV]: String(factor)},
   );
   if (result.stdout.trim() === '') {
     throw new Error(
@@ -119,22 +164,28 @@ export async function runPlaywright(
     );
   }
   const report = reportSchema.parse(JSON.parse(result.stdout));
-  const name = (file: string): string => file.replace(/\.spec\.ts$/, '');
-  const failures = new Map<string, string>();
-  for (const suite of report.suites) {
-    const error = suite.specs
-      .flatMap(spec => spec.tests.flatMap(test => test.results))
-      .find(run => run.error !== undefined)?.error;
-    if (error) {
-      failures.set(name(suite.file), stripVTControlCharacters(error.message));
-    }
-  }
+  return {...report, output: result.stdout.slice(0, 20_000) + result.stderr.slice(0, 5_000)};
+}
+
+/** Runs every exported test of the folder once, on the pages as they are. */
+export async function runPlaywright(dir: string, timeoutMs = 240_000): Promise<PlaywrightOutcome> {
+  const report = await runProjects(dir, ['pages'], timeoutMs);
+  return outcomeOf(report, 'pages', report.output);
+}
+
+/**
+ * Runs every exported test of the folder twice in one run, side by side: on the pages as they are
+ * (`pages`) and on the changed pages (`changed`). One run starts Playwright once, and the changed
+ * pages' tests wait out their limits while the others compute.
+ */
+export async function runPlaywrightOnBoth(
+  dir: string,
+  timeoutMs = 240_000,
+): Promise<{pages: PlaywrightOutcome; changed: PlaywrightOutcome}> {
+  const report = await runProjects(dir, ['pages', 'changed'], timeoutMs);
   return {
-    passed: new Map(
-      report.suites.map(suite => [name(suite.file), suite.specs.every(spec => spec.ok)]),
-    ),
-    failures,
-    output: result.stdout.slice(0, 20_000) + result.stderr.slice(0, 5_000),
+    pages: outcomeOf(report, 'pages', report.output),
+    changed: outcomeOf(report, 'changed', report.output),
   };
 }
 

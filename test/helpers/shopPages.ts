@@ -3,6 +3,7 @@
  * two "Buy" buttons differ only by their section, a form and a link, and a second page. The shop
  * page can change between recording and replay. No test-runner imports, so bench/ can use it.
  */
+import type {IncomingMessage} from 'node:http';
 import type {FixtureServer} from './fixtureServer.js';
 
 export interface ShopVariant {
@@ -25,14 +26,17 @@ ${variant.reordered ? books + games : games + books}
 <a href="/next.html">Next</a>`;
 }
 
-/** Serves /shop.html from `variant()` (read at each request) and a static /next.html. */
-export function serveShop(server: FixtureServer, variant: () => ShopVariant): void {
-  server.route('/shop.html', (_request, response) => {
+/** Serves /shop.html from `variant(request)` (asked at each request) and a static /next.html. */
+export function serveShop(
+  server: FixtureServer,
+  variant: (request: IncomingMessage) => ShopVariant,
+): void {
+  server.route('/shop.html', (request, response) => {
     response.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
     });
-    response.end(shopHtml(variant()));
+    response.end(shopHtml(variant(request)));
   });
   server.html('/next.html', '<!doctype html><title>Next</title><h1>Next page</h1><p>Welcome</p>');
 }

@@ -6,6 +6,7 @@
  * widgets do nothing.
  */
 import fs from 'node:fs';
+import type {IncomingMessage} from 'node:http';
 import path from 'node:path';
 import type {FixtureServer} from './fixtureServer.js';
 
@@ -16,14 +17,18 @@ export interface WidgetVariant {
   withoutScripts?: boolean;
 }
 
-export function serveWidgets(server: FixtureServer, variant: () => WidgetVariant): void {
+/** Serves the widget pages; `variant` is asked at each request (which it may choose them by). */
+export function serveWidgets(
+  server: FixtureServer,
+  variant: (request: IncomingMessage) => WidgetVariant,
+): void {
   const cross = server.origin.replace('127.0.0.1', 'localhost');
   for (const file of fs.readdirSync(WIDGETS)) {
-    server.route(`/widgets/${file}`, (_request, response) => {
+    server.route(`/widgets/${file}`, (request, response) => {
       let html = fs
         .readFileSync(path.join(WIDGETS, file), 'utf8')
         .replaceAll('{{CROSS_ORIGIN}}', cross);
-      if (variant().withoutScripts === true) {
+      if (variant(request).withoutScripts === true) {
         html = html.replace(/<script\b[\s\S]*?<\/script>/gi, '');
       }
       response.writeHead(200, {

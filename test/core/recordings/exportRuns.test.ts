@@ -4,10 +4,11 @@
  * same-site and cross-site iframes, an upload, a popup, a responsive layout) and keyboard-driven
  * ones (colour sliders, a spin button, a data grid, a tree view, a listbox) are recorded with the
  * real engine and exported; the exported files type-check with TypeScript in strict mode, and
- * Playwright Test runs them twice (all files in one run each): against the pages as they are,
- * where every test passes, and against the same pages with their scripts removed, where every
- * test fails at an assertion (or action) naming what the scripts did not do: states, values,
- * focus, texts that appear and go, dialogs, popups.
+ * Playwright Test runs each of them twice, all in one run: against the pages as they are, where
+ * every test passes, and against the same pages with their scripts removed, where every test
+ * fails at an assertion (or action) naming what the scripts did not do: states, values, focus,
+ * texts that appear and go, dialogs, popups. The type check and that run start together once the
+ * files are written (the type check computes while the failing tests wait out their limits).
  *
  * Tests: src/core/recordings/export/exportRecording.ts, src/core/recordings/export/files.ts
  */
@@ -24,24 +25,30 @@ import {KEYBOARD_SESSIONS} from '../../helpers/keyboardSessions.js';
 import {
   playwrightFolder,
   runNode,
-  runPlaywright,
+  runPlaywrightOnBoth,
+  wantsChangedPages,
   writeStrictTsconfig,
   type PlaywrightOutcome,
+  type ProcessRun,
 } from '../../helpers/playwrightRun.js';
-import {serveWidgets, type WidgetVariant} from '../../helpers/widgetPages.js';
+import {serveWidgets} from '../../helpers/widgetPages.js';
 import {Agent, WIDGET_SESSIONS} from '../../helpers/widgetSessions.js';
 import {scaled} from '../../helpers/loadFactor.js';
 
-let variant: WidgetVariant = {};
 const fixture = useEngineWithFixtures({
   tmpPrefix: 'mbi-export-runs-',
-  routes: server => serveWidgets(server, () => variant),
+  // The Playwright run's `changed` project gets the pages without their scripts.
+  routes: server => serveWidgets(server, request => ({withoutScripts: wantsChangedPages(request)})),
 });
 /** Inside the checkout, so the exported tests resolve @playwright/test from its node_modules. */
 let dir = '';
 const exported = new Map<string, string>();
 
 const SESSIONS = {...WIDGET_SESSIONS, ...KEYBOARD_SESSIONS};
+
+/** Started once every file is written; awaited by the tests that check them. */
+let typeCheck: Promise<ProcessRun> | undefined;
+let playwrightRuns: Promise<{pages: PlaywrightOutcome; changed: PlaywrightOutcome}> | undefined;
 
 beforeAll(async () => {
   dir = playwrightFolder('export-runs-');
@@ -59,17 +66,28 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dir, `${name}.spec.ts`), text);
     exported.set(name, text);
   }
+  writeStrictTsconfig(dir);
+  typeCheck = runNode(
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+    dir,
+  );
+  // Every exported test twice, in one run (bounded by how many there are).
+  playwrightRuns = runPlaywrightOnBoth(dir, 60_000 * (2 + 2 * Object.keys(SESSIONS).length));
+  // Awaited by their tests; a failure until then is not an unhandled rejection.
+  typeCheck.catch(() => undefined);
+  playwrightRuns.catch(() => undefined);
 }, scaled(300_000));
 
-afterAll(() => {
+afterAll(async () => {
+  // A test that did not run leaves its run going: it ends before its folder goes.
+  await Promise.allSettled([typeCheck, playwrightRuns]);
   if (dir !== '') {
     fs.rmSync(dir, {recursive: true, force: true});
   }
 });
 
-/** Runs every exported test once, in one run (bounded by how many there are). */
-function playwright(expected: 'pass' | 'fail'): Promise<PlaywrightOutcome> {
-  return runPlaywright(dir, expected, 60_000 * (2 + Object.keys(SESSIONS).length));
+function started<T>(run: Promise<T> | undefined): Promise<T> {
+  return run ?? Promise.reject(new Error('beforeAll did not start the run'));
 }
 
 /**
@@ -155,11 +173,7 @@ describe('an exported recording', () => {
   it(
     'type-checks with TypeScript in strict mode',
     async () => {
-      writeStrictTsconfig(dir);
-      const tsc = await runNode(
-        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
-        dir,
-      );
+      const tsc = await started(typeCheck);
       expect(tsc.stdout + tsc.stderr).toBe('');
       expect(tsc.code).toBe(0);
     },
@@ -169,29 +183,22 @@ describe('an exported recording', () => {
   it(
     'passes on the pages, and fails on the same pages without their scripts',
     async () => {
-      variant = {};
-      const real = await playwright('pass');
+      const {pages: real, changed: stripped} = await started(playwrightRuns);
       expect(Object.fromEntries(real.passed), real.output).toEqual(
         Object.fromEntries(Object.keys(SESSIONS).map(name => [name, true])),
       );
-      variant = {withoutScripts: true};
-      try {
-        const stripped = await playwright('fail');
-        expect(Object.fromEntries(stripped.passed)).toEqual(
-          Object.fromEntries(Object.keys(SESSIONS).map(name => [name, false])),
-        );
-        expect(Object.keys(FAILS_AT).sort()).toEqual(Object.keys(SESSIONS).sort());
-        // Every mismatch at once: the message of each test that failed for another reason.
-        const reasons = Object.entries(FAILS_AT).map(([name, reason]) => {
-          const message = stripped.failures.get(name) ?? '(no failure)';
-          return [name, reason.test(message) ? 'as expected' : message.slice(0, 600)];
-        });
-        expect(Object.fromEntries(reasons)).toEqual(
-          Object.fromEntries(Object.keys(FAILS_AT).map(name => [name, 'as expected'])),
-        );
-      } finally {
-        variant = {};
-      }
+      expect(Object.fromEntries(stripped.passed)).toEqual(
+        Object.fromEntries(Object.keys(SESSIONS).map(name => [name, false])),
+      );
+      expect(Object.keys(FAILS_AT).sort()).toEqual(Object.keys(SESSIONS).sort());
+      // Every mismatch at once: the message of each test that failed for another reason.
+      const reasons = Object.entries(FAILS_AT).map(([name, reason]) => {
+        const message = stripped.failures.get(name) ?? '(no failure)';
+        return [name, reason.test(message) ? 'as expected' : message.slice(0, 600)];
+      });
+      expect(Object.fromEntries(reasons)).toEqual(
+        Object.fromEntries(Object.keys(FAILS_AT).map(name => [name, 'as expected'])),
+      );
     },
     scaled(1_500_000),
   );
