@@ -49,9 +49,9 @@ const TREE_PROPERTIES = [
 ];
 
 /**
- * Elements above which a document is not read whole (wholeRead.ts): about two accessibility nodes
- * of ~450 bytes of JSON each per element, so ~100 MB of reply and minutes of the page's main
- * thread.
+ * Elements above which a document is not read whole (wholeRead.ts; the default of a page's
+ * snapshotBounds.ts): about two accessibility nodes of ~450 bytes of JSON each per element, so
+ * ~100 MB of reply and minutes of the page's main thread.
  */
 export const WHOLE_READ_ELEMENT_LIMIT = 120_000;
 /** Most style rules read before a document counts as too large to analyse. */
@@ -63,16 +63,16 @@ const ELEMENT_LIMIT = 600;
 const ELEMENT_SHARE = 0.1;
 
 /**
- * `take(expectedEpoch)` returns `[info, root, anchor, root, anchor…]`: info is JSON
+ * `take(expectedEpoch, elementLimit)` returns `[info, root, anchor, root, anchor…]`: info is JSON
  * `{epoch, reading, full, frames, kinds, elements}` (elements: the document's element count) (kinds: one letter per root, `t` subtree, `c` child list,
  * `s` the node itself; an anchor, or null, is a small child of a `c` or `s` root whose ancestors
  * are the root's); `full` is why nothing could be scoped, or ''.
  */
-export function takeChangesExpression(expectedEpoch: number): string {
+export function takeChangesExpression(expectedEpoch: number, elementLimit: number): string {
   return `(() => {
   const probe = ${PROBE};
   if (!probe.take) probe.take = (${TAKE})(probe);
-  return probe.take(${expectedEpoch});
+  return probe.take(${expectedEpoch}, ${elementLimit});
 })()`;
 }
 
@@ -308,7 +308,7 @@ const TAKE = `probe => {
     probe.full = '';
     probe.dynamic = false;
   };
-  return expected => {
+  return (expected, elementLimit) => {
     probe.flush();
     const reading = probe.read();
     const elements = document.getElementsByTagName('*').length;
@@ -318,7 +318,7 @@ const TAKE = `probe => {
       return [JSON.stringify({epoch: probe.epoch, reading, full, frames, kinds, elements}), ...roots];
     };
     // Too large to read whole (wholeRead.ts): answer at once, without the style work below.
-    if (elements > ${WHOLE_READ_ELEMENT_LIMIT}) return answer('a very large document', [], '', false);
+    if (elements > elementLimit) return answer('a very large document', [], '', false);
     let full = expected !== probe.epoch ? 'no earlier tree' : probe.full;
     const href = location.href;
     const viewport = innerWidth + 'x' + innerHeight;

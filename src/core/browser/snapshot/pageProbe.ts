@@ -19,6 +19,7 @@ import {
 } from '../evaluation.js';
 import type {PageState} from '../pages/PageState.js';
 import {READ_PROBE} from './probeScript.js';
+import {snapshotBoundsFeature} from './snapshotBounds.js';
 
 /**
  * Each read releases its own group of remote objects: reads of two documents on one cdp (a
@@ -191,7 +192,10 @@ export async function takeChanges(
   const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
-      expression: takeChangesExpression(expectedEpoch),
+      expression: takeChangesExpression(
+        expectedEpoch,
+        snapshotBoundsFeature.get(state).wholeReadElementLimit,
+      ),
       returnByValue: false,
       objectGroup: group,
       timeoutMs: left(),
