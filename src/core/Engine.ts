@@ -63,6 +63,11 @@ export interface EngineOptions {
   replayOf?: string;
   /** Whether UIs open their Hold tab when a call is held (the desktop app's saved choice). */
   openHoldOnHeld?: boolean;
+  /**
+   * Bound on starting or attaching the browser, instead of the product's (60 s to start, 20 s to
+   * attach): tests of a hung endpoint set it lower.
+   */
+  browserAcquireTimeoutMs?: number;
 }
 
 export {PortInUseError} from './http/HttpEndpoint.js';
@@ -218,6 +223,9 @@ export class Engine {
       fileUrls: this.browserFileRoots,
       extensionsEnabled: () => !this.catalog.slim && this.catalog.isCategoryEnabled('extensions'),
       ...(this.options.env ? {env: this.options.env} : {}),
+      ...(this.options.browserAcquireTimeoutMs === undefined
+        ? {}
+        : {acquireTimeoutMs: this.options.browserAcquireTimeoutMs}),
     });
   }
 

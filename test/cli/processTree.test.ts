@@ -15,7 +15,7 @@ import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
-import {afterAll, afterEach, describe, expect, it} from 'vitest';
+import {afterAll, describe, expect, it} from 'vitest';
 import {CLI, cliEnv} from '../helpers/cliRun.js';
 import {ROOT, waitFor} from '../helpers/engine.js';
 import {PROTOCOL_VERSION} from '../helpers/rawMcp.js';
@@ -24,7 +24,6 @@ import {stillRunning, treeOf, type ProcessEntry} from '../helpers/processTree.js
 /** How long the whole tree may take to go once its end started (the server's own bound is 5 s). */
 const GONE_WITHIN_MS = 10_000;
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-tree-'));
-const started: ProcessEntry[][] = [];
 
 function serverEnv(name: string): Record<string, string> {
   const configDir = fs.mkdtempSync(path.join(tempRoot, `${name}-`));
@@ -74,10 +73,25 @@ async function startServer(name: string, nodeFlags: string[] = []): Promise<Serv
   return {client, transport, pid};
 }
 
-/** The server's tree now: at least the server and a Chromium with helpers. */
-function snapshotTree(pid: number): ProcessEntry[] {
+/** Kills what is left of `tree` (a test that failed before its server ended). */
+function killLeft(tree: ProcessEntry[]): void {
+  for (const entry of stillRunning(tree)) {
+    try {
+      process.kill(entry.pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/**
+ * The server's tree now: at least the server and a Chromium with helpers. What is left of it is
+ * killed when the test ends: `finished` is the test's own onTestFinished, so a test running
+ * concurrently with it never has its processes killed.
+ */
+function snapshotTree(pid: number, finished: (cleanup: () => void) => void): ProcessEntry[] {
   const tree = treeOf(pid);
-  started.push(tree);
+  finished(() => killLeft(tree));
   expect(tree.filter(entry => entry.pid !== pid).length).toBeGreaterThan(3);
   return tree;
 }
@@ -94,50 +108,43 @@ async function expectAllGone(tree: ProcessEntry[], serverPid: number): Promise<v
   expect(left, `${left.length} of ${tree.length} processes still run`).toEqual([]);
 }
 
-afterEach(() => {
-  for (const tree of started.splice(0)) {
-    for (const entry of stillRunning(tree)) {
-      try {
-        process.kill(entry.pid, 'SIGKILL');
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-  }
-});
 afterAll(() => fs.rmSync(tempRoot, {recursive: true, force: true}));
 
 const linuxOnly = process.platform === 'linux' ? describe : describe.skip;
 
 linuxOnly('a stdio server leaves no process behind', () => {
-  it('when the client closes (stdin ends)', async () => {
+  it('when the client closes (stdin ends)', async ({onTestFinished}) => {
     const server = await startServer('stdin-end');
-    const tree = snapshotTree(server.pid);
+    const tree = snapshotTree(server.pid, onTestFinished);
     // The SDK's close ends the server's stdin, then waits for it (2 s before a SIGTERM).
     const closing = server.client.close();
     await expectAllGone(tree, server.pid);
     await closing;
   });
 
+  // These four start their servers at once (each its own server, Chromium and process group):
+  // a server's start is mostly waiting, so together they take little more than one.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`on ${signal}`, async () => {
+    it.concurrent(`on ${signal}`, async ({onTestFinished}) => {
       const server = await startServer(signal);
-      const tree = snapshotTree(server.pid);
+      const tree = snapshotTree(server.pid, onTestFinished);
       process.kill(server.pid, signal);
       await expectAllGone(tree, server.pid);
       await server.client.close();
     });
   }
 
-  it('on an uncaught error', async () => {
+  it.concurrent('on an uncaught error', async ({onTestFinished}) => {
     const server = await startServer('uncaught', ['--import', crashPreload()]);
-    const tree = snapshotTree(server.pid);
+    const tree = snapshotTree(server.pid, onTestFinished);
     process.kill(server.pid, 'SIGUSR2');
     await expectAllGone(tree, server.pid);
     await server.client.close();
   });
 
-  it('when its parent dies while its stdin stays open (a launcher killed)', async () => {
+  it('when its parent dies while its stdin stays open (a launcher killed)', async ({
+    onTestFinished,
+  }) => {
     // Its stdin is a FIFO that this test holds open, and Node's child_process does not close when
     // the launcher dies: only the parent's death tells the server. MCP is spoken by hand.
     const fifo = path.join(tempRoot, 'stdin.fifo');
@@ -173,7 +180,7 @@ linuxOnly('a stdio server leaves no process behind', () => {
         params: {name: 'new_page', arguments: {url: 'data:text/html,<p>x</p>'}},
       });
       await waitFor(() => answered(2), 60_000, 'the new_page answer');
-      const tree = snapshotTree(launcher.pid ?? -1);
+      const tree = snapshotTree(launcher.pid ?? -1, onTestFinished);
       const server = tree.find(entry => entry.ppid === launcher.pid && entry.command === 'node');
       expect(server).toBeDefined();
       launcher.kill('SIGKILL');
@@ -185,7 +192,9 @@ linuxOnly('a stdio server leaves no process behind', () => {
     }
   });
 
-  it('when the client process dies (its parent, holding its pipes, is killed)', async () => {
+  it('when the client process dies (its parent, holding its pipes, is killed)', async ({
+    onTestFinished,
+  }) => {
     // The client in a process of its own: it starts the server, makes a call, prints the pid.
     const sdk = (file: string) =>
       JSON.stringify(
@@ -221,7 +230,7 @@ linuxOnly('a stdio server leaves no process behind', () => {
         60_000,
         'the server started by the parent',
       );
-      const tree = snapshotTree(Number(pid));
+      const tree = snapshotTree(Number(pid), onTestFinished);
       parent.kill('SIGKILL');
       await expectAllGone(tree, Number(pid));
     }

@@ -10,7 +10,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {afterAll, beforeAll, expect} from 'vitest';
 import {parseFlags} from '../../src/core/config/flags.js';
-import {Engine} from '../../src/core/Engine.js';
+import {Engine, type EngineOptions} from '../../src/core/Engine.js';
 import {findRendererDir} from '../../src/core/http/static.js';
 import {FixtureServer} from './fixtureServer.js';
 import {scaled} from './loadFactor.js';
@@ -27,7 +27,13 @@ export interface TestEngine {
   stop(): Promise<void>;
 }
 
-export async function startEngine(flags: string[] = []): Promise<TestEngine> {
+/** Engine options a test may set besides the flags (bounds it wants lower than the product's). */
+export type TestEngineOptions = Pick<EngineOptions, 'browserAcquireTimeoutMs'>;
+
+export async function startEngine(
+  flags: string[] = [],
+  engineOptions: TestEngineOptions = {},
+): Promise<TestEngine> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-config-'));
   const parsed = parseFlags(['--headless', '--isolated', '--port', '0', ...flags], {
     env: {},
@@ -43,6 +49,7 @@ export async function startEngine(flags: string[] = []): Promise<TestEngine> {
     rendererDir: findRendererDir(ROOT),
     configDir,
     env: {CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium'},
+    ...engineOptions,
   });
   const http = await engine.startHttp(false);
   const clients: Client[] = [];

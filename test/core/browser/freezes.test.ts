@@ -12,7 +12,7 @@
 import {describe, expect, it} from 'vitest';
 import {consoleCollectorFeature} from '../../../src/core/browser/collectors/index.js';
 import {call, openPage, pageIdFrom, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
-import {boundUnder} from '../../helpers/loadFactor.js';
+import {boundUnder, scaled} from '../../helpers/loadFactor.js';
 import {LOCK_WAIT_MS} from '../../../src/core/browser/lock.js';
 
 const fx = useEngineWithFixtures({clientName: 'freezer'});
@@ -96,8 +96,10 @@ describe('a runaway script', () => {
     const id = await openPage(fx.client, fx.server.url('/index.html?runaway'), 'runaway');
     const other = await fx.engine.connect('bystander-2');
 
-    // Long enough that the bystander's new_page, however slow the machine, ends within it.
-    const scriptTimeout = 8_000;
+    // Long enough that the bystander's new_page ends within it: 3 s on an idle machine (a tab
+    // opens in well under 1 s there), more on a busy one, never more than 8 s (so three times it
+    // stays under the lock wait the check below must stay under).
+    const scriptTimeout = Math.min(scaled(3_000), 8_000);
     const running = timed(
       call(fx.client, 'evaluate_script', {
         pageId: id,

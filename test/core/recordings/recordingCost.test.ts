@@ -1,7 +1,7 @@
 /**
  * What recording and the inspector cost follows what happened: a page registering 600 WebMCP
  * tools one every 4 ms records each tool about once (not the whole list each time), and a UI still
- * rebuilds the right list; a WebMCP tool returning 50 MB goes to the agent whole, once, while the
+ * rebuilds the right list; a WebMCP tool returning 12 MB goes to the agent whole, once, while the
  * event store, the recording and a UI connecting later get a preview with the full size marked.
  *
  * Tests: src/core/recordings/Recorder.ts, src/core/recordings/pageActivity.ts
@@ -16,7 +16,12 @@ import {call, useEngineWithFixtures, waitFor} from '../../helpers/engine.js';
 import {openInspectorSocket, type InspectorSocket} from '../../helpers/inspectorSocket.js';
 import {scaled} from '../../helpers/loadFactor.js';
 
-const BIG_CHARS = 50 * 1024 * 1024;
+/**
+ * Far past the preview (256 KB), and past what the store and a later UI may take (8 MB below),
+ * so a store or a recording holding the whole text fails the test; not so large that making and
+ * moving it takes most of the test's time.
+ */
+const BIG_CHARS = 12 * 1024 * 1024;
 const TOOLS = 600;
 
 const fx = useEngineWithFixtures({
@@ -44,7 +49,7 @@ const timer = setInterval(() => {
     server.route('/big-tool.html', (_request, response) => {
       response.writeHead(200, {'Content-Type': 'text/html'}).end(
         html(`document.modelContext.registerTool({
-  name: 'big', description: 'Returns 50 MB.', annotations: {readOnlyHint: true},
+  name: 'big', description: 'Returns 12 MB.', annotations: {readOnlyHint: true},
   execute: async () => 'x'.repeat(${BIG_CHARS}),
 });`),
       );
@@ -120,14 +125,14 @@ describe('a page registering 600 tools, one every 4 ms', () => {
   });
 });
 
-describe('a WebMCP tool returning 50 MB', () => {
+describe('a WebMCP tool returning 12 MB', () => {
   it('goes to the agent whole; the store, the recording and a later UI get a marked preview', async () => {
     const pageId = await fx.openPage('/big-tool.html');
     await waitFor(async () =>
       (await call(fx.client, 'list_webmcp_tools', {pageId})).text.includes('big'),
     );
     const before = recordingBytes();
-    // Making 50 MB in the page takes seconds on a busy machine: more than the default 30 s limit
+    // Making 12 MB in the page takes seconds on a busy machine: more than the default 30 s limit
     // there, so the limit grows with the load (what is tested is the size, not the speed).
     const ran = await call(fx.client, 'execute_webmcp_tool', {
       pageId,
@@ -150,7 +155,7 @@ describe('a WebMCP tool returning 50 MB', () => {
     expect(recordingBytes() - before).toBeLessThan(2 * 1024 * 1024);
     const later = await openInspectorSocket(fx.engine);
     await uiCaughtUp(later);
-    // Everything the store holds, this call's preview included, in a few MB, not 52 MB again.
+    // Everything the store holds, this call's preview included, in a few MB, not 12 MB again.
     expect(later.receivedChars).toBeLessThan(8 * 1024 * 1024);
     later.close();
   });

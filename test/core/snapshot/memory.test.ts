@@ -1,5 +1,5 @@
 /**
- * Kept trees are freed with their page: 20 tabs of a large page, each snapshotted (so each keeps
+ * Kept trees are freed with their page: 10 tabs of a large page, each snapshotted (so each keeps
  * its tree), then closed; after a forced garbage collection the heap is back near where it
  * started. A navigation frees the page's kept trees at once, before any next snapshot.
  *
@@ -27,7 +27,7 @@ async function settledHeapMb(): Promise<number> {
 }
 
 describe('kept trees and memory', () => {
-  it('frees the kept trees of 20 closed tabs', {timeout: 600_000}, async () => {
+  it('frees the kept trees of 10 closed tabs', {timeout: 600_000}, async () => {
     const pages = fx.engine.engine.browser.pages;
     // One tab first, so the browser, the fixture server and the code are all warm.
     const warm = await fx.openPage('/big.html');
@@ -35,7 +35,7 @@ describe('kept trees and memory', () => {
     await call(fx.client, 'close_page', {pageId: warm});
     const start = await settledHeapMb();
     const ids: number[] = [];
-    for (let tab = 0; tab < 20; tab++) {
+    for (let tab = 0; tab < 10; tab++) {
       const id = await fx.openPage('/big.html');
       await snapshotOf(fx.client, id);
       expect(keptTreesFeature.peek(pages.byId(id))?.nodeCount).toBeGreaterThan(3_000);
@@ -48,9 +48,10 @@ describe('kept trees and memory', () => {
     }
     const end = await settledHeapMb();
     const grown = open - start;
-    // 20 kept trees of ~6,000 nodes: tens of megabytes while open, (nearly) all of it freed.
+    // 10 kept trees of ~6,000 nodes: ~30 MB while open (twice the bound below), (nearly) all of
+    // it freed (~3 MB stayed, a tenth; kept trees that outlived their pages leave all of it).
     expect(grown).toBeGreaterThan(15);
-    expect(end - start, `start ${start} MB, 20 tabs ${open} MB, closed ${end} MB`).toBeLessThan(
+    expect(end - start, `start ${start} MB, 10 tabs ${open} MB, closed ${end} MB`).toBeLessThan(
       grown * 0.2,
     );
   });

@@ -7,11 +7,12 @@
 import type {CDPSession} from 'puppeteer-core';
 import {addChild, buildTree, type DocumentTree, type TreeNode} from './axTree.js';
 import {NotScoped, updateKept} from './changeRoots.js';
-import {EvaluationTimeoutError, IN_PAGE_TIMEOUT_MS, PROBE_TIMEOUT_MS} from '../evaluation.js';
+import {EvaluationTimeoutError, PROBE_TIMEOUT_MS} from '../evaluation.js';
 import type {FrameDocument} from '../pages/frames.js';
 import {applyMarks, keptTreesFeature, withinBound, type KeptDocument} from './keptTree.js';
 import {raceDialog, readMarks, readProbe, takeChanges, type TakenChanges} from './pageProbe.js';
 import type {PageState} from '../pages/PageState.js';
+import {snapshotBoundsFeature} from './snapshotBounds.js';
 import {readWholeTree, TreeReadError} from './wholeRead.js';
 import {describeSlowness, type WorkBudget} from '../workBudget.js';
 
@@ -153,7 +154,7 @@ async function take(
       state,
       doc,
       epoch,
-      budget.bound(isMain ? IN_PAGE_TIMEOUT_MS : PROBE_TIMEOUT_MS),
+      budget.bound(isMain ? snapshotBoundsFeature.get(state).mainDocumentWaitMs : PROBE_TIMEOUT_MS),
     );
   } catch (error) {
     if (!isMain) {

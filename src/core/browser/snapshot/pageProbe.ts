@@ -23,6 +23,7 @@ import {
 import {callExpression} from '../injectedCall.js';
 import {FIND_DOM_MARKS, READ_TREE_PROBE, TAKE_TREE_CHANGES} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
+import {snapshotBoundsFeature} from './snapshotBounds.js';
 
 /**
  * Each read releases its own group of remote objects: reads of two documents on one cdp (a
@@ -33,13 +34,6 @@ function objectGroup(what: string): string {
   groups = (groups + 1) % Number.MAX_SAFE_INTEGER;
   return `mcp-browser-inspector-${what}-${groups}`;
 }
-
-/**
- * Elements above which a document is not read whole (wholeRead.ts): about two accessibility nodes
- * of ~450 bytes of JSON each per element, so ~100 MB of reply and minutes of the page's main
- * thread. The change log's take answers such a document at once, unscoped.
- */
-export const WHOLE_READ_ELEMENT_LIMIT = 120_000;
 
 /** Installs the probe once per document and returns its reading. */
 const READ_PROBE = callExpression(READ_TREE_PROBE);
@@ -149,7 +143,11 @@ export async function takeChanges(
   const left = until(timeoutMs);
   try {
     const {objectId} = await evaluateInDocument(state, doc, {
-      expression: callExpression(TAKE_TREE_CHANGES, expectedEpoch, WHOLE_READ_ELEMENT_LIMIT),
+      expression: callExpression(
+        TAKE_TREE_CHANGES,
+        expectedEpoch,
+        snapshotBoundsFeature.get(state).wholeReadElementLimit,
+      ),
       returnByValue: false,
       objectGroup: group,
       timeoutMs: left(),

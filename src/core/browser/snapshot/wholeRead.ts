@@ -10,8 +10,9 @@
 import type {AXNode} from './axTree.js';
 import {EvaluationTimeoutError} from '../evaluation.js';
 import type {FrameDocument} from '../pages/frames.js';
-import {raceDialog, WHOLE_READ_ELEMENT_LIMIT} from './pageProbe.js';
+import {raceDialog} from './pageProbe.js';
 import {PageFeature, type PageState} from '../pages/PageState.js';
+import {snapshotBoundsFeature} from './snapshotBounds.js';
 import {describeSlowness, type WorkBudget} from '../workBudget.js';
 
 /** Bound on building one document's tree on a quiet machine (seconds on a very large page). */
@@ -66,7 +67,7 @@ export async function readWholeTree(
   context: WholeReadContext,
 ): Promise<AXNode[]> {
   const {elements, reading} = context;
-  if (elements !== undefined && elements > WHOLE_READ_ELEMENT_LIMIT) {
+  if (elements !== undefined && elements > snapshotBoundsFeature.get(state).wholeReadElementLimit) {
     throw new TreeTooLargeError(
       `The page has ${elements.toLocaleString('en-US')} elements: reading its whole accessibility tree would take minutes and hundreds of MB, so it was not read. Take a snapshot of one part (take_snapshot with the uid of an element from an earlier snapshot), or make the page smaller first (filter, paginate, collapse), or use take_screenshot.`,
     );
@@ -118,4 +119,4 @@ function keepPending(state: PageState, doc: FrameDocument, read: PendingRead): v
   read.nodes.then(drop, drop);
 }
 
-export {pendingFeature as pendingTreeReadsFeature, WHOLE_READ_ELEMENT_LIMIT};
+export {pendingFeature as pendingTreeReadsFeature};
