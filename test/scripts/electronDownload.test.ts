@@ -38,12 +38,17 @@ const ZIP_NAME = `electron-v${VERSION}-${process.platform}-${process.arch}.zip`;
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mbi-electron-get-'));
 const running: ChildProcess[] = [];
 
-/** The stand-in app: like Electron running out/main, it writes the ready file and waits. */
+/**
+ * The stand-in app: like Electron running out/main, it writes the ready file and waits. Written as
+ * the app writes it (readyFiles.ts: a temp file renamed over it), so a reader never sees it half
+ * written.
+ */
 const STAND_IN = `#!${process.execPath}
 const fs = require('node:fs');
 const args = process.argv.slice(2);
 const readyFile = args[args.indexOf('--readyFile') + 1];
-fs.writeFileSync(readyFile, JSON.stringify({pid: process.pid, appDir: args[0]}));
+fs.writeFileSync(readyFile + '.tmp', JSON.stringify({pid: process.pid, appDir: args[0]}));
+fs.renameSync(readyFile + '.tmp', readyFile);
 process.on('SIGTERM', () => process.exit(0));
 setInterval(() => undefined, 1000);
 `;
