@@ -76,7 +76,9 @@ function fakeElectron(behaviour: 'fail' | 'ready' | 'hand-over'): string {
       const fs = require('node:fs');
       const args = process.argv.slice(2);
       const readyFile = args[args.indexOf('--readyFile') + 1];
-      fs.writeFileSync(readyFile, JSON.stringify({pid: process.pid, appDir: args[0]}));
+      // As the app writes it (readyFiles.ts): renamed into place, never read half written.
+      fs.writeFileSync(readyFile + '.tmp', JSON.stringify({pid: process.pid, appDir: args[0]}));
+      fs.renameSync(readyFile + '.tmp', readyFile);
       process.on('SIGTERM', () => process.exit(0));
       setInterval(() => undefined, 1000);`,
   }[behaviour];
