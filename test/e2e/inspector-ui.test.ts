@@ -310,7 +310,13 @@ describe('reconnect (e2e)', () => {
   it('reconnects by itself after the server restarts on the same port, keeping the log', async () => {
     await openPanel(page, 'Log');
     await agent.client.callTool({name: 'list_pages', arguments: {}});
-    const before = await waitForRows(page, rows => rows.length > 0, 'a call before the restart');
+    // The agent has its reply; the row is compared once the UI shows the call ended too (the end
+    // event may reach the UI after the reply reaches the agent).
+    const before = await waitForRows(
+      page,
+      rows => rows.length > 0 && rows.every(row => row.status !== 'running'),
+      'a call before the restart, ended',
+    );
     const port = serve.port;
     await agent.close();
     await serve.stop();
