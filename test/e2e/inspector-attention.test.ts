@@ -188,7 +188,7 @@ describe('the telemetry preview (e2e)', () => {
     expect(failed.isError).toBe(true);
     await openPanel(page, 'Telemetry');
     const note = await page.waitForSelector('[data-testid=telemetry-success-note]', {
-      timeout: 10_000,
+      timeout: scaled(10_000),
     });
     expect(await note?.evaluate(element => element.textContent)).toBe(
       'This call failed (the Log says error), yet the record says "success": true: chrome-devtools-mcp counts every call its server answered, an error answer included.',

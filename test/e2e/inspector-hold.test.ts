@@ -238,7 +238,7 @@ describe('hold (e2e)', () => {
     const second = call(agent(), 'list_console_messages', {pageId});
     const third = call(agent(), 'click', {pageId, uid: uidOf(snapshot, 'button "Button B"')});
     await page.waitForFunction(() => document.querySelectorAll('.hold-queue__item').length === 2, {
-      timeout: 10_000,
+      timeout: scaled(10_000),
     });
     // The read-only call was not held.
     expect((await second).isError).toBe(false);

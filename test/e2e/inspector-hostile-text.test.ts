@@ -67,7 +67,7 @@ describe('the URL opened exactly as printed', () => {
       waitConnected: false,
     });
     await printed.page.waitForSelector('aria/MCP Browser Inspector needs its token', {
-      timeout: 15_000,
+      timeout: scaled(15_000),
     });
     const text = await printed.page.$eval('main', element => element.textContent);
     expect(text).toContain('not a valid inspector token');

@@ -19,6 +19,7 @@ import {
   startInspectorFixture,
   startServe,
 } from '../helpers/ui.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixture: InspectorFixture | undefined;
 let other: ServeProcess | undefined;
@@ -87,7 +88,7 @@ describe('Servers tab (e2e)', () => {
       throw new Error('servers not started');
     }
     const opened = browser.waitForTarget(target => target.url().startsWith(second.inspectorUrl), {
-      timeout: 20_000,
+      timeout: scaled(20_000),
     });
     await page.click(`[data-testid=servers-table] tr[data-pid="${second.pid}"] a`);
     const target = await opened;
@@ -97,7 +98,7 @@ describe('Servers tab (e2e)', () => {
     }
     await tab.waitForFunction(
       () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-      {timeout: 20_000},
+      {timeout: scaled(20_000)},
     );
     // Connected with the token from the link, which then left the address bar.
     expect(tab.url()).toBe(second.inspectorUrl);

@@ -147,7 +147,7 @@ describe('telemetry preview (e2e)', () => {
       `[data-testid=telemetry-row]:last-child button[aria-label^="Show the ${last} call"]`,
     );
     await page.waitForSelector('[role=tabpanel]:not([hidden]) .log-row--selected', {
-      timeout: 10_000,
+      timeout: scaled(10_000),
     });
     const selected = await page.$eval(
       '[role=tabpanel]:not([hidden]) .log-row--selected',
@@ -160,7 +160,12 @@ describe('telemetry preview (e2e)', () => {
 describe('export and import (e2e)', () => {
   it('exports the log as a recording and opens it again offline', async () => {
     await openPanel(page, 'Log');
-    const before = await waitForRows(page, rows => rows.length >= 2, 'calls to export');
+    // Compared with the import below: captured once every call shows its end, as the file will.
+    const before = await waitForRows(
+      page,
+      rows => rows.length >= 2 && rows.every(row => row.status !== 'running'),
+      'ended calls to export',
+    );
     const downloads = path.join(work, 'downloads');
     fs.mkdirSync(downloads);
     const cdp = await page.createCDPSession();
@@ -264,7 +269,7 @@ describe('token screen (e2e)', () => {
       },
     );
     await wrong.page.waitForSelector('aria/MCP Browser Inspector needs its token', {
-      timeout: 15_000,
+      timeout: scaled(15_000),
     });
     // This server's own token file, as the server names it (not the default path).
     const file = path.join(serve.configDir, 'token');
@@ -291,7 +296,7 @@ describe('token screen (e2e)', () => {
     }, serve.token);
     await missing.page.waitForFunction(
       () => document.querySelector('[data-testid=connection-status]')?.textContent === 'Connected',
-      {timeout: 20_000},
+      {timeout: scaled(20_000)},
     );
     expect(missing.page.url()).toBe(serve.inspectorUrl);
     await missing.page.close();

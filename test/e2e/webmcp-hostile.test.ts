@@ -23,6 +23,7 @@ import {
   type UiPage,
 } from '../helpers/ui.js';
 import {button, expandTool, toolItem, toolStatus} from '../helpers/webmcpUi.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixtures: FixtureServer;
 let browser: Browser;
@@ -132,7 +133,9 @@ describe('hostile strings and many tools', () => {
   it('shows a schema default with an RTL override revealed, and sends it unchanged', async () => {
     const tool = await toolItem(page, hostileId, 'rtl_default_tool');
     await expandTool(tool);
-    const notice = await tool.waitForSelector('[data-testid=invisible-values]', {timeout: 10_000});
+    const notice = await tool.waitForSelector('[data-testid=invisible-values]', {
+      timeout: scaled(10_000),
+    });
     const text = (await notice?.evaluate(element => element.textContent)) ?? '';
     expect(text).toContain('attachment: invoice_⟨U+202E⟩fdp.exe');
     expect(text).not.toContain('\u202E');
@@ -249,7 +252,7 @@ describe('a browser started without --enable-features=WebMCP', () => {
     const pageId = await openFixture(agent, '/webmcp/imperative.html');
     await openPanel(page, 'WebMCP');
     const banner = await page.waitForSelector('[data-testid=webmcp-unavailable]', {
-      timeout: 20_000,
+      timeout: scaled(20_000),
     });
     expect(await banner?.evaluate(element => element.textContent)).toBe(
       'WebMCP is not available: The attached browser was started without --enable-features=WebMCP. Restart it with that flag.',

@@ -85,7 +85,7 @@ describe('page WebMCP tools in the UI (e2e)', () => {
     await page.waitForSelector(
       `section[data-page-id="${pageId}"] li.webmcp-tool[aria-label="child_tool"]`,
       {
-        timeout: 20_000,
+        timeout: scaled(20_000),
       },
     );
     await page.click(diagnose);

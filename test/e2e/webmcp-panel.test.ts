@@ -24,6 +24,7 @@ import {
   unnamedControls,
 } from '../helpers/ui.js';
 import {button, expandTool, toolItem, toolStatus} from '../helpers/webmcpUi.js';
+import {scaled} from '../helpers/loadFactor.js';
 
 let fixtures: FixtureServer;
 let fixture: InspectorFixture | undefined;
@@ -301,7 +302,7 @@ describe('WebMCP panel (e2e)', () => {
       `section[data-page-id="${declarativeId}"] li[aria-label="reserve_table"]`,
       {
         hidden: true,
-        timeout: 10_000,
+        timeout: scaled(10_000),
       },
     );
     await screenshot(page, 'webmcp-declarative');
