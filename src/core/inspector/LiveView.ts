@@ -145,7 +145,17 @@ export class LiveView {
     cdp.on('Page.screencastFrame', onFrame);
     // A page that does not repaint may send no frame at all: then one capture shows it.
     let framed = false;
-    cdp.once('Page.screencastFrame', () => (framed = true));
+    // Not cdp.once: its wrapper could not be removed by this handler when no frame ever comes.
+    const onFirstFrame = (): void => {
+      framed = true;
+      cdp.off('Page.screencastFrame', onFirstFrame);
+    };
+    cdp.on('Page.screencastFrame', onFirstFrame);
+    // Both listeners leave with the cast: a page that never sent a frame keeps no stale one.
+    const removeListeners = (): void => {
+      cdp.off('Page.screencastFrame', onFrame);
+      cdp.off('Page.screencastFrame', onFirstFrame);
+    };
     const firstFrame = setTimeout(() => {
       if (framed || page.closed || page.dialog) {
         return;
@@ -179,7 +189,7 @@ export class LiveView {
       });
     } catch (error) {
       clearTimeout(firstFrame);
-      cdp.off('Page.screencastFrame', onFrame);
+      removeListeners();
       throw new Error(`Could not start the live view of page ${page.id}: ${errorText(error)}`, {
         cause: error,
       });
@@ -188,7 +198,7 @@ export class LiveView {
       page,
       stop: async () => {
         clearTimeout(firstFrame);
-        cdp.off('Page.screencastFrame', onFrame);
+        removeListeners();
         if (!page.closed) {
           await cdp.send('Page.stopScreencast').catch(() => undefined);
         }
