@@ -129,7 +129,11 @@ export class LiveView {
   async #startCast(page: PageState): Promise<Cast> {
     const {cdp} = page;
     let viewport: {width: number; height: number} | undefined;
+    // A page that does not repaint may send no frame at all: then one capture shows it.
+    let framed = false;
+    // One listener, removed when the cast stops: a page that never sent a frame keeps none.
     const onFrame = (event: Protocol.Page.ScreencastFrameEvent): void => {
+      framed = true;
       void cdp.send('Page.screencastFrameAck', {sessionId: event.sessionId}).catch(() => undefined);
       const {deviceWidth, deviceHeight} = event.metadata;
       if (deviceWidth > 0 && deviceHeight > 0) {
@@ -143,19 +147,6 @@ export class LiveView {
       });
     };
     cdp.on('Page.screencastFrame', onFrame);
-    // A page that does not repaint may send no frame at all: then one capture shows it.
-    let framed = false;
-    // Not cdp.once: its wrapper could not be removed by this handler when no frame ever comes.
-    const onFirstFrame = (): void => {
-      framed = true;
-      cdp.off('Page.screencastFrame', onFirstFrame);
-    };
-    cdp.on('Page.screencastFrame', onFirstFrame);
-    // Both listeners leave with the cast: a page that never sent a frame keeps no stale one.
-    const removeListeners = (): void => {
-      cdp.off('Page.screencastFrame', onFrame);
-      cdp.off('Page.screencastFrame', onFirstFrame);
-    };
     const firstFrame = setTimeout(() => {
       if (framed || page.closed || page.dialog) {
         return;
@@ -189,7 +180,7 @@ export class LiveView {
       });
     } catch (error) {
       clearTimeout(firstFrame);
-      removeListeners();
+      cdp.off('Page.screencastFrame', onFrame);
       throw new Error(`Could not start the live view of page ${page.id}: ${errorText(error)}`, {
         cause: error,
       });
@@ -198,7 +189,7 @@ export class LiveView {
       page,
       stop: async () => {
         clearTimeout(firstFrame);
-        removeListeners();
+        cdp.off('Page.screencastFrame', onFrame);
         if (!page.closed) {
           await cdp.send('Page.stopScreencast').catch(() => undefined);
         }
