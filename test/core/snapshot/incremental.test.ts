@@ -11,6 +11,7 @@
  */
 import {describe, expect, it} from 'vitest';
 import {useEngineWithFixtures} from '../../helpers/engine.js';
+import {takeSnapshot} from '../../../src/core/browser/snapshot/snapshot.js';
 import {runSeed, subjectWithFrames} from '../../helpers/snapshotEquivalence.js';
 
 const fx = useEngineWithFixtures();
@@ -43,5 +44,30 @@ describe('incremental snapshots match a full read', () => {
 
   it('seed 4: verbose snapshots are read whole (line boxes follow layout)', async () => {
     expect(await run('/incremental/page.html', 4, 10, true)).toBe(0);
+  });
+
+  it('snapshots of one page asked for at once are taken in turn, not interleaved', async () => {
+    const id = await fx.openPage('/incremental/page.html');
+    const subject = await subjectWithFrames(fx.engine.engine.browser.pages.byId(id));
+    await takeSnapshot(subject.state, {verbose: false});
+    for (let round = 0; round < 6; round++) {
+      for (const where of ['main', 'same', 'cross'] as const) {
+        await subject.mutate(where, 7000 + round, 1);
+      }
+      const results = await Promise.all(
+        [1, 2, 3].map(() => takeSnapshot(subject.state, {verbose: false})),
+      );
+      // One reads the change; the others find the page unchanged since. Interleaved, they read
+      // the page whole over and over ("no earlier tree") and could stitch a frame in twice.
+      expect(
+        results.map(result => result.read),
+        `round ${round}`,
+      ).toEqual(['incremental', 'cached', 'cached']);
+      const fresh = await takeSnapshot(subject.state, {verbose: false, fresh: true});
+      for (const {text} of results) {
+        expect(text.match(/RootWebArea "Frame"/g), `round ${round}`).toHaveLength(2);
+        expect(text, `round ${round}`).toBe(fresh.text);
+      }
+    }
   });
 });

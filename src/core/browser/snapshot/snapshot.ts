@@ -42,6 +42,7 @@ export function snapshotFeatures(): AttachableFeature[] {
     keptTreesFeature,
     pendingTreeReadsFeature,
     seenSnapshotsFeature,
+    snapshotTurnFeature,
   ];
 }
 
@@ -134,11 +135,30 @@ function findNode(loaded: readonly LoadedDocument[], target: UidTarget): TreeNod
   return undefined;
 }
 
+/**
+ * The page's snapshot in progress. Two snapshots of one page must not interleave: each takes the
+ * frame documents out of their `Iframe` nodes, reads, stitches them back in and hands out uids,
+ * and overlapping ones would stitch a document in twice (its nodes shown twice, under new uids).
+ * Tool calls are serialized by the page lock, but not every caller holds it (a WebMCP tool's
+ * element results, a call still winding down after its cancel released the lock).
+ */
+const snapshotTurnFeature = new PageFeature<{running: Promise<unknown>}>('snapshotTurn', () => ({
+  running: Promise.resolve(),
+}));
+
 /** Takes a snapshot of the page (every frame stitched in) and records the uids. */
-export async function takeSnapshot(
-  state: PageState,
-  options: SnapshotOptions,
-): Promise<SnapshotResult> {
+export function takeSnapshot(state: PageState, options: SnapshotOptions): Promise<SnapshotResult> {
+  const turn = snapshotTurnFeature.get(state);
+  // Waits for the one before it whatever its outcome; that one is bounded by its own budget.
+  const result = turn.running.then(
+    () => snapshotInTurn(state, options),
+    () => snapshotInTurn(state, options),
+  );
+  turn.running = result.catch(() => undefined);
+  return result;
+}
+
+async function snapshotInTurn(state: PageState, options: SnapshotOptions): Promise<SnapshotResult> {
   const frames = frameTargetsFeature.get(state);
   await frames.ensure();
   const fresh = options.fresh === true;
