@@ -84,7 +84,12 @@ describe('inspector log (e2e)', () => {
     await agent.client.callTool({name: 'list_pages', arguments: {}});
     await agent.client.callTool({name: 'new_page', arguments: {url: PAGE_URL}});
     await agent.client.callTool({name: 'list_pages', arguments: {bogus: HOSTILE}});
-    const rows = await waitForRows(page, found => found.length === 3, 'three rows');
+    // Rows appear while their calls run: wait for all three to have finished.
+    const rows = await waitForRows(
+      page,
+      found => found.length === 3 && found.every(row => row.status !== 'running'),
+      'three finished rows',
+    );
     expect(rows).toEqual([
       {tool: 'list_pages', status: 'ok', client: 'e2e-agent'},
       {tool: 'new_page', status: 'ok', client: 'e2e-agent'},

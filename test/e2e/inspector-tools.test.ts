@@ -243,10 +243,14 @@ describe('run a tool by hand (e2e)', () => {
     await screenshot(page, 'run-result');
 
     await openPanel(page, 'Log');
+    // The row appears while the call runs; its outcome is what this test checks.
     const rows = await waitForRows(
       page,
-      found => found.some(row => row.tool === 'new_page' && row.client === 'Inspector'),
-      'the hand-run call in the log',
+      found =>
+        found.some(
+          row => row.tool === 'new_page' && row.client === 'Inspector' && row.status !== 'running',
+        ),
+      'the hand-run call in the log, finished',
     );
     expect(rows.find(row => row.tool === 'new_page')?.status).toBe('ok');
   });

@@ -84,6 +84,8 @@ export async function openInspector(
   options: {waitConnected?: boolean; dark?: boolean} = {},
 ): Promise<UiPage> {
   const page = await browser.newPage();
+  // Puppeteer's own 30 s default for every wait, stretched on a loaded machine like the rest.
+  page.setDefaultTimeout(scaled(30_000));
   await page.setViewport({width: 1280, height: 800});
   if (options.dark) {
     await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
