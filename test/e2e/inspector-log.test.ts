@@ -20,6 +20,7 @@ import {
   startInspectorFixture,
   type UiPage,
   unnamedControls,
+  rowEnded,
   waitForRows,
 } from '../helpers/ui.js';
 
@@ -87,7 +88,7 @@ describe('inspector log (e2e)', () => {
     // Rows appear while their calls run: wait for all three to have finished.
     const rows = await waitForRows(
       page,
-      found => found.length === 3 && found.every(row => row.status !== 'running'),
+      found => found.length === 3 && found.every(rowEnded),
       'three finished rows',
     );
     expect(rows).toEqual([

@@ -18,6 +18,7 @@ import {
   startInspectorFixture,
   startServe,
   type UiPage,
+  rowEnded,
   waitForRows,
 } from '../helpers/ui.js';
 import {scaled} from '../helpers/loadFactor.js';
@@ -247,9 +248,7 @@ describe('run a tool by hand (e2e)', () => {
     const rows = await waitForRows(
       page,
       found =>
-        found.some(
-          row => row.tool === 'new_page' && row.client === 'Inspector' && row.status !== 'running',
-        ),
+        found.some(row => row.tool === 'new_page' && row.client === 'Inspector' && rowEnded(row)),
       'the hand-run call in the log, finished',
     );
     expect(rows.find(row => row.tool === 'new_page')?.status).toBe('ok');

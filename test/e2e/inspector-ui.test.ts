@@ -23,6 +23,7 @@ import {
   type ServeProcess,
   startInspectorFixture,
   startServe,
+  rowEnded,
   waitForRows,
 } from '../helpers/ui.js';
 import {scaled} from '../helpers/loadFactor.js';
@@ -163,7 +164,7 @@ describe('export and import (e2e)', () => {
     // Compared with the import below: captured once every call shows its end, as the file will.
     const before = await waitForRows(
       page,
-      rows => rows.length >= 2 && rows.every(row => row.status !== 'running'),
+      rows => rows.length >= 2 && rows.every(rowEnded),
       'ended calls to export',
     );
     const downloads = path.join(work, 'downloads');
@@ -319,7 +320,7 @@ describe('reconnect (e2e)', () => {
     // event may reach the UI after the reply reaches the agent).
     const before = await waitForRows(
       page,
-      rows => rows.length > 0 && rows.every(row => row.status !== 'running'),
+      rows => rows.length > 0 && rows.every(rowEnded),
       'a call before the restart, ended',
     );
     const port = serve.port;

@@ -170,6 +170,11 @@ export async function clickRow(page: Page, tool: string, status?: string): Promi
   throw new Error(`No log row for ${tool}`);
 }
 
+/** A log row shows as soon as its call starts (or is held): true once it shows the call's end. */
+export function rowEnded(row: {status: string}): boolean {
+  return row.status !== 'running' && row.status !== 'held';
+}
+
 export async function waitForRows(
   page: Page,
   check: (rows: {tool: string; status: string; client: string}[]) => boolean,
