@@ -39,7 +39,7 @@ const OWN_PROCESS_TESTS = [
   'test/main/*.test.ts',
   'test/preload/*.test.ts',
   'test/core/snapshot/workBudget.test.ts',
-  'test/core/browser/lock.test.ts',
+  'test/core/browser/{lock,keyScrollWait}.test.ts',
   'test/core/recordings/links.test.ts',
   'test/core/inspector/InspectorHub.test.ts',
   'test/core/files/safeOpen.test.ts',

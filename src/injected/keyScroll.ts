@@ -20,6 +20,8 @@ const SCROLLEND_IDLE_MS = 50;
 const QUIET_FRAMES = 2;
 /** A tab that drew no frame for this long draws none (hidden): quiet is then counted by the clock. */
 const NO_FRAMES_MS = 500;
+/** How often the clock checks between frames (a frame that comes first replaces the check). */
+const CLOCK_TICK_MS = 50;
 /** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
 const START_FRAMES = 3;
 
@@ -86,8 +88,21 @@ export function waitForScrollEnd(mark: ScrollMark, maxMs: number): Promise<Scrol
     let seen = watch.scrolls;
     let quiet = 0;
     let lastFrame = start;
+    let outcome: ScrollWaitOutcome | undefined;
+    // One frame request at a time: a clock tick while a frame is still awaited asks for no other,
+    // or a late frame would run several ticks at once and count as several quiet frames.
+    let frameAwaited = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (reached: ScrollWaitOutcome): void => {
+      outcome = reached;
+      clearTimeout(timer);
+      resolve(reached);
+    };
     // Quiet is counted in frames drawn; the clock's ticks count only where no frame came lately.
     const tick = (fromFrame: boolean): void => {
+      if (outcome) {
+        return;
+      }
       const now = performance.now();
       if (fromFrame) {
         lastFrame = now;
@@ -103,7 +118,7 @@ export function waitForScrollEnd(mark: ScrollMark, maxMs: number): Promise<Scrol
       if (watch.scrolls === mark.scrolls) {
         // Counted in frames too: on a busy machine a smooth scroll starts frames, not ms, later.
         if (drawn && ++frames >= START_FRAMES) {
-          resolve('none');
+          finish('none');
           return;
         }
       } else if (
@@ -114,21 +129,25 @@ export function waitForScrollEnd(mark: ScrollMark, maxMs: number): Promise<Scrol
           now - watch.last >= SCROLLEND_IDLE_MS) ||
           now - watch.last >= SCROLL_IDLE_MS)
       ) {
-        resolve('ended');
+        finish('ended');
         return;
       }
       if (now - start >= maxMs) {
-        resolve('bounded');
+        finish('bounded');
         return;
       }
       // A tab that draws no frames is still checked, by the clock.
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         tick(false);
-      }, 50);
-      requestAnimationFrame(() => {
-        clearTimeout(timer);
-        tick(true);
-      });
+      }, CLOCK_TICK_MS);
+      if (!frameAwaited) {
+        frameAwaited = true;
+        requestAnimationFrame(() => {
+          frameAwaited = false;
+          clearTimeout(timer);
+          tick(true);
+        });
+      }
     };
     tick(false);
   });

@@ -1932,6 +1932,7 @@ export const WAIT_FOR_SCROLL_END = `function () {
   var SCROLLEND_IDLE_MS = 50;
   var QUIET_FRAMES = 2;
   var NO_FRAMES_MS = 500;
+  var CLOCK_TICK_MS = 50;
   var START_FRAMES = 3;
   function isScrollWatch(value) {
     return typeof value === "object" && value !== null && "scrolls" in value && "ends" in value;
@@ -1948,7 +1949,18 @@ export const WAIT_FOR_SCROLL_END = `function () {
       let seen = watch.scrolls;
       let quiet = 0;
       let lastFrame = start;
+      let outcome;
+      let frameAwaited = false;
+      let timer;
+      const finish = (reached) => {
+        outcome = reached;
+        clearTimeout(timer);
+        resolve(reached);
+      };
       const tick = (fromFrame) => {
+        if (outcome) {
+          return;
+        }
         const now = performance.now();
         if (fromFrame) {
           lastFrame = now;
@@ -1962,27 +1974,31 @@ export const WAIT_FOR_SCROLL_END = `function () {
         }
         if (watch.scrolls === mark.scrolls) {
           if (drawn && ++frames >= START_FRAMES) {
-            resolve("none");
+            finish("none");
             return;
           }
         } else if (
           // Both parts need the quiet frames: a busy machine can draw one frame SCROLL_IDLE_MS late mid-scroll.
           quiet >= QUIET_FRAMES && (watch.ends > mark.ends && watch.lastEnd >= watch.last && now - watch.last >= SCROLLEND_IDLE_MS || now - watch.last >= SCROLL_IDLE_MS)
         ) {
-          resolve("ended");
+          finish("ended");
           return;
         }
         if (now - start >= maxMs) {
-          resolve("bounded");
+          finish("bounded");
           return;
         }
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           tick(false);
-        }, 50);
-        requestAnimationFrame(() => {
-          clearTimeout(timer);
-          tick(true);
-        });
+        }, CLOCK_TICK_MS);
+        if (!frameAwaited) {
+          frameAwaited = true;
+          requestAnimationFrame(() => {
+            frameAwaited = false;
+            clearTimeout(timer);
+            tick(true);
+          });
+        }
       };
       tick(false);
     });

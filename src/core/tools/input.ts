@@ -333,6 +333,10 @@ export const pressKey = definePageTool({
       response.notes.push(
         `The page was still scrolling ${(scroll.waitedMs / 1000).toFixed(1)} s after ${params.key}; take a snapshot again to see where it stopped.`,
       );
+    } else if (scroll?.kind === 'unanswered') {
+      response.notes.push(
+        `The page did not answer within ${(scroll.waitedMs / 1000).toFixed(1)} s after ${params.key} (busy or frozen), so whether the scroll ended is not known; take a snapshot again to see where it is.`,
+      );
     }
     report(
       response,

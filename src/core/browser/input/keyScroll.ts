@@ -6,7 +6,7 @@
  * The in-page side (the watch, the wait and its rules) is src/injected/keyScroll.ts.
  */
 import {z} from 'zod';
-import {evaluateInPage} from '../evaluation.js';
+import {EvaluationTimeoutError, evaluateInPage} from '../evaluation.js';
 import {callExpression} from '../injectedCall.js';
 import {MARK_SCROLLS, WAIT_FOR_SCROLL_END} from '../injectedSources.generated.js';
 import {pressCombo} from './keyInput.js';
@@ -34,13 +34,17 @@ const SCROLL_KEYS = new Set([
  * slowness, up to SCROLL_CAP_MS (well under the lock wait it makes others do).
  */
 const SCROLL_CAP_MS = 10_000;
-/** Beyond the in-page wait: the round trip of one evaluation. */
+/** Beyond the in-page wait: the round trip of one evaluation on a quiet machine (it scales too). */
 const EVALUATION_SLACK_MS = 1_000;
 const STEP_TIMEOUT_MS = KEY_SCROLL_WAIT_MS + EVALUATION_SLACK_MS;
 
-/** How a scrolling key's wait ended: no scroll began, it ended, or the wait ran out (ms). */
+/**
+ * How a scrolling key's wait ended: no scroll began, it ended, the page could not be read before
+ * the key (no wait then), the page said it still scrolled when the wait ran out, or it gave no
+ * answer within the wait (busy or frozen: whether the scroll ended is not known).
+ */
 export type KeyScrollOutcome =
-  {kind: 'none' | 'ended' | 'unread'} | {kind: 'bounded'; waitedMs: number};
+  {kind: 'none' | 'ended' | 'unread'} | {kind: 'bounded' | 'unanswered'; waitedMs: number};
 
 const waitReplySchema = z.enum(['none', 'ended', 'bounded']);
 
@@ -62,7 +66,9 @@ export async function pressAndSettleScroll(
     return {kind: 'unread'};
   }
   const {keyScrollMs} = actionWaitBoundsFeature.get(state);
-  const maxMs = Math.round(Math.min(SCROLL_CAP_MS, keyScrollMs * measureSlowness(state).factor));
+  const {factor} = measureSlowness(state);
+  const maxMs = Math.round(Math.min(SCROLL_CAP_MS, keyScrollMs * factor));
+  const slackMs = Math.round(Math.min(SCROLL_CAP_MS, EVALUATION_SLACK_MS * factor));
   try {
     const reply = await evaluateInPage(
       state,
@@ -71,15 +77,19 @@ export async function pressAndSettleScroll(
         awaitPromise: true,
         returnByValue: true,
       },
-      {timeoutMs: maxMs + EVALUATION_SLACK_MS},
+      {timeoutMs: maxMs + slackMs},
     );
     const kind = waitReplySchema.safeParse(reply.result.value);
     if (!kind.success) {
       return {kind: 'unread'};
     }
     return kind.data === 'bounded' ? {kind: 'bounded', waitedMs: maxMs} : {kind: kind.data};
-  } catch {
-    return {kind: 'unread'};
+  } catch (error) {
+    // No answer in time is not an end: the reply says it is not known (a dialog or a navigation
+    // the key caused is told by the action's own outcome).
+    return error instanceof EvaluationTimeoutError
+      ? {kind: 'unanswered', waitedMs: maxMs + slackMs}
+      : {kind: 'unread'};
   }
 }
 
