@@ -3,6 +3,7 @@
  * top document's scroll events (every scroller in it: they are caught on the way down), and the
  * wait for the scroll a key started to end.
  */
+import {clockCountsAsFrame} from './common/frameClock.js';
 import {defineGlobalSlot, readGlobalSlot} from './common/globalSlot.js';
 
 const WATCH_KEY = 'mcp-browser-inspector.scrolls';
@@ -18,8 +19,6 @@ const SCROLLEND_IDLE_MS = 50;
  * a busy machine draws frames far apart, and an animation scrolls once per frame, however slow.
  */
 const QUIET_FRAMES = 2;
-/** A tab that drew no frame for this long draws none (hidden): quiet is then counted by the clock. */
-const NO_FRAMES_MS = 500;
 /** How often the clock checks between frames (a frame that comes first replaces the check). */
 const CLOCK_TICK_MS = 50;
 /** Frames to wait for a scroll to begin after the key (smooth scrolls start on the next one). */
@@ -107,8 +106,7 @@ export function waitForScrollEnd(mark: ScrollMark, maxMs: number): Promise<Scrol
       if (fromFrame) {
         lastFrame = now;
       }
-      // A clock tick stands for a frame only where no frame came lately (a hidden tab).
-      const drawn = fromFrame || now - lastFrame >= NO_FRAMES_MS;
+      const drawn = fromFrame || clockCountsAsFrame(now, lastFrame);
       if (watch.scrolls !== seen) {
         seen = watch.scrolls;
         quiet = 0;

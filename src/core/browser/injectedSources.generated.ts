@@ -139,6 +139,11 @@ export const ACTIONABILITY = `function () {
     return visible;
   }
 
+  var NO_FRAMES_MS = 500;
+  function clockCountsAsFrame(now, lastFrame) {
+    return document.visibilityState === "hidden" || now - lastFrame >= NO_FRAMES_MS;
+  }
+
   function isDocumentOrShadowRoot(node) {
     return "elementsFromPoint" in node && typeof node.elementsFromPoint === "function";
   }
@@ -463,10 +468,10 @@ export const ACTIONABILITY = `function () {
   }
   function nextFrame() {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, FRAME_FALLBACK_MS);
+      const timer = setTimeout(() => resolve(false), FRAME_FALLBACK_MS);
       requestAnimationFrame(() => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       });
     });
   }
@@ -475,17 +480,24 @@ export const ACTIONABILITY = `function () {
     let rect = from;
     let lastMove = times.movedAt;
     let steady = 0;
+    let lastFrame = start;
     for (; ; ) {
       if (performance.now() - start >= options.capMs) {
         return { state: "moving" };
       }
-      await nextFrame();
+      const drawn = await nextFrame();
+      const now = performance.now();
+      if (drawn) {
+        lastFrame = now;
+      }
       const next = read();
       if (!next) {
         return { state: "hidden" };
       }
       if (sameBox(next, rect)) {
-        steady++;
+        if (drawn || clockCountsAsFrame(now, lastFrame)) {
+          steady++;
+        }
       } else {
         steady = 0;
         lastMove = performance.now();
@@ -1923,6 +1935,11 @@ export const MARK_SCROLLS = `function () {
 /** `waitForScrollEnd` of src/injected/keyScroll.ts. */
 export const WAIT_FOR_SCROLL_END = `function () {
   "use strict";
+  var NO_FRAMES_MS = 500;
+  function clockCountsAsFrame(now, lastFrame) {
+    return document.visibilityState === "hidden" || now - lastFrame >= NO_FRAMES_MS;
+  }
+
   function readGlobalSlot(key) {
     return Reflect.get(globalThis, Symbol.for(key));
   }
@@ -1931,7 +1948,6 @@ export const WAIT_FOR_SCROLL_END = `function () {
   var SCROLL_IDLE_MS = 100;
   var SCROLLEND_IDLE_MS = 50;
   var QUIET_FRAMES = 2;
-  var NO_FRAMES_MS = 500;
   var CLOCK_TICK_MS = 50;
   var START_FRAMES = 3;
   function isScrollWatch(value) {
@@ -1965,7 +1981,7 @@ export const WAIT_FOR_SCROLL_END = `function () {
         if (fromFrame) {
           lastFrame = now;
         }
-        const drawn = fromFrame || now - lastFrame >= NO_FRAMES_MS;
+        const drawn = fromFrame || clockCountsAsFrame(now, lastFrame);
         if (watch.scrolls !== seen) {
           seen = watch.scrolls;
           quiet = 0;

@@ -20,7 +20,15 @@ class FakeFrames {
   #pendingScroll = false;
   #pendingEnd = false;
 
+  /** The tab's visibility (document.visibilityState). */
+  visibility: DocumentVisibilityState = 'visible';
+
   install(): void {
+    vi.stubGlobal('document', {
+      get visibilityState(): DocumentVisibilityState {
+        return frames.visibility;
+      },
+    });
     vi.stubGlobal('addEventListener', (type: string, listener: () => void) => {
       this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
     });
@@ -32,6 +40,7 @@ class FakeFrames {
 
   /** Drops the awaited frame callbacks and pending events. */
   reset(): void {
+    this.visibility = 'visible';
     this.#callbacks = [];
     this.#pendingScroll = false;
     this.#pendingEnd = false;
@@ -162,7 +171,19 @@ describe('a frame drawn late counts once', () => {
     expect(wait.outcome()).toBe('none');
   });
 
-  it('a tab that draws no frames is judged by the clock', async () => {
+  it('a hidden tab is judged by the clock at once', async () => {
+    frames.visibility = 'hidden';
+    // The check at the start and each clock tick count: three of them without a scroll.
+    const wait = startWait(10_000);
+    vi.advanceTimersByTime(50);
+    await flush();
+    expect(wait.outcome()).toBeUndefined();
+    vi.advanceTimersByTime(50);
+    await flush();
+    expect(wait.outcome()).toBe('none');
+  });
+
+  it('a visible tab that draws no frames is judged by the clock after a while', async () => {
     const wait = startWait(10_000);
     vi.advanceTimersByTime(500);
     await flush();
