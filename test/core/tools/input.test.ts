@@ -539,6 +539,17 @@ describe('upload_file', () => {
     expect(inert.text).toContain(
       'Failed to upload file. The element could not accept the file directly, and clicking it did not trigger a file chooser.',
     );
+
+    // A button the click cannot reach: the answer is what covers it, not "no chooser".
+    actionWaitBoundsFeature.get(fx.engine.engine.browser.pages.byId(id)).coveredMaxMs = 300;
+    const veiled = await call(fx.client, 'upload_file', {
+      pageId: id,
+      uid: uidOf(snapshot, 'button "Upload under a veil"'),
+      filePaths: [c],
+    });
+    expect(veiled.isError).toBe(true);
+    expect(veiled.text).toContain('would land on div#veil "Veil" instead: it covers the element');
+    expect(veiled.text).not.toContain('did not trigger a file chooser');
   });
 
   it('checks file paths against the allowed roots for a local browser', async () => {

@@ -9,7 +9,11 @@ import {clickElement} from './pointer.js';
 import type {ResolvedElement} from './elements.js';
 import {FILE_INPUT_INFO} from '../injectedSources.generated.js';
 import type {PageState} from '../pages/PageState.js';
+import {measureSlowness} from '../workBudget.js';
 import {actionWaitBoundsFeature} from './waitBounds.js';
+
+/** Longest wait for a chooser on a busy machine: well under the lock wait it makes others do. */
+const FILE_CHOOSER_CAP_MS = 10_000;
 
 const fileInputSchema = z.object({file: z.boolean(), multiple: z.boolean(), disabled: z.boolean()});
 
@@ -39,32 +43,8 @@ export async function uploadFiles(
     return;
   }
   await element.cdp.send('Page.setInterceptFileChooserDialog', {enabled: true});
-  let stop: () => void = () => undefined;
   try {
-    const chooser = new Promise<z.infer<typeof chooserSchema> | undefined>(resolve => {
-      const timer = setTimeout(
-        () => resolve(undefined),
-        actionWaitBoundsFeature.get(state).fileChooserMs,
-      );
-      const listener = (event: Protocol.Page.FileChooserOpenedEvent): void => {
-        const parsed = chooserSchema.safeParse(event);
-        if (parsed.success) {
-          resolve(parsed.data);
-        }
-      };
-      element.cdp.on('Page.fileChooserOpened', listener);
-      stop = () => {
-        clearTimeout(timer);
-        element.cdp.off('Page.fileChooserOpened', listener);
-      };
-    });
-    let opened: z.infer<typeof chooserSchema> | undefined;
-    try {
-      await clickElement(state, element, {...options, clickCount: 1});
-      opened = await chooser;
-    } catch {
-      opened = undefined;
-    }
+    const opened = await clickForChooser(state, element, options);
     if (!opened) {
       throw new ActionError(
         'Failed to upload file. The element could not accept the file directly, and clicking it did not trigger a file chooser.',
@@ -80,9 +60,59 @@ export async function uploadFiles(
       backendNodeId: opened.backendNodeId,
     });
   } finally {
-    stop();
     await element.cdp
       .send('Page.setInterceptFileChooserDialog', {enabled: false})
       .catch(() => undefined);
+  }
+}
+
+type Chooser = z.infer<typeof chooserSchema>;
+
+/** Clicks the element; the file chooser it opened, if one opened within the (scaled) bound. */
+async function clickForChooser(
+  state: PageState,
+  element: ResolvedElement,
+  options: ActOptions,
+): Promise<Chooser | undefined> {
+  let opened: Chooser | undefined;
+  let chose: () => void = () => undefined;
+  const chooserOpened = new Promise<void>(resolve => {
+    chose = resolve;
+  });
+  const listener = (event: Protocol.Page.FileChooserOpenedEvent): void => {
+    const parsed = chooserSchema.safeParse(event);
+    if (parsed.success) {
+      opened = parsed.data;
+      chose();
+    }
+  };
+  element.cdp.on('Page.fileChooserOpened', listener);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    try {
+      await clickElement(state, element, {...options, clickCount: 1});
+    } catch (error) {
+      // A click that opened the chooser did its part, whatever came after; any other failure
+      // (covered, disabled, gone) is the answer, not "no chooser".
+      if (!opened) {
+        throw error;
+      }
+    }
+    // Counted from the press, not from before the click's own checks; a busy machine stretches it.
+    const waitMs = Math.round(
+      actionWaitBoundsFeature.get(state).fileChooserMs * measureSlowness(state).factor,
+    );
+    await Promise.race([
+      chooserOpened,
+      new Promise<void>(resolve => {
+        timer = setTimeout(resolve, Math.min(waitMs, FILE_CHOOSER_CAP_MS));
+        options.signal?.addEventListener('abort', () => resolve(), {once: true});
+      }),
+    ]);
+    options.signal?.throwIfAborted();
+    return opened;
+  } finally {
+    clearTimeout(timer);
+    element.cdp.off('Page.fileChooserOpened', listener);
   }
 }
