@@ -369,42 +369,55 @@ export const ACTIONABILITY = `function () {
     }
     return false;
   }
+  function rewroteItself(record) {
+    return record.type === "attributes" && record.attributeName !== null && isElement2(record.target) && record.oldValue === record.target.getAttribute(record.attributeName);
+  }
   function mutationState() {
     const found = findMutationState();
     if (found) {
       return found;
     }
     const log = { entries: [], lost: -Infinity };
-    const note = (t, kind, node) => {
+    const note = (t, kind, node, changed = true) => {
       if (log.entries.length >= MOTION_LOG_SIZE) {
         const dropped = log.entries.shift();
         if (dropped) {
           log.lost = dropped.t;
         }
       }
-      log.entries.push({ t, kind, node });
+      const entry = { t, kind, node, changed };
+      log.entries.push(entry);
+      return entry;
     };
     const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
     new MutationObserver((records) => {
       const t = performance.now();
       state.n += records.length;
       state.t = t;
-      const seen = new Set();
+      const seen = new Map();
       for (const record of records) {
         if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
           note(t, "sheet", null);
         }
-        if (seen.has(record.target)) {
+        const changed = !rewroteItself(record);
+        const known = seen.get(record.target);
+        if (known) {
+          known.changed ||= changed;
           continue;
         }
         if (seen.size >= MOTION_LOG_SIZE) {
           log.lost = t;
           break;
         }
-        seen.add(record.target);
-        note(t, record.type, record.target);
+        seen.set(record.target, note(t, record.type, record.target, changed));
       }
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      characterData: true
+    });
     addEventListener(
       "resize",
       () => {
@@ -1584,6 +1597,10 @@ export const IS_HOVERED = `function () {
 /** `quietFor` of src/injected/dragProbes.ts. */
 export const QUIET_FOR = `function () {
   "use strict";
+  function isElement(node) {
+    return node.nodeType === Node.ELEMENT_NODE;
+  }
+
   function readGlobalSlot(key) {
     return Reflect.get(globalThis, Symbol.for(key));
   }
@@ -1601,17 +1618,20 @@ export const QUIET_FOR = `function () {
     const found = readGlobalSlot(COUNTER_KEY);
     return isMutationState(found) ? found : void 0;
   }
-  function isElement(node) {
+  function isElement2(node) {
     return node.nodeType === Node.ELEMENT_NODE;
   }
   function hasSheet(nodes) {
     for (let i = 0; i < nodes.length && i < SHEET_SCAN_LIMIT; i++) {
       const node = nodes.item(i);
-      if (node && isElement(node) && (node.localName === "style" || node.localName === "link")) {
+      if (node && isElement2(node) && (node.localName === "style" || node.localName === "link")) {
         return true;
       }
     }
     return false;
+  }
+  function rewroteItself(record) {
+    return record.type === "attributes" && record.attributeName !== null && isElement2(record.target) && record.oldValue === record.target.getAttribute(record.attributeName);
   }
   function mutationState() {
     const found = findMutationState();
@@ -1619,36 +1639,46 @@ export const QUIET_FOR = `function () {
       return found;
     }
     const log = { entries: [], lost: -Infinity };
-    const note = (t, kind, node) => {
+    const note = (t, kind, node, changed = true) => {
       if (log.entries.length >= MOTION_LOG_SIZE) {
         const dropped = log.entries.shift();
         if (dropped) {
           log.lost = dropped.t;
         }
       }
-      log.entries.push({ t, kind, node });
+      const entry = { t, kind, node, changed };
+      log.entries.push(entry);
+      return entry;
     };
     const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
     new MutationObserver((records) => {
       const t = performance.now();
       state.n += records.length;
       state.t = t;
-      const seen = new Set();
+      const seen = new Map();
       for (const record of records) {
         if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
           note(t, "sheet", null);
         }
-        if (seen.has(record.target)) {
+        const changed = !rewroteItself(record);
+        const known = seen.get(record.target);
+        if (known) {
+          known.changed ||= changed;
           continue;
         }
         if (seen.size >= MOTION_LOG_SIZE) {
           log.lost = t;
           break;
         }
-        seen.add(record.target);
-        note(t, record.type, record.target);
+        seen.set(record.target, note(t, record.type, record.target, changed));
       }
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      characterData: true
+    });
     addEventListener(
       "resize",
       () => {
@@ -1661,7 +1691,29 @@ export const QUIET_FOR = `function () {
   }
 
   function quietFor() {
-    return performance.now() - mutationState().t;
+    const state = mutationState();
+    const now = performance.now();
+    const { entries, lost } = state.log;
+    let last = lost;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
+      if (!entry || entry.t <= last) {
+        break;
+      }
+      if (entry.changed && !followsPointer(entry)) {
+        last = entry.t;
+        break;
+      }
+    }
+    return now - Math.max(last, state.since);
+  }
+  function followsPointer(entry) {
+    const { node } = entry;
+    if (entry.kind !== "attributes" || !node?.isConnected || !isElement(node)) {
+      return false;
+    }
+    const style = getComputedStyle(node);
+    return style.position === "fixed" && style.pointerEvents === "none";
   }
   return quietFor.apply(this, arguments);
 }`;
@@ -2265,42 +2317,55 @@ export const INSTALL_MUTATION_STATE = `function () {
     }
     return false;
   }
+  function rewroteItself(record) {
+    return record.type === "attributes" && record.attributeName !== null && isElement(record.target) && record.oldValue === record.target.getAttribute(record.attributeName);
+  }
   function mutationState() {
     const found = findMutationState();
     if (found) {
       return found;
     }
     const log = { entries: [], lost: -Infinity };
-    const note = (t, kind, node) => {
+    const note = (t, kind, node, changed = true) => {
       if (log.entries.length >= MOTION_LOG_SIZE) {
         const dropped = log.entries.shift();
         if (dropped) {
           log.lost = dropped.t;
         }
       }
-      log.entries.push({ t, kind, node });
+      const entry = { t, kind, node, changed };
+      log.entries.push(entry);
+      return entry;
     };
     const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
     new MutationObserver((records) => {
       const t = performance.now();
       state.n += records.length;
       state.t = t;
-      const seen = new Set();
+      const seen = new Map();
       for (const record of records) {
         if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
           note(t, "sheet", null);
         }
-        if (seen.has(record.target)) {
+        const changed = !rewroteItself(record);
+        const known = seen.get(record.target);
+        if (known) {
+          known.changed ||= changed;
           continue;
         }
         if (seen.size >= MOTION_LOG_SIZE) {
           log.lost = t;
           break;
         }
-        seen.add(record.target);
-        note(t, record.type, record.target);
+        seen.set(record.target, note(t, record.type, record.target, changed));
       }
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      characterData: true
+    });
     addEventListener(
       "resize",
       () => {
@@ -2435,42 +2500,55 @@ export const READ_MUTATION_COUNT = `function () {
     }
     return false;
   }
+  function rewroteItself(record) {
+    return record.type === "attributes" && record.attributeName !== null && isElement(record.target) && record.oldValue === record.target.getAttribute(record.attributeName);
+  }
   function mutationState() {
     const found = findMutationState();
     if (found) {
       return found;
     }
     const log = { entries: [], lost: -Infinity };
-    const note = (t, kind, node) => {
+    const note = (t, kind, node, changed = true) => {
       if (log.entries.length >= MOTION_LOG_SIZE) {
         const dropped = log.entries.shift();
         if (dropped) {
           log.lost = dropped.t;
         }
       }
-      log.entries.push({ t, kind, node });
+      const entry = { t, kind, node, changed };
+      log.entries.push(entry);
+      return entry;
     };
     const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
     new MutationObserver((records) => {
       const t = performance.now();
       state.n += records.length;
       state.t = t;
-      const seen = new Set();
+      const seen = new Map();
       for (const record of records) {
         if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
           note(t, "sheet", null);
         }
-        if (seen.has(record.target)) {
+        const changed = !rewroteItself(record);
+        const known = seen.get(record.target);
+        if (known) {
+          known.changed ||= changed;
           continue;
         }
         if (seen.size >= MOTION_LOG_SIZE) {
           log.lost = t;
           break;
         }
-        seen.add(record.target);
-        note(t, record.type, record.target);
+        seen.set(record.target, note(t, record.type, record.target, changed));
       }
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      characterData: true
+    });
     addEventListener(
       "resize",
       () => {
@@ -2581,42 +2659,55 @@ export const SETTLE_LOADED = `function () {
     }
     return false;
   }
+  function rewroteItself(record) {
+    return record.type === "attributes" && record.attributeName !== null && isElement(record.target) && record.oldValue === record.target.getAttribute(record.attributeName);
+  }
   function mutationState() {
     const found = findMutationState();
     if (found) {
       return found;
     }
     const log = { entries: [], lost: -Infinity };
-    const note = (t, kind, node) => {
+    const note = (t, kind, node, changed = true) => {
       if (log.entries.length >= MOTION_LOG_SIZE) {
         const dropped = log.entries.shift();
         if (dropped) {
           log.lost = dropped.t;
         }
       }
-      log.entries.push({ t, kind, node });
+      const entry = { t, kind, node, changed };
+      log.entries.push(entry);
+      return entry;
     };
     const state = { n: 0, t: 0, since: performance.now(), follow: void 0, log };
     new MutationObserver((records) => {
       const t = performance.now();
       state.n += records.length;
       state.t = t;
-      const seen = new Set();
+      const seen = new Map();
       for (const record of records) {
         if (record.type === "childList" && (hasSheet(record.addedNodes) || hasSheet(record.removedNodes))) {
           note(t, "sheet", null);
         }
-        if (seen.has(record.target)) {
+        const changed = !rewroteItself(record);
+        const known = seen.get(record.target);
+        if (known) {
+          known.changed ||= changed;
           continue;
         }
         if (seen.size >= MOTION_LOG_SIZE) {
           log.lost = t;
           break;
         }
-        seen.add(record.target);
-        note(t, record.type, record.target);
+        seen.set(record.target, note(t, record.type, record.target, changed));
       }
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      characterData: true
+    });
     addEventListener(
       "resize",
       () => {

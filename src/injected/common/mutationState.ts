@@ -19,6 +19,11 @@ export interface MotionEntry {
   t: number;
   kind: string;
   node: Node | null;
+  /**
+   * False when each of the batch's records of the node wrote an attribute's value over itself
+   * (a class added that was there): nothing changed.
+   */
+  changed: boolean;
 }
 
 /** What an action set in motion, followed until the probe after it (settle). */
@@ -66,6 +71,19 @@ function hasSheet(nodes: NodeList): boolean {
   return false;
 }
 
+/**
+ * An attribute record whose old value is the value now: written over itself (a later record of
+ * the batch that changed it again has an old value that differs, and counts).
+ */
+function rewroteItself(record: MutationRecord): boolean {
+  return (
+    record.type === 'attributes' &&
+    record.attributeName !== null &&
+    isElement(record.target) &&
+    record.oldValue === record.target.getAttribute(record.attributeName)
+  );
+}
+
 /** The record; installs it (observer and resize listener) in a document that has none. */
 export function mutationState(): MutationState {
   const found = findMutationState();
@@ -73,21 +91,23 @@ export function mutationState(): MutationState {
     return found;
   }
   const log: MutationState['log'] = {entries: [], lost: -Infinity};
-  const note = (t: number, kind: string, node: Node | null): void => {
+  const note = (t: number, kind: string, node: Node | null, changed = true): MotionEntry => {
     if (log.entries.length >= MOTION_LOG_SIZE) {
       const dropped = log.entries.shift();
       if (dropped) {
         log.lost = dropped.t;
       }
     }
-    log.entries.push({t, kind, node});
+    const entry = {t, kind, node, changed};
+    log.entries.push(entry);
+    return entry;
   };
   const state: MutationState = {n: 0, t: 0, since: performance.now(), follow: undefined, log};
   new MutationObserver(records => {
     const t = performance.now();
     state.n += records.length;
     state.t = t;
-    const seen = new Set<Node>();
+    const seen = new Map<Node, MotionEntry>();
     for (const record of records) {
       if (
         record.type === 'childList' &&
@@ -95,7 +115,10 @@ export function mutationState(): MutationState {
       ) {
         note(t, 'sheet', null);
       }
-      if (seen.has(record.target)) {
+      const changed = !rewroteItself(record);
+      const known = seen.get(record.target);
+      if (known) {
+        known.changed ||= changed;
         continue;
       }
       // A batch larger than the log: what it changed is not kept, only that it is unknown.
@@ -103,10 +126,15 @@ export function mutationState(): MutationState {
         log.lost = t;
         break;
       }
-      seen.add(record.target);
-      note(t, record.type, record.target);
+      seen.set(record.target, note(t, record.type, record.target, changed));
     }
-  }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  }).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeOldValue: true,
+    characterData: true,
+  });
   addEventListener(
     'resize',
     () => {
