@@ -4,7 +4,7 @@
  * style of a ghost that follows the pointer (fixed, not hit by it). Everything else does. Checked
  * on the in-page probe the drag runs, in Chromium.
  *
- * Tests: src/injected/dragProbes.ts (quietFor), src/injected/common/mutationState.ts
+ * Tests: src/injected/dragProbes.ts, src/injected/common/mutationState.ts
  */
 import {describe, expect, it} from 'vitest';
 import {callExpression} from '../../../src/core/browser/injectedCall.js';
