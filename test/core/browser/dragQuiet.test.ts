@@ -42,12 +42,16 @@ const probe = `async () => {
   };
   const counted = {};
   for (const [name, change] of Object.entries(changes)) {
-    // A change is counted when the quiet time it reads starts at it or later.
+    // 100 ms apart: a change not counted leaves the quiet time starting at least that much before
+    // it, far more than the reading itself can take on a busy machine.
+    await new Promise(resolve => setTimeout(resolve, 100));
     const before = performance.now();
     change();
     await new Promise(resolve => setTimeout(resolve, 0));
-    counted[name] = performance.now() - quietFor() >= before;
-    await new Promise(resolve => setTimeout(resolve, 5));
+    // The latest moment the quiet time can have started (read after it): counted when at or after
+    // the change.
+    const quiet = quietFor();
+    counted[name] = performance.now() - quiet >= before;
   }
   return counted;
 }`;
