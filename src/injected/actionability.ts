@@ -16,7 +16,7 @@ import {
   isElement,
   parentOf,
 } from './common/composedTree.js';
-import {clockCountsAsFrame} from './common/frameClock.js';
+import {clockCountsAsFrame, nextFrame} from './common/frameClock.js';
 import {elementAt, hitTest, pinned, preview, reaches} from './common/hitTest.js';
 import {armLanding} from './common/landingSlot.js';
 import {lastShift} from './common/motion.js';
@@ -119,17 +119,6 @@ function animated(element: Element): boolean {
   return false;
 }
 
-/** The next animation frame (true), or false after FRAME_FALLBACK_MS without one. */
-function nextFrame(): Promise<boolean> {
-  return new Promise(resolve => {
-    const timer = setTimeout(() => resolve(false), FRAME_FALLBACK_MS);
-    requestAnimationFrame(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
 /**
  * Waits until the box is the same over two frames and has not moved for stillMs (counted from
  * `movedAt`, the last activity that could move it), at most capMs from `start`: the box then, or
@@ -150,7 +139,7 @@ async function holdStill(
     if (performance.now() - start >= options.capMs) {
       return {state: 'moving'};
     }
-    const drawn = await nextFrame();
+    const drawn = await nextFrame(FRAME_FALLBACK_MS);
     const now = performance.now();
     if (drawn) {
       lastFrame = now;

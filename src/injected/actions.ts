@@ -2,6 +2,7 @@
  * In-page pieces every element action shares (src/core/browser/input/actions.ts): waiting for the
  * next frame, and choosing a drop-down's <option> through its select.
  */
+import {nextFrame} from './common/frameClock.js';
 
 /** Bound on the wait for a frame (a tab in the background draws none). */
 const FRAME_WAIT_MS = 100;
@@ -11,13 +12,7 @@ const FRAME_WAIT_MS = 100;
  * lands asynchronously, so the element's box is read again only after it. True when a frame came.
  */
 export function nextAnimationFrame(): Promise<boolean> {
-  return new Promise(resolve => {
-    const timer = setTimeout(() => resolve(false), FRAME_WAIT_MS);
-    requestAnimationFrame(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+  return nextFrame(FRAME_WAIT_MS);
 }
 
 /** The shape selectOptionSchema of actions.ts checks. */

@@ -143,6 +143,15 @@ export const ACTIONABILITY = `function () {
   function clockCountsAsFrame(now, lastFrame) {
     return document.visibilityState === "hidden" || now - lastFrame >= NO_FRAMES_MS;
   }
+  function nextFrame(fallbackMs) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), fallbackMs);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
 
   function isDocumentOrShadowRoot(node) {
     return "elementsFromPoint" in node && typeof node.elementsFromPoint === "function";
@@ -479,15 +488,6 @@ export const ACTIONABILITY = `function () {
     }
     return false;
   }
-  function nextFrame() {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), FRAME_FALLBACK_MS);
-      requestAnimationFrame(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-  }
   async function holdStill(read, from, times, options) {
     const start = times.start;
     let rect = from;
@@ -498,7 +498,7 @@ export const ACTIONABILITY = `function () {
       if (performance.now() - start >= options.capMs) {
         return { state: "moving" };
       }
-      const drawn = await nextFrame();
+      const drawn = await nextFrame(FRAME_FALLBACK_MS);
       const now = performance.now();
       if (drawn) {
         lastFrame = now;
@@ -929,15 +929,19 @@ export const REACHES_FROM_HIT = `function () {
 /** `nextAnimationFrame` of src/injected/actions.ts. */
 export const NEXT_ANIMATION_FRAME = `function () {
   "use strict";
-  var FRAME_WAIT_MS = 100;
-  function nextAnimationFrame() {
+  function nextFrame(fallbackMs) {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), FRAME_WAIT_MS);
+      const timer = setTimeout(() => resolve(false), fallbackMs);
       requestAnimationFrame(() => {
         clearTimeout(timer);
         resolve(true);
       });
     });
+  }
+
+  var FRAME_WAIT_MS = 100;
+  function nextAnimationFrame() {
+    return nextFrame(FRAME_WAIT_MS);
   }
   return nextAnimationFrame.apply(this, arguments);
 }`;

@@ -12,3 +12,14 @@ export const NO_FRAMES_MS = 500;
 export function clockCountsAsFrame(now: number, lastFrame: number): boolean {
   return document.visibilityState === 'hidden' || now - lastFrame >= NO_FRAMES_MS;
 }
+
+/** The next animation frame (true), or false after `fallbackMs` without one (a tab drawing none). */
+export function nextFrame(fallbackMs: number): Promise<boolean> {
+  return new Promise(resolve => {
+    const timer = setTimeout(() => resolve(false), fallbackMs);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}

@@ -137,7 +137,8 @@ export async function onElementWith<T>(
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms`, or less when the call is cancelled (resolves either way). */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise(resolve => {
     const timer = setTimeout(done, ms);
     function done(): void {

@@ -4,7 +4,7 @@
  */
 import type {Protocol} from 'puppeteer-core';
 import {z} from 'zod';
-import {ActionError, onElement, type ActOptions} from './actions.js';
+import {ActionError, onElement, sleep, type ActOptions} from './actions.js';
 import {clickElement} from './pointer.js';
 import type {ResolvedElement} from './elements.js';
 import {FILE_INPUT_INFO} from '../injectedSources.generated.js';
@@ -87,7 +87,6 @@ async function clickForChooser(
     }
   };
   element.cdp.on('Page.fileChooserOpened', listener);
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     try {
       await clickElement(state, element, {...options, clickCount: 1});
@@ -104,15 +103,11 @@ async function clickForChooser(
     );
     await Promise.race([
       chooserOpened,
-      new Promise<void>(resolve => {
-        timer = setTimeout(resolve, Math.min(waitMs, FILE_CHOOSER_CAP_MS));
-        options.signal?.addEventListener('abort', () => resolve(), {once: true});
-      }),
+      sleep(Math.min(waitMs, FILE_CHOOSER_CAP_MS), options.signal),
     ]);
     options.signal?.throwIfAborted();
     return opened;
   } finally {
-    clearTimeout(timer);
     element.cdp.off('Page.fileChooserOpened', listener);
   }
 }
