@@ -29,6 +29,18 @@ const debugOncePlugin = {
   },
 };
 
+/** @puppeteer/browsers' `proxy-agent` import gets scripts/no-proxy-agent.mjs (see there). */
+const noProxyAgentPlugin = {
+  name: 'no-proxy-agent',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({filter: /^proxy-agent$/}, args =>
+      args.importer.includes(`${path.sep}@puppeteer${path.sep}browsers${path.sep}`)
+        ? {path: path.join(root, 'scripts/no-proxy-agent.mjs')}
+        : undefined,
+    );
+  },
+};
+
 async function bundle({entry, entryName, outdir, target}) {
   // Chunk names carry a hash: stale chunks from an earlier build must not linger (or be packed).
   fs.rmSync(outdir, {recursive: true, force: true});
@@ -53,7 +65,7 @@ async function bundle({entry, entryName, outdir, target}) {
     banner: {
       js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);",
     },
-    plugins: [lighthouseEsbuildPlugin(inliner), debugOncePlugin],
+    plugins: [lighthouseEsbuildPlugin(inliner), debugOncePlugin, noProxyAgentPlugin],
     metafile: true,
     logLevel: 'warning',
   });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {CLI, cliEnv} from '../helpers/cliRun.js';
 import {ROOT, waitFor} from '../helpers/engine.js';
-import {bundleBytes, staticallyLoadedBytes} from '../helpers/bundleGraph.js';
+import {bundleBytes, staticallyLoadedBytes, staticallyLoadedFiles} from '../helpers/bundleGraph.js';
 import {collectRun} from '../helpers/cliRun.js';
 import {connectHttpClient} from '../helpers/httpClient.js';
 import {waitForReadyFile} from '../helpers/readyFile.js';
@@ -175,6 +175,24 @@ describe('what a start loads before its checks', () => {
     const entry = staticallyLoadedBytes(CLI);
     expect(entry).toBeLessThan(1_000_000);
     expect(bundleBytes(path.join(ROOT, 'out/node'))).toBeGreaterThan(4 * entry);
+  });
+
+  it('leaves out the proxy engine of browser downloads when the server starts', () => {
+    // @puppeteer/browsers imports proxy-agent for downloads only; its PAC engine (QuickJS,
+    // esprima) would be compiled on every start. The bundle gets scripts/no-proxy-agent.mjs.
+    const chunks = path.join(ROOT, 'out/node/chunks');
+    const serve = fs.readdirSync(chunks).find(name => /^serve-.*\.js$/.test(name));
+    expect(serve).toBeDefined();
+    const loaded = staticallyLoadedFiles(path.join(chunks, serve ?? ''));
+    const withPacEngine = loaded.filter(file =>
+      /QuickJS|esprima/.test(fs.readFileSync(file, 'utf8')),
+    );
+    expect(withPacEngine).toEqual([]);
+    expect(
+      loaded.some(file =>
+        fs.readFileSync(file, 'utf8').includes('Downloading a browser is not part'),
+      ),
+    ).toBe(true);
   });
 });
 

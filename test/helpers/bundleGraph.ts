@@ -9,23 +9,26 @@ import path from 'node:path';
 const STATIC_IMPORT =
   /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*\s*as\s+[\w$]+)?\s*from\s*"(\.[\w@$./-]+)"|(?:^|[;}\n])\s*import\s*"(\.[\w@$./-]+)"/g;
 
-/** The bytes of JavaScript loaded before `entry` runs. */
-export function staticallyLoadedBytes(entry: string): number {
+/** The files loaded before `entry` runs: the entry and its static imports, transitively. */
+export function staticallyLoadedFiles(entry: string): string[] {
   const seen = new Set<string>();
   const pending = [path.resolve(entry)];
-  let bytes = 0;
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     if (seen.has(file)) {
       continue;
     }
     seen.add(file);
     const code = fs.readFileSync(file, 'utf8');
-    bytes += Buffer.byteLength(code);
     for (const match of code.matchAll(STATIC_IMPORT)) {
       pending.push(path.resolve(path.dirname(file), match[1] ?? match[2] ?? ''));
     }
   }
-  return bytes;
+  return [...seen];
+}
+
+/** The bytes of JavaScript loaded before `entry` runs. */
+export function staticallyLoadedBytes(entry: string): number {
+  return staticallyLoadedFiles(entry).reduce((sum, file) => sum + fs.statSync(file).size, 0);
 }
 
 /** The bytes of every JavaScript file of a bundle folder. */
