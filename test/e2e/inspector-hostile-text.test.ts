@@ -27,6 +27,7 @@ import {
   type McpTestClient,
   openInspector,
   openPanel,
+  rowEnded,
   screenshot,
   type ServeProcess,
   startInspectorFixture,
@@ -99,14 +100,20 @@ describe('bidi controls from pages and clients', () => {
     await screenshot(page, 'bidi-pages');
 
     await openPanel(page, 'Log');
-    await waitFor(
-      async () => (await panelText()).includes('evil⟨U+202E⟩gnp.exe⟨U+2066⟩'),
-      10_000,
-      'client',
+    // The client's own row, ended, before the click: the name can show elsewhere on the page
+    // (the connection summary) before the grid has its rows, and a click then finds none.
+    await waitForRows(
+      page,
+      rows =>
+        rows.some(
+          row =>
+            row.tool === 'list_pages' &&
+            row.client.includes('evil⟨U+202E⟩gnp.exe⟨U+2066⟩') &&
+            rowEnded(row),
+        ),
+      "the client's list_pages row",
     );
-    const rows = await page.$$('[role=row][data-call-id]');
-    const last = rows.at(-1);
-    await last?.click();
+    await clickRow(page, 'list_pages', undefined, 'evil⟨U+202E⟩gnp.exe⟨U+2066⟩');
     await waitFor(async () => (await panelText()).includes('Response'), 5_000, 'detail');
     const logText = await panelText();
     expect(logText).not.toContain(RLO);

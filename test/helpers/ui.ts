@@ -155,14 +155,23 @@ export async function logRows(
   );
 }
 
-/** Clicks the first log row of a tool (optionally with a status). */
-export async function clickRow(page: Page, tool: string, status?: string): Promise<void> {
+/** Clicks the first log row of a tool (optionally with a status, and of a client as shown). */
+export async function clickRow(
+  page: Page,
+  tool: string,
+  status?: string,
+  client?: string,
+): Promise<void> {
   const rows = await page.$$(
     `[role=grid] [role=row][data-call-id]${status ? `[data-status=${status}]` : ''}`,
   );
   for (const row of rows) {
     const name = await row.$eval('.log-call__tool', cell => cell.textContent);
-    if (name === tool) {
+    const shownClient =
+      client === undefined
+        ? undefined
+        : await row.$eval('.log-cell--client', cell => cell.textContent);
+    if (name === tool && (client === undefined || shownClient?.includes(client) === true)) {
       await row.click();
       return;
     }
