@@ -293,7 +293,8 @@ describe('URL rules and navigations', () => {
       `page ${pageId} went to ${fx.server.url('/held/landing.html')} while the call waited for it; ${fx.server.url('/held/landing.html')} matches */held/*`,
     );
     expect(held.pageUrl).toBe(fx.server.url('/held/landing.html'));
-    expect((await busy).isError).toBe(false);
+    const busyResult = await busy;
+    expect(busyResult.isError, busyResult.text).toBe(false);
     // Held without the page's lock: other calls on the page can go on.
     await waitFor(() => page.lock.busyWith.length === 0, 10_000, 'the page lock to be free');
     fx.engine.engine.hold.decide(held.callId, 'deny', {reason: 'not on that page'});
