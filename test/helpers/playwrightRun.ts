@@ -54,8 +54,8 @@ const CHANGED_WORKERS = 4;
  * A fresh folder for exported tests under <checkout>/scratch, with a Playwright config of two
  * projects over the same files: `pages` (the pages as they are; time limits are an idle machine's
  * times the run's load factor) and `changed` (the fixture server's changed pages, asked for by
- * CHANGED_PAGES_HEADER; an idle machine's limits, since a failure takes its full time limit and a
- * shorter one cannot make a failing test pass).
+ * CHANGED_PAGES_HEADER; an idle machine's assertion limits, since a failure takes its full time
+ * limit and a shorter one cannot make a failing test pass). Actions get at least 10 s in both.
  */
 export function playwrightFolder(prefix: string): string {
   fs.mkdirSync(path.join(ROOT, 'scratch'), {recursive: true});
@@ -63,7 +63,10 @@ export function playwrightFolder(prefix: string): string {
   fs.writeFileSync(
     path.join(dir, 'playwright.config.mjs'),
     `const load = Math.max(1, Number(process.env.${LOAD_FACTOR_ENV}) || 1);
-const limits = factor => ({expect: {timeout: Math.ceil(4000 * factor)}, use: {actionTimeout: Math.ceil(4000 * factor)}});
+// An action's limit has a 10 s floor in both projects: the load can rise after it was measured, and
+// an action that lands (a click on a button that is there) must not fail for the machine's sake.
+// The failures the changed pages must give are assertions, which keep the idle limit.
+const limits = factor => ({expect: {timeout: Math.ceil(4000 * factor)}, use: {actionTimeout: Math.max(10000, Math.ceil(4000 * factor))}});
 const pages = limits(load);
 const changed = limits(1);
 export default {
